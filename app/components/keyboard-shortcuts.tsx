@@ -1,0 +1,105 @@
+import { useNavigate } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+
+interface MenuEntry {
+  key: string;
+  to: string;
+  shortcut: string;
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el) return false;
+  return el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName);
+}
+
+/**
+ * Keyboard shortcuts: "?" opens this help, "g" then a letter goes to a screen, "[" toggles the
+ * menu. Without JS the help is a section reached from the "?" link in the navbar.
+ */
+export function KeyboardShortcuts({ menu }: { menu: MenuEntry[] }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [prefix, setPrefix] = useState(false);
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    function onKey(event: KeyboardEvent) {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+      if (event.key === "?") {
+        event.preventDefault();
+        dialog.current?.showModal();
+        return;
+      }
+      if (prefix) {
+        setPrefix(false);
+        const item = menu.find((m) => m.shortcut === event.key);
+        const extra: Record<string, string> = { p: "/profile" };
+        const to = item?.to ?? extra[event.key];
+        if (to) {
+          event.preventDefault();
+          navigate(to);
+        }
+        return;
+      }
+      if (event.key === "g") {
+        setPrefix(true);
+        clearTimeout(timer);
+        timer = setTimeout(() => setPrefix(false), 1500);
+      } else if (event.key === "[") {
+        document.querySelector<HTMLButtonElement>('[data-shortcut="menu"]')?.click();
+      }
+    }
+    function onOpen(event: MouseEvent) {
+      const link = (event.target as HTMLElement).closest("[data-shortcuts-open]");
+      if (link) {
+        event.preventDefault();
+        dialog.current?.showModal();
+      }
+    }
+    window.addEventListener("keydown", onKey);
+    document.addEventListener("click", onOpen);
+    return () => {
+      window.removeEventListener("keydown", onKey);
+      document.removeEventListener("click", onOpen);
+      clearTimeout(timer);
+    };
+  }, [menu, navigate, prefix]);
+
+  return (
+    <dialog id="shortcuts" ref={dialog} className="shortcuts" aria-labelledby="shortcuts-title">
+      <h2 id="shortcuts-title">{t("shortcuts.title")}</h2>
+      <table>
+        <tbody>
+          <tr>
+            <td><kbd>?</kbd></td>
+            <td>{t("shortcuts.help")}</td>
+          </tr>
+          <tr>
+            <td><kbd>[</kbd></td>
+            <td>{t("shortcuts.toggleMenu")}</td>
+          </tr>
+          {menu.map((m) => (
+            <tr key={m.key}>
+              <td><kbd>g</kbd> <kbd>{m.shortcut}</kbd></td>
+              <td>{t("shortcuts.goTo", { screen: t(`menu.${m.key}`) })}</td>
+            </tr>
+          ))}
+          <tr>
+            <td><kbd>g</kbd> <kbd>p</kbd></td>
+            <td>{t("shortcuts.goTo", { screen: t("userMenu.profile") })}</td>
+          </tr>
+          <tr>
+            <td><kbd>Tab</kbd></td>
+            <td>{t("shortcuts.tab")}</td>
+          </tr>
+        </tbody>
+      </table>
+      <form method="dialog">
+        <button className="button">{t("actions.close")}</button>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,85 @@
+import { Form, useLocation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { SUPPORTED_LOCALES } from "~/domain/locale";
+import { setDirectionIntent, setLocaleIntent, setThemeIntent } from "~/forms/preferences";
+import { useRootData } from "~/root";
+import { Icon } from "../icons";
+
+/** The navbar's user menu: a native disclosure, so it opens by keyboard and without JS. */
+export function UserMenu() {
+  const root = useRootData()!;
+  const user = root.user!;
+  const { t } = useTranslation();
+  const location = useLocation();
+  const here = location.pathname + location.search;
+  return (
+    <details className="user-menu">
+      <summary aria-label={t("userMenu.label", { name: user.displayName || user.email })}>
+        <Icon name="user" />
+        <span className="user-name">{user.displayName || user.email}</span>
+      </summary>
+      <div className="user-menu-panel">
+        <p className="user-menu-who">
+          <strong>{user.displayName}</strong>
+          <br />
+          <span className="muted">{user.email}</span>
+          <br />
+          <span className="muted">
+            {t(`accountTypes.${user.claims.type}`)} · {t(`roles.${user.claims.role}`)}
+          </span>
+        </p>
+        <a href="/profile">{t("userMenu.profile")}</a>
+        <PreferenceForm here={here} intent={setLocaleIntent} legend={t("userMenu.language")}>
+          {SUPPORTED_LOCALES.map((l) => (
+            <button key={l} name="locale" value={l} aria-pressed={root.locale === l} lang={l}>
+              {t(`languages.${l}`)}
+            </button>
+          ))}
+        </PreferenceForm>
+        <PreferenceForm here={here} intent={setThemeIntent} legend={t("userMenu.theme")}>
+          {(["system", "light", "dark"] as const).map((theme) => (
+            <button key={theme} name="theme" value={theme} aria-pressed={root.display.theme === theme}>
+              {t(`themes.${theme}`)}
+            </button>
+          ))}
+        </PreferenceForm>
+        <PreferenceForm here={here} intent={setDirectionIntent} legend={t("userMenu.direction")}>
+          <button name="rtl" value="false" aria-pressed={!root.display.rtl}>
+            {t("directions.ltr")}
+          </button>
+          <button name="rtl" value="true" aria-pressed={root.display.rtl}>
+            {t("directions.rtl")}
+          </button>
+        </PreferenceForm>
+        <Form method="post" action="/logout">
+          <button type="submit" className="link-button">
+            {t("userMenu.signOut")}
+          </button>
+        </Form>
+      </div>
+    </details>
+  );
+}
+
+export function PreferenceForm({
+  here,
+  intent,
+  legend,
+  children,
+}: {
+  here: string;
+  intent: string;
+  legend: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <Form method="post" action="/preferences" reloadDocument>
+      <fieldset className="segmented">
+        <legend>{legend}</legend>
+        <input type="hidden" name="intent" value={intent} />
+        <input type="hidden" name="redirectTo" value={here} />
+        {children}
+      </fieldset>
+    </Form>
+  );
+}

@@ -1,0 +1,91 @@
+/** The guard's data: which resource a path needs, which paths are public, and the main menu. */
+import { can, type Resource, type Subject } from "./permissions";
+
+export const PUBLIC_PATHS = [
+  "/login",
+  "/forgot-password",
+  "/auth-management",
+  "/not-authorized",
+  "/under-maintenance",
+  "/error",
+  "/error-404",
+] as const;
+
+/** Pages a signed-in user is sent home from. */
+export const SIGNED_OUT_ONLY_PATHS = ["/login", "/forgot-password"] as const;
+
+export function isPublicPath(pathname: string): boolean {
+  return (PUBLIC_PATHS as readonly string[]).includes(stripTrailingSlash(pathname));
+}
+
+export function isSignedOutOnlyPath(pathname: string): boolean {
+  return (SIGNED_OUT_ONLY_PATHS as readonly string[]).includes(stripTrailingSlash(pathname));
+}
+
+function stripTrailingSlash(pathname: string): string {
+  return pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
+}
+
+/** The read right each top-level screen needs (spec section 2); null: any signed-in user. */
+const SECTION_RESOURCE: Record<string, Resource | null> = {
+  "": "Home",
+  campaigns: "Campaign",
+  users: "User",
+  teams: "Team",
+  reports: "Report",
+  profile: null,
+  catalog: "Catalog",
+  health: "Health",
+  inventory: "Inventory",
+  notifications: "Notification",
+  settings: "RetailerSettings",
+  faq: null,
+  preferences: null,
+  logout: null,
+};
+
+/** The resource a path needs to be read, or null when any signed-in user may open it. */
+export function resourceForPath(pathname: string): Resource | null {
+  const section = pathname.split("/")[1] ?? "";
+  return SECTION_RESOURCE[section] ?? null;
+}
+
+export interface MenuItem {
+  key: string;
+  to: string;
+  resource: Resource | null;
+  /** Shortcut after the "g" prefix. */
+  shortcut: string;
+}
+
+/**
+ * The main menu in the spec's order. Only screens that exist are listed; later screens join
+ * this list as they are built.
+ */
+export const MAIN_MENU: readonly MenuItem[] = [
+  { key: "dashboard", to: "/", resource: "Home", shortcut: "d" },
+  { key: "settings", to: "/settings", resource: "RetailerSettings", shortcut: "s" },
+  { key: "activity", to: "/health", resource: "Health", shortcut: "a" },
+  { key: "faq", to: "/faq", resource: null, shortcut: "f" },
+];
+
+export function menuFor(subject: Subject): MenuItem[] {
+  return MAIN_MENU.filter((item) => item.resource === null || can(subject, item.resource, "read"));
+}
+
+/**
+ * The `to` value of /login is honoured only for a path on this site: one leading slash, no
+ * scheme, no protocol-relative or backslash tricks.
+ */
+export function safeRedirectPath(to: unknown, fallback = "/"): string {
+  if (typeof to !== "string" || to.length === 0 || to.length > 2048) return fallback;
+  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  if (/[\u0000-\u001f\\]/.test(to)) return fallback;
+  try {
+    const url = new URL(to, "http://site.invalid");
+    if (url.origin !== "http://site.invalid") return fallback;
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return fallback;
+  }
+}

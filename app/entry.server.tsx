@@ -1,0 +1,82 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { PassThrough } from "node:stream";
+import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { createInstance } from "i18next";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { I18nextProvider, initReactI18next } from "react-i18next";
+import { i18nConfig } from "./i18n";
+import { boot } from "./services/boot.server";
+import { remixI18next, resources } from "./services/i18n.server";
+import { NonceProvider } from "./utils/nonce-provider";
+import { securityHeaders } from "./utils/security-headers.server";
+
+/** Called by server.mjs before it listens. */
+export { boot };
+
+const ABORT_DELAY = 5_000;
+
+export default async function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  _loadContext: AppLoadContext,
+) {
+  const nonce = randomBytes(16).toString("base64");
+  const instance = createInstance();
+  const lng = await remixI18next.getLocale(request);
+  const ns = remixI18next.getRouteNamespaces(remixContext);
+  await instance.use(initReactI18next).init({ ...i18nConfig, lng, ns: ns.length ? ns : i18nConfig.ns, resources });
+
+  const callbackName = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
+  for (const [name, value] of Object.entries(securityHeaders(nonce))) responseHeaders.set(name, value);
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
+
+  return new Promise((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <I18nextProvider i18n={instance}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </I18nextProvider>
+      </NonceProvider>,
+      {
+        nonce,
+        [callbackName]: () => {
+          shellRendered = true;
+          const body = new PassThrough();
+          resolve(
+            new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error(error);
+        },
+      },
+    );
+    setTimeout(abort, ABORT_DELAY);
+  });
+}
+
+/** Unexpected errors are logged with the request id; the user sees 'Error occurred' only. */
+export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
+  if (request.signal.aborted) return;
+  console.error(
+    JSON.stringify({
+      level: "error",
+      requestId: (context as AppLoadContext | undefined)?.requestId ?? randomUUID(),
+      method: request.method,
+      url: new URL(request.url).pathname,
+      error: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
+    }),
+  );
+}

@@ -1,0 +1,88 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Field, FormAlert, SubmitButton } from "~/components/forms";
+import { LanguageSwitch } from "~/components/language-switch";
+import { safeRedirectPath } from "~/domain/navigation";
+import { LoginSchema } from "~/forms/auth";
+import { requireAnonymous, signInWithPassword } from "~/services/auth.server";
+import { useIsPending } from "~/utils/misc";
+
+export const handle = { layout: "full", name: "auth-login" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous(request);
+  const reset = new URL(request.url).searchParams.get("reset") === "1";
+  return { reset };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireAnonymous(request);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: LoginSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password"] }), authError: null }, { status: 400 });
+  }
+  const result = await signInWithPassword(request, formData, context?.clientIp ?? "unknown");
+  if (!result.ok) {
+    return data(
+      {
+        result: submission.reply({ hideFields: ["password"] }),
+        authError: { reason: result.reason, minutes: result.minutes ?? 0 },
+      },
+      { status: result.reason === "auth.tooManyAttempts" ? 429 : 401 },
+    );
+  }
+  throw redirect(safeRedirectPath(submission.value.to), { headers: result.headers });
+}
+
+export default function LoginRoute() {
+  const { t } = useTranslation();
+  const { reset } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const pending = useIsPending();
+  const [form, fields] = useForm({
+    id: "login-form",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(LoginSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const authError = actionData?.authError;
+  return (
+    <div className="auth-card">
+      <h1>{t("login.title")}</h1>
+      <p className="muted">{t("login.intro")}</p>
+      {reset ? <p className="notice" role="status">{t("reset.done")}</p> : null}
+      {authError ? (
+        <FormAlert title={t("errors.authenticationError")} message={t(authError.reason, { minutes: authError.minutes })} />
+      ) : null}
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="to" value={searchParams.get("to") ?? ""} />
+        <Field
+          label={t("fields.email")}
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "username", autoFocus: true }}
+          errors={fields.email.errors}
+        />
+        <Field
+          label={t("fields.password")}
+          inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "current-password" }}
+          errors={fields.password.errors}
+        />
+        <SubmitButton pending={pending}>{t("login.submit")}</SubmitButton>
+      </Form>
+      <p>
+        <Link to="/forgot-password">{t("login.forgot")}</Link>
+      </p>
+      <LanguageSwitch />
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Sign in · Ads console" }];
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

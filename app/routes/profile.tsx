@@ -1,0 +1,200 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Field, FormAlert, SubmitButton } from "~/components/forms";
+import { SUPPORTED_LOCALES } from "~/domain/locale";
+import { ChangePasswordSchema } from "~/forms/auth";
+import { ProfileSchema } from "~/forms/profile";
+import { createUserSession, requireUser } from "~/services/auth.server";
+import { changePassword } from "~/services/password-reset.server";
+import { localeCookie } from "~/services/session.server";
+import { getStorage } from "~/services/storage.server";
+import { redirectWithToast } from "~/services/toast.server";
+import { ConflictError } from "~/storage/port";
+import { useIsPending } from "~/utils/misc";
+
+const NOTIFICATION_KEYS = ["campaignStarts", "campaignArchived", "reportGenerated", "walletsDepleting"] as const;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return {
+    profile: {
+      version: user.version,
+      email: user.email,
+      displayName: user.displayName,
+      firstname: user.firstname,
+      lastname: user.lastname,
+      locale: user.locale,
+      timezone: user.timezone,
+      notificationPrefs: user.notificationPrefs,
+    },
+    timezones: Intl.supportedValuesOf("timeZone"),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const formData = await request.formData();
+  switch (formData.get("intent")) {
+    case "update-profile":
+      return updateProfile(request, user, formData);
+    case "change-password":
+      return updatePassword(request, user, formData);
+    default:
+      throw data({ error: "Unknown intent" }, { status: 400 });
+  }
+}
+
+async function updateProfile(request: Request, user: Awaited<ReturnType<typeof requireUser>>, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: ProfileSchema });
+  if (submission.status !== "success") return data({ form: "profile", result: submission.reply() }, { status: 400 });
+  const v = submission.value;
+  try {
+    await getStorage().users.update(
+      user.id,
+      {
+        displayName: v.displayName,
+        firstname: v.firstname,
+        lastname: v.lastname,
+        locale: v.locale,
+        timezone: v.timezone,
+        notificationPrefs: {
+          campaignStarts: v.campaignStarts,
+          campaignArchived: v.campaignArchived,
+          reportGenerated: v.reportGenerated,
+          walletsDepleting: v.walletsDepleting,
+        },
+      },
+      { by: user.email },
+      { expectVersion: v.version },
+    );
+  } catch (error) {
+    if (error instanceof ConflictError) {
+      return data({ form: "profile", result: submission.reply({ formErrors: ["errors.conflict"] }) }, { status: 409 });
+    }
+    throw error;
+  }
+  return redirectWithToast("/profile", { type: "success", title: "toast.changesSaved" }, {
+    headers: { "Set-Cookie": await localeCookie.serialize(v.locale) },
+  });
+}
+
+async function updatePassword(request: Request, user: Awaited<ReturnType<typeof requireUser>>, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: ChangePasswordSchema });
+  const hide = { hideFields: ["currentPassword", "password", "confirmPassword"] };
+  if (submission.status !== "success") return data({ form: "password", result: submission.reply(hide) }, { status: 400 });
+  const outcome = await changePassword(user, submission.value.currentPassword, submission.value.password);
+  if (!outcome.ok) {
+    const field = outcome.reason === "password.wrongCurrent" ? "currentPassword" : "password";
+    return data({ form: "password", result: submission.reply({ ...hide, fieldErrors: { [field]: [outcome.reason] } }) }, { status: 400 });
+  }
+  // Other sessions end with the new epoch; this one is renewed.
+  const headers = await createUserSession(request, outcome.user);
+  return redirectWithToast("/profile", { type: "success", title: "toast.changesSaved", description: "profile.passwordChanged" }, { headers });
+}
+
+export default function ProfileRoute() {
+  const { t } = useTranslation();
+  const { profile, timezones } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const pending = useIsPending();
+  const [form, fields] = useForm({
+    id: "profile-form",
+    lastResult: actionData?.form === "profile" ? actionData.result : undefined,
+    constraint: getZodConstraint(ProfileSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
+    defaultValue: {
+      ...profile,
+      version: String(profile.version),
+      ...Object.fromEntries(NOTIFICATION_KEYS.map((k) => [k, profile.notificationPrefs[k] ? "on" : undefined])),
+    },
+    shouldValidate: "onBlur",
+  });
+  const [pwForm, pwFields] = useForm({
+    id: "password-form",
+    lastResult: actionData?.form === "password" ? actionData.result : undefined,
+    constraint: getZodConstraint(ChangePasswordSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <>
+      <h1>{t("profile.title")}</h1>
+      <p className="muted">{profile.email}</p>
+      <section className="panel" aria-labelledby="profile-details">
+        <h2 id="profile-details">{t("profile.details")}</h2>
+        {form.errors?.length ? <FormAlert title={t("errors.conflictTitle")} message={t(form.errors[0])} /> : null}
+        <Form method="post" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="update-profile" />
+          <input type="hidden" name="version" value={profile.version} />
+          <Field label={t("fields.displayName")} inputProps={getInputProps(fields.displayName, { type: "text" })} errors={fields.displayName.errors} />
+          <div className="field-row">
+            <Field label={t("fields.firstname")} inputProps={getInputProps(fields.firstname, { type: "text" })} errors={fields.firstname.errors} />
+            <Field label={t("fields.lastname")} inputProps={getInputProps(fields.lastname, { type: "text" })} errors={fields.lastname.errors} />
+          </div>
+          <div className="field-row">
+            <div className="field">
+              <label htmlFor={fields.locale.id}>{t("fields.locale")}</label>
+              <select {...getSelectProps(fields.locale)} key={fields.locale.key}>
+                {SUPPORTED_LOCALES.map((l) => (
+                  <option key={l} value={l}>
+                    {t(`languages.${l}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor={fields.timezone.id}>{t("fields.timezone")}</label>
+              <select {...getSelectProps(fields.timezone)} key={fields.timezone.key}>
+                {timezones.map((z) => (
+                  <option key={z} value={z}>
+                    {z}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+          <fieldset>
+            <legend>{t("profile.notifications")}</legend>
+            {NOTIFICATION_KEYS.map((k) => (
+              <div className="field checkbox" key={k}>
+                <input {...getInputProps(fields[k], { type: "checkbox" })} key={fields[k].key} />
+                <label htmlFor={fields[k].id}>{t(`profile.notify.${k}`)}</label>
+              </div>
+            ))}
+          </fieldset>
+          <SubmitButton pending={pending}>{t("actions.save")}</SubmitButton>
+        </Form>
+      </section>
+      <section className="panel" aria-labelledby="profile-password">
+        <h2 id="profile-password">{t("profile.password")}</h2>
+        <p className="muted">{t("profile.passwordHelp")}</p>
+        <Form method="post" {...getFormProps(pwForm)}>
+          <input type="hidden" name="intent" value="change-password" />
+          <Field
+            label={t("fields.currentPassword")}
+            inputProps={{ ...getInputProps(pwFields.currentPassword, { type: "password" }), autoComplete: "current-password" }}
+            errors={pwFields.currentPassword.errors}
+          />
+          <Field
+            label={t("fields.newPassword")}
+            inputProps={{ ...getInputProps(pwFields.password, { type: "password" }), autoComplete: "new-password" }}
+            errors={pwFields.password.errors}
+            help={t("password.rules")}
+          />
+          <Field
+            label={t("fields.confirmPassword")}
+            inputProps={{ ...getInputProps(pwFields.confirmPassword, { type: "password" }), autoComplete: "new-password" }}
+            errors={pwFields.confirmPassword.errors}
+          />
+          <SubmitButton pending={pending}>{t("profile.changePassword")}</SubmitButton>
+        </Form>
+      </section>
+    </>
+  );
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

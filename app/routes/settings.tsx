@@ -1,0 +1,93 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Field, FormAlert, SubmitButton } from "~/components/forms";
+import { can } from "~/domain/permissions";
+import { PlatformSettingsSchema } from "~/forms/settings";
+import { requirePermission, requireUser } from "~/services/auth.server";
+import { forgetLiveConfig } from "~/services/config.server";
+import { getStorage } from "~/services/storage.server";
+import { redirectWithToast } from "~/services/toast.server";
+import { ConflictError } from "~/storage/port";
+import { useIsPending } from "~/utils/misc";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request, "RetailerSettings");
+  const config = await getStorage().config.get();
+  return {
+    config: { version: config.version, maintenance: config.maintenance, appVersion: config.appVersion, updated: config.updated, updatedBy: config.updatedBy },
+    canEdit: can(user, "RetailerSettings", "update"),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request, "RetailerSettings");
+  requirePermission(user, "RetailerSettings", "update");
+  const submission = parseWithZod(await request.formData(), { schema: PlatformSettingsSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const { version, maintenance, appVersion } = submission.value;
+  try {
+    await getStorage().config.update({ maintenance, appVersion }, { by: user.email }, { expectVersion: version });
+  } catch (error) {
+    if (error instanceof ConflictError) {
+      return data({ result: submission.reply({ formErrors: ["errors.conflict"] }) }, { status: 409 });
+    }
+    throw error;
+  }
+  forgetLiveConfig();
+  return redirectWithToast("/settings", { type: "success", title: "toast.changesSaved" });
+}
+
+export default function SettingsRoute() {
+  const { t } = useTranslation();
+  const { config, canEdit } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const pending = useIsPending();
+  const [form, fields] = useForm({
+    id: "platform-settings-form",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(PlatformSettingsSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: PlatformSettingsSchema }),
+    defaultValue: { maintenance: config.maintenance ? "on" : undefined, appVersion: String(config.appVersion), version: String(config.version) },
+    shouldValidate: "onBlur",
+  });
+  return (
+    <>
+      <h1>{t("settings.title")}</h1>
+      <section className="panel" aria-labelledby="platform-title">
+        <h2 id="platform-title">{t("settings.platform")}</h2>
+        {form.errors?.length ? <FormAlert title={t("errors.conflictTitle")} message={t(form.errors[0])} /> : null}
+        {canEdit ? (
+          <Form method="post" {...getFormProps(form)}>
+            <input type="hidden" name="intent" value="save-platform" />
+            <input type="hidden" name="version" value={config.version} />
+            <div className="field checkbox">
+              <input {...getInputProps(fields.maintenance, { type: "checkbox" })} key={fields.maintenance.key} />
+              <label htmlFor={fields.maintenance.id}>{t("settings.maintenance")}</label>
+            </div>
+            <p className="field-help">{t("settings.maintenanceHelp")}</p>
+            <Field
+              label={t("settings.appVersion")}
+              inputProps={{ ...getInputProps(fields.appVersion, { type: "number" }), inputMode: "numeric" }}
+              errors={fields.appVersion.errors}
+              help={t("settings.appVersionHelp")}
+            />
+            <SubmitButton pending={pending}>{t("actions.save")}</SubmitButton>
+          </Form>
+        ) : (
+          <dl className="facts">
+            <dt>{t("settings.maintenance")}</dt>
+            <dd>{t(config.maintenance ? "common.yes" : "common.no")}</dd>
+            <dt>{t("settings.appVersion")}</dt>
+            <dd>{config.appVersion}</dd>
+          </dl>
+        )}
+        <p className="muted">{t("settings.lastChange", { by: config.updatedBy, at: config.updated })}</p>
+      </section>
+    </>
+  );
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -1,0 +1,18 @@
+/** What the server does once before it listens: open (and migrate) storage, seed demo data. */
+import { getEnv } from "./env.server";
+import { DEMO_PASSWORD, DEMO_USERS, seedDemoData } from "./seed.server";
+import { getStorage } from "./storage.server";
+
+export async function boot(): Promise<void> {
+  const env = getEnv();
+  const storage = getStorage();
+  await storage.config.get();
+  if (!env.SEED_DEMO_DATA) return;
+  const created = await seedDemoData(storage);
+  const lines = [
+    created ? `Seeded ${created} demo records.` : "Demo data already present.",
+    `Demo sign-ins (password ${DEMO_PASSWORD}, demo data only):`,
+    ...DEMO_USERS.map((u) => `  ${u.email.padEnd(30)} ${u.claims.type} ${u.claims.role}`),
+  ];
+  console.log(lines.join("\n"));
+}

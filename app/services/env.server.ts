@@ -1,0 +1,78 @@
+/** The process environment, checked once with zod. Every variable is documented in README.md. */
+import fs from "node:fs";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import * as z from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0"])
+  .transform((v) => v === "true" || v === "1");
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
+  PORT: z.coerce.number().int().positive().default(3000),
+  PUBLIC_URL: z.string().url().optional(),
+  STORAGE: z.enum(["sqlite", "firestore"]).default("sqlite"),
+  DATABASE_URL: z.string().default("./data/console.db"),
+  FIRESTORE_PROJECT_ID: z.string().default("ads-console"),
+  DATA_DIR: z.string().default("./data"),
+  SESSION_SECRET: z.string().min(32).optional(),
+  COOKIE_SECURE: bool.optional(),
+  SEED_DEMO_DATA: bool.optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default("Ads console <no-reply@example.com>"),
+  RETAILER_CURRENCY_LOCALE: z.string().default("fr-FR"),
+  RETAILER_TIMEZONE: z.string().default("Europe/Paris"),
+  PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().positive().default(60),
+  TRUST_PROXY: z.string().default("loopback"),
+});
+
+export type Env = z.infer<typeof EnvSchema> & {
+  PUBLIC_URL: string;
+  SESSION_SECRET: string;
+  COOKIE_SECURE: boolean;
+  SEED_DEMO_DATA: boolean;
+  OUTBOX_DIR: string;
+};
+
+let cached: Env | undefined;
+
+/** A secret kept in the data folder so that `npm start` works without configuration. */
+function localSessionSecret(dataDir: string): string {
+  const file = path.join(dataDir, "session-secret");
+  try {
+    return fs.readFileSync(file, "utf8").trim();
+  } catch {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString("hex");
+    fs.writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}
+
+export function getEnv(): Env {
+  if (cached) return cached;
+  const parsed = EnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    throw new Error(`Invalid environment: ${z.prettifyError(parsed.error)}`);
+  }
+  const env = parsed.data;
+  const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+  if (!env.SESSION_SECRET && env.STORAGE === "firestore") {
+    throw new Error("SESSION_SECRET (32 characters or more) is required when STORAGE=firestore");
+  }
+  cached = {
+    ...env,
+    PUBLIC_URL: publicUrl.replace(/\/$/, ""),
+    SESSION_SECRET: env.SESSION_SECRET ?? localSessionSecret(env.DATA_DIR),
+    COOKIE_SECURE: env.COOKIE_SECURE ?? publicUrl.startsWith("https:"),
+    SEED_DEMO_DATA: env.SEED_DEMO_DATA ?? env.STORAGE === "sqlite",
+    OUTBOX_DIR: path.join(env.DATA_DIR, "outbox"),
+  };
+  return cached;
+}
+
+/** Tests change the environment between cases. */
+export function resetEnvForTests(): void {
+  cached = undefined;
+}

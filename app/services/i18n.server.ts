@@ -1,0 +1,42 @@
+/** Server-side i18n: the locale of a request and translation functions for e-mails. */
+import { createInstance, type TFunction } from "i18next";
+import { RemixI18Next } from "remix-i18next/server";
+import enGB from "../../locales/en-GB/common.json";
+import fr from "../../locales/fr/common.json";
+import { FALLBACK_LOCALE, pickLocale, SUPPORTED_LOCALES, type Locale } from "~/domain/locale";
+import { i18nConfig } from "~/i18n";
+import { getCurrentUser } from "./auth.server";
+import { localeCookie } from "./session.server";
+
+export const resources = { "en-GB": { common: enGB }, fr: { common: fr } } as const;
+
+/** Profile when signed in, else the cookie, else Accept-Language, else en-GB. */
+export async function getRequestLocale(request: Request): Promise<Locale> {
+  const [{ user }, cookie] = await Promise.all([
+    getCurrentUser(request),
+    localeCookie.parse(request.headers.get("Cookie")) as Promise<string | null>,
+  ]);
+  return pickLocale({ profile: user?.locale, cookie, acceptLanguage: request.headers.get("Accept-Language") });
+}
+
+export const remixI18next = new RemixI18Next({
+  detection: {
+    supportedLanguages: [...SUPPORTED_LOCALES],
+    fallbackLanguage: FALLBACK_LOCALE,
+    findLocale: getRequestLocale,
+  },
+  i18next: { ...i18nConfig, resources },
+});
+
+const fixed = new Map<string, Promise<TFunction>>();
+
+/** A translation function for a fixed locale (e-mails, server messages). */
+export function getFixedT(locale: string): Promise<TFunction> {
+  let t = fixed.get(locale);
+  if (!t) {
+    const instance = createInstance();
+    t = instance.init({ ...i18nConfig, lng: locale, resources }).then(() => instance.t);
+    fixed.set(locale, t);
+  }
+  return t;
+}

@@ -1,0 +1,51 @@
+/**
+ * The process's one Storage: the adapter is chosen by STORAGE ("sqlite", the default, or
+ * "firestore"), the repositories are the same over either.
+ */
+import { FirestoreDocumentStore } from "./firestore/document-store.server";
+import type { DocumentStore, Storage } from "./port";
+import { createStorage } from "./repos/index.server";
+import { SqliteDocumentStore } from "./sqlite/document-store.server";
+
+export type StorageEnv = Readonly<Record<string, string | undefined>>;
+
+export const DEFAULT_DATABASE_URL = "./data/console.db";
+export const DEFAULT_FIRESTORE_PROJECT_ID = "ads-console";
+
+/**
+ * STORAGE=sqlite (default): DATABASE_URL, a file path (default ./data/console.db; a `file:`
+ * prefix is accepted). STORAGE=firestore: FIRESTORE_PROJECT_ID (default ads-console), optional
+ * FIRESTORE_DATABASE_ID, credentials from FIRESTORE_EMULATOR_HOST or Google's defaults.
+ */
+export function createDocumentStore(env: StorageEnv = process.env): DocumentStore {
+  const kind = (env.STORAGE || "sqlite").trim().toLowerCase();
+  switch (kind) {
+    case "sqlite": {
+      const url = env.DATABASE_URL || DEFAULT_DATABASE_URL;
+      return new SqliteDocumentStore(url.startsWith("file:") ? url.slice("file:".length) : url);
+    }
+    case "firestore":
+      return new FirestoreDocumentStore({
+        projectId: env.FIRESTORE_PROJECT_ID || DEFAULT_FIRESTORE_PROJECT_ID,
+        databaseId: env.FIRESTORE_DATABASE_ID || undefined,
+        appName: "ads-console",
+      });
+    default:
+      throw new Error(`Unknown STORAGE "${env.STORAGE}": use "sqlite" or "firestore"`);
+  }
+}
+
+// Kept on globalThis so that a dev rebuild, which re-evaluates this module, reuses the open store.
+const holder = globalThis as typeof globalThis & { __adsConsoleStorage?: Storage };
+
+export function getStorage(): Storage {
+  holder.__adsConsoleStorage ??= createStorage(createDocumentStore(process.env));
+  return holder.__adsConsoleStorage;
+}
+
+/** Closes the process's storage (shutdown, tests); the next getStorage() opens a new one. */
+export async function closeStorage(): Promise<void> {
+  const storage = holder.__adsConsoleStorage;
+  holder.__adsConsoleStorage = undefined;
+  if (storage) await storage.documents.close();
+}

@@ -1,0 +1,199 @@
+/**
+ * The storage port. Two levels, both document-shaped so Firestore can serve them:
+ *
+ * - DocumentStore: what an adapter implements (sqlite/, firestore/). Documents in named
+ *   collections, equality/array-contains filters, one order with cursor pagination, count
+ *   aggregations, optimistic versions and atomic transactions.
+ * - Storage: the repositories the services use (users, config, audit...), written once in
+ *   repos/ on top of any DocumentStore, so both adapters behave the same by construction.
+ *
+ * The contract suite (tests/integration/storage.contract.ts) runs both levels on every adapter.
+ */
+import type {
+  AuditEntry,
+  AuditEntryData,
+  DocMeta,
+  LiveConfig,
+  LiveConfigData,
+  LoginThrottle,
+  PasswordResetToken,
+  Team,
+  TeamData,
+  User,
+  UserData,
+} from "~/domain/types";
+
+/** Collection names keep the spec's where it names them (spec section 7). */
+export const COLLECTIONS = {
+  user: "user",
+  /** One document per lower-cased e-mail: makes e-mails unique atomically on both adapters. */
+  userEmail: "user_email",
+  team: "team",
+  config: "config",
+  audit: "audit_log",
+  passwordReset: "password_reset",
+  loginThrottle: "login_throttle",
+} as const;
+export type CollectionName = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
+
+export type Operator = "==" | "array-contains" | "in" | "<" | "<=" | ">" | ">=";
+export type Where = readonly [field: string, op: Operator, value: unknown];
+
+export interface QuerySpec {
+  where?: readonly Where[];
+  /** One order; ties are broken by id. Documents lacking the field are not returned. */
+  orderBy?: { field: string; direction?: "asc" | "desc" };
+  limit?: number;
+  /** Opaque cursor returned as `next` by the previous page. */
+  after?: string | null;
+}
+
+export interface Page<T> {
+  items: T[];
+  next: string | null;
+}
+
+/** Special values in a patch. */
+export type FieldOp =
+  | { $op: "increment"; by: number }
+  | { $op: "serverTime" }
+  | { $op: "delete" };
+
+export const fieldOps = {
+  increment: (by: number): FieldOp => ({ $op: "increment", by }),
+  serverTime: (): FieldOp => ({ $op: "serverTime" }),
+  delete: (): FieldOp => ({ $op: "delete" }),
+};
+
+export function isFieldOp(value: unknown): value is FieldOp {
+  return typeof value === "object" && value !== null && "$op" in value;
+}
+
+/** A shallow patch: top-level fields are replaced (nested objects whole) or changed by a FieldOp. */
+export type Patch<T> = { [K in keyof T]?: T[K] | FieldOp };
+
+export interface WriteOptions {
+  /** Refuse with ConflictError unless the stored version equals this one. */
+  expectVersion?: number;
+}
+
+export type Stored<T> = T & DocMeta;
+
+export interface TransactionContext {
+  /** Reads must come before writes, as on Firestore. */
+  get<T>(collection: string, id: string): Promise<Stored<T> | null>;
+  create<T extends object>(collection: string, id: string, data: T): void;
+  /** Creates or replaces the whole document. */
+  set<T extends object>(collection: string, id: string, data: T): void;
+  /** Patches a document read earlier in this transaction (its version is checked at commit). */
+  update<T extends object>(collection: string, id: string, patch: Patch<T>, options?: WriteOptions): void;
+  delete(collection: string, id: string): void;
+}
+
+export interface DocumentStore {
+  readonly kind: "sqlite" | "firestore";
+  get<T>(collection: string, id: string): Promise<Stored<T> | null>;
+  getMany<T>(collection: string, ids: readonly string[]): Promise<Stored<T>[]>;
+  query<T>(collection: string, spec: QuerySpec): Promise<Page<Stored<T>>>;
+  count(collection: string, where?: readonly Where[]): Promise<number>;
+  /** Fails with AlreadyExistsError when the id is taken. */
+  create<T extends object>(collection: string, id: string, data: T): Promise<Stored<T>>;
+  /** Creates or replaces; the version goes up by one. */
+  set<T extends object>(collection: string, id: string, data: T): Promise<Stored<T>>;
+  /** Fails with NotFoundError, or ConflictError on a stale expectVersion. */
+  update<T extends object>(collection: string, id: string, patch: Patch<T>, options?: WriteOptions): Promise<Stored<T>>;
+  delete(collection: string, id: string, options?: WriteOptions): Promise<void>;
+  /** Runs fn atomically; retried on contention, so fn must have no side effects of its own. */
+  transaction<R>(fn: (tx: TransactionContext) => Promise<R>): Promise<R>;
+  /** Deletes every document (tests only). */
+  clear(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class StorageError extends Error {}
+export class NotFoundError extends StorageError {
+  constructor(collection: string, id: string) {
+    super(`${collection}/${id} not found`);
+  }
+}
+export class ConflictError extends StorageError {
+  constructor(collection: string, id: string) {
+    super(`${collection}/${id} was changed by someone else`);
+  }
+}
+export class AlreadyExistsError extends StorageError {
+  constructor(collection: string, id: string) {
+    super(`${collection}/${id} already exists`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Repositories (implemented once, in repos/, over any DocumentStore)
+// ---------------------------------------------------------------------------------------------
+
+export interface Actor {
+  /** E-mail of the acting user, else 'system'. */
+  by: string;
+}
+
+export interface UsersRepo {
+  getOne(id: string): Promise<User | null>;
+  getByEmail(email: string): Promise<User | null>;
+  /** Fails with AlreadyExistsError when the e-mail is taken. */
+  create(data: Omit<UserData, "emailLower" | "teamIds" | "created" | "updated">, actor: Actor, id?: string): Promise<User>;
+  /** Audited update; ConflictError on a stale version. */
+  update(id: string, patch: Patch<UserData>, actor: Actor, options?: WriteOptions): Promise<User>;
+  /** Records a sign-in (not audited as a change). */
+  recordSignIn(id: string, method: "password" | "saml", now: Date): Promise<User>;
+  /** Writes last_refresh_token as a server timestamp. */
+  touchRefreshToken(id: string): Promise<User>;
+  /** Sets a new password hash, keeps the old one in history and ends every other session. */
+  setPassword(id: string, passwordHash: string, historySize: number, actor: Actor): Promise<User>;
+}
+
+export interface TeamsRepo {
+  getOne(id: string): Promise<Team | null>;
+  create(data: Omit<TeamData, "nameLower" | "created" | "updated">, actor: Actor, id?: string): Promise<Team>;
+}
+
+export interface ConfigRepo {
+  /** The live config document, created with defaults when missing. */
+  get(): Promise<LiveConfig>;
+  update(patch: Patch<LiveConfigData>, actor: Actor, options?: WriteOptions): Promise<LiveConfig>;
+  logReloadFailure(entry: LiveConfigData["reloadLog"][number]): Promise<void>;
+}
+
+export interface AuditRepo {
+  list(spec: { entity?: string; teamId?: string; limit?: number; after?: string | null }): Promise<Page<AuditEntry>>;
+  append(entry: Omit<AuditEntryData, "at">, now?: Date): Promise<AuditEntry>;
+}
+
+export type ConsumeTokenResult =
+  | { ok: true; userId: string }
+  | { ok: false; reason: "token.invalid" | "token.used" | "token.expired" };
+
+export interface PasswordResetRepo {
+  /** Stores a token under the hash of its secret; returns the stored record. */
+  create(tokenHash: string, userId: string, expiresAt: Date, now: Date): Promise<PasswordResetToken>;
+  /** Looks a token up without using it. */
+  peek(tokenHash: string, now: Date): Promise<ConsumeTokenResult>;
+  /** Marks the token used, atomically: a second use fails. */
+  consume(tokenHash: string, now: Date): Promise<ConsumeTokenResult>;
+}
+
+export interface LoginThrottleRepo {
+  get(key: string): Promise<LoginThrottle | null>;
+  /** Adds a failure inside a transaction and returns the new state. */
+  recordFailure(key: string, now: Date, limit: number): Promise<LoginThrottle>;
+  clear(key: string): Promise<void>;
+}
+
+export interface Storage {
+  readonly documents: DocumentStore;
+  readonly users: UsersRepo;
+  readonly teams: TeamsRepo;
+  readonly config: ConfigRepo;
+  readonly audit: AuditRepo;
+  readonly passwordResets: PasswordResetRepo;
+  readonly loginThrottle: LoginThrottleRepo;
+}

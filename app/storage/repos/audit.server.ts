@@ -1,0 +1,50 @@
+import { randomUUID } from "node:crypto";
+import type { AuditEntry, AuditEntryData } from "~/domain/types";
+import { COLLECTIONS, type AuditRepo, type DocumentStore, type TransactionContext, type Where } from "../port";
+
+const SECRET_FIELDS = new Set(["passwordHash", "passwordHistory"]);
+
+/** Field-by-field differences between two versions of a document, secrets redacted. */
+export function diffFields(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown>,
+): AuditEntryData["changes"] {
+  const changes: AuditEntryData["changes"] = [];
+  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after)]);
+  for (const field of keys) {
+    if (field === "version" || field === "updated") continue;
+    const a = before?.[field];
+    const b = after[field];
+    if (JSON.stringify(a) === JSON.stringify(b)) continue;
+    changes.push(
+      SECRET_FIELDS.has(field)
+        ? { field, before: a === undefined ? null : "[redacted]", after: "[redacted]" }
+        : { field, before: a ?? null, after: b ?? null },
+    );
+  }
+  return changes;
+}
+
+/** Adds an audit entry to a running transaction, so the change and its record land together. */
+export function appendAuditInTransaction(tx: TransactionContext, entry: Omit<AuditEntryData, "at">, now: Date): void {
+  tx.create<AuditEntryData>(COLLECTIONS.audit, randomUUID(), { ...entry, at: now.toISOString() });
+}
+
+export function createAuditRepo(store: DocumentStore): AuditRepo {
+  return {
+    async list({ entity, teamId, limit, after }) {
+      const where: Where[] = [];
+      if (entity) where.push(["entity", "==", entity]);
+      if (teamId) where.push(["teamId", "==", teamId]);
+      return store.query<AuditEntryData>(COLLECTIONS.audit, {
+        where,
+        orderBy: { field: "at", direction: "desc" },
+        limit,
+        after,
+      }) as Promise<{ items: AuditEntry[]; next: string | null }>;
+    },
+    async append(entry, now = new Date()) {
+      return store.create<AuditEntryData>(COLLECTIONS.audit, randomUUID(), { ...entry, at: now.toISOString() });
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/** Password-reset tokens and sign-in throttling counters. */
+import { createHash } from "node:crypto";
+import { recordFailure } from "~/domain/login-throttle";
+import type { LoginThrottleData, PasswordResetTokenData } from "~/domain/types";
+import { COLLECTIONS, type DocumentStore, type LoginThrottleRepo, type PasswordResetRepo } from "../port";
+
+export function createPasswordResetRepo(store: DocumentStore): PasswordResetRepo {
+  const C = COLLECTIONS.passwordReset;
+  function judge(token: PasswordResetTokenData | null, now: Date) {
+    if (!token) return { ok: false, reason: "token.invalid" } as const;
+    if (token.usedAt) return { ok: false, reason: "token.used" } as const;
+    if (Date.parse(token.expiresAt) <= now.getTime()) return { ok: false, reason: "token.expired" } as const;
+    return { ok: true, userId: token.userId } as const;
+  }
+  return {
+    async create(tokenHash, userId, expiresAt, now) {
+      return store.create<PasswordResetTokenData>(C, tokenHash, {
+        userId,
+        expiresAt: expiresAt.toISOString(),
+        usedAt: null,
+        created: now.toISOString(),
+      });
+    },
+    async peek(tokenHash, now) {
+      return judge(await store.get<PasswordResetTokenData>(C, tokenHash), now);
+    },
+    async consume(tokenHash, now) {
+      return store.transaction(async (tx) => {
+        const token = await tx.get<PasswordResetTokenData>(C, tokenHash);
+        const verdict = judge(token, now);
+        if (verdict.ok) tx.update<PasswordResetTokenData>(C, tokenHash, { usedAt: now.toISOString() });
+        return verdict;
+      });
+    },
+  };
+}
+
+/** Keys may hold any character; document ids may not, so they are hashed. */
+function throttleId(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+export function createLoginThrottleRepo(store: DocumentStore): LoginThrottleRepo {
+  const C = COLLECTIONS.loginThrottle;
+  return {
+    async get(key) {
+      return store.get<LoginThrottleData>(C, throttleId(key));
+    },
+    async recordFailure(key, now, limit) {
+      const id = throttleId(key);
+      return store.transaction(async (tx) => {
+        const current = await tx.get<LoginThrottleData>(C, id);
+        const next = recordFailure(current, now, limit);
+        tx.set<LoginThrottleData>(C, id, next);
+        return { ...next, id, version: (current?.version ?? 0) + 1 };
+      });
+    },
+    async clear(key) {
+      await store.delete(C, throttleId(key));
+    },
+  };
+}

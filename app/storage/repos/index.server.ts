@@ -1,0 +1,19 @@
+import type { DocumentStore, Storage } from "../port";
+import { createAuditRepo } from "./audit.server";
+import { createLoginThrottleRepo, createPasswordResetRepo } from "./auth.server";
+import { createConfigRepo } from "./config.server";
+import { createTeamsRepo } from "./teams.server";
+import { createUsersRepo } from "./users.server";
+
+/** The repositories, the same code over whichever DocumentStore adapter is chosen. */
+export function createStorage(documents: DocumentStore): Storage {
+  return {
+    documents,
+    users: createUsersRepo(documents),
+    teams: createTeamsRepo(documents),
+    config: createConfigRepo(documents),
+    audit: createAuditRepo(documents),
+    passwordResets: createPasswordResetRepo(documents),
+    loginThrottle: createLoginThrottleRepo(documents),
+  };
+}

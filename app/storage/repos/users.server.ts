@@ -1,0 +1,110 @@
+import { randomUUID } from "node:crypto";
+import type { Role, User, UserData } from "~/domain/types";
+import { applyPatch } from "../document-helpers";
+import {
+  AlreadyExistsError,
+  ConflictError,
+  COLLECTIONS,
+  fieldOps,
+  NotFoundError,
+  type DocumentStore,
+  type Patch,
+  type UsersRepo,
+} from "../port";
+import { appendAuditInTransaction, diffFields } from "./audit.server";
+
+function teamIdsOf(roleByTeam: Record<string, Role>): string[] {
+  return Object.keys(roleByTeam).sort();
+}
+
+export function createUsersRepo(store: DocumentStore): UsersRepo {
+  const C = COLLECTIONS.user;
+
+  async function update(id: string, patch: Patch<UserData>, by: string, expectVersion?: number, audit = true) {
+    const now = new Date();
+    return store.transaction(async (tx) => {
+      const current = await tx.get<UserData>(C, id);
+      if (!current) throw new NotFoundError(C, id);
+      if (expectVersion !== undefined && expectVersion !== current.version) throw new ConflictError(C, id);
+      const full: Patch<UserData> = { ...patch, updated: now.toISOString() };
+      if (patch.roleByTeam && typeof patch.roleByTeam === "object" && !("$op" in patch.roleByTeam)) {
+        full.teamIds = teamIdsOf(patch.roleByTeam as Record<string, Role>);
+      }
+      const { id: _id, version, ...before } = current;
+      const after = applyPatch(before, full, now.toISOString()) as unknown as UserData;
+      tx.update<UserData>(C, id, full);
+      if (audit) {
+        const changes = diffFields(before as Record<string, unknown>, after as unknown as Record<string, unknown>);
+        if (changes.length) {
+          appendAuditInTransaction(tx, { by, action: "update", entity: "user", entityId: id, teamId: null, changes }, now);
+        }
+      }
+      return { ...after, id, version: version + 1 } as User;
+    });
+  }
+
+  return {
+    async getOne(id) {
+      return store.get<UserData>(C, id);
+    },
+    async getByEmail(email) {
+      const { items } = await store.query<UserData>(C, {
+        where: [["emailLower", "==", email.trim().toLowerCase()]],
+        limit: 1,
+      });
+      return items[0] ?? null;
+    },
+    async create(data, actor, id = randomUUID()) {
+      const now = new Date();
+      const emailLower = data.email.trim().toLowerCase();
+      const doc: UserData = {
+        ...data,
+        emailLower,
+        teamIds: teamIdsOf(data.roleByTeam),
+        created: now.toISOString(),
+        updated: now.toISOString(),
+      };
+      await store.transaction(async (tx) => {
+        const taken = await tx.get(COLLECTIONS.userEmail, emailLower);
+        if (taken) throw new AlreadyExistsError(COLLECTIONS.userEmail, emailLower);
+        tx.create(COLLECTIONS.userEmail, emailLower, { userId: id });
+        tx.create<UserData>(C, id, doc);
+        appendAuditInTransaction(
+          tx,
+          { by: actor.by, action: "create", entity: "user", entityId: id, teamId: null, changes: diffFields(null, doc as unknown as Record<string, unknown>) },
+          now,
+        );
+      });
+      return { ...doc, id, version: 1 };
+    },
+    async update(id, patch, actor, options) {
+      return update(id, patch, actor.by, options?.expectVersion);
+    },
+    async recordSignIn(id, method, now) {
+      const user = await store.get<UserData>(C, id);
+      if (!user) throw new NotFoundError(C, id);
+      const providers = user.auth_providers.includes(method) ? user.auth_providers : [...user.auth_providers, method];
+      return store.update<UserData>(C, id, {
+        lastSignIn: now.toISOString(),
+        last_auth: now.toISOString(),
+        last_auth_method: method,
+        auth_providers: providers,
+        disconnected: false,
+      });
+    },
+    async touchRefreshToken(id) {
+      return store.update<UserData>(C, id, { last_refresh_token: fieldOps.serverTime() });
+    },
+    async setPassword(id, passwordHash, historySize, actor) {
+      const user = await store.get<UserData>(C, id);
+      if (!user) throw new NotFoundError(C, id);
+      const history = [user.passwordHash, ...user.passwordHistory].filter((h): h is string => !!h).slice(0, historySize);
+      return update(
+        id,
+        { passwordHash, passwordHistory: history, sessionEpoch: fieldOps.increment(1) },
+        actor.by,
+        user.version,
+      );
+    },
+  };
+}

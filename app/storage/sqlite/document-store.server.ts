@@ -1,0 +1,302 @@
+/** The embedded DocumentStore: one SQLite file (better-sqlite3, WAL), documents as JSON. */
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import {
+  AlreadyExistsError,
+  ConflictError,
+  NotFoundError,
+  type DocumentStore,
+  type Patch,
+  type QuerySpec,
+  type Stored,
+  type TransactionContext,
+  type Where,
+  type WriteOptions,
+} from "../port";
+import { applyPatch, decodeCursor, encodeCursor, pageSize, readPath, toStoredData } from "../document-helpers";
+import { MIGRATIONS } from "./migrations";
+
+interface Row {
+  id: string;
+  version: number;
+  data: string;
+}
+
+type Write =
+  | { kind: "create" | "set"; collection: string; id: string; data: object }
+  | { kind: "update"; collection: string; id: string; patch: Patch<object>; options?: WriteOptions }
+  | { kind: "delete"; collection: string; id: string };
+
+class RetryTransaction extends Error {}
+
+const FIELD = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+function jsonPath(field: string): string {
+  if (!FIELD.test(field)) throw new RangeError(`Invalid field name: ${field}`);
+  return `json_extract(data, '$.${field}')`;
+}
+
+function bindValue(value: unknown): unknown {
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (value === undefined) return null;
+  return value;
+}
+
+export function migrate(db: Database.Database): number[] {
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+  );
+  const applied = new Set(
+    (db.prepare("SELECT version FROM schema_migrations").all() as { version: number }[]).map((r) => r.version),
+  );
+  const done: number[] = [];
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.version)) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      );
+    }).immediate();
+    done.push(migration.version);
+  }
+  return done;
+}
+
+export class SqliteDocumentStore implements DocumentStore {
+  readonly kind = "sqlite" as const;
+  private readonly db: Database.Database;
+
+  constructor(filename: string) {
+    if (filename !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
+    this.db = new Database(filename);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("busy_timeout = 5000");
+    this.db.pragma("synchronous = NORMAL");
+    this.db.pragma("foreign_keys = ON");
+    migrate(this.db);
+  }
+
+  private toDoc<T>(row: Row | undefined): Stored<T> | null {
+    if (!row) return null;
+    return { ...(JSON.parse(row.data) as T), id: row.id, version: row.version };
+  }
+
+  private readRow(collection: string, id: string): Row | undefined {
+    return this.db
+      .prepare("SELECT id, version, data FROM documents WHERE collection = ? AND id = ?")
+      .get(collection, id) as Row | undefined;
+  }
+
+  async get<T>(collection: string, id: string): Promise<Stored<T> | null> {
+    return this.toDoc<T>(this.readRow(collection, id));
+  }
+
+  async getMany<T>(collection: string, ids: readonly string[]): Promise<Stored<T>[]> {
+    const out: Stored<T>[] = [];
+    for (const id of ids) {
+      const doc = this.toDoc<T>(this.readRow(collection, id));
+      if (doc) out.push(doc);
+    }
+    return out;
+  }
+
+  private whereSql(where: readonly Where[] = []): { sql: string[]; params: unknown[] } {
+    const sql: string[] = [];
+    const params: unknown[] = [];
+    for (const [field, op, value] of where) {
+      const expr = jsonPath(field);
+      if (op === "array-contains") {
+        if (!FIELD.test(field)) throw new RangeError(`Invalid field name: ${field}`);
+        sql.push(`EXISTS (SELECT 1 FROM json_each(documents.data, '$.${field}') WHERE json_each.value = ?)`);
+        params.push(bindValue(value));
+      } else if (op === "in") {
+        const list = value as unknown[];
+        if (list.length === 0) sql.push("0");
+        else {
+          sql.push(`${expr} IN (${list.map(() => "?").join(", ")})`);
+          params.push(...list.map(bindValue));
+        }
+      } else if (value === null && op === "==") {
+        sql.push(`json_type(data, '$.${field}') = 'null'`);
+      } else {
+        sql.push(`${expr} ${op === "==" ? "=" : op} ?`);
+        params.push(bindValue(value));
+      }
+    }
+    return { sql, params };
+  }
+
+  async query<T>(collection: string, spec: QuerySpec): Promise<{ items: Stored<T>[]; next: string | null }> {
+    const limit = pageSize(spec.limit);
+    const { sql, params } = this.whereSql(spec.where);
+    const conditions = ["collection = ?", ...sql];
+    const all: unknown[] = [collection, ...params];
+    const direction = spec.orderBy?.direction === "desc" ? "DESC" : "ASC";
+    const cmp = direction === "DESC" ? "<" : ">";
+    let order = `id ${direction}`;
+    if (spec.orderBy) {
+      const expr = jsonPath(spec.orderBy.field);
+      conditions.push(`json_type(data, '$.${spec.orderBy.field}') IS NOT NULL`);
+      order = `${expr} ${direction}, id ${direction}`;
+      if (spec.after) {
+        const cursor = decodeCursor(spec.after);
+        conditions.push(`(${expr} ${cmp} ? OR (${expr} = ? AND id ${cmp} ?))`);
+        all.push(bindValue(cursor.v), bindValue(cursor.v), cursor.id);
+      }
+    } else if (spec.after) {
+      conditions.push(`id ${cmp} ?`);
+      all.push(decodeCursor(spec.after).id);
+    }
+    const rows = this.db
+      .prepare(`SELECT id, version, data FROM documents WHERE ${conditions.join(" AND ")} ORDER BY ${order} LIMIT ?`)
+      .all(...all, limit + 1) as Row[];
+    const items = rows.slice(0, limit).map((row) => this.toDoc<T>(row)!);
+    const last = items[items.length - 1];
+    const next =
+      rows.length > limit && last
+        ? encodeCursor({
+            v: spec.orderBy ? readPath(last as Record<string, unknown>, spec.orderBy.field) : null,
+            id: last.id,
+          })
+        : null;
+    return { items, next };
+  }
+
+  async count(collection: string, where: readonly Where[] = []): Promise<number> {
+    const { sql, params } = this.whereSql(where);
+    const row = this.db
+      .prepare(`SELECT COUNT(*) AS n FROM documents WHERE ${["collection = ?", ...sql].join(" AND ")}`)
+      .get(collection, ...params) as { n: number };
+    return row.n;
+  }
+
+  /** Applies one write inside an open SQLite transaction. */
+  private applyWrite(write: Write, now: string): Stored<object> | null {
+    const row = this.readRow(write.collection, write.id);
+    switch (write.kind) {
+      case "create": {
+        if (row) throw new AlreadyExistsError(write.collection, write.id);
+        const data = toStoredData(write.data);
+        this.db
+          .prepare("INSERT INTO documents (collection, id, version, data) VALUES (?, ?, 1, ?)")
+          .run(write.collection, write.id, JSON.stringify(data));
+        return { ...data, id: write.id, version: 1 };
+      }
+      case "set": {
+        const data = toStoredData(write.data);
+        const version = (row?.version ?? 0) + 1;
+        this.db
+          .prepare(
+            "INSERT INTO documents (collection, id, version, data) VALUES (?, ?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET version = excluded.version, data = excluded.data",
+          )
+          .run(write.collection, write.id, version, JSON.stringify(data));
+        return { ...data, id: write.id, version };
+      }
+      case "update": {
+        if (!row) throw new NotFoundError(write.collection, write.id);
+        const expect = write.options?.expectVersion;
+        if (expect !== undefined && expect !== row.version) throw new ConflictError(write.collection, write.id);
+        const data = applyPatch(JSON.parse(row.data), write.patch, now);
+        const version = row.version + 1;
+        this.db
+          .prepare("UPDATE documents SET version = ?, data = ? WHERE collection = ? AND id = ?")
+          .run(version, JSON.stringify(data), write.collection, write.id);
+        return { ...data, id: write.id, version };
+      }
+      case "delete":
+        this.db.prepare("DELETE FROM documents WHERE collection = ? AND id = ?").run(write.collection, write.id);
+        return null;
+    }
+  }
+
+  private commit(writes: Write[]): (Stored<object> | null)[] {
+    const now = new Date().toISOString();
+    return this.db.transaction(() => writes.map((w) => this.applyWrite(w, now))).immediate();
+  }
+
+  async create<T extends object>(collection: string, id: string, data: T): Promise<Stored<T>> {
+    return this.commit([{ kind: "create", collection, id, data }])[0] as Stored<T>;
+  }
+
+  async set<T extends object>(collection: string, id: string, data: T): Promise<Stored<T>> {
+    return this.commit([{ kind: "set", collection, id, data }])[0] as Stored<T>;
+  }
+
+  async update<T extends object>(
+    collection: string,
+    id: string,
+    patch: Patch<T>,
+    options?: WriteOptions,
+  ): Promise<Stored<T>> {
+    return this.commit([{ kind: "update", collection, id, patch: patch as Patch<object>, options }])[0] as Stored<T>;
+  }
+
+  async delete(collection: string, id: string, options?: WriteOptions): Promise<void> {
+    this.db
+      .transaction(() => {
+        const row = this.readRow(collection, id);
+        if (!row) return;
+        if (options?.expectVersion !== undefined && options.expectVersion !== row.version) {
+          throw new ConflictError(collection, id);
+        }
+        this.applyWrite({ kind: "delete", collection, id }, "");
+      })
+      .immediate();
+  }
+
+  /**
+   * Optimistic, like Firestore: reads record the versions they saw; the commit re-checks them
+   * under an immediate (write-locked) SQLite transaction and retries fn when one moved. This
+   * stays correct with several processes on one file.
+   */
+  async transaction<R>(fn: (tx: TransactionContext) => Promise<R>): Promise<R> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const seen = new Map<string, number | null>();
+      const writes: Write[] = [];
+      const key = (c: string, id: string) => `${c}\u0000${id}`;
+      const tx: TransactionContext = {
+        get: async <T>(collection: string, id: string) => {
+          if (writes.length) throw new Error("Transactions must read before they write");
+          const row = this.readRow(collection, id);
+          seen.set(key(collection, id), row?.version ?? null);
+          return this.toDoc<T>(row);
+        },
+        create: (collection, id, data) => void writes.push({ kind: "create", collection, id, data }),
+        set: (collection, id, data) => void writes.push({ kind: "set", collection, id, data }),
+        update: (collection, id, patch, options) =>
+          void writes.push({ kind: "update", collection, id, patch: patch as Patch<object>, options }),
+        delete: (collection, id) => void writes.push({ kind: "delete", collection, id }),
+      };
+      const result = await fn(tx);
+      try {
+        const now = new Date().toISOString();
+        this.db
+          .transaction(() => {
+            for (const [k, version] of seen) {
+              const [collection, id] = k.split("\u0000");
+              if ((this.readRow(collection, id)?.version ?? null) !== version) throw new RetryTransaction();
+            }
+            for (const write of writes) this.applyWrite(write, now);
+          })
+          .immediate();
+        return result;
+      } catch (error) {
+        if (error instanceof RetryTransaction) continue;
+        throw error;
+      }
+    }
+    throw new ConflictError("transaction", "retries exhausted");
+  }
+
+  async clear(): Promise<void> {
+    this.db.exec("DELETE FROM documents");
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

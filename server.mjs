@@ -1,0 +1,62 @@
+// The HTTP server: static files, request ids, the origin check, then Remix.
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import compression from "compression";
+import express from "express";
+
+process.env.NODE_ENV ??= "production";
+const here = path.dirname(fileURLToPath(import.meta.url));
+const build = await import(path.join(here, "build/index.js"));
+await build.entry.module.boot();
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", process.env.TRUST_PROXY ?? "loopback");
+app.use(compression());
+
+app.use((req, res, next) => {
+  req.id = req.get("x-request-id")?.slice(0, 64) || randomUUID();
+  res.setHeader("X-Request-Id", req.id);
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  next();
+});
+
+const publicOrigin = process.env.PUBLIC_URL ? new URL(process.env.PUBLIC_URL).origin : null;
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+// Every non-GET request must come from a page of this site (Origin, else Referer).
+app.use((req, res, next) => {
+  if (SAFE_METHODS.has(req.method)) return next();
+  const own = `${req.protocol}://${req.get("host")}`;
+  let origin = req.get("origin");
+  if (!origin || origin === "null") {
+    const referer = req.get("referer");
+    try {
+      origin = referer ? new URL(referer).origin : undefined;
+    } catch {
+      origin = undefined;
+    }
+  }
+  if (origin && (origin === own || origin === publicOrigin)) return next();
+  res.status(403).type("text/plain").send("Forbidden: cross-origin request");
+});
+
+app.use("/build", express.static(path.join(here, "public/build"), { immutable: true, maxAge: "1y" }));
+app.use("/locales", express.static(path.join(here, "locales"), { maxAge: "5m" }));
+app.use(express.static(path.join(here, "public"), { maxAge: "1h" }));
+
+app.all(
+  "*",
+  createRequestHandler({
+    build,
+    mode: process.env.NODE_ENV,
+    getLoadContext: (req) => ({ requestId: req.id, clientIp: req.ip ?? "unknown" }),
+  }),
+);
+
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? "0.0.0.0";
+app.listen(port, host, () => console.log(`Ads console listening on http://localhost:${port}`));

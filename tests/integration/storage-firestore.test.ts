@@ -1,0 +1,24 @@
+import { randomUUID } from "node:crypto";
+import { describe, inject } from "vitest";
+import { FirestoreDocumentStore } from "~/storage/firestore/document-store.server";
+import { runStorageContract } from "./storage.contract";
+
+// The global setup starts the emulator and exports its address; provide() also carries it in
+// case the worker's environment was fixed before the setup ran.
+const host = inject("firestoreEmulatorHost");
+if (host && !process.env.FIRESTORE_EMULATOR_HOST) process.env.FIRESTORE_EMULATOR_HOST = host;
+const skip = !!process.env.SKIP_FIRESTORE || !process.env.FIRESTORE_EMULATOR_HOST;
+
+if (skip) {
+  describe.skip("storage contract: firestore (no Firestore emulator, see the notice above)", () => {
+    runStorageContract("firestore", async () => {
+      throw new Error("skipped");
+    });
+  });
+} else {
+  runStorageContract(
+    "firestore",
+    async () =>
+      new FirestoreDocumentStore({ projectId: "ads-console-test", appName: `contract-${randomUUID()}` }),
+  );
+}

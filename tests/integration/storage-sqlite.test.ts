@@ -1,0 +1,56 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { migrate, SqliteDocumentStore } from "~/storage/sqlite/document-store.server";
+import { MIGRATIONS } from "~/storage/sqlite/migrations";
+import { runStorageContract } from "./storage.contract";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ads-console-sqlite-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+runStorageContract("sqlite", async () => new SqliteDocumentStore(path.join(dir, `contract-${Date.now()}.db`)));
+
+describe("sqlite migrations", () => {
+  it("records every migration in schema_migrations once, and re-running migrate() is a no-op", async () => {
+    const file = path.join(dir, "migrations.db");
+    const store = new SqliteDocumentStore(file);
+    await store.create("campaign", "c-1", { name: "Kept across migrate()" });
+    await store.close();
+
+    const db = new Database(file);
+    try {
+      const rows = db.prepare("SELECT version, name, applied_at FROM schema_migrations ORDER BY version").all() as {
+        version: number;
+        name: string;
+        applied_at: string;
+      }[];
+      expect(rows.map((r) => [r.version, r.name])).toEqual(MIGRATIONS.map((m) => [m.version, m.name]));
+      for (const row of rows) expect(Number.isNaN(Date.parse(row.applied_at))).toBe(false);
+
+      expect(migrate(db)).toEqual([]);
+      expect(db.prepare("SELECT COUNT(*) AS n FROM schema_migrations").get()).toEqual({ n: MIGRATIONS.length });
+    } finally {
+      db.close();
+    }
+
+    // Opening the file again migrates nothing and keeps the data.
+    const reopened = new SqliteDocumentStore(file);
+    try {
+      expect(await reopened.get("campaign", "c-1")).toMatchObject({ name: "Kept across migrate()", version: 1 });
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it("applies all migrations to a fresh database", () => {
+    const db = new Database(":memory:");
+    try {
+      expect(migrate(db)).toEqual(MIGRATIONS.map((m) => m.version));
+      expect(migrate(db)).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+});
