@@ -6,6 +6,11 @@ import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
 
+try {
+  process.loadEnvFile(".env");
+} catch {
+  /* no .env: defaults and the environment apply */
+}
 process.env.NODE_ENV ??= "production";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const build = await import(path.join(here, "build/index.js"));
