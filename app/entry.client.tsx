@@ -14,7 +14,7 @@ async function hydrate() {
     .init({
       ...i18nConfig,
       lng: document.documentElement.lang,
-      ns: getInitialNamespaces(),
+      ns: [...new Set([...i18nConfig.ns, ...getInitialNamespaces()])],
       backend: { loadPath: `/locales/{{lng}}/{{ns}}.json?v=${document.documentElement.dataset.build ?? ""}` },
     });
   startTransition(() => {

@@ -94,7 +94,8 @@ const SUPPLIER: RightsTable = {
 
 /** An operator is a super-admin; stepped down for a session, it keeps Health and settings reading. */
 const OPERATOR: RightsTable = {
-  ADMIN: Object.fromEntries(RESOURCES.map((r) => [r, ALL])) as Record<Resource, Grant>,
+  // Notifications are "own" for everybody, operators included (NOTES.md rights table).
+  ADMIN: { ...(Object.fromEntries(RESOURCES.map((r) => [r, ALL])) as Record<Resource, Grant>), Notification: NOTIFICATIONS },
   EDITOR: { ...RETAILER.EDITOR, Health: READ, RetailerSettings: READ },
   REVIEWER: { ...RETAILER.REVIEWER, Health: READ, RetailerSettings: READ },
   VIEWER: { ...RETAILER.VIEWER, Health: READ, RetailerSettings: READ },

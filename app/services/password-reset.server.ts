@@ -1,5 +1,6 @@
 /** Forgot password and the reset link handled at /auth-management. */
 import { createHash, randomBytes } from "node:crypto";
+import { normaliseLocale } from "~/domain/locale";
 import { PASSWORD_HISTORY_SIZE } from "~/domain/passwords";
 import type { User } from "~/domain/types";
 import { getEnv } from "./env.server";
@@ -27,7 +28,7 @@ export async function requestPasswordReset(email: string, locale: string, now = 
   const token = randomBytes(32).toString("base64url");
   const ttl = getEnv().PASSWORD_RESET_TTL_MINUTES;
   await storage.passwordResets.create(hashToken(token), user.id, new Date(now.getTime() + ttl * 60_000), now);
-  const t = await getFixedT(user.locale || locale);
+  const t = await getFixedT(normaliseLocale(user.locale) ?? locale);
   const link = resetLink(token);
   await sendMail({
     to: user.email,

@@ -1,5 +1,5 @@
 /** Helpers shared by the DocumentStore adapters: patches and cursors behave the same on both. */
-import { isFieldOp, type Patch } from "./port";
+import { isFieldOp, type Patch, type QuerySpec } from "./port";
 
 /**
  * Applies a shallow patch to a document's data. `serverTime` is what a serverTime op becomes:
@@ -74,4 +74,24 @@ export const MAX_PAGE_SIZE = 500;
 
 export function pageSize(limit: number | undefined): number {
   return Math.max(1, Math.min(limit ?? 50, MAX_PAGE_SIZE));
+}
+
+const RANGE_OPERATORS = new Set(["<", "<=", ">", ">="]);
+
+/**
+ * The order a query runs in, the same on both adapters. Firestore orders by a range filter's
+ * field before the document id, so range filters may bear on one field only, which must be the
+ * orderBy field when there is one; without orderBy that field becomes the order (ascending).
+ * Without range filter or orderBy, documents come by id.
+ */
+export function effectiveOrder(spec: QuerySpec): QuerySpec["orderBy"] {
+  const rangeFields = [...new Set((spec.where ?? []).filter(([, op]) => RANGE_OPERATORS.has(op)).map(([f]) => f))];
+  if (rangeFields.length > 1) throw new RangeError(`Range filters on several fields: ${rangeFields.join(", ")}`);
+  const [rangeField] = rangeFields;
+  if (!rangeField) return spec.orderBy;
+  if (!spec.orderBy) return { field: rangeField, direction: "asc" };
+  if (spec.orderBy.field !== rangeField) {
+    throw new RangeError(`A range filter on ${rangeField} needs orderBy ${rangeField}, not ${spec.orderBy.field}`);
+  }
+  return spec.orderBy;
 }

@@ -41,7 +41,10 @@ export type Where = readonly [field: string, op: Operator, value: unknown];
 
 export interface QuerySpec {
   where?: readonly Where[];
-  /** One order; ties are broken by id. Documents lacking the field are not returned. */
+  /**
+   * One order; ties are broken by id. Documents lacking the field are not returned. Range
+   * filters bear on this field; without orderBy, a range filter's field is the order, else the id.
+   */
   orderBy?: { field: string; direction?: "asc" | "desc" };
   limit?: number;
   /** Opaque cursor returned as `next` by the previous page. */

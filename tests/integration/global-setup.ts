@@ -117,6 +117,9 @@ function unavailable(reason: string, project: TestProject): undefined {
 }
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  // Against the emulator, Google's auth library need not probe for a GCE metadata server (it
+  // only prints warnings here); test workers inherit this environment.
+  process.env.METADATA_SERVER_DETECTION ??= "none";
   if (process.env.FIRESTORE_EMULATOR_HOST) {
     delete process.env.SKIP_FIRESTORE;
     project.provide("firestoreEmulatorHost", process.env.FIRESTORE_EMULATOR_HOST);

@@ -16,9 +16,9 @@ if (skip) {
     });
   });
 } else {
+  // Every store of the contract (one app each) uses the same emulated project.
   runStorageContract(
     "firestore",
-    async () =>
-      new FirestoreDocumentStore({ projectId: "ads-console-test", appName: `contract-${randomUUID()}` }),
+    async () => new FirestoreDocumentStore({ projectId: "ads-console-test", appName: `contract-${randomUUID()}` }),
   );
 }

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { closeStorage, createDocumentStore, getStorage } from "~/storage/index.server";
 import { migrate, SqliteDocumentStore } from "~/storage/sqlite/document-store.server";
 import { MIGRATIONS } from "~/storage/sqlite/migrations";
 import { runStorageContract } from "./storage.contract";
@@ -10,7 +11,9 @@ import { runStorageContract } from "./storage.contract";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ads-console-sqlite-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-runStorageContract("sqlite", async () => new SqliteDocumentStore(path.join(dir, `contract-${Date.now()}.db`)));
+// Every store of the contract opens the same file, as several server processes would.
+const contractFile = path.join(dir, "contract.db");
+runStorageContract("sqlite", async () => new SqliteDocumentStore(contractFile));
 
 describe("sqlite migrations", () => {
   it("records every migration in schema_migrations once, and re-running migrate() is a no-op", async () => {
@@ -51,6 +54,40 @@ describe("sqlite migrations", () => {
       expect(migrate(db)).toEqual([]);
     } finally {
       db.close();
+    }
+  });
+});
+
+describe("storage selection", () => {
+  it("chooses the adapter from STORAGE", async () => {
+    const sqlite = createDocumentStore({ DATABASE_URL: path.join(dir, "selected.db") });
+    expect(sqlite.kind).toBe("sqlite");
+    await sqlite.close();
+    const firestore = createDocumentStore({ STORAGE: "firestore", FIRESTORE_PROJECT_ID: "ads-console-selection" });
+    expect(firestore.kind).toBe("firestore");
+    await firestore.close();
+    expect(() => createDocumentStore({ STORAGE: "postgres" })).toThrow(/Unknown STORAGE/);
+  });
+
+  it("keeps one Storage per process until closed", async () => {
+    const saved = { STORAGE: process.env.STORAGE, DATABASE_URL: process.env.DATABASE_URL };
+    process.env.STORAGE = "sqlite";
+    process.env.DATABASE_URL = path.join(dir, "process.db");
+    try {
+      const storage = getStorage();
+      expect(getStorage()).toBe(storage);
+      expect(storage.documents.kind).toBe("sqlite");
+      expect((await storage.config.get()).appVersion).toBe(622);
+      await closeStorage();
+      const reopened = getStorage();
+      expect(reopened).not.toBe(storage);
+      expect((await reopened.config.get()).version).toBe(1);
+    } finally {
+      await closeStorage();
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
     }
   });
 });

@@ -104,6 +104,25 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
         expect(many.map((d) => d.id)).toEqual(["c-tea", "c-coffee"]);
         expect(many[0]).toMatchObject({ name: "Tea week", version: 1 });
         expect(await store.getMany(CAMPAIGNS, [])).toEqual([]);
+        expect((await store.getMany(CAMPAIGNS, ["c-tea", "c-tea"])).map((d) => d.id)).toEqual(["c-tea", "c-tea"]);
+      });
+
+      it("stores instants as UTC ISO strings, nested ones too, and keeps nulls", async () => {
+        const at = new Date("2025-02-03T04:05:06.789Z");
+        await store.create(CAMPAIGNS, "c-1", {
+          name: "Dated",
+          startsAt: at,
+          schedule: { endsAt: at, slots: [at, { from: at }] },
+          paused: null,
+        });
+        expect(await store.get(CAMPAIGNS, "c-1")).toEqual({
+          id: "c-1",
+          version: 1,
+          name: "Dated",
+          startsAt: at.toISOString(),
+          schedule: { endsAt: at.toISOString(), slots: [at.toISOString(), { from: at.toISOString() }] },
+          paused: null,
+        });
       });
 
       it("does not store id and version as data", async () => {
@@ -229,16 +248,29 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(await store.count(CAMPAIGNS, [["status", "in", []]])).toBe(0);
         });
 
-        it("filters with ranges", async () => {
-          expect(await ids({ where: [["budgetCents", ">=", 12_000]] })).toEqual(["c-b", "c-c", "c-e"]);
+        it("filters with ranges, ordered by the range field", async () => {
+          // Without orderBy a range filter's field is the order (Firestore's rule), ties by id.
+          expect(await ids({ where: [["budgetCents", ">=", 12_000]] })).toEqual(["c-b", "c-e", "c-c"]);
           expect(await ids({ where: [["budgetCents", ">", 12_000]] })).toEqual(["c-c"]);
           expect(await ids({ where: [["budgetCents", "<", 5_000]] })).toEqual(["c-d"]);
           expect(
             await ids({
-              where: [["budgetCents", ">=", 5_000], ["budgetCents", "<=", 12_000]],
+              where: [["budgetCents", ">=", 5_000], ["budgetCents", "<=", 12_000], ["sponsored", "==", true]],
               orderBy: { field: "budgetCents", direction: "desc" },
             }),
-          ).toEqual(["c-e", "c-b", "c-a"]);
+          ).toEqual(["c-e", "c-a"]);
+          const { ids: paged } = await allPages(store, CAMPAIGNS, { where: [["budgetCents", ">", 1_000]], limit: 1 });
+          expect(paged).toEqual(["c-a", "c-b", "c-e", "c-c"]);
+          expect(await store.count(CAMPAIGNS, [["budgetCents", ">=", 5_000], ["budgetCents", "<", 20_000]])).toBe(3);
+        });
+
+        it("refuses a range filter on another field than the order, on both adapters alike", async () => {
+          await expect(
+            store.query(CAMPAIGNS, { where: [["budgetCents", ">", 0]], orderBy: { field: "name" } }),
+          ).rejects.toBeInstanceOf(RangeError);
+          await expect(
+            store.query(CAMPAIGNS, { where: [["budgetCents", ">", 0], ["priority", "<", 3]] }),
+          ).rejects.toBeInstanceOf(RangeError);
         });
 
         it("counts, with and without filters", async () => {
@@ -424,25 +456,34 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(await store.get<Wallet>(WALLETS, "w-hot")).toMatchObject({ balanceCents: 50, version: 51 });
         }, 120_000);
 
-        it("retries a transaction whose read was changed by a concurrent commit", async () => {
-          await store.create<Wallet>(WALLETS, "w-1", { teamId: "team-1", balanceCents: 0 });
-          let calls = 0;
-          let firstReads = 0;
-          let releaseBarrier!: () => void;
-          const barrier = new Promise<void>((resolve) => (releaseBarrier = resolve));
-          const add = (cents: number) =>
-            store.transaction(async (tx) => {
-              calls += 1;
-              const wallet = (await tx.get<Wallet>(WALLETS, "w-1"))!;
-              firstReads += 1;
-              // Both first attempts read version 1 before either writes: one must be retried.
-              if (firstReads === 2) releaseBarrier();
-              if (firstReads <= 2) await barrier;
-              tx.update<Wallet>(WALLETS, "w-1", { balanceCents: wallet.balanceCents + cents });
-            });
-          await Promise.all([add(100), add(10)]);
-          expect(calls).toBeGreaterThanOrEqual(3);
-          expect(await store.get<Wallet>(WALLETS, "w-1")).toMatchObject({ balanceCents: 110, version: 3 });
+        it("retries a transaction whose read was changed by a concurrent commit of another instance", async () => {
+          // A second store on the same database stands for another server process.
+          const other = await makeStore();
+          try {
+            await store.create<Wallet>(WALLETS, "w-1", { teamId: "team-1", balanceCents: 0 });
+            let calls = 0;
+            let firstReads = 0;
+            let releaseBarrier!: () => void;
+            const barrier = new Promise<void>((resolve) => (releaseBarrier = resolve));
+            const add = (on: DocumentStore, cents: number) =>
+              on.transaction(async (tx) => {
+                calls += 1;
+                const wallet = (await tx.get<Wallet>(WALLETS, "w-1"))!;
+                firstReads += 1;
+                // Both first attempts read version 1 before either writes: one must be retried.
+                if (firstReads === 2) releaseBarrier();
+                if (firstReads <= 2) await barrier;
+                tx.update<Wallet>(WALLETS, "w-1", { balanceCents: wallet.balanceCents + cents });
+                return wallet.version;
+              });
+            const versions = await Promise.all([add(store, 100), add(other, 10)]);
+            expect(calls).toBeGreaterThanOrEqual(3);
+            expect(versions.sort()).toEqual([1, 2]);
+            expect(await store.get<Wallet>(WALLETS, "w-1")).toMatchObject({ balanceCents: 110, version: 3 });
+            expect(await other.get<Wallet>(WALLETS, "w-1")).toMatchObject({ balanceCents: 110, version: 3 });
+          } finally {
+            await other.close();
+          }
         }, 120_000);
       });
     });

@@ -33,7 +33,7 @@ import {
   type Where,
   type WriteOptions,
 } from "../port";
-import { applyPatch, decodeCursor, encodeCursor, pageSize, toStoredData } from "../document-helpers";
+import { applyPatch, decodeCursor, effectiveOrder, encodeCursor, pageSize, toStoredData } from "../document-helpers";
 
 export interface FirestoreDocumentStoreOptions {
   projectId: string;
@@ -48,6 +48,12 @@ const MAX_TRANSACTION_ATTEMPTS = 25;
 const DEFAULT_DATABASE = "(default)";
 /** gRPC status ALREADY_EXISTS. */
 const GRPC_ALREADY_EXISTS = 6;
+/**
+ * How long a transaction waits for another transaction of this process holding a document it
+ * reads before going ahead anyway (the lock is advisory: Firestore's own transaction keeps the
+ * data right; the lock only spares it a pile-up of conflicting transactions).
+ */
+const LOCAL_LOCK_WAIT_MS = 5_000;
 /** Marks a cursor value that was a Firestore Timestamp, so the next page compares like with like. */
 const TIMESTAMP_CURSOR = "$timestamp";
 
@@ -63,6 +69,49 @@ interface DocState {
 }
 
 const key = (collection: string, id: string) => `${collection}\u0000${id}`;
+
+/**
+ * In-process FIFO locks per document. Transactions of one store on one document queue here
+ * instead of all reading it at once: the emulator, which resolves such conflicts only by lock
+ * timeouts, then serves 50 concurrent increments in about a second instead of half a minute,
+ * and production Firestore aborts fewer transactions. Other processes still meet in Firestore.
+ */
+class LocalLocks {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  async acquire(name: string): Promise<() => void> {
+    const previous = this.tails.get(name) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => mine);
+    this.tails.set(name, tail);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([previous, new Promise<void>((resolve) => (timer = setTimeout(resolve, LOCAL_LOCK_WAIT_MS)))]);
+    clearTimeout(timer);
+    return () => {
+      release();
+      if (this.tails.get(name) === tail) this.tails.delete(name);
+    };
+  }
+}
+
+/** The documents one transaction run (all its attempts) holds local locks on. */
+class LocalLockSet {
+  private readonly held = new Map<string, () => void>();
+  constructor(private readonly locks: LocalLocks) {}
+
+  /** Sorted, so that runs locking several documents at once do not wait on each other in a cycle. */
+  async lock(keys: Iterable<string>): Promise<void> {
+    for (const k of [...new Set(keys)].sort()) {
+      if (!this.held.has(k)) this.held.set(k, await this.locks.acquire(k));
+    }
+  }
+
+  releaseAll(): void {
+    for (const release of this.held.values()) release();
+    this.held.clear();
+  }
+}
 
 /** Timestamps become ISO strings, recursively; everything else is kept. */
 function fromFirestore(value: unknown): unknown {
@@ -100,6 +149,7 @@ export class FirestoreDocumentStore implements DocumentStore {
   readonly databaseId: string;
   private readonly app: App;
   private readonly db: Firestore;
+  private readonly locks = new LocalLocks();
 
   constructor(options: FirestoreDocumentStoreOptions) {
     this.projectId = options.projectId;
@@ -147,13 +197,14 @@ export class FirestoreDocumentStore implements DocumentStore {
 
   async query<T>(collection: string, spec: QuerySpec): Promise<Page<Stored<T>>> {
     const limit = pageSize(spec.limit);
+    const orderBy = effectiveOrder(spec);
     let query = this.filtered(collection, spec.where);
     if (!query) return { items: [], next: null };
-    const direction = spec.orderBy?.direction === "desc" ? "desc" : "asc";
+    const direction = orderBy?.direction === "desc" ? "desc" : "asc";
     const cursor = spec.after ? decodeCursor(spec.after) : null;
-    if (spec.orderBy) {
+    if (orderBy) {
       // Ordering on a field leaves out documents lacking it, as the SQLite adapter does.
-      query = query.orderBy(spec.orderBy.field, direction).orderBy(FieldPath.documentId(), direction);
+      query = query.orderBy(orderBy.field, direction).orderBy(FieldPath.documentId(), direction);
       if (cursor) query = query.startAfter(this.cursorValue(cursor.v), cursor.id);
     } else {
       query = query.orderBy(FieldPath.documentId(), direction);
@@ -165,7 +216,7 @@ export class FirestoreDocumentStore implements DocumentStore {
     const last = docs[docs.length - 1];
     const next =
       snapshot.docs.length > limit && last
-        ? encodeCursor({ v: spec.orderBy ? this.cursorEncode(last.get(spec.orderBy.field)) : null, id: last.id })
+        ? encodeCursor({ v: orderBy ? this.cursorEncode(last.get(orderBy.field)) : null, id: last.id })
         : null;
     return { items, next };
   }
@@ -195,6 +246,7 @@ export class FirestoreDocumentStore implements DocumentStore {
    */
   private async commitWrites(
     t: Transaction,
+    locks: LocalLockSet,
     writes: readonly Write[],
     seen: Map<string, DocState | null>,
   ): Promise<(DocState | null)[]> {
@@ -204,12 +256,15 @@ export class FirestoreDocumentStore implements DocumentStore {
       if (!seen.has(k) && !missing.has(k)) missing.set(k, this.ref(w.collection, w.id));
     }
     if (missing.size) {
+      await locks.lock(missing.keys());
       const snapshots = await t.getAll(...missing.values());
       [...missing.keys()].forEach((k, i) => seen.set(k, splitSnapshot(snapshots[i])));
     }
     const initial = new Map(seen);
     const current = new Map(seen);
     const touched = new Map<string, { collection: string; id: string }>();
+    /** Documents a create() write brought into being: the commit itself refuses them if they exist. */
+    const created = new Set<string>();
     const results: (DocState | null)[] = [];
     const serverTime = FieldValue.serverTimestamp();
     for (const w of writes) {
@@ -220,6 +275,7 @@ export class FirestoreDocumentStore implements DocumentStore {
         case "create":
           if (before) throw new AlreadyExistsError(w.collection, w.id);
           after = { data: toStoredData(w.data), version: 1 };
+          if (!initial.get(k)) created.add(k);
           break;
         case "set":
           after = { data: toStoredData(w.data), version: (before?.version ?? 0) + 1 };
@@ -248,9 +304,8 @@ export class FirestoreDocumentStore implements DocumentStore {
       const now = current.get(k) ?? null;
       if (now) {
         const data = { ...now.data, version: now.version };
-        // create() makes the commit itself refuse a document that appeared meanwhile.
-        if (was) t.set(ref, data);
-        else t.create(ref, data);
+        if (!was && created.has(k)) t.create(ref, data);
+        else t.set(ref, data);
       } else if (was) {
         t.delete(ref);
       }
@@ -258,15 +313,24 @@ export class FirestoreDocumentStore implements DocumentStore {
     return results;
   }
 
-  private run<R>(fn: (t: Transaction) => Promise<R>): Promise<R> {
-    return this.db.runTransaction(fn, { maxAttempts: MAX_TRANSACTION_ATTEMPTS });
+  /**
+   * A Firestore transaction, retried on contention up to MAX_TRANSACTION_ATTEMPTS times; local
+   * locks taken by any attempt are kept until the last one ends (a retry keeps its place).
+   */
+  private async run<R>(fn: (t: Transaction, locks: LocalLockSet) => Promise<R>): Promise<R> {
+    const locks = new LocalLockSet(this.locks);
+    try {
+      return await this.db.runTransaction((t) => fn(t, locks), { maxAttempts: MAX_TRANSACTION_ATTEMPTS });
+    } finally {
+      locks.releaseAll();
+    }
   }
 
   /** One write in its own transaction; returns the document as stored. */
   private async writeOne<T>(write: Write): Promise<Stored<T> | null> {
     let state: DocState | null;
     try {
-      state = await this.run(async (t) => (await this.commitWrites(t, [write], new Map()))[0]);
+      state = await this.run(async (t, locks) => (await this.commitWrites(t, locks, [write], new Map()))[0]);
     } catch (error) {
       if (isAlreadyExists(error)) throw new AlreadyExistsError(write.collection, write.id);
       throw error;
@@ -327,7 +391,7 @@ export class FirestoreDocumentStore implements DocumentStore {
   async transaction<R>(fn: (tx: TransactionContext) => Promise<R>): Promise<R> {
     let creates: Write[] = [];
     try {
-      return await this.run(async (t) => {
+      return await this.run(async (t, locks) => {
         const seen = new Map<string, DocState | null>();
         const writes: Write[] = [];
         creates = [];
@@ -335,6 +399,7 @@ export class FirestoreDocumentStore implements DocumentStore {
           get: async <T>(collection: string, id: string) => {
             if (writes.length) throw new Error("Transactions must read before they write");
             const k = key(collection, id);
+            await locks.lock([k]);
             const state = splitSnapshot(await t.get(this.ref(collection, id)));
             seen.set(k, state);
             return state ? toDoc<T>(id, state) : null;
@@ -350,7 +415,7 @@ export class FirestoreDocumentStore implements DocumentStore {
           delete: (collection, id) => void writes.push({ kind: "delete", collection, id }),
         };
         const result = await fn(tx);
-        await this.commitWrites(t, writes, seen);
+        await this.commitWrites(t, locks, writes, seen);
         return result;
       });
     } catch (error) {

@@ -14,7 +14,7 @@ import {
   type Where,
   type WriteOptions,
 } from "../port";
-import { applyPatch, decodeCursor, encodeCursor, pageSize, readPath, toStoredData } from "../document-helpers";
+import { applyPatch, decodeCursor, effectiveOrder, encodeCursor, pageSize, readPath, toStoredData } from "../document-helpers";
 import { MIGRATIONS } from "./migrations";
 
 interface Row {
@@ -132,15 +132,16 @@ export class SqliteDocumentStore implements DocumentStore {
 
   async query<T>(collection: string, spec: QuerySpec): Promise<{ items: Stored<T>[]; next: string | null }> {
     const limit = pageSize(spec.limit);
+    const orderBy = effectiveOrder(spec);
     const { sql, params } = this.whereSql(spec.where);
     const conditions = ["collection = ?", ...sql];
     const all: unknown[] = [collection, ...params];
-    const direction = spec.orderBy?.direction === "desc" ? "DESC" : "ASC";
+    const direction = orderBy?.direction === "desc" ? "DESC" : "ASC";
     const cmp = direction === "DESC" ? "<" : ">";
     let order = `id ${direction}`;
-    if (spec.orderBy) {
-      const expr = jsonPath(spec.orderBy.field);
-      conditions.push(`json_type(data, '$.${spec.orderBy.field}') IS NOT NULL`);
+    if (orderBy) {
+      const expr = jsonPath(orderBy.field);
+      conditions.push(`json_type(data, '$.${orderBy.field}') IS NOT NULL`);
       order = `${expr} ${direction}, id ${direction}`;
       if (spec.after) {
         const cursor = decodeCursor(spec.after);
@@ -159,7 +160,7 @@ export class SqliteDocumentStore implements DocumentStore {
     const next =
       rows.length > limit && last
         ? encodeCursor({
-            v: spec.orderBy ? readPath(last as Record<string, unknown>, spec.orderBy.field) : null,
+            v: orderBy ? readPath(last as Record<string, unknown>, orderBy.field) : null,
             id: last.id,
           })
         : null;
@@ -254,7 +255,10 @@ export class SqliteDocumentStore implements DocumentStore {
    * stays correct with several processes on one file.
    */
   async transaction<R>(fn: (tx: TransactionContext) => Promise<R>): Promise<R> {
-    for (let attempt = 0; attempt < 20; attempt++) {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      // Jittered backoff, so that retries of concurrent transactions spread out instead of
+      // colliding again in lockstep (only one of them could win each round).
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 ** attempt)));
       const seen = new Map<string, number | null>();
       const writes: Write[] = [];
       const key = (c: string, id: string) => `${c}\u0000${id}`;

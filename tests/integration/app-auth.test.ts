@@ -1,0 +1,261 @@
+/**
+ * Sign-in through the /login action and the session re-check of every request, against a real
+ * temporary SQLite database.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  args,
+  attemptSignIn,
+  call,
+  CookieJar,
+  getRequest,
+  parseSetCookies,
+  postRequest,
+  signIn,
+  startApp,
+  type TestApp,
+} from "./app-helpers";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(async () => {
+  await app?.stop();
+});
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/** The dashboard loader with a cookie: what the next request of a browser would get. */
+function openHome(cookie: string | CookieJar, pathname = "/") {
+  return call(() => app.m.routes.home.loader(args(getRequest(pathname, { cookie })) as never));
+}
+
+describe("sign-in", () => {
+  it("redirects to a same-site `to`, sets the session cookie and records the sign-in on the user", async () => {
+    const user = await app.createUser({ claims: { type: "retailer", role: "EDITOR" } });
+    const before = await app.m.storageIndex.getStorage().users.getOne(user.id);
+    expect(before).toMatchObject({ lastSignIn: null, last_auth: null, last_auth_method: null, auth_providers: [], last_refresh_token: null });
+
+    const started = Date.now();
+    const outcome = await attemptSignIn(app.m, user.email.toUpperCase(), user.password, { to: "/campaigns?tab=wallets#top" });
+    expect(outcome.status).toBe(302);
+    expect(outcome.location).toBe("/campaigns?tab=wallets#top");
+
+    const [session] = parseSetCookies(outcome.headers).filter((c) => c.name === "__session");
+    expect(session).toBeDefined();
+    expect(session.cleared).toBe(false);
+    const setCookie = outcome.headers.getSetCookie().find((c) => c.startsWith("__session="))!;
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+
+    const after = (await app.m.storageIndex.getStorage().users.getOne(user.id))!;
+    expect(after.lastSignIn).toMatch(ISO_INSTANT);
+    expect(Date.parse(after.lastSignIn!)).toBeGreaterThanOrEqual(started - 1000);
+    expect(after.last_auth).toBe(after.lastSignIn);
+    expect(after.last_auth_method).toBe("password");
+    expect(after.auth_providers).toEqual(["password"]);
+    expect(after.last_refresh_token).toMatch(ISO_INSTANT);
+    expect(Date.parse(after.last_refresh_token!)).toBeGreaterThanOrEqual(started - 1000);
+
+    // The cookie opens the console as that user.
+    const home = await openHome(new CookieJar().apply(outcome.headers));
+    expect(home.status).toBe(200);
+    expect(home.data).toMatchObject({ tab: "teams", name: user.firstname });
+
+    // A second sign-in does not list the provider twice.
+    await signIn(app.m, user.email, user.password);
+    expect((await app.m.storageIndex.getStorage().users.getOne(user.id))!.auth_providers).toEqual(["password"]);
+  });
+
+  it.each([
+    ["https://evil.example/phish"],
+    ["//evil.example"],
+    ["/\\evil.example"],
+    ["javascript:alert(1)"],
+    [""],
+  ])("ignores a `to` of %j and goes home", async (to) => {
+    const user = await app.createUser();
+    const outcome = await attemptSignIn(app.m, user.email, user.password, { to });
+    expect(outcome.status).toBe(302);
+    expect(outcome.location).toBe("/");
+  });
+
+  it("answers 401 with the reason for a wrong password or an unknown e-mail, and sets no session", async () => {
+    const user = await app.createUser();
+    const wrong = await attemptSignIn(app.m, user.email, "Not-the-password-1", { clientIp: "10.1.0.1" });
+    expect(wrong.status).toBe(401);
+    expect(wrong.data.authError).toEqual({ reason: "auth.invalidCredentials", minutes: 0 });
+    expect(wrong.headers.getSetCookie()).toEqual([]);
+
+    const unknown = await attemptSignIn(app.m, "nobody@retailer.example", "Whatever-pass-1", { clientIp: "10.1.0.1" });
+    expect(unknown.status).toBe(401);
+    expect(unknown.data.authError).toEqual(wrong.data.authError);
+    // The wrong attempt was not recorded as a sign-in.
+    expect((await app.m.storageIndex.getStorage().users.getOne(user.id))!.lastSignIn).toBeNull();
+  });
+
+  it("answers 400 for a form that is not valid, without checking the password", async () => {
+    const outcome = await call(() =>
+      app.m.routes.login.action(args(postRequest("/login", { email: "not-an-email", password: "x" })) as never),
+    );
+    expect(outcome.status).toBe(400);
+    expect(outcome.data.authError).toBeNull();
+  });
+
+  it("locks an e-mail after five failures (429), even with the right password, and the counter lives in storage", async () => {
+    const user = await app.createUser();
+    // From five different addresses: it is the e-mail that is counted.
+    const statuses: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      const outcome = await attemptSignIn(app.m, user.email, `Wrong-password-${i}`, { clientIp: `10.2.0.${i}` });
+      statuses.push(outcome.status);
+      if (i === 5) expect(outcome.data.authError).toEqual({ reason: "auth.tooManyAttempts", minutes: 15 });
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 429]);
+
+    const right = await attemptSignIn(app.m, user.email, user.password, { clientIp: "10.2.0.9" });
+    expect(right.status).toBe(429);
+    expect(right.data.authError.reason).toBe("auth.tooManyAttempts");
+    expect(right.headers.getSetCookie()).toEqual([]);
+    // Other accounts from the same addresses are not affected.
+    const other = await app.createUser();
+    expect((await attemptSignIn(app.m, other.email, other.password, { clientIp: "10.2.0.1" })).status).toBe(302);
+
+    // A fresh process (new module instances, storage reopened on the same file) sees the lock.
+    const fresh = await app.freshModules();
+    const stored = await fresh.storageIndex.getStorage().loginThrottle.get(`email:${user.email.toLowerCase()}`);
+    expect(Date.parse(stored!.lockedUntil!)).toBeGreaterThan(Date.now() + 14 * 60_000);
+    const again = await attemptSignIn(fresh, user.email, user.password, { clientIp: "10.2.0.10" });
+    expect(again.status).toBe(429);
+    expect((await fresh.storageIndex.getStorage().users.getOne(user.id))!.lastSignIn).toBeNull();
+  });
+
+  it("refuses a disabled user, even with the right password", async () => {
+    const user = await app.createUser({ disabled: true });
+    const outcome = await attemptSignIn(app.m, user.email, user.password, { clientIp: "10.3.0.1" });
+    expect(outcome.status).toBe(401);
+    expect(outcome.data.authError.reason).toBe("auth.disabled");
+    expect(outcome.headers.getSetCookie()).toEqual([]);
+    expect((await app.m.storageIndex.getStorage().users.getOne(user.id))!.lastSignIn).toBeNull();
+  });
+
+  it("sends a signed-in user who opens /login home", async () => {
+    const cookie = await signIn(app.m, "retailer.viewer@example.com", app.demoPassword);
+    const loader = await call(() => app.m.routes.login.loader(args(getRequest("/login", { cookie })) as never));
+    expect(loader.location).toBe("/");
+    const anonymous = await call(() => app.m.routes.login.loader(args(getRequest("/login?reset=1")) as never));
+    expect(anonymous).toMatchObject({ status: 200, data: { reset: true } });
+  });
+});
+
+describe("session re-check on every request", () => {
+  async function expectSignedOut(cookie: string, pathname = "/campaigns") {
+    const outcome = await call(() => app.m.routes.campaigns.loader(args(getRequest(pathname, { cookie })) as never));
+    expect(outcome.status).toBe(302);
+    expect(outcome.location).toBe("/login?to=%2Fcampaigns");
+    const cleared = parseSetCookies(outcome.headers).find((c) => c.name === "__session");
+    expect(cleared?.cleared).toBe(true);
+  }
+
+  async function expectSignedIn(cookie: string) {
+    const outcome = await call(() => app.m.routes.campaigns.loader(args(getRequest("/campaigns", { cookie })) as never));
+    expect(outcome.status).toBe(200);
+  }
+
+  it("signs a disabled user out at the next request and clears the cookie", async () => {
+    const user = await app.createUser();
+    const cookie = await signIn(app.m, user.email, user.password);
+    await expectSignedIn(cookie);
+    await app.m.storageIndex.getStorage().users.update(user.id, { disabled: true }, { by: "operator@example.com" });
+    await expectSignedOut(cookie);
+  });
+
+  it("signs a user out when their claims role changes", async () => {
+    const user = await app.createUser({ claims: { type: "retailer", role: "EDITOR" } });
+    const cookie = await signIn(app.m, user.email, user.password);
+    await expectSignedIn(cookie);
+    await app.m.storageIndex.getStorage().users.update(user.id, { claims: { type: "retailer", role: "VIEWER" } }, { by: "operator@example.com" });
+    await expectSignedOut(cookie);
+    // Signing in again gives a working session with the new role.
+    await expectSignedIn(await signIn(app.m, user.email, user.password));
+  });
+
+  it("signs a user out when their account type changes", async () => {
+    const user = await app.createUser({ claims: { type: "retailer", role: "ADMIN" } });
+    const cookie = await signIn(app.m, user.email, user.password);
+    await expectSignedIn(cookie);
+    await app.m.storageIndex.getStorage().users.update(user.id, { claims: { type: "supplier", role: "ADMIN" } }, { by: "operator@example.com" });
+    await expectSignedOut(cookie);
+  });
+
+  it("keeps a session whose user changed something else (display name)", async () => {
+    const user = await app.createUser();
+    const cookie = await signIn(app.m, user.email, user.password);
+    await app.m.storageIndex.getStorage().users.update(user.id, { displayName: "Renamed Person" }, { by: user.email });
+    await expectSignedIn(cookie);
+  });
+
+  it("after a password change on /profile, other sessions end and the changing session keeps working", async () => {
+    const user = await app.createUser({ claims: { type: "retailer", role: "VIEWER" } });
+    const laptop = new CookieJar(await signIn(app.m, user.email, user.password));
+    const phone = await signIn(app.m, user.email, user.password);
+    await expectSignedIn(laptop.header());
+    await expectSignedIn(phone);
+
+    const newPassword = "Brand-new-password-7";
+    const change = await call(() =>
+      app.m.routes.profile.action(
+        args(
+          postRequest(
+            "/profile",
+            { intent: "change-password", currentPassword: user.password, password: newPassword, confirmPassword: newPassword },
+            { cookie: laptop },
+          ),
+        ) as never,
+      ),
+    );
+    expect(change.status).toBe(302);
+    expect(change.location).toBe("/profile");
+    laptop.apply(change.headers);
+
+    await expectSignedOut(phone);
+    await expectSignedIn(laptop.header());
+    const profile = await call(() => app.m.routes.profile.loader(args(getRequest("/profile", { cookie: laptop })) as never));
+    expect(profile.status).toBe(200);
+    expect(profile.data.profile.email).toBe(user.email);
+
+    // The new password signs in; the old one no longer does.
+    expect((await attemptSignIn(app.m, user.email, user.password, { clientIp: "10.4.0.1" })).status).toBe(401);
+    await expectSignedIn(await signIn(app.m, user.email, newPassword));
+  });
+
+  it("refuses a password change with a wrong current password and keeps the sessions", async () => {
+    const user = await app.createUser();
+    const cookie = await signIn(app.m, user.email, user.password);
+    const other = await signIn(app.m, user.email, user.password);
+    const change = await call(() =>
+      app.m.routes.profile.action(
+        args(
+          postRequest(
+            "/profile",
+            { intent: "change-password", currentPassword: "Not-my-password-1", password: "Another-pass-word-2", confirmPassword: "Another-pass-word-2" },
+            { cookie },
+          ),
+        ) as never,
+      ),
+    );
+    expect(change.status).toBe(400);
+    expect(change.data.result.error.currentPassword).toEqual(["password.wrongCurrent"]);
+    await expectSignedIn(other);
+    await expectSignedIn(cookie);
+  });
+
+  it("signs out on /logout: the cookie is cleared", async () => {
+    const cookie = await signIn(app.m, "supplier.viewer@example.com", app.demoPassword);
+    const { action } = await import("~/routes/logout");
+    const outcome = await call(() => action(args(postRequest("/logout", {}, { cookie })) as never));
+    expect(outcome.location).toBe("/login");
+    expect(parseSetCookies(outcome.headers).find((c) => c.name === "__session")?.cleared).toBe(true);
+  });
+});

@@ -1,0 +1,415 @@
+/**
+ * The whole rights matrix of app/domain/permissions.ts, checked against a table written here by
+ * hand from NOTES.md "Rights (spec section 6, made whole)" and spec section 6. Nothing below is
+ * derived from the RIGHTS constant, so a wrong cell in the app makes a test fail.
+ */
+import { describe, expect, it } from "vitest";
+import { resourceForPath } from "~/domain/navigation";
+import {
+  ACTIONS,
+  RESOURCES,
+  can,
+  canGrant,
+  canSeeSensitive,
+  effectiveTeamRole,
+  isReviewer,
+  isTeamAdmin,
+  isTeamManager,
+  isViewer,
+  lowerRole,
+  roleRank,
+  type Action,
+  type Resource,
+  type Subject,
+} from "~/domain/permissions";
+import { ROLES, type AccountType, type Claims, type Role } from "~/domain/types";
+
+// ------------------------------------------------------------------------------------------
+// The vocabulary, written out independently.
+// ------------------------------------------------------------------------------------------
+
+const ROLE_ORDER: Role[] = ["VIEWER", "REVIEWER", "EDITOR", "ADMIN"];
+const TYPES: AccountType[] = ["operator", "retailer", "supplier"];
+const ALL_RESOURCES: Resource[] = [
+  "Home",
+  "Campaign",
+  "User",
+  "Team",
+  "TeamPage",
+  "Wallet",
+  "Report",
+  "Catalog",
+  "Inventory",
+  "Health",
+  "Notification",
+  "RetailerSettings",
+];
+const ALL_ACTIONS: Action[] = [
+  "read",
+  "create",
+  "update",
+  "delete",
+  "lifecycle",
+  "restricted-lifecycle",
+  "approve",
+  "reject",
+  "manage-members",
+  "manage-all",
+];
+const TEAM_SCOPED: Resource[] = ["Campaign", "TeamPage", "Wallet", "Report"];
+
+/** "all" = every action; otherwise a space-separated list; "" = nothing. */
+type Cell = string;
+type Row = Record<Resource, Cell>;
+
+const expand = (cell: Cell): Action[] => (cell === "all" ? [...ALL_ACTIONS] : (cell.split(" ").filter(Boolean) as Action[]));
+
+// ------------------------------------------------------------------------------------------
+// The expected table (NOTES.md rights table, column by column).
+// ------------------------------------------------------------------------------------------
+
+/** Notifications are "own" for everybody: read them and mark them read, never others'. */
+const OWN_NOTIFICATIONS = "read update";
+/** Reports: "read, create and edit own". */
+const OWN_REPORTS = "read create update";
+const CAMPAIGN_EDITOR = "read create update lifecycle";
+
+const operatorAdmin: Row = {
+  Home: "all",
+  Campaign: "all",
+  User: "all",
+  Team: "all",
+  TeamPage: "all",
+  Wallet: "all",
+  Report: "all",
+  Catalog: "all",
+  Inventory: "all",
+  Health: "all",
+  Notification: OWN_NOTIFICATIONS,
+  RetailerSettings: "all",
+};
+
+const retailerAdmin: Row = {
+  Home: "read",
+  Campaign: "all",
+  User: "all",
+  Team: "all",
+  TeamPage: "all",
+  Wallet: "all",
+  Report: "all",
+  Catalog: "read",
+  Inventory: "read",
+  Health: "",
+  Notification: OWN_NOTIFICATIONS,
+  RetailerSettings: "read",
+};
+
+function retailerStaff(campaign: Cell): Row {
+  return {
+    Home: "read",
+    Campaign: campaign,
+    User: "",
+    Team: "",
+    TeamPage: "read",
+    Wallet: "read",
+    Report: OWN_REPORTS,
+    Catalog: "read",
+    Inventory: "read",
+    Health: "",
+    Notification: OWN_NOTIFICATIONS,
+    RetailerSettings: "",
+  };
+}
+
+function supplier(campaign: Cell, teamPage: Cell): Row {
+  return {
+    Home: "read",
+    Campaign: campaign,
+    User: "",
+    Team: "",
+    TeamPage: teamPage,
+    Wallet: "read",
+    Report: OWN_REPORTS,
+    Catalog: "",
+    Inventory: "",
+    Health: "",
+    Notification: OWN_NOTIFICATIONS,
+    RetailerSettings: "",
+  };
+}
+
+/**
+ * An operator who stepped down for the session: NOTES.md leaves the cells open; the reading
+ * pinned here is "what a retailer of that role may do, and still read Activity and the retailer
+ * settings" (the doc comment of permissions.ts).
+ */
+const steppedDownOperator = (row: Row): Row => ({ ...row, Health: "read", RetailerSettings: "read" });
+
+const EXPECTED: Record<AccountType, Record<Role, Row>> = {
+  operator: {
+    ADMIN: operatorAdmin,
+    EDITOR: steppedDownOperator(retailerStaff(CAMPAIGN_EDITOR)),
+    REVIEWER: steppedDownOperator(retailerStaff("read approve reject")),
+    VIEWER: steppedDownOperator(retailerStaff("read")),
+  },
+  retailer: {
+    ADMIN: retailerAdmin,
+    EDITOR: retailerStaff(CAMPAIGN_EDITOR),
+    REVIEWER: retailerStaff("read approve reject"),
+    VIEWER: retailerStaff("read"),
+  },
+  supplier: {
+    // Team ADMIN manages the members of their teams; EDITOR and ADMIN run campaigns.
+    ADMIN: supplier(CAMPAIGN_EDITOR, "read manage-members"),
+    EDITOR: supplier(CAMPAIGN_EDITOR, "read"),
+    REVIEWER: supplier("read", "read"),
+    VIEWER: supplier("read", "read"),
+  },
+};
+
+const subject = (type: AccountType, role: Role, roleByTeam: Record<string, Role> = {}): Subject => ({
+  claims: { type, role },
+  roleByTeam,
+});
+
+const allowedActions = (s: Subject, resource: Resource, scope: { teamId?: string } = {}): Action[] =>
+  ALL_ACTIONS.filter((action) => can(s, resource, action, scope));
+
+const lower = (a: Role, b: Role): Role => (ROLE_ORDER.indexOf(a) <= ROLE_ORDER.indexOf(b) ? a : b);
+
+// ------------------------------------------------------------------------------------------
+
+describe("vocabulary", () => {
+  it("has the roles in the order VIEWER < REVIEWER < EDITOR < ADMIN", () => {
+    expect([...ROLES]).toEqual(ROLE_ORDER);
+    const ranks = ROLE_ORDER.map(roleRank);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    expect(new Set(ranks).size).toBe(4);
+  });
+
+  it("covers every resource and action the matrix below checks (and no others)", () => {
+    expect([...RESOURCES].sort()).toEqual([...ALL_RESOURCES].sort());
+    expect([...ACTIONS].sort()).toEqual([...ALL_ACTIONS].sort());
+  });
+
+  it.each([
+    ["VIEWER", "ADMIN", "VIEWER"],
+    ["ADMIN", "VIEWER", "VIEWER"],
+    ["EDITOR", "REVIEWER", "REVIEWER"],
+    ["REVIEWER", "EDITOR", "REVIEWER"],
+    ["ADMIN", "EDITOR", "EDITOR"],
+    ["ADMIN", "ADMIN", "ADMIN"],
+  ] as [Role, Role, Role][])("lowerRole(%s, %s) is %s", (a, b, expected) => {
+    expect(lowerRole(a, b)).toBe(expected);
+  });
+});
+
+describe("the whole matrix: account type × role × resource × action", () => {
+  const cases = TYPES.flatMap((type) =>
+    ROLE_ORDER.flatMap((role) => ALL_RESOURCES.map((resource) => [type, role, resource] as const)),
+  );
+  it.each(cases)("%s %s on %s", (type, role, resource) => {
+    const expected = expand(EXPECTED[type][role][resource]);
+    expect(allowedActions(subject(type, role), resource)).toEqual(expected);
+  });
+
+  it("read is the default action", () => {
+    expect(can(subject("retailer", "VIEWER"), "Catalog")).toBe(true);
+    expect(can(subject("supplier", "ADMIN"), "Catalog")).toBe(false);
+  });
+
+  it("retailers and operators are not restricted by a team scope", () => {
+    for (const type of ["operator", "retailer"] as const) {
+      for (const role of ROLE_ORDER) {
+        for (const resource of TEAM_SCOPED) {
+          expect(allowedActions(subject(type, role), resource, { teamId: "any-team" })).toEqual(
+            expand(EXPECTED[type][role][resource]),
+          );
+        }
+      }
+    }
+  });
+});
+
+describe("supplier: effective team role is the lower of claim role and team role", () => {
+  const pairs = ROLE_ORDER.flatMap((claim) => ROLE_ORDER.map((team) => [claim, team] as const));
+
+  it.each(pairs)("claim %s, team role %s", (claimRole, teamRole) => {
+    const s = subject("supplier", claimRole, { "team-a": teamRole });
+    const effective = lower(claimRole, teamRole);
+    expect(effectiveTeamRole(s, "team-a")).toBe(effective);
+    for (const resource of TEAM_SCOPED) {
+      expect(allowedActions(s, resource, { teamId: "team-a" }), resource).toEqual(
+        expand(EXPECTED.supplier[effective][resource]),
+      );
+      // No role on a team: nothing team-scoped there.
+      expect(allowedActions(s, resource, { teamId: "team-b" }), resource).toEqual([]);
+    }
+    // What is not team-scoped follows the claim, with or without a team.
+    for (const resource of ["Home", "Notification", "Catalog", "User", "Health"] as Resource[]) {
+      expect(allowedActions(s, resource, { teamId: "team-a" }), resource).toEqual(
+        expand(EXPECTED.supplier[claimRole][resource]),
+      );
+    }
+  });
+
+  it("claim ADMIN with team VIEWER reads the team's campaigns, wallets and pages but changes nothing", () => {
+    const s = subject("supplier", "ADMIN", { "team-a": "VIEWER" });
+    for (const resource of ["Campaign", "TeamPage", "Wallet"] as Resource[]) {
+      expect(allowedActions(s, resource, { teamId: "team-a" })).toEqual(["read"]);
+    }
+    expect(can(s, "TeamPage", "manage-members", { teamId: "team-a" })).toBe(false);
+    expect(isTeamAdmin(s, "team-a")).toBe(false);
+  });
+
+  it("claim VIEWER with team ADMIN stays read-only on campaigns", () => {
+    const s = subject("supplier", "VIEWER", { "team-a": "ADMIN" });
+    expect(allowedActions(s, "Campaign", { teamId: "team-a" })).toEqual(["read"]);
+    expect(can(s, "TeamPage", "manage-members", { teamId: "team-a" })).toBe(false);
+  });
+
+  it("a supplier with no role on a team has no effective role there", () => {
+    expect(effectiveTeamRole(subject("supplier", "ADMIN", { "team-a": "ADMIN" }), "team-b")).toBeNull();
+    expect(effectiveTeamRole(subject("supplier", "ADMIN"), "team-a")).toBeNull();
+  });
+
+  it("for retailers and operators the effective team role is their claim role", () => {
+    expect(effectiveTeamRole(subject("retailer", "EDITOR"), "team-a")).toBe("EDITOR");
+    expect(effectiveTeamRole(subject("operator", "ADMIN", { "team-a": "VIEWER" }), "team-a")).toBe("ADMIN");
+  });
+});
+
+describe("named helpers of spec section 6", () => {
+  const everyone = TYPES.flatMap((type) => ROLE_ORDER.map((role) => ({ type, role }) as Claims));
+  const label = (c: Claims) => `${c.type} ${c.role}`;
+
+  it("isReviewer: retailer REVIEWER or operator", () => {
+    const reviewers = everyone.filter(isReviewer).map(label);
+    expect(reviewers).toEqual(["operator VIEWER", "operator REVIEWER", "operator EDITOR", "operator ADMIN", "retailer REVIEWER"]);
+  });
+
+  it("isTeamManager: retailer ADMIN or operator", () => {
+    const managers = everyone.filter(isTeamManager).map(label);
+    expect(managers).toEqual(["operator VIEWER", "operator REVIEWER", "operator EDITOR", "operator ADMIN", "retailer ADMIN"]);
+  });
+
+  it("isViewer: the role is VIEWER, whatever the account type", () => {
+    expect(everyone.filter(isViewer).map(label)).toEqual(["operator VIEWER", "retailer VIEWER", "supplier VIEWER"]);
+  });
+
+  it("canSeeSensitive: operators and retailers only", () => {
+    expect(everyone.filter((c) => !canSeeSensitive(c)).map(label)).toEqual([
+      "supplier VIEWER",
+      "supplier REVIEWER",
+      "supplier EDITOR",
+      "supplier ADMIN",
+    ]);
+  });
+
+  it.each([
+    [subject("operator", "VIEWER"), "team-a", true],
+    [subject("operator", "ADMIN"), "team-z", true],
+    [subject("retailer", "ADMIN"), "team-a", true],
+    [subject("retailer", "EDITOR"), "team-a", false],
+    [subject("supplier", "ADMIN", { "team-a": "ADMIN" }), "team-a", true],
+    [subject("supplier", "ADMIN", { "team-a": "ADMIN" }), "team-b", false],
+    [subject("supplier", "ADMIN", { "team-a": "EDITOR" }), "team-a", false],
+    [subject("supplier", "EDITOR", { "team-a": "ADMIN" }), "team-a", false],
+  ] as [Subject, string, boolean][])("isTeamAdmin(%o, %s) is %s", (s, teamId, expected) => {
+    expect(isTeamAdmin(s, teamId)).toBe(expected);
+  });
+
+  describe("canGrant: nobody grants a right above their own", () => {
+    const c = (type: AccountType, role: Role): Claims => ({ type, role });
+    it.each([
+      // Operators grant anything up to their (session) role.
+      [c("operator", "ADMIN"), c("operator", "ADMIN"), true],
+      [c("operator", "ADMIN"), c("retailer", "ADMIN"), true],
+      [c("operator", "ADMIN"), c("supplier", "VIEWER"), true],
+      [c("operator", "EDITOR"), c("retailer", "EDITOR"), true],
+      [c("operator", "EDITOR"), c("retailer", "ADMIN"), false],
+      [c("operator", "VIEWER"), c("supplier", "VIEWER"), true],
+      [c("operator", "VIEWER"), c("supplier", "REVIEWER"), false],
+      // Retailer ADMIN: retailer and supplier users, never operators.
+      [c("retailer", "ADMIN"), c("retailer", "ADMIN"), true],
+      [c("retailer", "ADMIN"), c("supplier", "EDITOR"), true],
+      [c("retailer", "ADMIN"), c("operator", "VIEWER"), false],
+      // Not team managers: nothing.
+      [c("retailer", "EDITOR"), c("retailer", "VIEWER"), false],
+      [c("retailer", "REVIEWER"), c("supplier", "VIEWER"), false],
+      [c("retailer", "VIEWER"), c("retailer", "VIEWER"), false],
+      [c("supplier", "ADMIN"), c("supplier", "VIEWER"), false],
+      [c("supplier", "VIEWER"), c("supplier", "VIEWER"), false],
+    ] as [Claims, Claims, boolean][])("%o grants %o: %s", (granter, target, expected) => {
+      expect(canGrant(granter, target)).toBe(expected);
+    });
+  });
+});
+
+describe("route read rights per account type (spec sections 2 and 6)", () => {
+  const ROUTES: [path: string, resource: Resource | null][] = [
+    ["/", "Home"],
+    ["/campaigns", "Campaign"],
+    ["/campaigns/abc123", "Campaign"],
+    ["/campaigns/team-acme", "Campaign"],
+    ["/users", "User"],
+    ["/teams", "Team"],
+    ["/reports", "Report"],
+    ["/reports/r1/history", "Report"],
+    ["/catalog", "Catalog"],
+    ["/inventory", "Inventory"],
+    ["/health", "Health"],
+    ["/notifications", "Notification"],
+    ["/settings", "RetailerSettings"],
+    ["/profile", null],
+    ["/faq", null],
+  ];
+
+  it.each(ROUTES)("%s needs %s read", (path, resource) => {
+    expect(resourceForPath(path)).toBe(resource);
+  });
+
+  const ALL_PATHS = ROUTES.map(([path]) => path);
+  const without = (...paths: string[]) => ALL_PATHS.filter((p) => !paths.includes(p));
+  const RETAILER_ADMIN = without("/health");
+  const RETAILER_STAFF = without("/health", "/users", "/teams", "/settings");
+  const SUPPLIER = without("/health", "/users", "/teams", "/settings", "/catalog", "/inventory");
+  const OPENS: Record<AccountType, Record<Role, string[]>> = {
+    operator: {
+      ADMIN: ALL_PATHS,
+      EDITOR: without("/users", "/teams"),
+      REVIEWER: without("/users", "/teams"),
+      VIEWER: without("/users", "/teams"),
+    },
+    retailer: { ADMIN: RETAILER_ADMIN, EDITOR: RETAILER_STAFF, REVIEWER: RETAILER_STAFF, VIEWER: RETAILER_STAFF },
+    supplier: { ADMIN: SUPPLIER, EDITOR: SUPPLIER, REVIEWER: SUPPLIER, VIEWER: SUPPLIER },
+  };
+
+  const profiles = TYPES.flatMap((type) => ROLE_ORDER.map((role) => [type, role] as const));
+  it.each(profiles)("%s %s opens exactly its screens", (type, role) => {
+    const opened = ALL_PATHS.filter((path) => {
+      const resource = resourceForPath(path);
+      return resource === null || can(subject(type, role), resource, "read");
+    });
+    expect(opened).toEqual(OPENS[type][role]);
+  });
+
+  it("spec section 6 in words: retailer reads Home, Campaign, Report, Catalog, Inventory, Notification; supplier Home, Campaign, Report, Notification", () => {
+    const readable = (s: Subject) => ALL_RESOURCES.filter((r) => can(s, r, "read"));
+    for (const role of ROLE_ORDER) {
+      const retailer = readable(subject("retailer", role));
+      for (const r of ["Home", "Campaign", "Report", "Catalog", "Inventory", "Notification"] as Resource[]) {
+        expect(retailer, `retailer ${role}`).toContain(r);
+      }
+      expect(retailer, `retailer ${role}`).not.toContain("Health");
+      // TeamPage and Wallet are not routes of spec section 2 (team pages, read on own teams).
+      expect(readable(subject("supplier", role)).filter((r) => r !== "TeamPage" && r !== "Wallet")).toEqual([
+        "Home",
+        "Campaign",
+        "Report",
+        "Notification",
+      ]);
+    }
+    expect(readable(subject("operator", "ADMIN"))).toEqual(ALL_RESOURCES);
+  });
+});
