@@ -1,11 +1,11 @@
 /** What the server does once before it listens: open (and migrate) storage, seed demo data. */
 import { getEnv } from "./env.server";
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoData } from "./seed.server";
-import { getStorage } from "./storage.server";
+import { initStorage } from "./storage.server";
 
 export async function boot(): Promise<void> {
   const env = getEnv();
-  const storage = getStorage();
+  const storage = await initStorage();
   await storage.config.get();
   if (!env.SEED_DEMO_DATA) return;
   const created = await seedDemoData(storage);

@@ -1,2 +1,2 @@
 /** The services' one way to storage, so routes never import an adapter. */
-export { getStorage } from "~/storage/index.server";
+export { getStorage, initStorage } from "~/storage/index.server";

@@ -2,7 +2,7 @@
  * The process's one Storage: the adapter is chosen by STORAGE ("sqlite", the default, or
  * "firestore"), the repositories are the same over either.
  */
-import { FirestoreDocumentStore } from "./firestore/document-store.server";
+import { FirestoreDocumentStore, loadFirestoreSdk } from "./firestore/document-store.server";
 import type { DocumentStore, Storage } from "./port";
 import { createStorage } from "./repos/index.server";
 import { SqliteDocumentStore } from "./sqlite/document-store.server";
@@ -37,6 +37,15 @@ export function createDocumentStore(env: StorageEnv = process.env): DocumentStor
 
 // Kept on globalThis so that a dev rebuild, which re-evaluates this module, reuses the open store.
 const holder = globalThis as typeof globalThis & { __adsConsoleStorage?: Storage };
+
+/**
+ * Opens the process's storage; with STORAGE=firestore it first loads firebase-admin, which the
+ * embedded default never loads. The server calls it at boot.
+ */
+export async function initStorage(env: StorageEnv = process.env): Promise<Storage> {
+  if ((env.STORAGE || "sqlite").trim().toLowerCase() === "firestore") await loadFirestoreSdk();
+  return getStorage();
+}
 
 export function getStorage(): Storage {
   holder.__adsConsoleStorage ??= createStorage(createDocumentStore(process.env));

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, inject } from "vitest";
-import { FirestoreDocumentStore } from "~/storage/firestore/document-store.server";
+import { openFirestoreDocumentStore } from "~/storage/firestore/document-store.server";
 import { runStorageContract } from "./storage.contract";
 
 // The global setup starts the emulator and exports its address; provide() also carries it in
@@ -19,6 +19,6 @@ if (skip) {
   // Every store of the contract (one app each) uses the same emulated project.
   runStorageContract(
     "firestore",
-    async () => new FirestoreDocumentStore({ projectId: "ads-console-test", appName: `contract-${randomUUID()}` }),
+    async () => openFirestoreDocumentStore({ projectId: "ads-console-test", appName: `contract-${randomUUID()}` }),
   );
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { loadFirestoreSdk } from "~/storage/firestore/document-store.server";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeStorage, createDocumentStore, getStorage } from "~/storage/index.server";
 import { migrate, SqliteDocumentStore } from "~/storage/sqlite/document-store.server";
@@ -63,6 +64,9 @@ describe("storage selection", () => {
     const sqlite = createDocumentStore({ DATABASE_URL: path.join(dir, "selected.db") });
     expect(sqlite.kind).toBe("sqlite");
     await sqlite.close();
+    // firebase-admin is loaded only on demand: before that, Firestore cannot be chosen.
+    expect(() => createDocumentStore({ STORAGE: "firestore" })).toThrow(/loadFirestoreSdk/);
+    await loadFirestoreSdk();
     const firestore = createDocumentStore({ STORAGE: "firestore", FIRESTORE_PROJECT_ID: "ads-console-selection" });
     expect(firestore.kind).toBe("firestore");
     await firestore.close();

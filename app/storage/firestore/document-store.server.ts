@@ -7,18 +7,14 @@
  * application default credentials (production).
  */
 import { randomUUID } from "node:crypto";
-import { deleteApp, getApps, initializeApp, type App } from "firebase-admin/app";
-import {
-  FieldPath,
-  FieldValue,
-  getFirestore,
-  Timestamp,
-  type DocumentData,
-  type DocumentReference,
-  type DocumentSnapshot,
-  type Firestore,
-  type Query,
-  type Transaction,
+import type { App } from "firebase-admin/app";
+import type {
+  DocumentData,
+  DocumentReference,
+  DocumentSnapshot,
+  Firestore,
+  Query,
+  Transaction,
 } from "firebase-admin/firestore";
 import {
   AlreadyExistsError,
@@ -34,6 +30,24 @@ import {
   type WriteOptions,
 } from "../port";
 import { applyPatch, decodeCursor, effectiveOrder, encodeCursor, pageSize, toStoredData } from "../document-helpers";
+
+/**
+ * firebase-admin is loaded on demand: it costs about a second and 30 MB at start-up, which the
+ * embedded (SQLite) default should not pay.
+ */
+type Sdk = typeof import("firebase-admin/app") & typeof import("firebase-admin/firestore");
+let sdk: Sdk | undefined;
+
+export async function loadFirestoreSdk(): Promise<void> {
+  if (sdk) return;
+  const [app, firestore] = await Promise.all([import("firebase-admin/app"), import("firebase-admin/firestore")]);
+  sdk = { ...app, ...firestore };
+}
+
+function fb(): Sdk {
+  if (!sdk) throw new Error("Call loadFirestoreSdk() (or openFirestoreDocumentStore) before using Firestore");
+  return sdk;
+}
 
 export interface FirestoreDocumentStoreOptions {
   projectId: string;
@@ -115,7 +129,7 @@ class LocalLockSet {
 
 /** Timestamps become ISO strings, recursively; everything else is kept. */
 function fromFirestore(value: unknown): unknown {
-  if (value instanceof Timestamp) return value.toDate().toISOString();
+  if (value instanceof fb().Timestamp) return value.toDate().toISOString();
   if (Array.isArray(value)) return value.map(fromFirestore);
   if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
     const out: Record<string, unknown> = {};
@@ -140,7 +154,7 @@ function isAlreadyExists(error: unknown): boolean {
 }
 
 function hasSentinel(data: Record<string, unknown>): boolean {
-  return Object.values(data).some((v) => v instanceof FieldValue);
+  return Object.values(data).some((v) => v instanceof fb().FieldValue);
 }
 
 export class FirestoreDocumentStore implements DocumentStore {
@@ -155,8 +169,8 @@ export class FirestoreDocumentStore implements DocumentStore {
     this.projectId = options.projectId;
     this.databaseId = options.databaseId ?? DEFAULT_DATABASE;
     const appName = options.appName ?? `ads-console-firestore-${randomUUID()}`;
-    this.app = getApps().find((a) => a.name === appName) ?? initializeApp({ projectId: options.projectId }, appName);
-    this.db = getFirestore(this.app, this.databaseId);
+    this.app = fb().getApps().find((a) => a.name === appName) ?? fb().initializeApp({ projectId: options.projectId }, appName);
+    this.db = fb().getFirestore(this.app, this.databaseId);
     try {
       // Nested undefined values are dropped, as JSON does on SQLite. Only possible before first use.
       this.db.settings({ ignoreUndefinedProperties: true });
@@ -204,10 +218,10 @@ export class FirestoreDocumentStore implements DocumentStore {
     const cursor = spec.after ? decodeCursor(spec.after) : null;
     if (orderBy) {
       // Ordering on a field leaves out documents lacking it, as the SQLite adapter does.
-      query = query.orderBy(orderBy.field, direction).orderBy(FieldPath.documentId(), direction);
+      query = query.orderBy(orderBy.field, direction).orderBy(fb().FieldPath.documentId(), direction);
       if (cursor) query = query.startAfter(this.cursorValue(cursor.v), cursor.id);
     } else {
-      query = query.orderBy(FieldPath.documentId(), direction);
+      query = query.orderBy(fb().FieldPath.documentId(), direction);
       if (cursor) query = query.startAfter(cursor.id);
     }
     const snapshot = await query.limit(limit + 1).get();
@@ -222,12 +236,12 @@ export class FirestoreDocumentStore implements DocumentStore {
   }
 
   private cursorEncode(value: unknown): unknown {
-    return value instanceof Timestamp ? { [TIMESTAMP_CURSOR]: value.toDate().toISOString() } : value;
+    return value instanceof fb().Timestamp ? { [TIMESTAMP_CURSOR]: value.toDate().toISOString() } : value;
   }
 
   private cursorValue(value: unknown): unknown {
     if (value !== null && typeof value === "object" && TIMESTAMP_CURSOR in value) {
-      return Timestamp.fromDate(new Date(String((value as Record<string, unknown>)[TIMESTAMP_CURSOR])));
+      return fb().Timestamp.fromDate(new Date(String((value as Record<string, unknown>)[TIMESTAMP_CURSOR])));
     }
     return value;
   }
@@ -266,7 +280,7 @@ export class FirestoreDocumentStore implements DocumentStore {
     /** Documents a create() write brought into being: the commit itself refuses them if they exist. */
     const created = new Set<string>();
     const results: (DocState | null)[] = [];
-    const serverTime = FieldValue.serverTimestamp();
+    const serverTime = fb().FieldValue.serverTimestamp();
     for (const w of writes) {
       const k = key(w.collection, w.id);
       const before = current.get(k) ?? null;
@@ -342,7 +356,7 @@ export class FirestoreDocumentStore implements DocumentStore {
       if (stored && stored.version === state.version) return stored;
       // Changed again meanwhile: the sentinel instant is close enough to now.
       const data = Object.fromEntries(
-        Object.entries(state.data).map(([k, v]) => [k, v instanceof FieldValue ? new Date().toISOString() : v]),
+        Object.entries(state.data).map(([k, v]) => [k, v instanceof fb().FieldValue ? new Date().toISOString() : v]),
       );
       return toDoc<T>(write.id, { data, version: state.version });
     }
@@ -437,6 +451,12 @@ export class FirestoreDocumentStore implements DocumentStore {
   }
 
   async close(): Promise<void> {
-    await deleteApp(this.app);
+    await fb().deleteApp(this.app);
   }
+}
+
+/** Loads firebase-admin, then opens a store. */
+export async function openFirestoreDocumentStore(options: FirestoreDocumentStoreOptions): Promise<FirestoreDocumentStore> {
+  await loadFirestoreSdk();
+  return new FirestoreDocumentStore(options);
 }
