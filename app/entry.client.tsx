@@ -4,7 +4,6 @@ import Backend from "i18next-http-backend";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider, initReactI18next } from "react-i18next";
-import { getInitialNamespaces } from "remix-i18next/client";
 import { i18nConfig } from "./i18n";
 
 async function hydrate() {
@@ -14,7 +13,6 @@ async function hydrate() {
     .init({
       ...i18nConfig,
       lng: document.documentElement.lang,
-      ns: [...new Set([...i18nConfig.ns, ...getInitialNamespaces()])],
       backend: { loadPath: `/locales/{{lng}}/{{ns}}.json?v=${document.documentElement.dataset.build ?? ""}` },
     });
   startTransition(() => {

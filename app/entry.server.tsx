@@ -28,8 +28,7 @@ export default async function handleRequest(
   const nonce = randomBytes(16).toString("base64");
   const instance = createInstance();
   const lng = await remixI18next.getLocale(request);
-  const ns = remixI18next.getRouteNamespaces(remixContext);
-  await instance.use(initReactI18next).init({ ...i18nConfig, lng, ns: ns.length ? ns : i18nConfig.ns, resources });
+  await instance.use(initReactI18next).init({ ...i18nConfig, lng, resources });
 
   const callbackName = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
   for (const [name, value] of Object.entries(securityHeaders(nonce))) responseHeaders.set(name, value);

@@ -5,7 +5,8 @@ export const i18nConfig = {
   supportedLngs: [...SUPPORTED_LOCALES],
   fallbackLng: FALLBACK_LOCALE,
   defaultNS: "common",
-  ns: ["common"],
+  /** One namespace per area, so areas can be translated (and edited) independently. */
+  ns: ["common", "teams", "wallets", "users"],
   interpolation: { escapeValue: false },
   react: { useSuspense: false },
   load: "currentOnly" as const,

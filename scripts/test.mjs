@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: type check, unit, integration and storage contract tests (SQLite and the
 // Firestore emulator, started by the integration project's global setup), then the browser
-// tests on a production build. Stops at the first failing step with its exit code.
+// tests on a production build (playwright.config.ts finds a Chromium or says how to get one). Stops at the first failing step with its exit code.
 import { spawnSync } from "node:child_process";
-import { CHROMIUM_HELP, findChromium } from "./find-chromium.mjs";
 
 const steps = [
   ["Type check", "npx", ["tsc", "--noEmit"]],
@@ -13,13 +12,6 @@ const steps = [
 ];
 
 for (const [name, command, args] of steps) {
-  if (name === "Browser tests") {
-    const browser = findChromium();
-    if (!browser.found) {
-      console.error(CHROMIUM_HELP);
-      process.exit(1);
-    }
-  }
   console.log(`\n▶ ${name}`);
   const started = Date.now();
   const result = spawnSync(command, args, { stdio: "inherit", env: process.env });

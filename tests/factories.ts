@@ -1,9 +1,12 @@
 /** Realistic fixtures for tests. */
-import type { Role, TeamData, UserData } from "~/domain/types";
+import { createHash, randomUUID } from "node:crypto";
+import type { Role } from "~/domain/types";
+import { newTeamInput } from "~/services/seed.server";
+import type { InvitationsRepo, NewUser, PostEntryInput, TeamInput, WalletInput } from "~/storage/port";
 
 let sequence = 0;
 
-export type NewUserData = Omit<UserData, "emailLower" | "teamIds" | "created" | "updated">;
+export type NewUserData = NewUser;
 
 /** A user as UsersRepo.create takes it: an active retailer editor on one brand team. */
 export function makeUserData(overrides: Partial<NewUserData> = {}): NewUserData {
@@ -38,9 +41,61 @@ export function makeUserData(overrides: Partial<NewUserData> = {}): NewUserData 
   };
 }
 
-export function makeTeamData(
-  overrides: Partial<Omit<TeamData, "nameLower" | "created" | "updated">> = {},
-): Omit<TeamData, "nameLower" | "created" | "updated"> {
+export function makeTeamData(overrides: Partial<TeamInput> = {}): TeamInput {
   sequence += 1;
-  return { name: `Acme Brand ${sequence}`, status: "active", account_type: "brand", ...overrides };
+  return newTeamInput({ name: `Acme Brand ${sequence}`, ...overrides });
+}
+
+/** A wallet as WalletsRepo.create takes it: an active euro wallet without daily budget. */
+export function makeWalletInput(overrides: Partial<WalletInput> = {}): WalletInput {
+  sequence += 1;
+  return {
+    label: `Wallet ${sequence}`,
+    currency: "EUR",
+    status: "active",
+    dailyBudget: null,
+    budgetEditing: false,
+    external_id: "",
+    tags: [],
+    ...overrides,
+  };
+}
+
+/** A manual ledger posting (a credit of 100.00 by default) with a fresh idempotency key. */
+export function makePosting(walletId: string, overrides: Partial<PostEntryInput> = {}): PostEntryInput {
+  sequence += 1;
+  return {
+    walletId,
+    type: "credit",
+    amount: 10_000,
+    reference: `PO-${sequence}`,
+    comment: "Prepaid top-up",
+    by: "finance@retailer.example",
+    idempotencyKey: `form-${sequence}-${randomUUID()}`,
+    ...overrides,
+  };
+}
+
+/** An invitation as InvitationsRepo.create takes it: an editor, valid for 7 days from `now`. */
+export function makeInvitationInput(
+  teamId: string,
+  now: Date,
+  overrides: Partial<InvitationInput> = {},
+): InvitationInput {
+  sequence += 1;
+  return {
+    teamId,
+    email: `invitee${sequence}@brand.example`,
+    role: "EDITOR",
+    tokenHash: tokenHashOf(`secret-${sequence}-${randomUUID()}`),
+    expiresAt: new Date(now.getTime() + 7 * 24 * 60 * 60 * 1000),
+    ...overrides,
+  };
+}
+
+export type InvitationInput = Parameters<InvitationsRepo["create"]>[0];
+
+/** What the e-mailed link's secret is stored as. */
+export function tokenHashOf(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
 }

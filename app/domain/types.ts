@@ -38,6 +38,8 @@ export interface UserData {
   email: string;
   /** Lower-cased e-mail, the lookup key. */
   emailLower: string;
+  /** Word prefixes of the name and e-mail, for search. */
+  searchTokens: string[];
   displayName: string;
   firstname: string;
   lastname: string;
@@ -69,16 +71,114 @@ export interface UserData {
 }
 export type User = UserData & DocMeta;
 
-export type TeamStatus = "active" | "suspended" | "archived";
+export const TEAM_STATUSES = ["active", "suspended", "archived"] as const;
+export type TeamStatus = (typeof TEAM_STATUSES)[number];
+/** Account types of the spec; this configuration allows brand and marketplace seller. */
+export const ALL_TEAM_ACCOUNT_TYPES = ["brand", "marketplace_seller", "agency", "mixed_seller"] as const;
+export type TeamAccountType = (typeof ALL_TEAM_ACCOUNT_TYPES)[number];
+export const ALLOWED_TEAM_ACCOUNT_TYPES = ["brand", "marketplace_seller"] as const satisfies readonly TeamAccountType[];
+export const INTERNAL_BILLING_TAG = "internal billing";
+
 export interface TeamData {
   name: string;
+  /** Lower-cased, accent-folded name: the uniqueness key and the sort key. */
   nameLower: string;
+  /** Word prefixes of the name, for search (an array-contains query). */
+  searchTokens: string[];
   status: TeamStatus;
-  account_type: "brand" | "marketplace_seller";
+  account_type: TeamAccountType;
+  contact: string;
+  address: string;
+  zip_code: string;
+  city: string;
+  state: string;
+  country: string;
+  /** Path of the logo in the files store, or null. */
+  logo: string | null;
+  tags: string[];
+  associated_brands: string[];
+  marketplace_seller_id: string;
+  external_id: string;
+  pending_review_campaigns: string[];
+  /** Derived copies kept by the ledger, so the teams list is a single query. */
+  walletCount: number;
+  balance: number;
+  credit: number;
+  liveCampaigns: number;
   created: string;
   updated: string;
 }
 export type Team = TeamData & DocMeta;
+
+export const WALLET_STATUSES = ["active", "test", "disabled", "archived"] as const;
+export type WalletStatus = (typeof WALLET_STATUSES)[number];
+
+export interface WalletData {
+  teamId: string;
+  label: string;
+  currency: string;
+  status: WalletStatus;
+  /** Cents. balance = credit - debit, always. */
+  debit: number;
+  credit: number;
+  balance: number;
+  /** Cents, or null when no daily budget is set. */
+  dailyBudget: number | null;
+  budgetEditing: boolean;
+  external_id: string;
+  tags: string[];
+  created: string;
+  updated: string;
+  balanceUpdated: string | null;
+  /** The first debit (the spec's "first event"), the start of the runway's average. */
+  firstDebitAt: string | null;
+  /** Spend of the retailer's current day, in cents. */
+  todaySpend: { day: string; amount: number };
+  /** Number of ledger entries, the sequence of the next one. */
+  entryCount: number;
+}
+export type Wallet = WalletData & DocMeta;
+
+export type EntryType = "credit" | "debit";
+
+export interface LedgerEntryData {
+  walletId: string;
+  teamId: string;
+  /** 1, 2, 3… in the wallet: the order of the running balance. */
+  seq: number;
+  type: EntryType;
+  /** Cents, above zero. */
+  amount: number;
+  /** The wallet's balance right after this entry, in cents. */
+  balanceAfter: number;
+  reference: string;
+  comment: string;
+  /** E-mail of who posted it, else 'system'. */
+  by: string;
+  at: string;
+  /** The entry this one reverses, or null. */
+  reversalOf: string | null;
+}
+export type LedgerEntry = LedgerEntryData & DocMeta;
+
+export type InvitationStatus = "pending" | "accepted" | "revoked";
+export interface InvitationData {
+  teamId: string;
+  email: string;
+  emailLower: string;
+  role: Role;
+  status: InvitationStatus;
+  /** sha256 of the secret in the e-mailed link. */
+  tokenHash: string;
+  expiresAt: string;
+  invitedBy: string;
+  created: string;
+  updated: string;
+  sentCount: number;
+  acceptedAt: string | null;
+  acceptedBy: string | null;
+}
+export type Invitation = InvitationData & DocMeta;
 
 export interface LiveConfigData {
   /** The live application version; a client with a lower one reloads once. */

@@ -1,14 +1,23 @@
 /** Server-side i18n: the locale of a request and translation functions for e-mails. */
 import { createInstance, type TFunction } from "i18next";
 import { RemixI18Next } from "remix-i18next/server";
-import enGB from "../../locales/en-GB/common.json";
-import fr from "../../locales/fr/common.json";
+import enCommon from "../../locales/en-GB/common.json";
+import enTeams from "../../locales/en-GB/teams.json";
+import enUsers from "../../locales/en-GB/users.json";
+import enWallets from "../../locales/en-GB/wallets.json";
+import frCommon from "../../locales/fr/common.json";
+import frTeams from "../../locales/fr/teams.json";
+import frUsers from "../../locales/fr/users.json";
+import frWallets from "../../locales/fr/wallets.json";
 import { FALLBACK_LOCALE, pickLocale, SUPPORTED_LOCALES, type Locale } from "~/domain/locale";
 import { i18nConfig } from "~/i18n";
 import { getCurrentUser } from "./auth.server";
 import { localeCookie } from "./session.server";
 
-export const resources = { "en-GB": { common: enGB }, fr: { common: fr } } as const;
+export const resources = {
+  "en-GB": { common: enCommon, teams: enTeams, wallets: enWallets, users: enUsers },
+  fr: { common: frCommon, teams: frTeams, wallets: frWallets, users: frUsers },
+} as const;
 
 /** Profile when signed in, else the cookie, else Accept-Language, else en-GB. */
 export async function getRequestLocale(request: Request): Promise<Locale> {

@@ -1,6 +1,26 @@
 /** Demo data, seeded once (idempotent). Demo data only: never set SEED_DEMO_DATA in production. */
 import type { Claims, Role, UserData } from "~/domain/types";
-import type { Storage } from "~/storage/port";
+
+/** A team as its form gives it, with empty optional fields. */
+export function newTeamInput(input: Pick<TeamInput, "name"> & Partial<TeamInput>): TeamInput {
+  return {
+    status: "active",
+    account_type: "brand",
+    contact: "",
+    address: "",
+    zip_code: "",
+    city: "",
+    state: "",
+    country: "",
+    logo: null,
+    tags: [],
+    associated_brands: [],
+    marketplace_seller_id: "",
+    external_id: "",
+    ...input,
+  };
+}
+import type { NewUser, Storage, TeamInput } from "~/storage/port";
 import { hashPassword } from "./passwords.server";
 
 export const DEMO_PASSWORD = "Demo-password-1";
@@ -21,7 +41,7 @@ export function newUserData(input: {
   roleByTeam?: Record<string, Role>;
   passwordHash: string | null;
   status?: UserData["status"];
-}): Omit<UserData, "emailLower" | "teamIds" | "created" | "updated"> {
+}): NewUser {
   const [firstname = "", ...rest] = input.displayName.split(" ");
   return {
     email: input.email,
@@ -54,7 +74,7 @@ export async function seedDemoData(storage: Storage): Promise<number> {
   const actor = { by: "system" };
   let created = 0;
   if (!(await storage.teams.getOne(DEMO_TEAM_ID))) {
-    await storage.teams.create({ name: "Acme Brand", status: "active", account_type: "brand" }, actor, DEMO_TEAM_ID);
+    await storage.teams.create(newTeamInput({ name: "Acme Brand", contact: "Sam Supplier", city: "Lyon", country: "FR", associated_brands: ["Acme"] }), actor, DEMO_TEAM_ID);
     created++;
   }
   await storage.config.get();

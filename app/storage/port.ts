@@ -10,6 +10,15 @@
  * The contract suite (tests/integration/storage.contract.ts) runs both levels on every adapter.
  */
 import type {
+  EntryType,
+  Invitation,
+  InvitationData,
+  LedgerEntry,
+  Role,
+  TeamAccountType,
+  TeamStatus,
+  Wallet,
+  WalletData,
   AuditEntry,
   AuditEntryData,
   DocMeta,
@@ -29,6 +38,12 @@ export const COLLECTIONS = {
   /** One document per lower-cased e-mail: makes e-mails unique atomically on both adapters. */
   userEmail: "user_email",
   team: "team",
+  /** One document per team name key: makes names unique (case- and accent-insensitive). */
+  teamName: "team_name",
+  wallet: "wallet",
+  /** Ledger entries of every wallet. */
+  walletTransaction: "wallet_transaction",
+  invitation: "invitation",
   config: "config",
   audit: "audit_log",
   passwordReset: "password_reset",
@@ -139,24 +154,134 @@ export interface Actor {
   by: string;
 }
 
+export type NewUser = Omit<UserData, "emailLower" | "searchTokens" | "teamIds" | "created" | "updated">;
+
+export interface UserListSpec {
+  search?: string;
+  type?: User["claims"]["type"];
+  /** Account types to include (a retailer admin sees retailer and supplier users only). */
+  types?: readonly User["claims"]["type"][];
+  status?: User["status"];
+  limit?: number;
+  after?: string | null;
+}
+
 export interface UsersRepo {
   getOne(id: string): Promise<User | null>;
   getByEmail(email: string): Promise<User | null>;
   /** Fails with AlreadyExistsError when the e-mail is taken. */
-  create(data: Omit<UserData, "emailLower" | "teamIds" | "created" | "updated">, actor: Actor, id?: string): Promise<User>;
+  create(data: NewUser, actor: Actor, id?: string): Promise<User>;
   /** Audited update; ConflictError on a stale version. */
   update(id: string, patch: Patch<UserData>, actor: Actor, options?: WriteOptions): Promise<User>;
   /** Records a sign-in (not audited as a change). */
   recordSignIn(id: string, method: "password" | "saml", now: Date): Promise<User>;
   /** Writes last_refresh_token as a server timestamp. */
   touchRefreshToken(id: string): Promise<User>;
+  /** Members of a team (users whose roleByTeam names it), by e-mail. */
+  listByTeam(teamId: string): Promise<User[]>;
+  /** One page of users by e-mail; search by a word prefix of name or e-mail. */
+  list(spec: UserListSpec): Promise<Page<User>>;
   /** Sets a new password hash, keeps the old one in history and ends every other session. */
   setPassword(id: string, passwordHash: string, historySize: number, actor: Actor): Promise<User>;
 }
 
+/** What a form gives for a team; derived fields are kept by the repository. */
+export type TeamInput = Omit<
+  TeamData,
+  "nameLower" | "searchTokens" | "walletCount" | "balance" | "credit" | "liveCampaigns" | "pending_review_campaigns" | "created" | "updated"
+>;
+
+export const TEAM_SORTS = ["name", "created", "balance"] as const;
+export type TeamSort = (typeof TEAM_SORTS)[number];
+
+export interface TeamListSpec {
+  statuses?: readonly TeamStatus[];
+  accountType?: TeamAccountType;
+  tag?: string;
+  search?: string;
+  sort?: TeamSort;
+  direction?: "asc" | "desc";
+  limit?: number;
+  after?: string | null;
+}
+
 export interface TeamsRepo {
   getOne(id: string): Promise<Team | null>;
-  create(data: Omit<TeamData, "nameLower" | "created" | "updated">, actor: Actor, id?: string): Promise<Team>;
+  getMany(ids: readonly string[]): Promise<Team[]>;
+  /** One page of teams; a search and a tag together: the tag is checked on the page (ADR 7). */
+  list(spec: TeamListSpec): Promise<Page<Team>>;
+  /** Fails with AlreadyExistsError when the name is taken (case- and accent-insensitive). */
+  create(data: TeamInput, actor: Actor, id?: string): Promise<Team>;
+  /** Audited; a rename keeps names unique; ConflictError on a stale version. */
+  update(id: string, patch: Partial<TeamInput>, actor: Actor, options?: WriteOptions): Promise<Team>;
+}
+
+export type WalletInput = Pick<WalletData, "label" | "currency" | "status" | "dailyBudget" | "budgetEditing" | "external_id" | "tags">;
+
+export interface WalletsRepo {
+  getOne(id: string): Promise<Wallet | null>;
+  /** All wallets of a team, by label. */
+  listForTeam(teamId: string): Promise<Wallet[]>;
+  /** Creates the wallet and counts it on its team, atomically. */
+  create(teamId: string, data: WalletInput, actor: Actor, id?: string): Promise<Wallet>;
+  /** Audited; money fields are the ledger's and cannot be patched here. */
+  update(id: string, patch: Partial<WalletInput>, actor: Actor, options?: WriteOptions): Promise<Wallet>;
+}
+
+export interface PostEntryInput {
+  walletId: string;
+  type: EntryType;
+  /** Cents, above zero. */
+  amount: number;
+  reference: string;
+  comment: string;
+  by: string;
+  /** A double-submitted form (same key) records one entry. */
+  idempotencyKey: string;
+}
+
+export type PostEntryResult =
+  | { ok: true; entry: LedgerEntry; wallet: Wallet; duplicate: boolean }
+  | { ok: false; reason: "ledger.walletNotFound" | "ledger.notReversible" | "ledger.walletArchived" | "ledger.insufficientBalance" | "ledger.alreadyReversed" | "ledger.entryNotFound" | "ledger.notPositive" };
+
+export interface LedgerListSpec {
+  /** Inclusive lower and exclusive upper instants (ISO). */
+  from?: string;
+  to?: string;
+  limit?: number;
+  after?: string | null;
+}
+
+export interface LedgerRepo {
+  /**
+   * Posts an entry: the entry and the wallet's credit, debit, balance and balanceUpdated (and the
+   * team's totals) change together in one transaction.
+   */
+  post(input: PostEntryInput, now: Date): Promise<PostEntryResult>;
+  /** Posts the opposite entry of `entryId`, pointing to it; once only. */
+  reverse(walletId: string, entryId: string, by: string, comment: string, now: Date): Promise<PostEntryResult>;
+  getOne(walletId: string, entryId: string): Promise<LedgerEntry | null>;
+  /** Newest first. */
+  list(walletId: string, spec: LedgerListSpec): Promise<Page<LedgerEntry>>;
+  /** Which of these entries have been reversed. */
+  reversedIds(walletId: string, entryIds: readonly string[]): Promise<Set<string>>;
+}
+
+export type AcceptInvitationResult =
+  | { ok: true; invitation: Invitation }
+  | { ok: false; reason: "invitation.invalid" | "invitation.expired" | "invitation.revoked" | "invitation.accepted" | "invitation.wrongUser" };
+
+export interface InvitationsRepo {
+  getOne(id: string): Promise<Invitation | null>;
+  getByTokenHash(tokenHash: string): Promise<Invitation | null>;
+  listForTeam(teamId: string, status?: InvitationData["status"]): Promise<Invitation[]>;
+  /** A new pending invitation (an earlier pending one for the same e-mail and team is revoked). */
+  create(input: { teamId: string; email: string; role: Role; tokenHash: string; expiresAt: Date }, actor: Actor, now: Date): Promise<Invitation>;
+  /** A fresh link: a new token and expiry. */
+  resend(id: string, tokenHash: string, expiresAt: Date, actor: Actor, now: Date): Promise<Invitation>;
+  revoke(id: string, actor: Actor, now: Date): Promise<Invitation>;
+  /** Marks the invitation accepted and gives the user the invited role on the team, atomically. */
+  accept(tokenHash: string, userId: string, now: Date): Promise<AcceptInvitationResult>;
 }
 
 export interface ConfigRepo {
@@ -195,6 +320,9 @@ export interface Storage {
   readonly documents: DocumentStore;
   readonly users: UsersRepo;
   readonly teams: TeamsRepo;
+  readonly wallets: WalletsRepo;
+  readonly ledger: LedgerRepo;
+  readonly invitations: InvitationsRepo;
   readonly config: ConfigRepo;
   readonly audit: AuditRepo;
   readonly passwordResets: PasswordResetRepo;

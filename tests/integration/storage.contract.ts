@@ -4,7 +4,7 @@
  * exactly like the others.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { AuditEntryData } from "~/domain/types";
+import type { AuditEntryData, EntryType, LedgerEntry } from "~/domain/types";
 import {
   AlreadyExistsError,
   COLLECTIONS,
@@ -12,12 +12,18 @@ import {
   fieldOps,
   NotFoundError,
   type DocumentStore,
+  type LedgerListSpec,
+  type PostEntryInput,
+  type PostEntryResult,
   type QuerySpec,
   type Storage,
   type Stored,
+  type TeamListSpec,
+  type UserListSpec,
+  type WalletInput,
 } from "~/storage/port";
 import { createStorage } from "~/storage/repos/index.server";
-import { makeTeamData, makeUserData } from "../factories";
+import { makeInvitationInput, makePosting, makeTeamData, makeUserData, makeWalletInput, tokenHashOf } from "../factories";
 
 interface Campaign {
   name: string;
@@ -40,6 +46,11 @@ const CAMPAIGNS = "campaign";
 const WALLETS = "wallet";
 const SYSTEM = { by: "system" };
 const ADMIN = { by: "admin@retailer.example" };
+/** Pinned instants for ledger postings. */
+const T0 = new Date("2025-06-02T09:00:00.000Z");
+const T1 = new Date("2025-06-02T11:00:00.000Z");
+const T2 = new Date("2025-06-02T14:00:00.000Z");
+const T3 = new Date("2025-06-03T09:00:00.000Z");
 
 function campaign(overrides: Partial<Campaign> = {}): Campaign {
   return {
@@ -609,6 +620,78 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(entries).toHaveLength(3);
           expect(JSON.stringify(entries)).not.toMatch(/hash-[1-4]/);
         });
+
+        it("lists users by e-mail, searching word prefixes of name and e-mail, filtered by type and status, in cursor pages", async () => {
+          const people = [
+            ["u-1", "Jeanne Martin", "jeanne.martin@retailer.example", "retailer", "active"],
+            ["u-2", "Hugo Bernard", "hugo@brand.example", "supplier", "active"],
+            ["u-3", "Zoé Lefèvre", "zoe.lefevre@brand.example", "supplier", "pending"],
+            ["u-4", "Olivia Operator", "ops@platform.example", "operator", "active"],
+            ["u-5", "Martin Dubois", "M.Dubois@retailer.example", "retailer", "pending"],
+            ["u-6", "Léa Martinez", "lea@agency.example", "supplier", "active"],
+          ] as const;
+          for (const [id, displayName, email, type, status] of people) {
+            await storage.users.create(makeUserData({ displayName, email, status, claims: { type, role: "VIEWER" } }), ADMIN, id);
+          }
+          const emails = async (spec: UserListSpec) => {
+            const page = await storage.users.list({ limit: 50, ...spec });
+            expect(page.next).toBeNull();
+            return page.items.map((u) => u.emailLower);
+          };
+          async function pages(spec: UserListSpec): Promise<string[][]> {
+            const out: string[][] = [];
+            let after: string | null = null;
+            do {
+              const page: Awaited<ReturnType<typeof storage.users.list>> = await storage.users.list({ ...spec, after });
+              out.push(page.items.map((u) => u.id));
+              after = page.next;
+              if (out.length > 20) throw new Error("pagination does not end");
+            } while (after);
+            return out;
+          }
+
+          expect(await emails({})).toEqual([
+            "hugo@brand.example",
+            "jeanne.martin@retailer.example",
+            "lea@agency.example",
+            "m.dubois@retailer.example",
+            "ops@platform.example",
+            "zoe.lefevre@brand.example",
+          ]);
+          const martins = ["jeanne.martin@retailer.example", "lea@agency.example", "m.dubois@retailer.example"];
+          expect(await emails({ search: "martin" })).toEqual(martins);
+          expect(await emails({ search: " MARTÍN " })).toEqual(martins);
+          expect(await emails({ search: "martin jea" })).toEqual(["jeanne.martin@retailer.example"]);
+          expect(await emails({ search: "lefe" })).toEqual(["zoe.lefevre@brand.example"]);
+          expect(await emails({ search: "zoé lef" })).toEqual(["zoe.lefevre@brand.example"]);
+          expect(await emails({ search: "hugo@brand" })).toEqual(["hugo@brand.example"]);
+          expect(await emails({ search: "retailer" })).toEqual(["jeanne.martin@retailer.example", "m.dubois@retailer.example"]);
+          expect(await emails({ search: "artin" })).toEqual([]);
+          expect(await emails({ type: "supplier" })).toEqual(["hugo@brand.example", "lea@agency.example", "zoe.lefevre@brand.example"]);
+          expect(await emails({ types: ["retailer", "supplier"] })).not.toContain("ops@platform.example");
+          expect(await emails({ types: ["retailer", "supplier"] })).toHaveLength(5);
+          expect(await emails({ types: ["operator"] })).toEqual(["ops@platform.example"]);
+          expect(await emails({ status: "pending" })).toEqual(["m.dubois@retailer.example", "zoe.lefevre@brand.example"]);
+          expect(await emails({ search: "martin", types: ["supplier"], status: "active" })).toEqual(["lea@agency.example"]);
+          expect(await emails({ search: "martin", type: "retailer" })).toEqual(["jeanne.martin@retailer.example", "m.dubois@retailer.example"]);
+
+          expect(await pages({ limit: 2 })).toEqual([["u-2", "u-1"], ["u-6", "u-5"], ["u-4", "u-3"]]);
+          expect(await pages({ search: "martin", limit: 1 })).toEqual([["u-1"], ["u-6"], ["u-5"]]);
+          expect(await pages({ types: ["retailer", "supplier"], status: "active", limit: 2 })).toEqual([["u-2", "u-1"], ["u-6"]]);
+        });
+
+        it("lists a team's members by e-mail, following role changes", async () => {
+          await storage.users.create(makeUserData({ email: "b.member@brand.example", roleByTeam: { "team-a": "VIEWER" } }), ADMIN, "u-b");
+          await storage.users.create(makeUserData({ email: "a.member@brand.example", roleByTeam: { "team-a": "ADMIN", "team-b": "EDITOR" } }), ADMIN, "u-a");
+          await storage.users.create(makeUserData({ email: "c.member@brand.example", roleByTeam: { "team-b": "VIEWER" } }), ADMIN, "u-c");
+          const members = async (teamId: string) => (await storage.users.listByTeam(teamId)).map((u) => u.id);
+          expect(await members("team-a")).toEqual(["u-a", "u-b"]);
+          expect(await members("team-b")).toEqual(["u-a", "u-c"]);
+          expect(await members("team-z")).toEqual([]);
+          await storage.users.update("u-a", { roleByTeam: { "team-b": "EDITOR" } }, ADMIN);
+          expect(await members("team-a")).toEqual(["u-b"]);
+          expect(await members("team-b")).toEqual(["u-a", "u-c"]);
+        });
       });
 
       describe("live config", () => {
@@ -743,14 +826,637 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
       describe("teams", () => {
         it("creates a team, audited, and reads it back", async () => {
           const team = await storage.teams.create(makeTeamData({ name: "  Maison Café  " }), ADMIN, "team-cafe");
-          expect(team).toMatchObject({ id: "team-cafe", version: 1, name: "  Maison Café  ", nameLower: "maison café", status: "active" });
+          expect(team).toMatchObject({ id: "team-cafe", version: 1, name: "  Maison Café  ", nameLower: "maison cafe", status: "active" });
           expect(await storage.teams.getOne("team-cafe")).toEqual(team);
           expect(await storage.teams.getOne("team-missing")).toBeNull();
           const [entry] = await auditOf("team-cafe");
           expect(entry).toMatchObject({ entity: "team", action: "create", teamId: "team-cafe", by: ADMIN.by });
           await expect(storage.teams.create(makeTeamData(), ADMIN, "team-cafe")).rejects.toBeInstanceOf(AlreadyExistsError);
         });
+
+        it("refuses a name taken in another case, accents or spacing, and lets one of five racing creates through", async () => {
+          await storage.teams.create(makeTeamData({ name: "Maison Café" }), ADMIN, "team-1");
+          for (const name of ["MAISON CAFÉ", "maison cafe", "  Maison   Cafe "]) {
+            await expect(storage.teams.create(makeTeamData({ name }), ADMIN)).rejects.toBeInstanceOf(AlreadyExistsError);
+          }
+          expect((await storage.teams.getOne("team-1"))?.version).toBe(1);
+
+          const names = ["Nordic Coffee", "NORDIC COFFEE", "nordic coffee", "Nordic  Coffee", "Nordic Coffée"];
+          const raced = await Promise.allSettled(
+            names.map((name, i) => storage.teams.create(makeTeamData({ name }), ADMIN, `team-race-${i}`)),
+          );
+          expect(raced.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+          const refused = raced.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+          expect(refused).toHaveLength(4);
+          for (const r of refused) expect(r.reason).toBeInstanceOf(AlreadyExistsError);
+
+          expect(await store.count(COLLECTIONS.team)).toBe(2);
+          expect(await store.count(COLLECTIONS.teamName)).toBe(2);
+          expect((await storage.audit.list({ entity: "team", limit: 50 })).items).toHaveLength(2);
+        }, 60_000);
+
+        it("renames keeping names unique, audited, freeing the old name; refuses stale and missing teams", async () => {
+          await storage.teams.create(makeTeamData({ name: "Alpha Foods" }), ADMIN, "team-a");
+          await storage.teams.create(makeTeamData({ name: "Beta Drinks" }), ADMIN, "team-b");
+          await expect(storage.teams.update("team-b", { name: "ALPHA  foods" }, ADMIN)).rejects.toBeInstanceOf(AlreadyExistsError);
+          expect(await storage.teams.getOne("team-b")).toMatchObject({ name: "Beta Drinks", version: 1 });
+
+          const renamed = await storage.teams.update("team-a", { name: "Alpha Foods Europe", city: "Lyon" }, ADMIN, { expectVersion: 1 });
+          expect(renamed).toMatchObject({ id: "team-a", version: 2, name: "Alpha Foods Europe", nameLower: "alpha foods europe", city: "Lyon" });
+          expect(renamed.searchTokens).toContain("europe");
+          expect(await storage.teams.getOne("team-a")).toEqual(renamed);
+          const update = (await auditOf("team-a")).find((e) => e.action === "update")!;
+          expect(update).toMatchObject({ entity: "team", teamId: "team-a", by: ADMIN.by });
+          expect(update.changes).toEqual(
+            expect.arrayContaining([
+              { field: "name", before: "Alpha Foods", after: "Alpha Foods Europe" },
+              { field: "city", before: "", after: "Lyon" },
+            ]),
+          );
+          expect(update.changes.map((c) => c.field)).not.toEqual(expect.arrayContaining(["nameLower"]));
+          expect(update.changes.map((c) => c.field)).not.toEqual(expect.arrayContaining(["searchTokens"]));
+
+          // The old name is free again; the new one is taken.
+          await storage.teams.create(makeTeamData({ name: "alpha foods" }), ADMIN, "team-c");
+          await expect(storage.teams.create(makeTeamData({ name: "Alpha Foods EUROPE" }), ADMIN)).rejects.toBeInstanceOf(AlreadyExistsError);
+          // A change of case keeps the team's own name.
+          expect(await storage.teams.update("team-a", { name: "ALPHA FOODS EUROPE" }, ADMIN)).toMatchObject({ name: "ALPHA FOODS EUROPE", version: 3 });
+          expect(await store.count(COLLECTIONS.teamName)).toBe(3);
+
+          await expect(storage.teams.update("team-a", { city: "Paris" }, ADMIN, { expectVersion: 2 })).rejects.toBeInstanceOf(ConflictError);
+          await expect(storage.teams.update("team-ghost", { city: "Paris" }, ADMIN)).rejects.toBeInstanceOf(NotFoundError);
+          expect(await storage.teams.getOne("team-a")).toMatchObject({ city: "Lyon", version: 3 });
+          expect(await storage.teams.getOne("team-ghost")).toBeNull();
+        });
+
+        describe("list", () => {
+          // Created in id order, so that name order, creation order and balance order all differ.
+          const FIXTURE = [
+            { id: "t-1", name: "Beta Shop", status: "active", account_type: "marketplace_seller", tags: [], balance: 12_000 },
+            { id: "t-2", name: "Old Acme", status: "archived", account_type: "brand", tags: ["food"], balance: -300 },
+            { id: "t-3", name: "Café Crème", status: "active", account_type: "brand", tags: ["drinks"], balance: 5_000 },
+            { id: "t-4", name: "Acme Brand", status: "active", account_type: "brand", tags: ["food"], balance: 5_000 },
+            { id: "t-5", name: "Zeta Market", status: "archived", account_type: "marketplace_seller", tags: [], balance: 0 },
+            { id: "t-6", name: "Acme Outlet", status: "suspended", account_type: "marketplace_seller", tags: ["food", "outlet"], balance: 0 },
+          ] as const;
+
+          beforeEach(async () => {
+            for (const { id, balance, tags, ...input } of FIXTURE) {
+              await storage.teams.create(makeTeamData({ ...input, tags: [...tags] }), ADMIN, id);
+              // The ledger keeps this derived copy; set here directly to sort on it.
+              if (balance !== 0) await store.update(COLLECTIONS.team, id, { balance });
+            }
+          });
+
+          const names = async (spec: TeamListSpec) => {
+            const page = await storage.teams.list({ limit: 50, ...spec });
+            expect(page.next).toBeNull();
+            return page.items.map((t) => t.name);
+          };
+
+          async function pages(spec: TeamListSpec): Promise<{ ids: string[]; pages: number }> {
+            const ids: string[] = [];
+            let after: string | null = null;
+            let count = 0;
+            do {
+              const page: Awaited<ReturnType<typeof storage.teams.list>> = await storage.teams.list({ ...spec, after });
+              ids.push(...page.items.map((t) => t.id));
+              after = page.next;
+              count += 1;
+              if (count > 20) throw new Error("pagination does not end");
+            } while (after);
+            return { ids, pages: count };
+          }
+
+          it("filters by status (a retailer's view, an operator's archive), account type and tag, by name", async () => {
+            expect(await names({})).toEqual(["Acme Brand", "Acme Outlet", "Beta Shop", "Café Crème", "Old Acme", "Zeta Market"]);
+            expect(await names({ statuses: ["active", "suspended"] })).toEqual(["Acme Brand", "Acme Outlet", "Beta Shop", "Café Crème"]);
+            expect(await names({ statuses: ["archived"] })).toEqual(["Old Acme", "Zeta Market"]);
+            expect(await names({ statuses: ["active"] })).toEqual(["Acme Brand", "Beta Shop", "Café Crème"]);
+            expect(await names({ accountType: "marketplace_seller" })).toEqual(["Acme Outlet", "Beta Shop", "Zeta Market"]);
+            expect(await names({ accountType: "brand", statuses: ["active", "suspended"] })).toEqual(["Acme Brand", "Café Crème"]);
+            expect(await names({ tag: "food" })).toEqual(["Acme Brand", "Acme Outlet", "Old Acme"]);
+            expect(await names({ tag: "food", statuses: ["active", "suspended"] })).toEqual(["Acme Brand", "Acme Outlet"]);
+            expect(await names({ tag: "no-such-tag" })).toEqual([]);
+          });
+
+          it("searches word prefixes of the name, whatever the case and accents, with the other filters", async () => {
+            expect(await names({ search: "acme" })).toEqual(["Acme Brand", "Acme Outlet", "Old Acme"]);
+            expect(await names({ search: "AC" })).toEqual(["Acme Brand", "Acme Outlet", "Old Acme"]);
+            expect(await names({ search: "acme out" })).toEqual(["Acme Outlet"]);
+            expect(await names({ search: "outlet acme" })).toEqual(["Acme Outlet"]);
+            expect(await names({ search: "creme" })).toEqual(["Café Crème"]);
+            expect(await names({ search: "CAFÉ cr" })).toEqual(["Café Crème"]);
+            expect(await names({ search: "cme" })).toEqual([]);
+            expect(await names({ search: "acme", tag: "outlet" })).toEqual(["Acme Outlet"]);
+            expect(await names({ search: "acme", tag: "food", statuses: ["active", "suspended"] })).toEqual(["Acme Brand", "Acme Outlet"]);
+            expect(await names({ search: "acme", accountType: "brand" })).toEqual(["Acme Brand", "Old Acme"]);
+            expect(await names({ search: "acme", direction: "desc" })).toEqual(["Old Acme", "Acme Outlet", "Acme Brand"]);
+          });
+
+          it("sorts by name, creation and balance both ways, ties by id, in cursor pages with none lost or repeated", async () => {
+            const byName = ["t-4", "t-6", "t-1", "t-3", "t-2", "t-5"];
+            expect(await pages({ limit: 2 })).toEqual({ ids: byName, pages: 3 });
+            expect(await pages({ sort: "name", direction: "desc", limit: 4 })).toEqual({ ids: [...byName].reverse(), pages: 2 });
+            expect((await pages({ sort: "created", limit: 5 })).ids).toEqual(["t-1", "t-2", "t-3", "t-4", "t-5", "t-6"]);
+            expect((await pages({ sort: "created", direction: "desc", limit: 5 })).ids).toEqual(["t-6", "t-5", "t-4", "t-3", "t-2", "t-1"]);
+            const byBalanceDesc = ["t-1", "t-4", "t-3", "t-6", "t-5", "t-2"];
+            expect(await pages({ sort: "balance", direction: "desc", limit: 2 })).toEqual({ ids: byBalanceDesc, pages: 3 });
+            expect((await pages({ sort: "balance", limit: 1 })).ids).toEqual([...byBalanceDesc].reverse());
+            expect(await pages({ search: "acme", limit: 2 })).toEqual({ ids: ["t-4", "t-6", "t-2"], pages: 2 });
+            expect(await pages({ statuses: ["active", "suspended"], sort: "balance", direction: "desc", limit: 3 })).toEqual({
+              ids: ["t-1", "t-4", "t-3", "t-6"],
+              pages: 2,
+            });
+          });
+        });
+      });
+
+      describe("wallets", () => {
+        it("creates wallets with no money yet, each counted on its team in the same transaction, audited", async () => {
+          await storage.teams.create(makeTeamData(), ADMIN, "team-w");
+          const wallet = await storage.wallets.create(
+            "team-w",
+            makeWalletInput({ label: "Search ads", dailyBudget: 5_000, tags: ["search"] }),
+            ADMIN,
+            "w-search",
+          );
+          expect(wallet).toMatchObject({
+            id: "w-search",
+            version: 1,
+            teamId: "team-w",
+            label: "Search ads",
+            currency: "EUR",
+            status: "active",
+            dailyBudget: 5_000,
+            tags: ["search"],
+            debit: 0,
+            credit: 0,
+            balance: 0,
+            balanceUpdated: null,
+            firstDebitAt: null,
+            entryCount: 0,
+          });
+          expect(await storage.wallets.getOne("w-search")).toEqual(wallet);
+          await storage.wallets.create("team-w", makeWalletInput({ label: "Banners" }), ADMIN, "w-banners");
+          expect(await storage.teams.getOne("team-w")).toMatchObject({ walletCount: 2, version: 3 });
+          expect((await storage.wallets.listForTeam("team-w")).map((w) => w.id)).toEqual(["w-banners", "w-search"]);
+          expect(await storage.wallets.listForTeam("team-other")).toEqual([]);
+
+          const [entry] = await auditOf("w-search");
+          expect(entry).toMatchObject({ action: "create", entity: "wallet", teamId: "team-w", by: ADMIN.by });
+          expect(entry.changes).toContainEqual({ field: "label", before: null, after: "Search ads" });
+
+          // Racing creations are all counted.
+          await Promise.all(
+            Array.from({ length: 5 }, (_, i) => storage.wallets.create("team-w", makeWalletInput({ label: `Race ${i}` }), ADMIN)),
+          );
+          expect((await storage.teams.getOne("team-w"))?.walletCount).toBe(7);
+
+          // No team: no wallet, nothing counted.
+          await expect(storage.wallets.create("team-ghost", makeWalletInput(), ADMIN, "w-orphan")).rejects.toBeInstanceOf(NotFoundError);
+          expect(await storage.wallets.getOne("w-orphan")).toBeNull();
+          expect(await store.count(COLLECTIONS.wallet)).toBe(7);
+          expect(await storage.wallets.getOne("w-missing")).toBeNull();
+        }, 60_000);
+
+        it("updates form fields only, never the money, audited, and refuses a stale version", async () => {
+          await storage.teams.create(makeTeamData(), ADMIN, "team-w");
+          await storage.wallets.create("team-w", makeWalletInput({ label: "Search ads" }), ADMIN, "w-1");
+          okOf(await storage.ledger.post(makePosting("w-1", { amount: 7_000 }), T0));
+          const patch = { label: "Search ads 2025", dailyBudget: 2_000, balance: 1, credit: 999_999 } as Partial<WalletInput>;
+          const updated = await storage.wallets.update("w-1", patch, ADMIN, { expectVersion: 2 });
+          expect(updated).toMatchObject({ label: "Search ads 2025", dailyBudget: 2_000, credit: 7_000, debit: 0, balance: 7_000, version: 3 });
+          expect(await storage.wallets.getOne("w-1")).toEqual(updated);
+          const entry = (await auditOf("w-1")).find((e) => e.action === "update")!;
+          expect(entry).toMatchObject({ entity: "wallet", teamId: "team-w", by: ADMIN.by });
+          expect(entry.changes.map((c) => c.field).sort()).toEqual(["dailyBudget", "label"]);
+
+          await expect(storage.wallets.update("w-1", { label: "Stale" }, ADMIN, { expectVersion: 2 })).rejects.toBeInstanceOf(ConflictError);
+          await expect(storage.wallets.update("w-ghost", { label: "Ghost" }, ADMIN)).rejects.toBeInstanceOf(NotFoundError);
+          expect(await storage.wallets.getOne("w-1")).toMatchObject({ label: "Search ads 2025", version: 3 });
+          expect((await auditOf("w-1")).filter((e) => e.action === "update")).toHaveLength(1);
+        });
+      });
+
+      describe("ledger", () => {
+        const FINANCE = "finance@retailer.example";
+
+        async function teamWithWallets(teamId: string, ...walletIds: string[]): Promise<void> {
+          await storage.teams.create(makeTeamData(), ADMIN, teamId);
+          for (const id of walletIds) await storage.wallets.create(teamId, makeWalletInput(), ADMIN, id);
+        }
+
+        const post = (walletId: string, overrides: Partial<PostEntryInput> = {}, now = T0) =>
+          storage.ledger.post(makePosting(walletId, overrides), now);
+
+        /** Every entry of a wallet, newest first, following the cursor. */
+        async function allEntries(walletId: string, spec: LedgerListSpec = {}): Promise<LedgerEntry[][]> {
+          const pages: LedgerEntry[][] = [];
+          let after: string | null = null;
+          do {
+            const page: Awaited<ReturnType<typeof storage.ledger.list>> = await storage.ledger.list(walletId, { ...spec, after });
+            pages.push(page.items);
+            after = page.next;
+            if (pages.length > 100) throw new Error("pagination does not end");
+          } while (after);
+          return pages;
+        }
+
+        it("posts an entry and moves the wallet's and the team's totals with it: balance = credit - debit", async () => {
+          await teamWithWallets("team-l", "w-1", "w-2");
+          const t1 = new Date("2025-06-02T09:00:00.000Z");
+          const t2 = new Date("2025-06-02T10:30:00.000Z");
+          const t3 = new Date("2025-06-03T08:00:00.000Z");
+
+          const credit = okOf(await post("w-1", { amount: 10_000, reference: "PO-1001", comment: "Q3 budget", by: FINANCE }, t1));
+          expect(credit.duplicate).toBe(false);
+          expect(credit.entry).toMatchObject({
+            walletId: "w-1",
+            teamId: "team-l",
+            seq: 1,
+            type: "credit",
+            amount: 10_000,
+            balanceAfter: 10_000,
+            reference: "PO-1001",
+            comment: "Q3 budget",
+            by: FINANCE,
+            at: t1.toISOString(),
+            reversalOf: null,
+            version: 1,
+          });
+          expect(credit.wallet).toMatchObject({
+            credit: 10_000,
+            debit: 0,
+            balance: 10_000,
+            balanceUpdated: t1.toISOString(),
+            firstDebitAt: null,
+            entryCount: 1,
+            version: 2,
+          });
+          expect(await storage.wallets.getOne("w-1")).toEqual(credit.wallet);
+          expect(await storage.ledger.getOne("w-1", credit.entry.id)).toEqual(credit.entry);
+          expect(await storage.ledger.getOne("w-2", credit.entry.id)).toBeNull();
+          expect(await storage.ledger.getOne("w-1", "no-such-entry")).toBeNull();
+
+          const debit = okOf(await post("w-1", { type: "debit", amount: 2_500 }, t2));
+          expect(debit.entry).toMatchObject({ seq: 2, type: "debit", amount: 2_500, balanceAfter: 7_500, at: t2.toISOString() });
+          expect(debit.wallet).toMatchObject({ credit: 10_000, debit: 2_500, balance: 7_500, balanceUpdated: t2.toISOString(), firstDebitAt: t2.toISOString(), entryCount: 2, version: 3 });
+          const later = okOf(await post("w-1", { type: "debit", amount: 500 }, t3));
+          expect(later.wallet).toMatchObject({ credit: 10_000, debit: 3_000, balance: 7_000, balanceUpdated: t3.toISOString(), firstDebitAt: t2.toISOString(), entryCount: 3 });
+          expect(await storage.wallets.getOne("w-1")).toEqual(later.wallet);
+
+          okOf(await post("w-2", { amount: 4_000 }, t3));
+          expect(await storage.teams.getOne("team-l")).toMatchObject({ walletCount: 2, balance: 11_000, credit: 14_000 });
+          expect(await store.count(COLLECTIONS.walletTransaction)).toBe(4);
+        });
+
+        it("refuses a debit above the balance, a non-positive amount, an unknown or archived wallet, changing nothing", async () => {
+          await teamWithWallets("team-l", "w-1");
+          const funded = okOf(await post("w-1", { amount: 3_000 }));
+          const unchanged = async () => {
+            expect(await storage.wallets.getOne("w-1")).toEqual(funded.wallet);
+            expect(await storage.teams.getOne("team-l")).toMatchObject({ balance: 3_000, credit: 3_000 });
+            expect(await store.count(COLLECTIONS.walletTransaction)).toBe(1);
+          };
+
+          expect(await post("w-1", { type: "debit", amount: 3_001 })).toEqual({ ok: false, reason: "ledger.insufficientBalance" });
+          for (const amount of [0, -100, 12.5, Number.NaN]) {
+            expect(await post("w-1", { type: "credit", amount })).toEqual({ ok: false, reason: "ledger.notPositive" });
+            expect(await post("w-1", { type: "debit", amount })).toEqual({ ok: false, reason: "ledger.notPositive" });
+          }
+          expect(await post("w-ghost", { amount: 100 })).toEqual({ ok: false, reason: "ledger.walletNotFound" });
+          await unchanged();
+
+          // The whole balance can be spent, down to zero and no further.
+          const all = okOf(await post("w-1", { type: "debit", amount: 3_000 }));
+          expect(all.wallet).toMatchObject({ balance: 0, debit: 3_000, credit: 3_000 });
+          expect(await post("w-1", { type: "debit", amount: 1 })).toEqual({ ok: false, reason: "ledger.insufficientBalance" });
+
+          // An archived wallet takes nothing: no credit, no debit, no reversal.
+          const archived = await storage.wallets.update("w-1", { status: "archived" }, ADMIN);
+          expect(await post("w-1", { amount: 500 })).toEqual({ ok: false, reason: "ledger.walletArchived" });
+          expect(await post("w-1", { type: "debit", amount: 1 })).toEqual({ ok: false, reason: "ledger.walletArchived" });
+          expect(await storage.ledger.reverse("w-1", all.entry.id, FINANCE, "Undo", T1)).toEqual({ ok: false, reason: "ledger.walletArchived" });
+          expect(await storage.wallets.getOne("w-1")).toEqual(archived);
+          expect(await store.count(COLLECTIONS.walletTransaction)).toBe(2);
+          expect(await storage.teams.getOne("team-l")).toMatchObject({ balance: 0, credit: 3_000 });
+        });
+
+        it("records one entry for a double-submitted form, also when five submissions race", async () => {
+          await teamWithWallets("team-l", "w-1", "w-2");
+          const form = makePosting("w-1", { amount: 2_000 });
+          const first = okOf(await storage.ledger.post(form, T0));
+          const again = okOf(await storage.ledger.post({ ...form }, T1));
+          expect(again.duplicate).toBe(true);
+          expect(again.entry).toEqual(first.entry);
+          expect(again.wallet).toMatchObject({ credit: 2_000, balance: 2_000, entryCount: 1 });
+
+          const raced = makePosting("w-1", { type: "credit", amount: 300 });
+          const results = (await Promise.all(Array.from({ length: 5 }, () => storage.ledger.post({ ...raced }, T1)))).map(okOf);
+          expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
+          expect(new Set(results.map((r) => r.entry.id)).size).toBe(1);
+          for (const r of results) expect(r.entry).toMatchObject({ seq: 2, amount: 300, balanceAfter: 2_300 });
+
+          // The same key on another wallet is another form.
+          expect(okOf(await storage.ledger.post({ ...raced, walletId: "w-2" }, T1)).duplicate).toBe(false);
+
+          expect(await storage.wallets.getOne("w-1")).toMatchObject({ credit: 2_300, debit: 0, balance: 2_300, entryCount: 2 });
+          expect(await store.count(COLLECTIONS.walletTransaction, [["walletId", "==", "w-1"]])).toBe(2);
+          expect(await storage.teams.getOne("team-l")).toMatchObject({ balance: 2_600, credit: 2_600 });
+        }, 60_000);
+
+        it("keeps exact totals under 50 concurrent postings to one wallet, none lost or doubled, and the team's with them", async () => {
+          await teamWithWallets("team-hot", "w-hot", "w-side");
+          // Funded first, so that every debit below is affordable in any order.
+          okOf(await post("w-hot", { amount: 100_000 }, T0));
+          const postings = Array.from({ length: 50 }, (_, i) =>
+            makePosting("w-hot", i % 5 === 4 ? { type: "debit", amount: 1_000 + i } : { type: "credit", amount: 500 + i * 7 }),
+          );
+          // Another wallet of the same team at the same time: the team's totals see both.
+          const side = Array.from({ length: 10 }, (_, i) => makePosting("w-side", { amount: 100 + i }));
+          const results = await Promise.all([...postings, ...side].map((p) => storage.ledger.post(p, T1)));
+          expect(results.filter((r) => !r.ok)).toEqual([]);
+          expect(results.filter((r) => r.ok && r.duplicate)).toEqual([]);
+
+          const sum = (list: PostEntryInput[], type: EntryType) => list.filter((p) => p.type === type).reduce((n, p) => n + p.amount, 0);
+          const credit = 100_000 + sum(postings, "credit");
+          const debit = sum(postings, "debit");
+          expect(debit).toBeGreaterThan(0);
+          const wallet = await storage.wallets.getOne("w-hot");
+          // Created (1), funded (2), then one version per posting.
+          expect(wallet).toMatchObject({ credit, debit, balance: credit - debit, entryCount: 51, version: 52 });
+
+          // Every posting once, in one unbroken chain of running balances.
+          const pages = await allEntries("w-hot", { limit: 20 });
+          expect(pages.map((p) => p.length)).toEqual([20, 20, 11]);
+          const entries = pages.flat();
+          expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: 51 }, (_, i) => 51 - i));
+          const posted = results.slice(0, 50).map((r) => (r.ok ? r.entry.id : ""));
+          expect(new Set(entries.map((e) => e.id))).toEqual(new Set([...posted, entries[50].id]));
+          let running = 0;
+          for (const e of [...entries].reverse()) {
+            running += e.type === "credit" ? e.amount : -e.amount;
+            expect(e.balanceAfter).toBe(running);
+          }
+          expect(running).toBe(credit - debit);
+
+          const sideTotal = sum(side, "credit");
+          expect(await storage.wallets.getOne("w-side")).toMatchObject({ credit: sideTotal, balance: sideTotal, entryCount: 10 });
+          expect(await storage.teams.getOne("team-hot")).toMatchObject({ balance: credit - debit + sideTotal, credit: credit + sideTotal });
+        }, 120_000);
+
+        it("lets through exactly the racing debits the balance covers and refuses the rest", async () => {
+          await teamWithWallets("team-l", "w-1");
+          okOf(await post("w-1", { amount: 10_000 }, T0));
+          const results = await Promise.all(
+            Array.from({ length: 50 }, () => storage.ledger.post(makePosting("w-1", { type: "debit", amount: 300 }), T1)),
+          );
+          expect(results.filter((r) => r.ok)).toHaveLength(33);
+          expect(results.filter((r) => !r.ok)).toEqual(Array.from({ length: 17 }, () => ({ ok: false, reason: "ledger.insufficientBalance" })));
+          expect(await storage.wallets.getOne("w-1")).toMatchObject({ credit: 10_000, debit: 9_900, balance: 100, entryCount: 34 });
+          const entries = (await allEntries("w-1", { limit: 50 })).flat();
+          expect(entries).toHaveLength(34);
+          expect(entries.map((e) => e.balanceAfter)).toEqual(Array.from({ length: 34 }, (_, i) => 100 + i * 300));
+          expect(await storage.teams.getOne("team-l")).toMatchObject({ balance: 100, credit: 10_000 });
+        }, 120_000);
+
+        it("corrects an entry with a reversing entry pointing to it, once; a reversal is not reversed", async () => {
+          await teamWithWallets("team-l", "w-1", "w-2");
+          const credit = okOf(await post("w-1", { amount: 5_000, reference: "PO-7" }, T0));
+          const debit = okOf(await post("w-1", { type: "debit", amount: 1_200, reference: "INV-42" }, T1));
+          const original = await storage.ledger.getOne("w-1", debit.entry.id);
+
+          const reversal = okOf(await storage.ledger.reverse("w-1", debit.entry.id, FINANCE, "Charged to the wrong wallet", T2));
+          expect(reversal.duplicate).toBe(false);
+          expect(reversal.entry).toMatchObject({
+            type: "credit",
+            amount: 1_200,
+            reversalOf: debit.entry.id,
+            seq: 3,
+            balanceAfter: 5_000,
+            reference: "INV-42",
+            comment: "Charged to the wrong wallet",
+            by: FINANCE,
+            at: T2.toISOString(),
+          });
+          expect(reversal.wallet).toMatchObject({ credit: 6_200, debit: 1_200, balance: 5_000, entryCount: 3 });
+          expect(await storage.ledger.getOne("w-1", debit.entry.id)).toEqual(original);
+
+          const again = () => storage.ledger.reverse("w-1", debit.entry.id, FINANCE, "Again", T2);
+          expect(await again()).toEqual({ ok: false, reason: "ledger.alreadyReversed" });
+          expect(await storage.ledger.reverse("w-1", reversal.entry.id, FINANCE, "Undo the undo", T2)).toEqual({ ok: false, reason: "ledger.notReversible" });
+          expect(await storage.ledger.reverse("w-1", "no-such-entry", FINANCE, "?", T2)).toEqual({ ok: false, reason: "ledger.entryNotFound" });
+          expect(await storage.ledger.reverse("w-2", credit.entry.id, FINANCE, "Other wallet", T2)).toEqual({ ok: false, reason: "ledger.entryNotFound" });
+          expect(await storage.ledger.reversedIds("w-1", [credit.entry.id, debit.entry.id, reversal.entry.id])).toEqual(new Set([debit.entry.id]));
+          expect(await storage.ledger.reversedIds("w-1", [])).toEqual(new Set());
+
+          // Five racing reversals of the credit: one goes through.
+          const raced = await Promise.all(Array.from({ length: 5 }, () => storage.ledger.reverse("w-1", credit.entry.id, FINANCE, "Race", T3)));
+          expect(raced.filter((r) => r.ok)).toHaveLength(1);
+          expect(raced.filter((r) => !r.ok)).toEqual(Array.from({ length: 4 }, () => ({ ok: false, reason: "ledger.alreadyReversed" })));
+          expect(await storage.ledger.reversedIds("w-1", [credit.entry.id, debit.entry.id])).toEqual(new Set([credit.entry.id, debit.entry.id]));
+
+          expect(await storage.wallets.getOne("w-1")).toMatchObject({ credit: 6_200, debit: 6_200, balance: 0, entryCount: 4 });
+          expect(await storage.teams.getOne("team-l")).toMatchObject({ balance: 0, credit: 6_200 });
+          expect(await store.count(COLLECTIONS.walletTransaction)).toBe(4);
+        }, 60_000);
+
+        it("lists the running balance newest first, in pages, between two instants", async () => {
+          await teamWithWallets("team-l", "w-1", "w-2");
+          const times = [
+            "2025-06-01T10:00:00.000Z",
+            "2025-06-01T15:00:00.000Z",
+            "2025-06-02T09:00:00.000Z",
+            "2025-06-03T12:00:00.000Z",
+            "2025-06-03T18:00:00.000Z",
+          ];
+          const plan: Partial<PostEntryInput>[] = [
+            { type: "credit", amount: 10_000 },
+            { type: "debit", amount: 1_000 },
+            { type: "debit", amount: 2_000 },
+            { type: "credit", amount: 500 },
+            { type: "debit", amount: 1_500 },
+          ];
+          for (const [i, overrides] of plan.entries()) {
+            okOf(await post("w-1", overrides, new Date(times[i])));
+            okOf(await post("w-2", { amount: 1 }, new Date(times[i]))); // not listed with w-1
+          }
+          const balances = async (spec: LedgerListSpec) => (await allEntries("w-1", spec)).map((page) => page.map((e) => e.balanceAfter));
+
+          expect(await balances({ limit: 2 })).toEqual([[6_000, 7_500], [7_000, 9_000], [10_000]]);
+          // From inclusive, to exclusive.
+          expect(await balances({ from: "2025-06-02T00:00:00.000Z", to: times[4] })).toEqual([[7_500, 7_000]]);
+          expect(await balances({ from: times[0], to: times[1] })).toEqual([[10_000]]);
+          expect(await balances({ to: times[1] })).toEqual([[10_000]]);
+          expect(await balances({ from: times[4] })).toEqual([[6_000]]);
+          expect(await balances({ from: "2025-06-03T18:00:00.001Z" })).toEqual([[]]);
+          expect(await balances({ from: "2025-06-01T12:00:00.000Z", limit: 1 })).toEqual([[6_000], [7_500], [7_000], [9_000]]);
+
+          // Time does not go back within a wallet: a posting stamped earlier comes newest.
+          const late = okOf(await post("w-1", { amount: 100 }, new Date("2025-06-02T08:00:00.000Z")));
+          expect(late.entry).toMatchObject({ seq: 6, at: times[4], balanceAfter: 6_100 });
+          expect((await storage.ledger.list("w-1", { limit: 1 })).items.map((e) => e.id)).toEqual([late.entry.id]);
+          expect((await storage.wallets.getOne("w-1"))?.balanceUpdated).toBe(times[4]);
+        });
+      });
+
+      describe("invitations", () => {
+        const NOW = new Date("2025-06-10T08:00:00.000Z");
+        const later = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+
+        it("creates a pending invitation, audited, revoking earlier pending ones for the same e-mail and team", async () => {
+          const first = await storage.invitations.create(
+            makeInvitationInput("team-a", NOW, { email: "Nina.Roux@Brand.example", role: "VIEWER" }),
+            ADMIN,
+            NOW,
+          );
+          expect(first).toMatchObject({
+            teamId: "team-a",
+            email: "Nina.Roux@Brand.example",
+            emailLower: "nina.roux@brand.example",
+            role: "VIEWER",
+            status: "pending",
+            sentCount: 1,
+            invitedBy: ADMIN.by,
+            created: NOW.toISOString(),
+            expiresAt: later(7 * 24 * 60).toISOString(),
+            acceptedAt: null,
+            acceptedBy: null,
+            version: 1,
+          });
+          expect(await storage.invitations.getOne(first.id)).toEqual(first);
+          expect(await storage.invitations.getByTokenHash(first.tokenHash)).toEqual(first);
+          const otherTeam = await storage.invitations.create(makeInvitationInput("team-b", NOW, { email: "nina.roux@brand.example" }), ADMIN, later(1));
+
+          // A second pending one for the same e-mail and team (as two racing creates can leave).
+          const { id: _id, version: _version, ...data } = first;
+          await store.create(COLLECTIONS.invitation, "inv-stray", { ...data, tokenHash: tokenHashOf("stray"), created: later(2).toISOString() });
+
+          const second = await storage.invitations.create(
+            makeInvitationInput("team-a", NOW, { email: " NINA.ROUX@brand.example ", role: "ADMIN" }),
+            ADMIN,
+            later(3),
+          );
+          expect(second).toMatchObject({ status: "pending", email: "NINA.ROUX@brand.example", role: "ADMIN" });
+          expect((await storage.invitations.getOne(first.id))?.status).toBe("revoked");
+          expect((await storage.invitations.getOne("inv-stray"))?.status).toBe("revoked");
+          expect((await storage.invitations.getOne(otherTeam.id))?.status).toBe("pending");
+          expect((await storage.invitations.listForTeam("team-a")).map((i) => i.id)).toEqual([second.id, "inv-stray", first.id]);
+          expect((await storage.invitations.listForTeam("team-a", "pending")).map((i) => i.id)).toEqual([second.id]);
+          expect((await storage.invitations.listForTeam("team-a", "revoked")).map((i) => i.id)).toEqual(["inv-stray", first.id]);
+          expect(await storage.invitations.listForTeam("team-z")).toEqual([]);
+
+          const [created] = await auditOf(second.id);
+          expect(created).toMatchObject({ action: "create", entity: "invitation", teamId: "team-a", by: ADMIN.by });
+          expect(created.changes).toEqual([
+            { field: "email", before: null, after: "NINA.ROUX@brand.example" },
+            { field: "role", before: null, after: "ADMIN" },
+          ]);
+        });
+
+        it("resends with a new token and expiry, counting every send, and revokes, audited", async () => {
+          const invitation = await storage.invitations.create(makeInvitationInput("team-a", NOW), ADMIN, NOW);
+          const newHash = tokenHashOf("second link");
+          const resent = await storage.invitations.resend(invitation.id, newHash, later(8 * 24 * 60), ADMIN, later(60));
+          expect(resent).toMatchObject({
+            tokenHash: newHash,
+            expiresAt: later(8 * 24 * 60).toISOString(),
+            sentCount: 2,
+            status: "pending",
+            updated: later(60).toISOString(),
+            version: 2,
+          });
+          expect(await storage.invitations.getOne(invitation.id)).toEqual(resent);
+          expect(await storage.invitations.getByTokenHash(invitation.tokenHash)).toBeNull();
+          expect((await storage.invitations.getByTokenHash(newHash))?.id).toBe(invitation.id);
+
+          // Racing resends are all counted.
+          await Promise.all(
+            [1, 2, 3].map((i) => storage.invitations.resend(invitation.id, tokenHashOf(`race ${i}`), later(9 * 24 * 60), ADMIN, later(61))),
+          );
+          expect(await storage.invitations.getOne(invitation.id)).toMatchObject({ sentCount: 5, version: 5 });
+
+          const revoked = await storage.invitations.revoke(invitation.id, ADMIN, later(120));
+          expect(revoked).toMatchObject({ status: "revoked", sentCount: 5, version: 6, updated: later(120).toISOString() });
+          expect(await storage.invitations.getOne(invitation.id)).toEqual(revoked);
+          const audit = await auditOf(invitation.id);
+          expect(audit.map((e) => e.action).sort()).toEqual(["create", "resend", "resend", "resend", "resend", "revoke"]);
+          expect(audit.find((e) => e.action === "revoke")).toMatchObject({
+            by: ADMIN.by,
+            teamId: "team-a",
+            changes: [{ field: "status", before: "pending", after: "revoked" }],
+          });
+
+          await expect(storage.invitations.resend("inv-ghost", newHash, later(1), ADMIN, NOW)).rejects.toBeInstanceOf(NotFoundError);
+          await expect(storage.invitations.revoke("inv-ghost", ADMIN, NOW)).rejects.toBeInstanceOf(NotFoundError);
+          expect(await storage.invitations.getOne("inv-ghost")).toBeNull();
+        }, 60_000);
+
+        it("accepts atomically: the invitation is accepted and the user gets the role on the team, once", async () => {
+          await storage.users.create(makeUserData({ email: "nina.roux@brand.example", roleByTeam: { "team-b": "VIEWER" } }), ADMIN, "u-nina");
+          const invitation = await storage.invitations.create(
+            makeInvitationInput("team-a", NOW, { email: "Nina.Roux@Brand.example", role: "EDITOR" }),
+            ADMIN,
+            NOW,
+          );
+          const result = await storage.invitations.accept(invitation.tokenHash, "u-nina", later(5));
+          expect(result).toMatchObject({
+            ok: true,
+            invitation: { id: invitation.id, status: "accepted", acceptedAt: later(5).toISOString(), acceptedBy: "u-nina", version: 2 },
+          });
+          expect(await storage.invitations.getOne(invitation.id)).toMatchObject({ status: "accepted", acceptedAt: later(5).toISOString(), acceptedBy: "u-nina", version: 2 });
+          expect(await storage.users.getOne("u-nina")).toMatchObject({
+            roleByTeam: { "team-a": "EDITOR", "team-b": "VIEWER" },
+            teamIds: ["team-a", "team-b"],
+            version: 2,
+          });
+          expect((await storage.users.listByTeam("team-a")).map((u) => u.id)).toEqual(["u-nina"]);
+          const accepted = (await auditOf(invitation.id)).find((e) => e.action === "accept")!;
+          expect(accepted).toMatchObject({ by: "nina.roux@brand.example", entity: "invitation", teamId: "team-a" });
+          expect(accepted.changes).toEqual([
+            { field: "status", before: "pending", after: "accepted" },
+            { field: "roleByTeam.team-a", before: null, after: "EDITOR" },
+          ]);
+          expect(await storage.invitations.accept(invitation.tokenHash, "u-nina", later(6))).toEqual({ ok: false, reason: "invitation.accepted" });
+
+          // Racing accepts of one link: one wins, the user changes once.
+          const next = await storage.invitations.create(makeInvitationInput("team-c", NOW, { email: "nina.roux@brand.example", role: "ADMIN" }), ADMIN, later(10));
+          const raced = await Promise.all(Array.from({ length: 4 }, () => storage.invitations.accept(next.tokenHash, "u-nina", later(11))));
+          expect(raced.filter((r) => r.ok)).toHaveLength(1);
+          expect(raced.filter((r) => !r.ok)).toEqual(Array.from({ length: 3 }, () => ({ ok: false, reason: "invitation.accepted" })));
+          expect(await storage.users.getOne("u-nina")).toMatchObject({ teamIds: ["team-a", "team-b", "team-c"], version: 3 });
+        }, 60_000);
+
+        it("refuses another user, an expired, revoked or unknown link, changing nothing", async () => {
+          await storage.users.create(makeUserData({ email: "nina.roux@brand.example", roleByTeam: {} }), ADMIN, "u-nina");
+          await storage.users.create(makeUserData({ email: "someone.else@brand.example", roleByTeam: {} }), ADMIN, "u-else");
+          const invitation = await storage.invitations.create(
+            makeInvitationInput("team-a", NOW, { email: "nina.roux@brand.example", expiresAt: later(60) }),
+            ADMIN,
+            NOW,
+          );
+          const accept = (userId: string, now: Date, hash = invitation.tokenHash) => storage.invitations.accept(hash, userId, now);
+          expect(await accept("u-else", later(1))).toEqual({ ok: false, reason: "invitation.wrongUser" });
+          expect(await accept("u-nina", later(60))).toEqual({ ok: false, reason: "invitation.expired" });
+          expect(await accept("u-ghost", later(1))).toEqual({ ok: false, reason: "invitation.invalid" });
+          expect(await accept("u-nina", later(1), tokenHashOf("never sent"))).toEqual({ ok: false, reason: "invitation.invalid" });
+          expect(await storage.invitations.getOne(invitation.id)).toEqual(invitation);
+          await storage.invitations.revoke(invitation.id, ADMIN, later(2));
+          expect(await accept("u-nina", later(3))).toEqual({ ok: false, reason: "invitation.revoked" });
+
+          expect(await storage.users.getOne("u-nina")).toMatchObject({ roleByTeam: {}, teamIds: [], version: 1 });
+          expect(await storage.users.getOne("u-else")).toMatchObject({ roleByTeam: {}, version: 1 });
+          expect(await storage.invitations.getOne(invitation.id)).toMatchObject({ status: "revoked", acceptedAt: null, acceptedBy: null });
+          expect((await auditOf(invitation.id)).map((e) => e.action).sort()).toEqual(["create", "revoke"]);
+        });
       });
     });
   });
+}
+
+/** The accepted result of a posting, or a failure naming the refusal. */
+function okOf(result: PostEntryResult): Extract<PostEntryResult, { ok: true }> {
+  if (!result.ok) throw new Error(`posting refused: ${result.reason}`);
+  return result;
 }

@@ -4,6 +4,8 @@ import { createLoginThrottleRepo, createPasswordResetRepo } from "./auth.server"
 import { createConfigRepo } from "./config.server";
 import { createTeamsRepo } from "./teams.server";
 import { createUsersRepo } from "./users.server";
+import { createInvitationsRepo } from "./invitations.server";
+import { createLedgerRepo, createWalletsRepo } from "./wallets.server";
 
 /** The repositories, the same code over whichever DocumentStore adapter is chosen. */
 export function createStorage(documents: DocumentStore): Storage {
@@ -11,6 +13,9 @@ export function createStorage(documents: DocumentStore): Storage {
     documents,
     users: createUsersRepo(documents),
     teams: createTeamsRepo(documents),
+    wallets: createWalletsRepo(documents),
+    ledger: createLedgerRepo(documents),
+    invitations: createInvitationsRepo(documents),
     config: createConfigRepo(documents),
     audit: createAuditRepo(documents),
     passwordResets: createPasswordResetRepo(documents),

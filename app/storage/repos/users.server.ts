@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { matchesSearch, searchKey, searchTokens } from "~/domain/search";
 import type { Role, User, UserData } from "~/domain/types";
 import { applyPatch } from "../document-helpers";
 import {
@@ -10,8 +11,13 @@ import {
   type DocumentStore,
   type Patch,
   type UsersRepo,
+  type Where,
 } from "../port";
 import { appendAuditInTransaction, diffFields } from "./audit.server";
+
+function userSearchTokens(user: Pick<UserData, "displayName" | "email">): string[] {
+  return searchTokens(user.displayName, user.email.split("@")[0] ?? "", user.email);
+}
 
 function teamIdsOf(roleByTeam: Record<string, Role>): string[] {
   return Object.keys(roleByTeam).sort();
@@ -31,10 +37,18 @@ export function createUsersRepo(store: DocumentStore): UsersRepo {
         full.teamIds = teamIdsOf(patch.roleByTeam as Record<string, Role>);
       }
       const { id: _id, version, ...before } = current;
+      if (typeof patch.displayName === "string" || typeof patch.email === "string") {
+        full.searchTokens = userSearchTokens({
+          displayName: typeof patch.displayName === "string" ? patch.displayName : current.displayName,
+          email: typeof patch.email === "string" ? patch.email : current.email,
+        });
+      }
       const after = applyPatch(before, full, now.toISOString()) as unknown as UserData;
       tx.update<UserData>(C, id, full);
       if (audit) {
-        const changes = diffFields(before as Record<string, unknown>, after as unknown as Record<string, unknown>);
+        const changes = diffFields(before as Record<string, unknown>, after as unknown as Record<string, unknown>).filter(
+          (c) => c.field !== "searchTokens" && c.field !== "teamIds",
+        );
         if (changes.length) {
           appendAuditInTransaction(tx, { by, action: "update", entity: "user", entityId: id, teamId: null, changes }, now);
         }
@@ -60,6 +74,7 @@ export function createUsersRepo(store: DocumentStore): UsersRepo {
       const doc: UserData = {
         ...data,
         emailLower,
+        searchTokens: userSearchTokens(data),
         teamIds: teamIdsOf(data.roleByTeam),
         created: now.toISOString(),
         updated: now.toISOString(),
@@ -79,6 +94,30 @@ export function createUsersRepo(store: DocumentStore): UsersRepo {
     },
     async update(id, patch, actor, options) {
       return update(id, patch, actor.by, options?.expectVersion);
+    },
+    async listByTeam(teamId) {
+      const { items } = await store.query<UserData>(C, {
+        where: [["teamIds", "array-contains", teamId]],
+        orderBy: { field: "emailLower", direction: "asc" },
+        limit: 500,
+      });
+      return items;
+    },
+    async list(spec) {
+      const where: Where[] = [];
+      const key = spec.search ? searchKey(spec.search) : null;
+      if (key) where.push(["searchTokens", "array-contains", key]);
+      if (spec.type) where.push(["claims.type", "==", spec.type]);
+      else if (spec.types?.length) where.push(["claims.type", "in", [...spec.types]]);
+      if (spec.status) where.push(["status", "==", spec.status]);
+      const page = await store.query<UserData>(C, {
+        where,
+        orderBy: { field: "emailLower", direction: "asc" },
+        limit: spec.limit,
+        after: spec.after,
+      });
+      const items = spec.search ? page.items.filter((u) => matchesSearch(`${u.displayName} ${u.email}`, spec.search!)) : page.items;
+      return { items, next: page.next };
     },
     async recordSignIn(id, method, now) {
       const user = await store.get<UserData>(C, id);

@@ -1,0 +1,25 @@
+/** Team rules: who sees which team, status changes. Pure. */
+import type { Claims, TeamStatus } from "./types";
+
+/** Spec section 6: retailers and operators see active and suspended teams (operators archived ones too, when they ask); others the teams listing them. */
+export function canSeeTeam(
+  user: { claims: Claims; teamIds: readonly string[] },
+  team: { id: string; status: TeamStatus },
+): boolean {
+  if (user.claims.type === "operator") return true;
+  if (user.claims.type === "retailer") return team.status !== "archived";
+  return user.teamIds.includes(team.id) && team.status !== "archived";
+}
+
+/** The statuses a user may list teams by. */
+export function listableTeamStatuses(claims: Claims): TeamStatus[] {
+  return claims.type === "operator" ? ["active", "suspended", "archived"] : ["active", "suspended"];
+}
+
+/** Status changes a team manager may make: any other status (restore = back to active). */
+export function canChangeTeamStatus(claims: Claims, from: TeamStatus, to: TeamStatus): boolean {
+  if (from === to) return false;
+  // Only operators see archived teams, so only they restore them.
+  if (from === "archived") return claims.type === "operator";
+  return claims.type === "operator" || (claims.type === "retailer" && claims.role === "ADMIN");
+}

@@ -1,0 +1,189 @@
+import { createHash, randomUUID } from "node:crypto";
+import { applyEntry, checkPosting, reversalOf } from "~/domain/ledger";
+import type { EntryType, LedgerEntryData, TeamData, WalletData } from "~/domain/types";
+import { applyPatch } from "../document-helpers";
+import {
+  COLLECTIONS,
+  ConflictError,
+  NotFoundError,
+  type DocumentStore,
+  type LedgerRepo,
+  type Patch,
+  type PostEntryResult,
+  type TransactionContext,
+  type WalletInput,
+  type WalletsRepo,
+  type Where,
+} from "../port";
+import { appendAuditInTransaction, diffFields } from "./audit.server";
+
+export function createWalletsRepo(store: DocumentStore): WalletsRepo {
+  const C = COLLECTIONS.wallet;
+  return {
+    async getOne(id) {
+      return store.get<WalletData>(C, id);
+    },
+    async listForTeam(teamId) {
+      const { items } = await store.query<WalletData>(C, { where: [["teamId", "==", teamId]], limit: 500 });
+      return items.sort((a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id));
+    },
+    async create(teamId, input, actor, id = randomUUID()) {
+      const now = new Date();
+      const doc: WalletData = {
+        ...input,
+        teamId,
+        debit: 0,
+        credit: 0,
+        balance: 0,
+        created: now.toISOString(),
+        updated: now.toISOString(),
+        balanceUpdated: null,
+        firstDebitAt: null,
+        todaySpend: { day: "", amount: 0 },
+        entryCount: 0,
+      };
+      await store.transaction(async (tx) => {
+        const team = await tx.get<TeamData>(COLLECTIONS.team, teamId);
+        if (!team) throw new NotFoundError(COLLECTIONS.team, teamId);
+        tx.create<WalletData>(C, id, doc);
+        tx.update<TeamData>(COLLECTIONS.team, teamId, { walletCount: team.walletCount + 1 });
+        appendAuditInTransaction(
+          tx,
+          { by: actor.by, action: "create", entity: "wallet", entityId: id, teamId, changes: diffFields(null, doc as unknown as Record<string, unknown>) },
+          now,
+        );
+      });
+      return { ...doc, id, version: 1 };
+    },
+    async update(id, patch, actor, options) {
+      const now = new Date();
+      const allowed: Partial<WalletInput> = {};
+      for (const key of ["label", "currency", "status", "dailyBudget", "budgetEditing", "external_id", "tags"] as const) {
+        if (patch[key] !== undefined) (allowed as Record<string, unknown>)[key] = patch[key];
+      }
+      return store.transaction(async (tx) => {
+        const current = await tx.get<WalletData>(C, id);
+        if (!current) throw new NotFoundError(C, id);
+        if (options?.expectVersion !== undefined && options.expectVersion !== current.version) throw new ConflictError(C, id);
+        const full: Patch<WalletData> = { ...allowed, updated: now.toISOString() };
+        const { id: _id, version, ...before } = current;
+        const after = applyPatch(before, full, now.toISOString()) as unknown as WalletData;
+        tx.update<WalletData>(C, id, full);
+        const changes = diffFields(before as Record<string, unknown>, after as unknown as Record<string, unknown>);
+        if (changes.length) {
+          appendAuditInTransaction(tx, { by: actor.by, action: "update", entity: "wallet", entityId: id, teamId: current.teamId, changes }, now);
+        }
+        return { ...after, id, version: version + 1 };
+      });
+    },
+  };
+}
+
+/** Entry ids derive from the idempotency key, so a second submission finds the first entry. */
+export function entryId(walletId: string, idempotencyKey: string): string {
+  return `${walletId}-${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 32)}`;
+}
+
+/** Orders entries by time, then sequence; time never goes back within a wallet. */
+function sortKey(at: string, seq: number): string {
+  return `${at}#${String(seq).padStart(12, "0")}`;
+}
+
+type StoredEntry = LedgerEntryData & { sortKey: string };
+
+export function createLedgerRepo(store: DocumentStore): LedgerRepo {
+  const E = COLLECTIONS.walletTransaction;
+
+  async function postInTransaction(
+    tx: TransactionContext,
+    input: { walletId: string; type: EntryType; amount: number; reference: string; comment: string; by: string; id: string; reversalOf: string | null },
+    now: Date,
+  ): Promise<PostEntryResult> {
+    const wallet = await tx.get<WalletData>(COLLECTIONS.wallet, input.walletId);
+    if (!wallet) return { ok: false, reason: "ledger.walletNotFound" };
+    const existing = await tx.get<StoredEntry>(E, input.id);
+    const team = await tx.get<TeamData>(COLLECTIONS.team, wallet.teamId);
+    if (existing) {
+      if (input.reversalOf) return { ok: false, reason: "ledger.alreadyReversed" };
+      return { ok: true, entry: existing, wallet, duplicate: true };
+    }
+    if (!Number.isSafeInteger(input.amount) || input.amount <= 0) return { ok: false, reason: "ledger.notPositive" };
+    const problem = checkPosting(wallet, input.type, input.amount);
+    if (problem === "ledger.walletArchived" || problem === "ledger.insufficientBalance") return { ok: false, reason: problem };
+    const totals = applyEntry(wallet, input.type, input.amount);
+    const seq = wallet.entryCount + 1;
+    const nowIso = now.toISOString();
+    // Time never goes back within a wallet, so the newest-first order is the sequence order.
+    const at = wallet.balanceUpdated && wallet.balanceUpdated > nowIso ? wallet.balanceUpdated : nowIso;
+    const entry: StoredEntry = {
+      walletId: wallet.id,
+      teamId: wallet.teamId,
+      seq,
+      type: input.type,
+      amount: input.amount,
+      balanceAfter: totals.balance,
+      reference: input.reference,
+      comment: input.comment,
+      by: input.by,
+      at,
+      reversalOf: input.reversalOf,
+      sortKey: sortKey(at, seq),
+    };
+    tx.create<StoredEntry>(E, input.id, entry);
+    const walletPatch: Patch<WalletData> = { ...totals, balanceUpdated: at, entryCount: seq, updated: at };
+    if (input.type === "debit" && !wallet.firstDebitAt) walletPatch.firstDebitAt = at;
+    tx.update<WalletData>(COLLECTIONS.wallet, wallet.id, walletPatch);
+    if (team) {
+      tx.update<TeamData>(COLLECTIONS.team, team.id, {
+        balance: team.balance + (totals.balance - wallet.balance),
+        credit: team.credit + (totals.credit - wallet.credit),
+      });
+    }
+    const updatedWallet = { ...wallet, ...totals, balanceUpdated: at, entryCount: seq, updated: at, version: wallet.version + 1 };
+    if (walletPatch.firstDebitAt) updatedWallet.firstDebitAt = at;
+    return { ok: true, entry: { ...entry, id: input.id, version: 1 }, wallet: updatedWallet, duplicate: false };
+  }
+
+  return {
+    async post(input, now) {
+      return store.transaction((tx) =>
+        postInTransaction(tx, { ...input, id: entryId(input.walletId, input.idempotencyKey), reversalOf: null }, now),
+      );
+    },
+    async reverse(walletId, originalId, by, comment, now) {
+      return store.transaction(async (tx) => {
+        const original = await tx.get<StoredEntry>(E, originalId);
+        if (!original || original.walletId !== walletId) return { ok: false, reason: "ledger.entryNotFound" } as const;
+        if (original.reversalOf) return { ok: false, reason: "ledger.notReversible" } as const;
+        const opposite = reversalOf(original);
+        return postInTransaction(
+          tx,
+          {
+            walletId,
+            ...opposite,
+            reference: original.reference,
+            comment,
+            by,
+            id: entryId(walletId, `reversal:${originalId}`),
+            reversalOf: originalId,
+          },
+          now,
+        );
+      });
+    },
+    async getOne(walletId, id) {
+      const entry = await store.get<StoredEntry>(E, id);
+      return entry && entry.walletId === walletId ? entry : null;
+    },
+    async list(walletId, spec) {
+      const where: Where[] = [["walletId", "==", walletId]];
+      if (spec.from) where.push(["sortKey", ">=", spec.from]);
+      if (spec.to) where.push(["sortKey", "<", spec.to]);
+      return store.query<StoredEntry>(E, { where, orderBy: { field: "sortKey", direction: "desc" }, limit: spec.limit, after: spec.after });
+    },
+    async reversedIds(walletId, ids) {
+      const reversals = await store.getMany<StoredEntry>(E, ids.map((id) => entryId(walletId, `reversal:${id}`)));
+      return new Set(reversals.map((r) => r.reversalOf!).filter(Boolean));
+    },
+  };
+}

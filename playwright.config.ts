@@ -1,0 +1,91 @@
+/**
+ * End-to-end tests: the built app (`remix build` runs first, in `npm test`) served twice by
+ * `node server.mjs`, one server for the JS-on projects and one for the JS-off projects, each on a
+ * free port with a fresh temporary DATA_DIR (see tests/e2e/servers.ts).
+ *
+ * Per server, three projects run one after the other:
+ *   setup-<server>      signs in once per demo role and stores the sessions in tests/e2e/.auth/
+ *   <server>            the behaviour specs (*.spec.ts), in parallel
+ *   <server>-stateful   specs that change shared state (*.stateful.spec.ts: password reset,
+ *                       language, profile, maintenance), one at a time, after the others, so the
+ *                       stored sessions stay valid while the parallel specs run.
+ */
+import { defineConfig, type Project } from "@playwright/test";
+import { chromiumInstallHint, CHROMIUM_ARGS, findChromium } from "./tests/e2e/browser";
+import type { E2EOptions } from "./tests/e2e/fixtures";
+import { prepareServers, type E2EServer } from "./tests/e2e/servers";
+
+const CI = !!process.env.CI;
+const servers = await prepareServers();
+
+const browser = findChromium();
+if (browser.source === "none") throw new Error(`\n${chromiumInstallHint()}\n`);
+
+function projectsFor(server: E2EServer, javaScriptEnabled: boolean): Project<E2EOptions>[] {
+  const use = { baseURL: server.baseURL, javaScriptEnabled, server };
+  return [
+    { name: `setup-${server.name}`, testMatch: /auth\.setup\.ts$/, use },
+    {
+      name: server.name,
+      testMatch: /\.spec\.ts$/,
+      testIgnore: /\.stateful\.spec\.ts$/,
+      dependencies: [`setup-${server.name}`],
+      fullyParallel: true,
+      use,
+    },
+    {
+      name: `${server.name}-stateful`,
+      testMatch: /\.stateful\.spec\.ts$/,
+      dependencies: [server.name],
+      fullyParallel: false,
+      workers: 1,
+      use,
+    },
+  ];
+}
+
+export default defineConfig<E2EOptions>({
+  testDir: "./tests/e2e",
+  outputDir: "./test-results",
+  workers: 2,
+  retries: CI ? 1 : 0,
+  forbidOnly: CI,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: CI ? [["list"], ["html", { open: "never" }]] : [["list"]],
+  use: {
+    browserName: "chromium",
+    headless: true,
+    locale: "en-GB",
+    timezoneId: "Europe/Paris",
+    viewport: { width: 1280, height: 800 },
+    actionTimeout: 10_000,
+    navigationTimeout: 15_000,
+    trace: CI ? "on-first-retry" : "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: { executablePath: browser.executablePath, args: CHROMIUM_ARGS },
+  },
+  projects: [...projectsFor(servers["js-on"], true), ...projectsFor(servers["js-off"], false)],
+  webServer: Object.values(servers).map((server) => ({
+    name: server.name,
+    command: "node server.mjs",
+    url: `${server.baseURL}/login`,
+    reuseExistingServer: !CI,
+    timeout: 60_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+    env: {
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(server.port),
+      PUBLIC_URL: server.baseURL,
+      DATA_DIR: server.dataDir,
+      DATABASE_URL: `${server.dataDir}/console.db`,
+      STORAGE: "sqlite",
+      SEED_DEMO_DATA: "true",
+      SMTP_URL: "",
+      COOKIE_SECURE: "false",
+    },
+  })),
+});

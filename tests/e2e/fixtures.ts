@@ -1,0 +1,441 @@
+/**
+ * Page objects and fixtures for the e2e specs: every selector lives here, so the specs read as
+ * behaviour. Locators use roles and labels; the texts come from locales/<locale>/common.json, the
+ * same files the app renders.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test as base, type Browser, type Locator, type Page } from "@playwright/test";
+import type { E2EServer } from "./servers";
+
+// ---------------------------------------------------------------------------------------------
+// Demo accounts (seeded by SEED_DEMO_DATA=true, see app/services/seed.server.ts)
+
+export type Role = "operator" | "retailerAdmin" | "retailerViewer" | "supplierAdmin" | "supplierViewer";
+
+export const DEMO_PASSWORD = "Demo-password-1";
+
+export const DEMO_USERS: Record<Role, { email: string; displayName: string; menu: string[] }> = {
+  operator: { email: "operator@example.com", displayName: "Olivia Operator", menu: ["Dashboard", "Settings", "Activity", "FAQ"] },
+  retailerAdmin: { email: "retailer.admin@example.com", displayName: "Rachel Retailer", menu: ["Dashboard", "Settings", "FAQ"] },
+  retailerViewer: { email: "retailer.viewer@example.com", displayName: "Victor Viewer", menu: ["Dashboard", "FAQ"] },
+  supplierAdmin: { email: "supplier.admin@example.com", displayName: "Sam Supplier", menu: ["Dashboard", "FAQ"] },
+  supplierViewer: { email: "supplier.viewer@example.com", displayName: "Susan Supplier", menu: ["Dashboard", "FAQ"] },
+};
+
+export const ROLES = Object.keys(DEMO_USERS) as Role[];
+
+export function authFile(server: E2EServer, role: Role): string {
+  return path.join(server.authDir, `${role}.json`);
+}
+
+/** An e-mail no account uses, so throttling it cannot lock a demo account. */
+export function unknownEmail(): string {
+  return `nobody-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// UI texts
+
+export type Texts = (key: string, values?: Record<string, string | number>) => string;
+
+function loadTexts(locale: "en-GB" | "fr"): Texts {
+  const file = new URL(`../../locales/${locale}/common.json`, import.meta.url);
+  const dict = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
+  return (key, values = {}) => {
+    const found = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], dict);
+    if (typeof found !== "string") throw new Error(`No ${locale} text for ${key}`);
+    return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? `{{${name}}}`));
+  };
+}
+
+export const en = loadTexts("en-GB");
+export const fr = loadTexts("fr");
+
+// ---------------------------------------------------------------------------------------------
+// Page objects
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * Runs `act` (a click or key press that posts a form) and waits for the server's answer to the
+ * POST: a document request without JS, a fetch of `<path>.data` with JS.
+ */
+export async function submitAndWait(page: Page, pathname: string, act: () => Promise<unknown>) {
+  const answered = page.waitForResponse(
+    (response) => response.request().method() === "POST" && new URL(response.url()).pathname.replace(/\.data$/, "") === pathname,
+  );
+  await act();
+  await answered;
+}
+
+export class LoginPage {
+  readonly heading: Locator;
+  readonly email: Locator;
+  readonly password: Locator;
+  readonly submit: Locator;
+  readonly forgotPassword: Locator;
+  /** The form-level alert: 'Authentication Error' and the reason. */
+  readonly error: Locator;
+  readonly resetNotice: Locator;
+
+  constructor(
+    readonly page: Page,
+    readonly t: Texts = en,
+  ) {
+    this.heading = page.getByRole("heading", { level: 1, name: t("login.title") });
+    this.email = page.getByLabel(t("fields.email"), { exact: true });
+    this.password = page.getByLabel(t("fields.password"), { exact: true });
+    this.submit = page.getByRole("button", { name: t("login.submit"), exact: true });
+    this.forgotPassword = page.getByRole("link", { name: t("login.forgot") });
+    this.error = page.getByRole("alert").filter({ hasText: t("errors.authenticationError") });
+    this.resetNotice = page.getByRole("main").getByRole("status").filter({ hasText: t("reset.done") });
+  }
+
+  async goto(query = "") {
+    await this.page.goto(`/login${query}`);
+    await expect(this.heading).toBeVisible();
+  }
+
+  /** Fills and sends the form; resolves once the server answered (with or without JS). */
+  async signIn(email: string, password: string) {
+    await this.email.fill(email);
+    await this.password.fill(password);
+    await submitAndWait(this.page, "/login", () => this.submit.click());
+  }
+
+  languageButton(name: string): Locator {
+    return this.page.getByRole("group", { name: this.t("userMenu.language") }).getByRole("button", { name, exact: true });
+  }
+}
+
+/** The signed-in chrome: skip link, navbar (menu toggle, shortcuts, user menu), main menu, main. */
+export class Shell {
+  readonly skipLink: Locator;
+  readonly mainMenu: Locator;
+  readonly main: Locator;
+  /** The user menu's <summary>, labelled 'User menu of <name>'. */
+  readonly userMenuButton: Locator;
+  /** The user menu: a <details> disclosure (role group) holding that summary. */
+  readonly userMenu: Locator;
+  readonly shortcutsDialog: Locator;
+
+  constructor(
+    readonly page: Page,
+    readonly t: Texts = en,
+  ) {
+    this.skipLink = page.getByRole("link", { name: t("shell.skipToContent") });
+    this.mainMenu = page.getByRole("navigation", { name: t("shell.mainMenu") });
+    this.main = page.getByRole("main");
+    const [before, after] = t("userMenu.label", { name: "\u0000" }).split("\u0000").map(escapeRegExp);
+    this.userMenuButton = page.getByLabel(new RegExp(`^${before}.+${after}$`));
+    this.userMenu = page.getByRole("group").filter({ has: this.userMenuButton });
+    this.shortcutsDialog = page.getByRole("dialog", { name: t("shortcuts.title") });
+  }
+
+  menuItems(): Locator {
+    return this.mainMenu.getByRole("link");
+  }
+
+  async openUserMenu() {
+    if ((await this.userMenu.getAttribute("open")) === null) await this.userMenuButton.click();
+    await expect(this.userMenu).toHaveAttribute("open", "");
+  }
+
+  async signOut() {
+    await this.openUserMenu();
+    await this.userMenu.getByRole("button", { name: this.t("userMenu.signOut") }).click();
+  }
+
+  /** A button of one of the user menu's choices (Language, Theme, Layout direction). */
+  userMenuChoice(legendKey: "userMenu.language" | "userMenu.theme" | "userMenu.direction", name: string): Locator {
+    return this.userMenu.getByRole("group", { name: this.t(legendKey) }).getByRole("button", { name, exact: true });
+  }
+
+  async chooseTheme(themeKey: "system" | "light" | "dark") {
+    await this.openUserMenu();
+    await submitAndWait(this.page, "/preferences", () => this.userMenuChoice("userMenu.theme", this.t(`themes.${themeKey}`)).click());
+  }
+
+  async chooseLanguage(name: string) {
+    await this.openUserMenu();
+    await submitAndWait(this.page, "/preferences", () => this.userMenuChoice("userMenu.language", name).click());
+  }
+
+  /** The menu toggle: named 'Expand the menu' while collapsed, 'Collapse the menu' while expanded. */
+  menuToggle(state: "collapsed" | "expanded"): Locator {
+    return this.page.getByRole("button", { name: this.t(state === "collapsed" ? "shell.expandMenu" : "shell.collapseMenu"), exact: true });
+  }
+
+  /** Clicks the menu toggle and waits until the server has saved the choice. */
+  async toggleMenu(from: "collapsed" | "expanded") {
+    await submitAndWait(this.page, "/preferences", () => this.menuToggle(from).click());
+  }
+
+  heading(name: string): Locator {
+    return this.page.getByRole("heading", { level: 1, name, exact: true });
+  }
+
+  /** A success toast (a live region with role=status) titled e.g. 'Changes Saved'. */
+  toast(title: string): Locator {
+    return this.page.getByRole("status").filter({ has: this.page.getByText(title, { exact: true }) });
+  }
+}
+
+/** Full-page notices: not found, not authorized, under maintenance. */
+export class StatusPage {
+  constructor(
+    readonly page: Page,
+    readonly t: Texts = en,
+  ) {}
+
+  heading(titleKey: string): Locator {
+    return this.page.getByRole("heading", { level: 1, name: this.t(titleKey), exact: true });
+  }
+}
+
+export class ForgotPasswordPage {
+  readonly email: Locator;
+  readonly submit: Locator;
+  readonly sent: Locator;
+
+  constructor(
+    readonly page: Page,
+    readonly t: Texts = en,
+  ) {
+    this.email = page.getByLabel(t("fields.email"), { exact: true });
+    this.submit = page.getByRole("button", { name: t("forgot.submit") });
+    this.sent = page.getByRole("main").getByRole("status").filter({ hasText: t("forgot.sent") });
+  }
+
+  async requestLink(email: string) {
+    await this.email.fill(email);
+    await this.submit.click();
+    await expect(this.sent).toBeVisible();
+  }
+}
+
+export class ResetPasswordPage {
+  readonly heading: Locator;
+  readonly newPassword: Locator;
+  readonly confirmPassword: Locator;
+  readonly submit: Locator;
+  readonly problem: Locator;
+
+  constructor(
+    readonly page: Page,
+    readonly t: Texts = en,
+  ) {
+    this.heading = page.getByRole("heading", { level: 1, name: t("reset.title") });
+    this.newPassword = page.getByLabel(t("fields.newPassword"), { exact: true });
+    this.confirmPassword = page.getByLabel(t("fields.confirmPassword"), { exact: true });
+    this.submit = page.getByRole("button", { name: t("reset.submit") });
+    this.problem = page.getByRole("alert").filter({ hasText: t("errors.authenticationError") });
+  }
+
+  async setPassword(password: string) {
+    await this.newPassword.fill(password);
+    await this.confirmPassword.fill(password);
+    await this.submit.click();
+  }
+}
+
+export class ProfilePage {
+  readonly details: Locator;
+  readonly lastname: Locator;
+  readonly save: Locator;
+
+  constructor(
+    readonly page: Page,
+    readonly t: Texts = en,
+  ) {
+    this.details = page.getByRole("region", { name: t("profile.details") });
+    this.lastname = this.details.getByLabel(t("fields.lastname"), { exact: true });
+    this.save = this.details.getByRole("button", { name: t("actions.save") });
+  }
+
+  async goto() {
+    await this.page.goto("/profile");
+    await expect(this.details).toBeVisible();
+  }
+}
+
+export class SettingsPage {
+  readonly platform: Locator;
+  readonly maintenance: Locator;
+  readonly save: Locator;
+
+  constructor(
+    readonly page: Page,
+    readonly t: Texts = en,
+  ) {
+    this.platform = page.getByRole("region", { name: t("settings.platform") });
+    this.maintenance = this.platform.getByRole("checkbox", { name: t("settings.maintenance") });
+    this.save = this.platform.getByRole("button", { name: t("actions.save") });
+  }
+
+  async goto() {
+    await this.page.goto("/settings");
+    await expect(this.platform).toBeVisible();
+  }
+
+  async setMaintenance(on: boolean) {
+    await this.maintenance.setChecked(on);
+    await this.save.click();
+    await expect(new Shell(this.page, this.t).toast(this.t("toast.changesSaved"))).toBeVisible();
+    await expect(this.maintenance).toBeChecked({ checked: on });
+  }
+}
+
+/** Every page object of one page, in one language. */
+export function screens(page: Page, t: Texts = en) {
+  return {
+    page,
+    login: new LoginPage(page, t),
+    shell: new Shell(page, t),
+    status: new StatusPage(page, t),
+    forgotPassword: new ForgotPasswordPage(page, t),
+    resetPassword: new ResetPasswordPage(page, t),
+    profile: new ProfilePage(page, t),
+    settings: new SettingsPage(page, t),
+  };
+}
+export type Screens = ReturnType<typeof screens>;
+
+// ---------------------------------------------------------------------------------------------
+// The mail outbox (DATA_DIR/outbox/*.json, nodemailer's jsonTransport)
+
+interface OutboxMail {
+  file: string;
+  to: string[];
+  subject: string;
+  text: string;
+}
+
+function addresses(field: unknown): string[] {
+  const list = Array.isArray(field) ? field : [field];
+  return list
+    .map((entry) => (typeof entry === "string" ? entry : (entry as { address?: string } | null)?.address ?? ""))
+    .map((a) => a.toLowerCase());
+}
+
+export class Outbox {
+  constructor(readonly dir: string) {}
+
+  list(): OutboxMail[] {
+    if (!fs.existsSync(this.dir)) return [];
+    return fs
+      .readdirSync(this.dir)
+      .filter((f) => f.endsWith(".json"))
+      .sort() // file names start with an ISO timestamp
+      .map((f) => {
+        const mail = JSON.parse(fs.readFileSync(path.join(this.dir, f), "utf8")) as { to: unknown; subject: string; text: string };
+        return { file: f, to: addresses(mail.to), subject: mail.subject, text: mail.text };
+      });
+  }
+
+  /** Waits for a mail to `email` that was not in `seen`, and returns the newest one. */
+  async nextMailTo(email: string, seen: Set<string>): Promise<OutboxMail> {
+    let found: OutboxMail | undefined;
+    await expect
+      .poll(
+        () => {
+          found = this.list()
+            .filter((m) => m.to.includes(email.toLowerCase()) && !seen.has(m.file))
+            .at(-1);
+          return found?.file;
+        },
+        { message: `a new e-mail to ${email} in ${this.dir}` },
+      )
+      .toBeTruthy();
+    return found!;
+  }
+
+  files(): Set<string> {
+    return new Set(this.list().map((m) => m.file));
+  }
+
+  /** The path and query of the reset link in a mail, to open on the test's own base URL. */
+  static resetLink(mail: OutboxMail): string {
+    const match = mail.text.match(/https?:\/\/\S+\/auth-management\?\S+/);
+    if (!match) throw new Error(`No reset link in: ${mail.text}`);
+    const url = new URL(match[0]);
+    return url.pathname + url.search;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures
+
+export interface E2EOptions {
+  /** The app server of the project (set in playwright.config.ts). */
+  server: E2EServer;
+}
+
+interface E2EFixtures {
+  /** Start the test signed in as this demo role (stored by auth.setup.ts); unset: signed out. */
+  role: Role | undefined;
+  /** The page objects of the test's page. */
+  app: Screens;
+  /** Another browser (fresh context) for a second user, signed in as `role` or signed out. */
+  openBrowser: (role?: Role) => Promise<Screens>;
+  outbox: Outbox;
+}
+
+/**
+ * Collects React hydration failures (#418, #423, #425 in production builds): when the browser's
+ * first render differs from the server's HTML, React throws that HTML away and renders again,
+ * which flashes untranslated keys and loses whatever the user typed meanwhile. Other uncaught
+ * errors are left to the assertions on what the user sees (an interrupted fetch, for one, is
+ * harmless).
+ */
+const HYDRATION_ERROR = /Minified React error #(418|423|425)\b|Hydration failed|did not match|error while hydrating/i;
+
+function watchHydrationErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => {
+    if (HYDRATION_ERROR.test(error.message)) errors.push(`${page.url()}: ${error.message.split("\n")[0]}`);
+  });
+  return errors;
+}
+
+async function newScreens(browser: Browser, options: { baseURL?: string; javaScriptEnabled: boolean; storageState?: string }) {
+  const context = await browser.newContext({ ...options, locale: "en-GB", timezoneId: "Europe/Paris" });
+  return { context, screens: screens(await context.newPage()) };
+}
+
+export const test = base.extend<E2EFixtures, E2EOptions>({
+  server: [undefined as unknown as E2EServer, { option: true, scope: "worker" }],
+  role: [undefined, { option: true }],
+  storageState: async ({ role, server, storageState }, use) => {
+    await use(role ? authFile(server, role) : storageState);
+  },
+  app: async ({ page }, use) => {
+    const errors = watchHydrationErrors(page);
+    await use(screens(page));
+    expect(errors, "React could not hydrate the server's HTML").toEqual([]);
+  },
+  openBrowser: async ({ browser, server, javaScriptEnabled }, use) => {
+    const contexts: { close: () => Promise<void> }[] = [];
+    const errors: string[][] = [];
+    await use(async (role) => {
+      const { context, screens: opened } = await newScreens(browser, {
+        baseURL: server.baseURL,
+        javaScriptEnabled,
+        storageState: role ? authFile(server, role) : undefined,
+      });
+      contexts.push(context);
+      errors.push(watchHydrationErrors(opened.page));
+      return opened;
+    });
+    for (const context of contexts) await context.close();
+    expect(errors.flat(), "React could not hydrate the other browser's page").toEqual([]);
+  },
+  outbox: async ({ server }, use) => {
+    await use(new Outbox(path.join(server.dataDir, "outbox")));
+  },
+});
+
+export { expect };

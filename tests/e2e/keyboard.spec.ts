@@ -1,0 +1,33 @@
+/** Keyboard-only use: sign in without a mouse, the skip link, the shortcuts help. */
+import { DEMO_PASSWORD, DEMO_USERS, en, expect, test } from "./fixtures";
+
+test("a keyboard user signs in, skips to the content and opens the shortcuts help", async ({ app, javaScriptEnabled }) => {
+  const { login, shell, page } = app;
+  const user = DEMO_USERS.retailerViewer;
+  await login.goto();
+
+  // The e-mail field has autofocus; when it has not (yet) got focus, Tab reaches it first.
+  if (!(await login.email.evaluate((el) => el === document.activeElement))) await page.keyboard.press("Tab");
+  await expect(login.email).toBeFocused();
+  await page.keyboard.type(user.email);
+  await page.keyboard.press("Tab");
+  await expect(login.password).toBeFocused();
+  await page.keyboard.type(DEMO_PASSWORD);
+  await page.keyboard.press("Enter");
+
+  await expect(page).toHaveURL("/");
+  await expect(shell.heading(en("dashboard.title"))).toBeVisible();
+
+  await page.keyboard.press("Tab");
+  await expect(shell.skipLink).toBeFocused();
+  await expect(shell.skipLink).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(shell.main).toBeFocused();
+
+  if (!javaScriptEnabled) return; // "?" is a script; without JS the navbar's "?" link shows the help.
+  await page.keyboard.press("?");
+  await expect(shell.shortcutsDialog).toBeVisible();
+  await expect(shell.shortcutsDialog).toContainText(en("shortcuts.goTo", { screen: en("menu.dashboard") }));
+  await page.keyboard.press("Escape");
+  await expect(shell.shortcutsDialog).toBeHidden();
+});
