@@ -9,6 +9,8 @@ export const PUBLIC_PATHS = [
   "/under-maintenance",
   "/error",
   "/error-404",
+  /** The link of an invitation e-mail (?token=…). */
+  "/invitation",
 ] as const;
 
 /** Pages a signed-in user is sent home from. */

@@ -14,8 +14,8 @@ export function deriveWalletLiveStatus(wallet: Pick<WalletData, "status" | "bala
 
 export function isRecentlyUpdated(wallet: Pick<WalletData, "balanceUpdated">, now: Date): boolean {
   if (!wallet.balanceUpdated) return false;
-  const age = now.getTime() - Date.parse(wallet.balanceUpdated);
-  return age >= 0 && age <= RECENTLY_UPDATED_MS;
+  // An instant slightly ahead of this clock (the ledger never lets time go back) is recent too.
+  return now.getTime() - Date.parse(wallet.balanceUpdated) <= RECENTLY_UPDATED_MS;
 }
 
 export interface Runway {

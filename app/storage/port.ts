@@ -277,8 +277,9 @@ export interface InvitationsRepo {
   listForTeam(teamId: string, status?: InvitationData["status"]): Promise<Invitation[]>;
   /** A new pending invitation (an earlier pending one for the same e-mail and team is revoked). */
   create(input: { teamId: string; email: string; role: Role; tokenHash: string; expiresAt: Date }, actor: Actor, now: Date): Promise<Invitation>;
-  /** A fresh link: a new token and expiry. */
+  /** A fresh link: a new token and expiry. ConflictError unless pending. */
   resend(id: string, tokenHash: string, expiresAt: Date, actor: Actor, now: Date): Promise<Invitation>;
+  /** ConflictError unless pending. */
   revoke(id: string, actor: Actor, now: Date): Promise<Invitation>;
   /** Marks the invitation accepted and gives the user the invited role on the team, atomically. */
   accept(tokenHash: string, userId: string, now: Date): Promise<AcceptInvitationResult>;

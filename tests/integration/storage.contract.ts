@@ -1419,6 +1419,10 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
             { field: "roleByTeam.team-a", before: null, after: "EDITOR" },
           ]);
           expect(await storage.invitations.accept(invitation.tokenHash, "u-nina", later(6))).toEqual({ ok: false, reason: "invitation.accepted" });
+          // An accepted invitation is history: it can be neither revoked nor resent.
+          await expect(storage.invitations.revoke(invitation.id, ADMIN, later(7))).rejects.toBeInstanceOf(ConflictError);
+          await expect(storage.invitations.resend(invitation.id, "f".repeat(64), later(60 * 24), ADMIN, later(7))).rejects.toBeInstanceOf(ConflictError);
+          expect(await storage.invitations.getOne(invitation.id)).toMatchObject({ status: "accepted", version: 2 });
 
           // Racing accepts of one link: one wins, the user changes once.
           const next = await storage.invitations.create(makeInvitationInput("team-c", NOW, { email: "nina.roux@brand.example", role: "ADMIN" }), ADMIN, later(10));

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { InvitationData, Role, UserData } from "~/domain/types";
-import { COLLECTIONS, NotFoundError, type DocumentStore, type InvitationsRepo, type Where } from "../port";
+import { COLLECTIONS, ConflictError, NotFoundError, type DocumentStore, type InvitationsRepo, type Where } from "../port";
 import { appendAuditInTransaction } from "./audit.server";
 
 export function createInvitationsRepo(store: DocumentStore): InvitationsRepo {
@@ -17,6 +17,8 @@ export function createInvitationsRepo(store: DocumentStore): InvitationsRepo {
     return store.transaction(async (tx) => {
       const current = await tx.get<InvitationData>(C, id);
       if (!current) throw new NotFoundError(C, id);
+      // Only a pending invitation can be resent or revoked: an accepted one is history.
+      if (current.status !== "pending") throw new ConflictError(C, id);
       const patch = typeof makePatch === "function" ? makePatch(current) : makePatch;
       tx.update<InvitationData>(C, id, { ...patch, updated: now.toISOString() });
       appendAuditInTransaction(

@@ -147,7 +147,7 @@ export function createLedgerRepo(store: DocumentStore): LedgerRepo {
   return {
     async post(input, now) {
       return store.transaction((tx) =>
-        postInTransaction(tx, { ...input, id: entryId(input.walletId, input.idempotencyKey), reversalOf: null }, now),
+        postInTransaction(tx, { ...input, id: entryId(input.walletId, `post:${input.idempotencyKey}`), reversalOf: null }, now),
       );
     },
     async reverse(walletId, originalId, by, comment, now) {

@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import type { WalletData } from "~/domain/types";
+import {
+  computeRunway,
+  deriveWalletLiveStatus,
+  isRecentlyUpdated,
+  RECENTLY_UPDATED_MS,
+  spentShare,
+  type WalletLiveStatus,
+} from "~/domain/wallet";
+
+/** Every case runs at this instant. */
+const NOW = new Date("2025-06-10T12:00:00.000Z");
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
+
+describe("deriveWalletLiveStatus: insufficient_funds when active and the balance is 0 or less", () => {
+  it.each<[WalletData["status"], number, WalletLiveStatus]>([
+    ["active", 10_000, "active"],
+    ["active", 1, "active"],
+    ["active", 0, "insufficient_funds"],
+    ["active", -250, "insufficient_funds"],
+    ["test", 0, "test"],
+    ["test", 500, "test"],
+    ["disabled", -1, "disabled"],
+    ["disabled", 500, "disabled"],
+    ["archived", 0, "archived"],
+    ["archived", 500, "archived"],
+  ])("%s with a balance of %i -> %s", (status, balance, expected) => {
+    expect(deriveWalletLiveStatus({ status, balance })).toBe(expected);
+  });
+});
+
+describe("isRecentlyUpdated: the balance changed within 2 days", () => {
+  it("spans exactly 2 days", () => {
+    expect(RECENTLY_UPDATED_MS).toBe(2 * DAY);
+  });
+
+  it.each<[string, string | null, boolean]>([
+    ["never updated", null, false],
+    ["just now", NOW.toISOString(), true],
+    ["a minute ago", ago(60_000), true],
+    ["yesterday", ago(DAY), true],
+    ["exactly 2 days ago", ago(2 * DAY), true],
+    ["2 days and 1 ms ago", ago(2 * DAY + 1), false],
+    ["3 days ago", ago(3 * DAY), false],
+    ["a year ago", ago(365 * DAY), false],
+  ])("%s -> %s", (_, balanceUpdated, expected) => {
+    expect(isRecentlyUpdated({ balanceUpdated }, NOW)).toBe(expected);
+  });
+});
+
+describe("computeRunway: average daily spend since the first debit, days to go and end date", () => {
+  type RunwayWallet = Pick<WalletData, "debit" | "balance" | "dailyBudget" | "firstDebitAt">;
+  const wallet = (overrides: Partial<RunwayWallet>): RunwayWallet => ({
+    debit: 10_000,
+    balance: 50_000,
+    dailyBudget: null,
+    firstDebitAt: ago(10 * DAY),
+    ...overrides,
+  });
+
+  it.each<[string, Partial<RunwayWallet>, { averageDailySpend: number; daysToGo: number; shouldEndBy: string }]>([
+    // 10 000 over 10 days = 1 000 a day; 50 000 lasts 50 days.
+    ["no daily budget: the average", {}, { averageDailySpend: 1_000, daysToGo: 50, shouldEndBy: "2025-07-30" }],
+    ["a daily budget above the average: the average", { dailyBudget: 5_000 }, { averageDailySpend: 1_000, daysToGo: 50, shouldEndBy: "2025-07-30" }],
+    ["a daily budget below the average: the budget", { dailyBudget: 500 }, { averageDailySpend: 1_000, daysToGo: 100, shouldEndBy: "2025-09-18" }],
+    ["a daily budget of 0 counts as none", { dailyBudget: 0 }, { averageDailySpend: 1_000, daysToGo: 50, shouldEndBy: "2025-07-30" }],
+    ["days to go are whole days, rounded down", { balance: 2_999 }, { averageDailySpend: 1_000, daysToGo: 2, shouldEndBy: "2025-06-12" }],
+    ["an empty wallet ends today", { balance: 0 }, { averageDailySpend: 1_000, daysToGo: 0, shouldEndBy: "2025-06-10" }],
+    ["an overdrawn wallet ends today", { balance: -700 }, { averageDailySpend: 1_000, daysToGo: 0, shouldEndBy: "2025-06-10" }],
+    ["a first debit today counts as one day", { firstDebitAt: ago(2 * HOUR), debit: 3_000, balance: 9_000 }, { averageDailySpend: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
+    ["partial days are not counted", { firstDebitAt: ago(2 * DAY - 1), debit: 3_000, balance: 9_000 }, { averageDailySpend: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
+    ["a first debit in the future counts as one day", { firstDebitAt: new Date(NOW.getTime() + HOUR).toISOString(), debit: 3_000, balance: 9_000 }, { averageDailySpend: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
+    ["the shown average is rounded to the cent", { firstDebitAt: ago(3 * DAY), debit: 1_000, balance: 1_000 }, { averageDailySpend: 333, daysToGo: 3, shouldEndBy: "2025-06-13" }],
+  ])("%s", (_, overrides, expected) => {
+    expect(computeRunway(wallet(overrides), NOW)).toEqual(expected);
+  });
+
+  it.each<[string, Partial<RunwayWallet>]>([
+    ["before a first debit", { firstDebitAt: null, debit: 0 }],
+    ["a first debit date but nothing debited", { debit: 0 }],
+  ])("shows nothing %s", (_, overrides) => {
+    expect(computeRunway(wallet(overrides), NOW)).toBeNull();
+  });
+
+  it("counts from today in UTC days", () => {
+    const lateEvening = new Date("2025-06-10T23:30:00.000Z");
+    expect(computeRunway(wallet({ firstDebitAt: "2025-06-09T23:30:00.000Z", debit: 1_000, balance: 1_000 }), lateEvening)).toEqual({
+      averageDailySpend: 1_000,
+      daysToGo: 1,
+      shouldEndBy: "2025-06-11",
+    });
+  });
+});
+
+describe("spentShare: spent versus funded, between 0 and 1", () => {
+  it.each<[number, number, number]>([
+    [10_000, 0, 0],
+    [10_000, 2_500, 0.25],
+    [10_000, 10_000, 1],
+    [10_000, 15_000, 1],
+    [0, 0, 0],
+    [0, 5, 1],
+    [-100, 0, 0],
+  ])("credit %i, debit %i -> %d", (credit, debit, expected) => {
+    expect(spentShare({ credit, debit })).toBe(expected);
+  });
+});
