@@ -177,5 +177,7 @@ export async function requireAnonymous(request: Request): Promise<void> {
 }
 
 export async function logout(request: Request, to = "/login"): Promise<Response> {
+  const userId = (await getSession(request)).get("userId");
+  if (userId) await getStorage().users.recordSignOut(userId);
   return redirect(safeRedirectPath(to, "/login"), { headers: await destroySessionHeaders(request) });
 }

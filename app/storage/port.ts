@@ -175,6 +175,8 @@ export interface UsersRepo {
   update(id: string, patch: Patch<UserData>, actor: Actor, options?: WriteOptions): Promise<User>;
   /** Records a sign-in (not audited as a change). */
   recordSignIn(id: string, method: "password" | "saml", now: Date): Promise<User>;
+  /** Marks the user document disconnected (sign-out; not audited as a change). */
+  recordSignOut(id: string): Promise<void>;
   /** Writes last_refresh_token as a server timestamp. */
   touchRefreshToken(id: string): Promise<User>;
   /** Members of a team (users whose roleByTeam names it), by e-mail. */

@@ -596,6 +596,11 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           const again = await storage.users.recordSignIn("u-1", "saml", now);
           expect(again.auth_providers).toEqual(["saml", "password"]);
           expect(await storage.users.getOne("u-1")).toEqual(again);
+          // Signing out marks the user document disconnected; an unknown user is ignored.
+          await storage.users.recordSignOut("u-1");
+          expect(await storage.users.getOne("u-1")).toMatchObject({ disconnected: true, last_auth_method: "saml", version: 4 });
+          await storage.users.recordSignOut("u-missing");
+          expect(await storage.users.getOne("u-missing")).toBeNull();
         });
 
         it("writes last_refresh_token as a server instant", async () => {

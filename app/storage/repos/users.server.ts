@@ -131,6 +131,9 @@ export function createUsersRepo(store: DocumentStore): UsersRepo {
         disconnected: false,
       });
     },
+    async recordSignOut(id) {
+      if (await store.get<UserData>(C, id)) await store.update<UserData>(C, id, { disconnected: true });
+    },
     async touchRefreshToken(id) {
       return store.update<UserData>(C, id, { last_refresh_token: fieldOps.serverTime() });
     },
