@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: type check, unit, integration and storage contract tests (SQLite and the
 // Firestore emulator, started by the integration project's global setup), then the browser
-// tests on a production build (playwright.config.ts finds a Chromium or says how to get one). Stops at the first failing step with its exit code.
+// tests on a production build (playwright.config.ts finds a Chromium or says how to get one).
+// Stops at the first failing step with its exit code.
 import { spawnSync } from "node:child_process";
 
 const steps = [

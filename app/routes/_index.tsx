@@ -2,7 +2,9 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
+import { DashboardTeams } from "~/components/dashboard-teams";
 import { requireUser } from "~/services/auth.server";
+import { listDashboardTeams } from "~/services/teams-admin.server";
 
 export const DASHBOARD_TABS = ["teams", "wallets", "campaigns"] as const;
 type Tab = (typeof DASHBOARD_TABS)[number];
@@ -11,12 +13,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Home");
   const requested = new URL(request.url).searchParams.get("tab");
   const tab: Tab = (DASHBOARD_TABS as readonly string[]).includes(requested ?? "") ? (requested as Tab) : "teams";
-  return { tab, name: user.firstname || user.displayName || user.email };
+  const after = new URL(request.url).searchParams.get("after");
+  // The teams the user may see (a supplier: the teams listing them), with their derived totals.
+  const teams = tab === "teams" ? await listDashboardTeams(user, after) : null;
+  return { tab, name: user.firstname || user.displayName || user.email, teams, after };
 }
 
 export default function DashboardRoute() {
   const { t } = useTranslation();
-  const { tab, name } = useLoaderData<typeof loader>();
+  const { tab, name, teams, after } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
   // The spec's #teams fragment never reaches the server: mirror it to ?tab=.
   useEffect(() => {
@@ -48,6 +53,7 @@ export default function DashboardRoute() {
           </li>
         </ul>
       </section>
+      {teams ? <DashboardTeams result={teams} after={after} /> : null}
     </>
   );
 }

@@ -8,6 +8,7 @@ import { LanguageSwitch } from "~/components/language-switch";
 import { safeRedirectPath } from "~/domain/navigation";
 import { LoginSchema } from "~/forms/auth";
 import { requireAnonymous, signInWithPassword } from "~/services/auth.server";
+import { loadTeamsOnSignIn } from "~/services/users-admin.server";
 import { useIsPending } from "~/utils/misc";
 
 export const handle = { layout: "full", name: "auth-login" };
@@ -35,7 +36,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: result.reason === "auth.tooManyAttempts" ? 429 : 401 },
     );
   }
-  throw redirect(safeRedirectPath(submission.value.to), { headers: result.headers });
+  // The user's teams load here: a pending user becomes active; with one team and no `to`, land on it.
+  const { landing } = await loadTeamsOnSignIn(result.user);
+  throw redirect(safeRedirectPath(submission.value.to, landing), { headers: result.headers });
 }
 
 export default function LoginRoute() {

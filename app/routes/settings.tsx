@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { can } from "~/domain/permissions";
@@ -19,6 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     config: { version: config.version, maintenance: config.maintenance, appVersion: config.appVersion, updated: config.updated, updatedBy: config.updatedBy },
     canEdit: can(user, "RetailerSettings", "update"),
+    hub: { teams: can(user, "Team", "read"), users: can(user, "User", "read") },
   };
 }
 
@@ -42,7 +43,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function SettingsRoute() {
   const { t } = useTranslation();
-  const { config, canEdit } = useLoaderData<typeof loader>();
+  const { config, canEdit, hub } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const [form, fields] = useForm({
@@ -56,6 +57,22 @@ export default function SettingsRoute() {
   return (
     <>
       <h1>{t("settings.title")}</h1>
+      {hub.teams || hub.users ? (
+        <nav className="panel settings-hub" aria-label={t("teams:settingsHub.label")}>
+          <ul className="link-list">
+            {hub.teams ? (
+              <li>
+                <Link to="/teams">{t("teams:settingsHub.teams")}</Link> — <span className="muted">{t("teams:settingsHub.teamsHelp")}</span>
+              </li>
+            ) : null}
+            {hub.users ? (
+              <li>
+                <Link to="/users">{t("teams:settingsHub.users")}</Link> — <span className="muted">{t("teams:settingsHub.usersHelp")}</span>
+              </li>
+            ) : null}
+          </ul>
+        </nav>
+      ) : null}
       <section className="panel" aria-labelledby="platform-title">
         <h2 id="platform-title">{t("settings.platform")}</h2>
         {form.errors?.length ? <FormAlert title={t("errors.conflictTitle")} message={t(form.errors[0])} /> : null}

@@ -1,0 +1,110 @@
+/** Wallet building blocks shared by the Wallets tab and the wallet page. */
+import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
+import { useTranslation } from "react-i18next";
+import { WALLET_STATUSES } from "~/domain/types";
+import { WALLET_CURRENCIES } from "~/forms/wallets";
+import { ErrorList, Field } from "./forms";
+
+type WalletFieldName = "label" | "currency" | "status" | "dailyBudget" | "budgetEditing" | "external_id" | "tags";
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyField = FieldMetadata<any, any, string[]>;
+
+function SelectField({ field, label, children }: { field: AnyField; label: string; children: React.ReactNode }) {
+  const errorId = field.errors?.length ? `${field.id}-error` : undefined;
+  return (
+    <div className="field">
+      <label htmlFor={field.id}>{label}</label>
+      <select {...getSelectProps(field)} key={field.key} aria-invalid={errorId ? true : undefined} aria-describedby={errorId}>
+        {children}
+      </select>
+      <ErrorList id={errorId} errors={field.errors} />
+    </div>
+  );
+}
+
+/** The settings of a wallet, for the create and the edit forms (team managers). */
+export function WalletFields({ fields, currencyLocked }: { fields: Record<WalletFieldName, AnyField>; currencyLocked?: boolean }) {
+  const { t } = useTranslation("wallets");
+  return (
+    <>
+      <Field label={t("fields.label")} inputProps={{ ...getInputProps(fields.label, { type: "text" }), autoComplete: "off" }} errors={fields.label.errors} />
+      <div className="field-row">
+        <SelectField field={fields.currency} label={t("fields.currency")}>
+          {WALLET_CURRENCIES.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField field={fields.status} label={t("fields.status")}>
+          {WALLET_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {t(`status.${s}`)}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      {currencyLocked ? <p className="field-help">{t("form.currencyLockedHelp")}</p> : null}
+      <div className="field-row">
+        <Field
+          label={t("fields.dailyBudget")}
+          inputProps={{ ...getInputProps(fields.dailyBudget, { type: "text" }), inputMode: "decimal", autoComplete: "off" }}
+          errors={fields.dailyBudget.errors}
+          help={t("form.dailyBudgetHelp")}
+        />
+        <Field
+          label={t("fields.external_id")}
+          inputProps={{ ...getInputProps(fields.external_id, { type: "text" }), autoComplete: "off" }}
+          errors={fields.external_id.errors}
+        />
+      </div>
+      <Field
+        label={t("fields.tags")}
+        inputProps={{ ...getInputProps(fields.tags, { type: "text" }), autoComplete: "off" }}
+        errors={fields.tags.errors}
+        help={t("form.tagsHelp")}
+      />
+      <div className="field checkbox">
+        <input {...getInputProps(fields.budgetEditing, { type: "checkbox" })} key={fields.budgetEditing.key} aria-describedby={`${fields.budgetEditing.id}-help`} />
+        <label htmlFor={fields.budgetEditing.id}>{t("fields.budgetEditing")}</label>
+      </div>
+      <p id={`${fields.budgetEditing.id}-help`} className="field-help">
+        {t("form.budgetEditingHelp")}
+      </p>
+    </>
+  );
+}
+
+/** The stored status, or insufficient funds when an active wallet is empty. */
+export function WalletStatusBadge({ status, liveStatus }: { status: string; liveStatus: string }) {
+  const { t } = useTranslation("wallets");
+  return (
+    <span className={`wallet-badge wallet-badge-${liveStatus}`}>
+      {liveStatus === status ? t(`status.${status}`) : t(`liveStatus.${liveStatus}`)}
+    </span>
+  );
+}
+
+export function RecentlyUpdatedBadge() {
+  const { t } = useTranslation("wallets");
+  return <span className="wallet-badge wallet-badge-recent">{t("recentlyUpdated")}</span>;
+}
+
+/** Spent versus funded: a meter with its numbers in words beside it. */
+export function SpentMeter({ share, debit, credit, percent, id }: { share: number; debit: string; credit: string; percent: string; id: string }) {
+  const { t } = useTranslation("wallets");
+  return (
+    <div className="spent-meter">
+      <meter id={id} min={0} max={1} value={share} aria-label={t("spent.label")} aria-describedby={`${id}-text`} />
+      <span id={`${id}-text`} className="spent-text">
+        {t("spent.text", { debit, credit, percent })}
+      </span>
+    </div>
+  );
+}
+
+export function RunwayText({ runway }: { runway: { daysToGo: number; shouldEndBy: string; averageDailySpend: string } | null }) {
+  const { t } = useTranslation("wallets");
+  if (!runway) return <span className="muted">{t("runway.none")}</span>;
+  return <span>{t("runway.short", { count: runway.daysToGo, date: runway.shouldEndBy })}</span>;
+}

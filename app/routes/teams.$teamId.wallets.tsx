@@ -1,0 +1,144 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { SubmitButton } from "~/components/forms";
+import { RecentlyUpdatedBadge, RunwayText, SpentMeter, WalletFields, WalletStatusBadge } from "~/components/wallets";
+import { can } from "~/domain/permissions";
+import { CreateWalletSchema, createWalletIntent } from "~/forms/wallets";
+import { requirePermission, requireUser } from "~/services/auth.server";
+import { getRequestLocale } from "~/services/i18n.server";
+import { requireVisibleTeam } from "~/services/teams.server";
+import { redirectWithToast } from "~/services/toast.server";
+import { createWallet, listTeamWallets, retailerSettings, viewContext } from "~/services/wallets.server";
+import { useIsPending } from "~/utils/misc";
+
+export const meta: MetaFunction = () => [{ title: "Wallets · Ads console" }];
+
+/** The Wallets tab of a team: every wallet with its money and runway; team managers create. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, "Wallet");
+  const team = await requireVisibleTeam(user, params.teamId);
+  const ctx = viewContext(user, await getRequestLocale(request));
+  const wallets = await listTeamWallets(team, ctx);
+  return {
+    team: { id: team.id, name: team.name },
+    wallets,
+    canCreate: can(user, "Wallet", "create", { teamId: team.id }),
+    seesSensitive: ctx.seesSensitive,
+    defaultCurrency: retailerSettings().currency,
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request, "Wallet");
+  const team = await requireVisibleTeam(user, params.teamId);
+  requirePermission(user, "Wallet", "create", { teamId: team.id });
+  const formData = await request.formData();
+  if (formData.get("intent") !== createWalletIntent) throw data({ error: "Unknown intent" }, { status: 400 });
+  const submission = parseWithZod(formData, { schema: CreateWalletSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const wallet = await createWallet(user, team, submission.value);
+  return redirectWithToast(`/teams/${team.id}/wallets/${wallet.id}`, {
+    type: "success",
+    title: "wallets:toast.created",
+    values: { label: wallet.label },
+  });
+}
+
+export default function WalletListRoute() {
+  const { t } = useTranslation("wallets");
+  const { team, wallets, canCreate, seesSensitive } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h2 id="wallets-title">{t("list.title")}</h2>
+      {wallets.length === 0 ? (
+        <div className="empty-state">
+          <p>{t("list.empty")}</p>
+          {canCreate ? <p>{t("list.emptyManager")}</p> : null}
+        </div>
+      ) : (
+        <div className="table-wrap" role="region" aria-labelledby="wallets-title" tabIndex={0}>
+          <table className="wallets-table">
+            <caption className="visually-hidden">{t("list.caption", { team: team.name })}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("fields.label")}</th>
+                <th scope="col">{t("fields.status")}</th>
+                <th scope="col" className="num">{t("fields.balance")}</th>
+                <th scope="col" className="num">{t("fields.credit")}</th>
+                <th scope="col" className="num">{t("fields.debit")}</th>
+                <th scope="col" className="num">{t("fields.dailyBudget")}</th>
+                <th scope="col" className="num">{t("fields.todaySpend")}</th>
+                <th scope="col">{t("fields.runway")}</th>
+                {seesSensitive ? <th scope="col">{t("fields.tags")}</th> : null}
+                {seesSensitive ? <th scope="col">{t("fields.external_id")}</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {wallets.map((w) => (
+                <tr key={w.id}>
+                  <th scope="row">
+                    <Link to={`/teams/${team.id}/wallets/${w.id}`}>{w.label}</Link>
+                    <span className="muted wallet-currency"> · {w.currency}</span>
+                    {w.recentlyUpdated ? (
+                      <>
+                        {" "}
+                        <RecentlyUpdatedBadge />
+                      </>
+                    ) : null}
+                  </th>
+                  <td>
+                    <WalletStatusBadge status={w.status} liveStatus={w.liveStatus} />
+                  </td>
+                  <td className="num">{w.balance}</td>
+                  <td className="num">{w.credit}</td>
+                  <td className="num">{w.debit}</td>
+                  <td className="num">{w.dailyBudget ?? <span className="muted">{t("noDailyBudget")}</span>}</td>
+                  <td className="num">{w.todaySpend}</td>
+                  <td>
+                    <RunwayText runway={w.runway} />
+                    <SpentMeter id={`spent-${w.id}`} share={w.spent.share} debit={w.debit} credit={w.credit} percent={w.spent.percent} />
+                  </td>
+                  {seesSensitive ? <td>{w.tags?.length ? w.tags.join(", ") : <span className="muted">—</span>}</td> : null}
+                  {seesSensitive ? <td>{w.external_id || <span className="muted">—</span>}</td> : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {canCreate ? <CreateWalletPanel /> : null}
+    </>
+  );
+}
+
+function CreateWalletPanel() {
+  const { t } = useTranslation("wallets");
+  const { defaultCurrency } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const pending = useIsPending();
+  const [form, fields] = useForm({
+    id: "create-wallet-form",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(CreateWalletSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CreateWalletSchema }),
+    defaultValue: { currency: defaultCurrency, status: "active" },
+    shouldValidate: "onBlur",
+  });
+  return (
+    <section className="panel" aria-labelledby="create-wallet-title">
+      <details className="wallet-disclosure" open={actionData?.result ? true : undefined}>
+        <summary id="create-wallet-title">{t("create.title")}</summary>
+        <Form method="post" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value={createWalletIntent} />
+          <WalletFields fields={fields} />
+          <SubmitButton pending={pending}>{t("create.submit")}</SubmitButton>
+        </Form>
+      </details>
+    </section>
+  );
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

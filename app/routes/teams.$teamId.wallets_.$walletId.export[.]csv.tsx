@@ -1,0 +1,27 @@
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { periodInstants } from "~/domain/ledger-period";
+import { requireUser } from "~/services/auth.server";
+import { getRequestLocale } from "~/services/i18n.server";
+import { requireVisibleTeam } from "~/services/teams.server";
+import { exportLedgerCsv, requireTeamWallet, viewContext } from "~/services/wallets.server";
+
+/** The ledger of the chosen period as a CSV download (every page, not only the one shown). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, "Wallet");
+  const team = await requireVisibleTeam(user, params.teamId);
+  const wallet = await requireTeamWallet(team, params.walletId);
+  const ctx = viewContext(user, await getRequestLocale(request));
+  const search = new URL(request.url).searchParams;
+  const days = { from: search.get("from") || undefined, to: search.get("to") || undefined };
+  const period = periodInstants(days, ctx.retailerTimeZone);
+  if (!period.ok) throw data({ error: `wallets:${period.reason}` }, { status: 400 });
+  const { fileName, body } = await exportLedgerCsv(wallet, { days, instants: period.value }, ctx);
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${fileName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

@@ -1,0 +1,519 @@
+import { randomUUID } from "node:crypto";
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
+import { RecentlyUpdatedBadge, SpentMeter, WalletFields, WalletStatusBadge } from "~/components/wallets";
+import { periodInstants } from "~/domain/ledger-period";
+import { formatMoney } from "~/domain/money";
+import { can } from "~/domain/permissions";
+import type { Team, User, Wallet } from "~/domain/types";
+import {
+  ENTRY_TYPES,
+  PostEntrySchema,
+  postEntryIntent,
+  ReverseEntrySchema,
+  reverseEntryIntent,
+  UpdateWalletSchema,
+  updateWalletIntent,
+} from "~/forms/wallets";
+import { requirePermission, requireUser } from "~/services/auth.server";
+import { getRequestLocale } from "~/services/i18n.server";
+import { requireVisibleTeam } from "~/services/teams.server";
+import { redirectWithToast } from "~/services/toast.server";
+import {
+  getEntryView,
+  listLedgerPage,
+  postEntry,
+  presentWallet,
+  requireTeamWallet,
+  reverseEntry,
+  todaySpendOf,
+  updateWallet,
+  viewContext,
+  walletFormDefaults,
+} from "~/services/wallets.server";
+import { cn, useIsPending } from "~/utils/misc";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.wallet.label} · Ads console` : "Ads console" }];
+
+/** A wallet: its money, runway and settings, and its ledger (posting, reversal, period, CSV). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, "Wallet");
+  const team = await requireVisibleTeam(user, params.teamId);
+  const wallet = await requireTeamWallet(team, params.walletId);
+  const ctx = viewContext(user, await getRequestLocale(request));
+  const search = new URL(request.url).searchParams;
+  const from = search.get("from") || "";
+  const to = search.get("to") || "";
+  const period = periodInstants({ from: from || undefined, to: to || undefined }, ctx.retailerTimeZone);
+  const canManage = can(user, "Wallet", "update", { teamId: team.id });
+  const reverseId = search.get("reverse");
+  const [todaySpend, page, reverse] = await Promise.all([
+    todaySpendOf(wallet.id, ctx.now, ctx.retailerTimeZone),
+    listLedgerPage(wallet, { ...(period.ok ? period.value : {}), after: search.get("after") }, ctx),
+    canManage && reverseId ? getEntryView(wallet, reverseId, ctx) : null,
+  ]);
+  return {
+    team: { id: team.id, name: team.name },
+    wallet: presentWallet(wallet, todaySpend, ctx),
+    form: canManage ? walletFormDefaults(wallet) : null,
+    entries: page.entries,
+    next: page.next,
+    paged: !!search.get("after"),
+    filter: { from, to, error: period.ok ? null : { field: period.field, reason: `wallets:${period.reason}` } },
+    canManage,
+    seesSensitive: ctx.seesSensitive,
+    retailerTimeZone: ctx.retailerTimeZone,
+    /** A fresh idempotency key for each posting form shown: a double submission records one entry. */
+    postKey: canManage && wallet.status !== "archived" ? randomUUID() : null,
+    reverse: reverse && reverse.reversible ? reverse : null,
+  };
+}
+
+async function loadForAction(request: Request, params: LoaderFunctionArgs["params"]) {
+  const user = await requireUser(request, "Wallet");
+  const team = await requireVisibleTeam(user, params.teamId);
+  const wallet = await requireTeamWallet(team, params.walletId);
+  // Only team managers change a wallet or post to its ledger.
+  requirePermission(user, "Wallet", "update", { teamId: team.id });
+  return { user, team, wallet };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user, team, wallet } = await loadForAction(request, params);
+  const formData = await request.formData();
+  switch (formData.get("intent")) {
+    case updateWalletIntent:
+      return saveWallet(user, team, wallet, formData);
+    case postEntryIntent:
+      return post(request, user, team, wallet, formData);
+    case reverseEntryIntent:
+      return reverse(request, user, team, wallet, formData);
+    default:
+      throw data({ error: "Unknown intent" }, { status: 400 });
+  }
+}
+
+const walletPath = (team: Team, wallet: Wallet) => `/teams/${team.id}/wallets/${wallet.id}`;
+
+async function saveWallet(user: User, team: Team, wallet: Wallet, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: UpdateWalletSchema });
+  if (submission.status !== "success") return data({ form: "wallet" as const, result: submission.reply() }, { status: 400 });
+  const outcome = await updateWallet(user, wallet, submission.value);
+  if (!outcome.ok) {
+    if (outcome.reason === "errors.conflict") {
+      return data({ form: "wallet" as const, result: submission.reply({ formErrors: [outcome.reason] }) }, { status: 409 });
+    }
+    return data({ form: "wallet" as const, result: submission.reply({ fieldErrors: { currency: [outcome.reason] } }) }, { status: 400 });
+  }
+  return redirectWithToast(walletPath(team, wallet), { type: "success", title: "toast.changesSaved" });
+}
+
+async function post(request: Request, user: User, team: Team, wallet: Wallet, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: PostEntrySchema });
+  if (submission.status !== "success") return data({ form: "entry" as const, result: submission.reply() }, { status: 400 });
+  const outcome = await postEntry(user, wallet, submission.value);
+  if (!outcome.ok) {
+    if (outcome.reason === "ledger.walletNotFound") throw data({ error: "errors.notFound" }, { status: 404 });
+    const reason = `wallets:${outcome.reason}`;
+    const reply =
+      outcome.reason === "ledger.insufficientBalance" || outcome.reason === "ledger.notPositive"
+        ? submission.reply({ fieldErrors: { amount: [reason] } })
+        : submission.reply({ formErrors: [reason] });
+    return data({ form: "entry" as const, result: reply }, { status: 400 });
+  }
+  const locale = await getRequestLocale(request);
+  const money = (minor: number) => formatMoney(minor, outcome.wallet.currency, locale);
+  return redirectWithToast(walletPath(team, wallet), {
+    type: "success",
+    title: "wallets:toast.posted",
+    description: outcome.entry.type === "credit" ? "wallets:toast.credited" : "wallets:toast.debited",
+    values: { amount: money(outcome.entry.amount), balance: money(outcome.wallet.balance) },
+  });
+}
+
+async function reverse(request: Request, user: User, team: Team, wallet: Wallet, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: ReverseEntrySchema });
+  if (submission.status !== "success") return data({ form: "reverse" as const, result: submission.reply() }, { status: 400 });
+  const outcome = await reverseEntry(user, wallet, submission.value.entryId, submission.value.comment);
+  if (!outcome.ok) {
+    if (outcome.reason === "ledger.walletNotFound" || outcome.reason === "ledger.entryNotFound") {
+      throw data({ error: "errors.notFound" }, { status: 404 });
+    }
+    return data({ form: "reverse" as const, result: submission.reply({ formErrors: [`wallets:${outcome.reason}`] }) }, { status: 400 });
+  }
+  const locale = await getRequestLocale(request);
+  return redirectWithToast(walletPath(team, wallet), {
+    type: "success",
+    title: "wallets:toast.reversed",
+    description: "wallets:toast.reversedDescription",
+    values: { seq: outcome.entry.seq, balance: formatMoney(outcome.wallet.balance, outcome.wallet.currency, locale) },
+  });
+}
+
+export default function WalletRoute() {
+  const { t } = useTranslation("wallets");
+  const { team, wallet, canManage, postKey, reverse, seesSensitive } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <p className="wallet-back">
+        <Link to={`/teams/${team.id}/wallets`}>{t("page.back")}</Link>
+      </p>
+      <div className="wallet-heading">
+        <h2 id="wallet-title">{wallet.label}</h2>
+        <WalletStatusBadge status={wallet.status} liveStatus={wallet.liveStatus} />
+        {wallet.recentlyUpdated ? <RecentlyUpdatedBadge /> : null}
+      </div>
+      {reverse ? <ReverseConfirmation entry={reverse} /> : null}
+      <section className="panel" aria-labelledby="wallet-money-title">
+        <h3 id="wallet-money-title">{t("page.money")}</h3>
+        <p className="wallet-balance">
+          <span className="muted">{t("fields.balance")}</span> <strong data-testid="wallet-balance">{wallet.balance}</strong>
+        </p>
+        <dl className="facts">
+          <dt>{t("fields.credit")}</dt>
+          <dd>{wallet.credit}</dd>
+          <dt>{t("fields.debit")}</dt>
+          <dd>{wallet.debit}</dd>
+          <dt>{t("fields.dailyBudget")}</dt>
+          <dd>{wallet.dailyBudget ?? t("noDailyBudget")}</dd>
+          <dt>{t("fields.todaySpend")}</dt>
+          <dd>{wallet.todaySpend}</dd>
+          <dt>{t("fields.runway")}</dt>
+          <dd>
+            {wallet.runway ? (
+              <>
+                {t("runway.long", { count: wallet.runway.daysToGo, date: wallet.runway.shouldEndBy, average: wallet.runway.averageDailySpend })}
+              </>
+            ) : (
+              t("runway.none")
+            )}
+          </dd>
+          <dt>{t("spent.label")}</dt>
+          <dd>
+            <SpentMeter id="wallet-spent" share={wallet.spent.share} debit={wallet.debit} credit={wallet.credit} percent={wallet.spent.percent} />
+          </dd>
+          <dt>{t("fields.currency")}</dt>
+          <dd>{wallet.currency}</dd>
+          <dt>{t("fields.budgetEditing")}</dt>
+          <dd>{t(wallet.budgetEditing ? "yes" : "no")}</dd>
+          {seesSensitive ? (
+            <>
+              <dt>{t("fields.tags")}</dt>
+              <dd>{wallet.tags?.length ? wallet.tags.join(", ") : "—"}</dd>
+              <dt>{t("fields.external_id")}</dt>
+              <dd>{wallet.external_id || "—"}</dd>
+            </>
+          ) : null}
+          <dt>{t("fields.balanceUpdated")}</dt>
+          <dd>{wallet.balanceUpdated ?? t("page.neverUpdated")}</dd>
+        </dl>
+      </section>
+      {canManage && wallet.archived ? (
+        <p className="notice" role="note">
+          {t("page.archivedNotice")}
+        </p>
+      ) : null}
+      {canManage && postKey ? <PostEntryPanel key={postKey} postKey={postKey} /> : <PostingRefused />}
+      <LedgerSection />
+      {canManage ? <EditWalletPanel /> : null}
+    </>
+  );
+}
+
+function PostEntryPanel({ postKey }: { postKey: string }) {
+  const { t } = useTranslation("wallets");
+  const { t: tc } = useTranslation();
+  const { wallet } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const pending = useIsPending();
+  const [form, fields] = useForm({
+    id: "post-entry-form",
+    lastResult: actionData?.form === "entry" ? actionData.result : undefined,
+    constraint: getZodConstraint(PostEntrySchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: PostEntrySchema }),
+    defaultValue: { type: "credit" },
+    shouldValidate: "onBlur",
+  });
+  return (
+    <section className="panel" aria-labelledby="post-entry-title">
+      <h3 id="post-entry-title">{t("entry.title")}</h3>
+      {form.errors?.length ? <FormAlert title={t("entry.refused")} message={tc(form.errors[0])} /> : null}
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value={postEntryIntent} />
+        <input type="hidden" name="idempotencyKey" value={postKey} />
+        <fieldset className="wallet-type-choice" aria-describedby={fields.type.errors?.length ? `${fields.type.id}-error` : undefined}>
+          <legend>{t("fields.type")}</legend>
+          {ENTRY_TYPES.map((type) => {
+            const props = getInputProps(fields.type, { type: "radio", value: type });
+            return (
+              <label key={type} className="radio">
+                <input {...props} key={`${fields.type.key}-${type}`} id={`${fields.type.id}-${type}`} />
+                {t(`entry.types.${type}`)}
+              </label>
+            );
+          })}
+          <ErrorList id={`${fields.type.id}-error`} errors={fields.type.errors} />
+        </fieldset>
+        <div className="field-row">
+          <Field
+            label={t("fields.amount", { currency: wallet.currency })}
+            inputProps={{ ...getInputProps(fields.amount, { type: "text" }), inputMode: "decimal", autoComplete: "off" }}
+            errors={fields.amount.errors}
+            help={t("entry.amountHelp")}
+          />
+          <Field
+            label={t("fields.reference")}
+            inputProps={{ ...getInputProps(fields.reference, { type: "text" }), autoComplete: "off" }}
+            errors={fields.reference.errors}
+            help={t("entry.referenceHelp")}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={fields.comment.id}>{t("fields.comment")}</label>
+          <textarea
+            {...getTextareaProps(fields.comment)}
+            key={fields.comment.key}
+            rows={2}
+            aria-describedby={[`${fields.comment.id}-help`, fields.comment.errors?.length ? `${fields.comment.id}-error` : ""].filter(Boolean).join(" ")}
+          />
+          <p id={`${fields.comment.id}-help`} className="field-help">
+            {t("entry.commentHelp")}
+          </p>
+          <ErrorList id={`${fields.comment.id}-error`} errors={fields.comment.errors} />
+        </div>
+        <SubmitButton pending={pending}>{t("entry.submit")}</SubmitButton>
+      </Form>
+    </section>
+  );
+}
+
+/**
+ * A posting refused because the wallet can no longer take one (archived meanwhile): the page
+ * shows no form any more, so the refusal is said where the form was.
+ */
+function PostingRefused() {
+  const { t } = useTranslation("wallets");
+  const { t: tc } = useTranslation();
+  const actionData = useActionData<typeof action>();
+  const error = actionData?.form === "entry" ? actionData.result.error?.[""]?.[0] : undefined;
+  if (!error) return null;
+  return (
+    <section className="panel" aria-labelledby="post-entry-title">
+      <h3 id="post-entry-title">{t("entry.title")}</h3>
+      <FormAlert title={t("entry.refused")} message={tc(error)} />
+    </section>
+  );
+}
+
+function ReverseConfirmation({ entry }: { entry: NonNullable<Awaited<ReturnType<typeof loader>>["reverse"]> }) {
+  const { t } = useTranslation("wallets");
+  const { t: tc } = useTranslation();
+  const actionData = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const pending = useIsPending();
+  const cancel = new URLSearchParams(params);
+  cancel.delete("reverse");
+  const [form, fields] = useForm({
+    id: "reverse-entry-form",
+    lastResult: actionData?.form === "reverse" ? actionData.result : undefined,
+    constraint: getZodConstraint(ReverseEntrySchema),
+    shouldValidate: "onBlur",
+  });
+  const opposite = entry.type === "credit" ? "debit" : "credit";
+  return (
+    <section className="panel wallet-confirm" role="region" aria-labelledby="reverse-title">
+      <h3 id="reverse-title">{t("reverse.title", { seq: entry.seq })}</h3>
+      <p>
+        {t("reverse.explain", {
+          type: t(`entry.types.${entry.type}`).toLowerCase(),
+          amount: entry.amount,
+          reference: entry.reference,
+          opposite: t(`entry.types.${opposite}`).toLowerCase(),
+        })}
+      </p>
+      {form.errors?.length ? <FormAlert title={t("reverse.refused")} message={tc(form.errors[0])} /> : null}
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value={reverseEntryIntent} />
+        <input type="hidden" name="entryId" value={entry.id} />
+        <div className="field">
+          <label htmlFor={fields.comment.id}>{t("fields.comment")}</label>
+          <textarea {...getTextareaProps(fields.comment)} key={fields.comment.key} rows={2} />
+          <ErrorList errors={fields.comment.errors} />
+        </div>
+        <div className="wallet-button-row">
+          <SubmitButton pending={pending}>{t("reverse.confirm")}</SubmitButton>
+          <Link className="button" to={`?${cancel.toString()}`} preventScrollReset>
+            {t("reverse.cancel")}
+          </Link>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+function LedgerSection() {
+  const { t } = useTranslation("wallets");
+  const { t: tc } = useTranslation();
+  const { team, wallet, entries, next, paged, filter, canManage, seesSensitive, retailerTimeZone } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const periodQuery = new URLSearchParams();
+  if (filter.from) periodQuery.set("from", filter.from);
+  if (filter.to) periodQuery.set("to", filter.to);
+  const nextQuery = new URLSearchParams(periodQuery);
+  if (next) nextQuery.set("after", next);
+  const reverseQuery = (id: string) => {
+    const q = new URLSearchParams(params);
+    q.set("reverse", id);
+    return `?${q.toString()}`;
+  };
+  const filtered = !!(filter.from || filter.to);
+  const exportHref = `/teams/${team.id}/wallets/${wallet.id}/export.csv${periodQuery.size ? `?${periodQuery.toString()}` : ""}`;
+  return (
+    <section className="panel" aria-labelledby="ledger-title">
+      <h3 id="ledger-title">{t("ledger.title")}</h3>
+      <Form method="get" className="filters ledger-filters" aria-label={t("ledger.filter")}>
+        <div className="field">
+          <label htmlFor="ledger-from">{t("ledger.from")}</label>
+          <input
+            id="ledger-from"
+            type="date"
+            name="from"
+            defaultValue={filter.from}
+            aria-invalid={filter.error?.field === "from" || undefined}
+            aria-describedby={filter.error?.field === "from" ? "ledger-filter-error" : undefined}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="ledger-to">{t("ledger.to")}</label>
+          <input
+            id="ledger-to"
+            type="date"
+            name="to"
+            defaultValue={filter.to}
+            aria-invalid={filter.error?.field === "to" || undefined}
+            aria-describedby={filter.error?.field === "to" ? "ledger-filter-error" : undefined}
+          />
+        </div>
+        <button type="submit" className="button">
+          {tc("actions.filter")}
+        </button>
+        {filtered ? (
+          <Link to="?" className="button">
+            {t("ledger.clear")}
+          </Link>
+        ) : null}
+        <a className="button" href={exportHref} download>
+          {t("ledger.export")}
+        </a>
+      </Form>
+      {filter.error ? (
+        <p id="ledger-filter-error" className="form-alert" role="alert">
+          {t(filter.error.reason)}
+        </p>
+      ) : null}
+      <p className="muted">{t("ledger.periodHelp", { timeZone: retailerTimeZone })}</p>
+      {entries.length === 0 ? (
+        <p className="empty-state">{t(filtered ? "ledger.emptyPeriod" : paged ? "ledger.emptyPage" : "ledger.empty")}</p>
+      ) : (
+        <div className="table-wrap" role="region" aria-labelledby="ledger-title" tabIndex={0}>
+          <table className="ledger-table">
+            <caption className="visually-hidden">{t("ledger.caption", { label: wallet.label })}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("ledger.seq")}</th>
+                <th scope="col">{t("ledger.when")}</th>
+                <th scope="col">{t("fields.type")}</th>
+                <th scope="col" className="num">{t("ledger.amount")}</th>
+                <th scope="col" className="num">{t("ledger.balanceAfter")}</th>
+                <th scope="col">{t("fields.reference")}</th>
+                {seesSensitive ? <th scope="col">{t("fields.comment")}</th> : null}
+                <th scope="col">{t("ledger.by")}</th>
+                <th scope="col">{t("ledger.state")}</th>
+                {canManage ? <th scope="col">{t("ledger.actions")}</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={e.id} id={`entry-${e.seq}`} className={cn(e.reversed && "entry-reversed")}>
+                  <td>{e.seq}</td>
+                  <td>
+                    <time dateTime={e.atIso}>{e.at}</time>
+                  </td>
+                  <td>{t(`entry.types.${e.type}`)}</td>
+                  <td className={cn("num", `amount-${e.type}`)}>
+                    {e.type === "debit" ? "−" : "+"}
+                    {e.amount}
+                  </td>
+                  <td className="num">{e.balanceAfter}</td>
+                  <td>{e.reference}</td>
+                  {seesSensitive ? <td>{e.comment || <span className="muted">—</span>}</td> : null}
+                  <td>{e.by}</td>
+                  <td>
+                    {e.reversed ? <span className="wallet-badge wallet-badge-reversed">{t("ledger.reversed")}</span> : null}
+                    {e.reversalOf ? (
+                      <span className="wallet-badge wallet-badge-reversal">
+                        {e.reversalOf.seq !== null ? t("ledger.reversalOf", { seq: e.reversalOf.seq }) : t("ledger.reversalOfUnknown")}
+                      </span>
+                    ) : null}
+                  </td>
+                  {canManage ? (
+                    <td>
+                      {e.reversible && !wallet.archived ? (
+                        <Link to={reverseQuery(e.id)} aria-label={t("ledger.reverseLabel", { seq: e.seq })}>
+                          {t("ledger.reverse")}
+                        </Link>
+                      ) : null}
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {next || paged ? (
+        <nav className="wallet-pager" aria-label={t("ledger.pages")}>
+          {paged ? <Link to={`?${periodQuery.toString()}`}>{t("ledger.firstPage")}</Link> : null}
+          {next ? <Link to={`?${nextQuery.toString()}`}>{tc("actions.nextPage")}</Link> : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}
+
+function EditWalletPanel() {
+  const { t } = useTranslation("wallets");
+  const { t: tc } = useTranslation();
+  const { wallet, form: defaults } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const pending = useIsPending();
+  const [form, fields] = useForm({
+    id: "edit-wallet-form",
+    lastResult: actionData?.form === "wallet" ? actionData.result : undefined,
+    constraint: getZodConstraint(UpdateWalletSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: UpdateWalletSchema }),
+    defaultValue: defaults ?? undefined,
+    shouldValidate: "onBlur",
+  });
+  const failed = actionData?.form === "wallet";
+  return (
+    <section className="panel" aria-labelledby="edit-wallet-title">
+      <details className="wallet-disclosure" open={failed || undefined}>
+        <summary id="edit-wallet-title">{t("edit.title")}</summary>
+        {form.errors?.length ? <FormAlert title={tc("errors.conflictTitle")} message={tc(form.errors[0])} /> : null}
+        <Form method="post" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value={updateWalletIntent} />
+          <input type="hidden" name="version" value={wallet.version} />
+          <WalletFields fields={fields} currencyLocked={wallet.entryCount > 0} />
+          <SubmitButton pending={pending}>{tc("actions.save")}</SubmitButton>
+        </Form>
+      </details>
+    </section>
+  );
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

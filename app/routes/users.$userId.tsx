@@ -1,0 +1,356 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { FormAlert, SubmitButton } from "~/components/forms";
+import { listableTeamStatuses } from "~/domain/teams";
+import type { Role } from "~/domain/types";
+import { checkUserEdit, grantableAccountTypes, grantableRoles } from "~/domain/users";
+import {
+  removeTeamRoleIntent,
+  RemoveUserTeamSchema,
+  setDisabledIntent,
+  setTeamRoleIntent,
+  updateClaimsIntent,
+  UserClaimsSchema,
+  UserDisabledSchema,
+  UserTeamRoleSchema,
+} from "~/forms/users";
+import { requireUser } from "~/services/auth.server";
+import { getStorage } from "~/services/storage.server";
+import { redirectWithToast } from "~/services/toast.server";
+import {
+  getUserForAdmin,
+  setUserDisabled,
+  setUserTeamRole,
+  updateUserClaims,
+  userRowForAdmin,
+  type ChangeOutcome,
+} from "~/services/users-admin.server";
+import { formatDateTime } from "~/utils/format";
+
+/** One user (/users/$userId): claims, team roles, disable or enable. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request, "User");
+  const target = params.userId ? await getUserForAdmin(viewer, params.userId) : null;
+  if (!target) throw data({ error: "errors.notFound" }, { status: 404 });
+  const edit = checkUserEdit(viewer, target);
+  const row = await userRowForAdmin(viewer, target);
+  // Teams the user could be given a role on: the first ones by name that the viewer sees.
+  const candidates = edit.ok
+    ? (await getStorage().teams.list({ statuses: listableTeamStatuses(viewer.claims), sort: "name", direction: "asc", limit: 100 })).items
+        .filter((team) => !target.roleByTeam[team.id])
+        .map((team) => ({ id: team.id, name: team.name }))
+    : [];
+  return {
+    user: { ...row, version: target.version, created: target.created, locale: target.locale, timezone: target.timezone },
+    editable: edit.ok,
+    refusal: edit.ok ? null : edit.reason,
+    types: grantableAccountTypes(viewer.claims),
+    roles: grantableRoles(viewer.claims.role),
+    candidates,
+    timezone: viewer.timezone,
+  };
+}
+
+const STATUS_BY_REASON: Record<string, number> = {
+  "users:refused.self": 403,
+  "users:refused.targetAbove": 403,
+  "users:refused.roleAbove": 403,
+  "users:refused.notManager": 403,
+  "users:refused.notMember": 404,
+  "users:errors.notFound": 404,
+  "errors.conflict": 409,
+};
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const actor = await requireUser(request, "User");
+  const userId = params.userId ?? "";
+  const here = `/users/${encodeURIComponent(userId)}`;
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  let outcome: ChangeOutcome;
+  let title = "users:errors.changeRefused";
+  switch (intent) {
+    case updateClaimsIntent: {
+      const submission = parseWithZod(formData, { schema: UserClaimsSchema });
+      if (submission.status !== "success") throw data({ error: "Bad request" }, { status: 400 });
+      outcome = await updateUserClaims(actor, userId, submission.value);
+      break;
+    }
+    case setTeamRoleIntent: {
+      const submission = parseWithZod(formData, { schema: UserTeamRoleSchema });
+      if (submission.status !== "success") throw data({ error: "Bad request" }, { status: 400 });
+      outcome = await setUserTeamRole(actor, userId, submission.value);
+      break;
+    }
+    case removeTeamRoleIntent: {
+      const submission = parseWithZod(formData, { schema: RemoveUserTeamSchema });
+      if (submission.status !== "success") throw data({ error: "Bad request" }, { status: 400 });
+      outcome = await setUserTeamRole(actor, userId, { ...submission.value, role: null });
+      break;
+    }
+    case setDisabledIntent: {
+      const submission = parseWithZod(formData, { schema: UserDisabledSchema });
+      if (submission.status !== "success") throw data({ error: "Bad request" }, { status: 400 });
+      title = "users:errors.statusUpdate";
+      try {
+        outcome = await setUserDisabled(actor, userId, submission.value);
+      } catch (error) {
+        console.error("User status update", error);
+        return redirectWithToast(here, { type: "error", title, description: "errors.errorOccurred" });
+      }
+      // A stale page: the spec's failure toast, and the page shows the current state.
+      if (!outcome.ok && outcome.reason === "errors.conflict") {
+        return redirectWithToast(here, { type: "error", title, description: "errors.errorOccurred" });
+      }
+      break;
+    }
+    default:
+      throw data({ error: "Unknown intent" }, { status: 400 });
+  }
+  if (!outcome.ok) {
+    if (outcome.reason === "users:errors.notFound" && intent !== setTeamRoleIntent) throw data({ error: "errors.notFound" }, { status: 404 });
+    return data({ title, error: outcome.reason }, { status: STATUS_BY_REASON[outcome.reason] ?? 400 });
+  }
+  return redirectWithToast(here, { type: "success", title: "toast.changesSaved" });
+}
+
+function usePendingIntent(): { intent: string | null; teamId: string | null } {
+  const navigation = useNavigation();
+  if (navigation.state === "idle" || !navigation.formData) return { intent: null, teamId: null };
+  const teamId = navigation.formData.get("teamId");
+  return { intent: String(navigation.formData.get("intent") ?? ""), teamId: teamId ? String(teamId) : null };
+}
+
+export default function UserRoute() {
+  const { t, i18n } = useTranslation("users");
+  const { user, editable, refusal, types, roles, candidates, timezone } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const pending = usePendingIntent();
+  const roleLabel = (role: Role) => t(`roles.${role}`, { ns: "common" });
+  const name = user.displayName || user.email;
+  // The current values stay choosable even when above the viewer's (the save is then refused).
+  const roleChoices = roles.includes(user.claims.role) ? roles : [...roles, user.claims.role];
+  const typeChoices = types.includes(user.claims.type) ? types : [...types, user.claims.type];
+
+  return (
+    <>
+      <p>
+        <Link to="/users">{t("detail.back")}</Link>
+      </p>
+      <h1>{name}</h1>
+      {actionData?.error ? <FormAlert title={t(actionData.title)} message={t(actionData.error)} /> : null}
+      {refusal ? (
+        <p className="notice" role="status">
+          {t(refusal)}
+        </p>
+      ) : null}
+
+      <section className="panel" aria-labelledby="user-facts">
+        <h2 id="user-facts">{t("detail.facts")}</h2>
+        <dl className="facts">
+          <dt>{t("columns.email")}</dt>
+          <dd>{user.email}</dd>
+          <dt>{t("columns.status")}</dt>
+          <dd>
+            <span className={`users-badge users-badge-${user.status}`}>{t(`statuses.${user.status}`)}</span>
+          </dd>
+          <dt>{t("columns.disabled")}</dt>
+          <dd>{user.disabled ? t("disabled.yes") : t("disabled.no")}</dd>
+          <dt>{t("columns.lastSignIn")}</dt>
+          <dd>{user.lastSignIn ? formatDateTime(user.lastSignIn, i18n.language, timezone) : t("list.never")}</dd>
+          <dt>{t("columns.claims")}</dt>
+          <dd>
+            {t(`accountTypes.${user.claims.type}`, { ns: "common" })} · {roleLabel(user.claims.role)}
+          </dd>
+          <dt>{t("detail.created")}</dt>
+          <dd>{formatDateTime(user.created, i18n.language, timezone)}</dd>
+        </dl>
+      </section>
+
+      {editable ? (
+        <section className="panel" aria-labelledby="user-claims">
+          <h2 id="user-claims">{t("detail.claims")}</h2>
+          <p className="muted">{t("detail.claimsHelp")}</p>
+          <Form method="post">
+            <input type="hidden" name="intent" value={updateClaimsIntent} />
+            <input type="hidden" name="version" value={user.version} />
+            <div className="field-row">
+              <div className="field">
+                <label htmlFor="claims-type">{t("columns.type")}</label>
+                <select id="claims-type" name="type" defaultValue={user.claims.type} key={`type-${user.version}`}>
+                  {typeChoices.map((type) => (
+                    <option key={type} value={type}>
+                      {t(`accountTypes.${type}`, { ns: "common" })}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="field">
+                <label htmlFor="claims-role">{t("columns.role")}</label>
+                <select id="claims-role" name="role" defaultValue={user.claims.role} key={`role-${user.version}`}>
+                  {roleChoices.map((role) => (
+                    <option key={role} value={role}>
+                      {roleLabel(role)}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            </div>
+            <SubmitButton pending={pending.intent === updateClaimsIntent}>{t("detail.saveClaims")}</SubmitButton>
+          </Form>
+        </section>
+      ) : null}
+
+      <section className="panel" aria-labelledby="user-teams">
+        <h2 id="user-teams">{t("detail.teams")}</h2>
+        {user.teams.length === 0 ? (
+          <p className="muted">{t("detail.noTeams")}</p>
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">{t("detail.teamsOf", { name })}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t("columns.team")}</th>
+                  <th scope="col">{t("columns.teamRole")}</th>
+                  {editable ? <th scope="col">{t("columns.actions")}</th> : null}
+                </tr>
+              </thead>
+              <tbody>
+                {user.teams.map((team) => (
+                  <tr key={team.id}>
+                    <td>
+                      <Link to={`/teams/${encodeURIComponent(team.id)}`}>{team.name}</Link>
+                    </td>
+                    <td>
+                      {editable ? (
+                        <Form method="post" className="users-inline">
+                          <input type="hidden" name="intent" value={setTeamRoleIntent} />
+                          <input type="hidden" name="version" value={user.version} />
+                          <input type="hidden" name="teamId" value={team.id} />
+                          <label className="visually-hidden" htmlFor={`team-role-${team.id}`}>
+                            {t("detail.roleOn", { team: team.name })}
+                          </label>
+                          <select id={`team-role-${team.id}`} name="role" defaultValue={team.role} key={`${team.id}-${user.version}`}>
+                            {(roles.includes(team.role) ? roles : [...roles, team.role]).map((role) => (
+                              <option key={role} value={role}>
+                                {roleLabel(role)}
+                              </option>
+                            ))}
+                          </select>
+                          <SubmitButton pending={pending.intent === setTeamRoleIntent && pending.teamId === team.id} className="users-small">
+                            {t("members.saveRole")}
+                            <span className="visually-hidden"> {team.name}</span>
+                          </SubmitButton>
+                        </Form>
+                      ) : (
+                        roleLabel(team.role)
+                      )}
+                    </td>
+                    {editable ? (
+                      <td>
+                        <details className="users-confirm">
+                          <summary className="button">
+                            {t("members.remove")}
+                            <span className="visually-hidden"> {team.name}</span>
+                          </summary>
+                          <div className="users-confirm-panel">
+                            <p>{t("members.removeConfirm", { name, team: team.name })}</p>
+                            <Form method="post">
+                              <input type="hidden" name="intent" value={removeTeamRoleIntent} />
+                              <input type="hidden" name="version" value={user.version} />
+                              <input type="hidden" name="teamId" value={team.id} />
+                              <SubmitButton pending={pending.intent === removeTeamRoleIntent && pending.teamId === team.id} className="users-danger">
+                                {t("members.removeSubmit")}
+                              </SubmitButton>
+                            </Form>
+                          </div>
+                        </details>
+                      </td>
+                    ) : null}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {editable && candidates.length ? (
+          <Form method="post" className="users-add-team">
+            <input type="hidden" name="intent" value={setTeamRoleIntent} />
+            <input type="hidden" name="version" value={user.version} />
+            <h3>{t("detail.addTeam")}</h3>
+            <div className="field-row">
+              <div className="field">
+                <label htmlFor="add-team">{t("columns.team")}</label>
+                <select id="add-team" name="teamId" required defaultValue="">
+                  <option value="" disabled>
+                    {t("detail.chooseTeam")}
+                  </option>
+                  {candidates.map((team) => (
+                    <option key={team.id} value={team.id}>
+                      {team.name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="field">
+                <label htmlFor="add-team-role">{t("columns.teamRole")}</label>
+                <select id="add-team-role" name="role" defaultValue="VIEWER">
+                  {roles.map((role) => (
+                    <option key={role} value={role}>
+                      {roleLabel(role)}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            </div>
+            <SubmitButton pending={pending.intent === setTeamRoleIntent && !user.teams.some((team) => team.id === pending.teamId)}>
+              {t("detail.addTeamSubmit")}
+            </SubmitButton>
+          </Form>
+        ) : null}
+      </section>
+
+      {editable ? (
+        <section className="panel" aria-labelledby="user-access">
+          <h2 id="user-access">{t("detail.access")}</h2>
+          {user.disabled ? (
+            <>
+              <p>{t("detail.disabledText")}</p>
+              <Form method="post">
+                <input type="hidden" name="intent" value={setDisabledIntent} />
+                <input type="hidden" name="version" value={user.version} />
+                <input type="hidden" name="disabled" value="false" />
+                <SubmitButton pending={pending.intent === setDisabledIntent}>{t("detail.enable")}</SubmitButton>
+              </Form>
+            </>
+          ) : (
+            <>
+              <p>{t("detail.enabledText")}</p>
+              <details className="users-confirm">
+                <summary className="button">{t("detail.disable")}</summary>
+                <div className="users-confirm-panel">
+                  <p>{t("detail.disableConfirm", { name })}</p>
+                  <Form method="post">
+                    <input type="hidden" name="intent" value={setDisabledIntent} />
+                    <input type="hidden" name="version" value={user.version} />
+                    <input type="hidden" name="disabled" value="true" />
+                    <SubmitButton pending={pending.intent === setDisabledIntent} className="users-danger">
+                      {t("detail.disableSubmit")}
+                    </SubmitButton>
+                  </Form>
+                </div>
+              </details>
+            </>
+          )}
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "User · Ads console" }];
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
