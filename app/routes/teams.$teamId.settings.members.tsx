@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-t
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorList, FormAlert, SubmitButton } from "~/components/forms";
 import type { Role } from "~/domain/types";
@@ -138,6 +139,14 @@ export default function TeamMembersRoute() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
+  // A sent invitation adds a row: the form is emptied for the next one.
+  const invitationCount = invitations.length;
+  const seenCount = useRef(invitationCount);
+  useEffect(() => {
+    if (invitationCount === seenCount.current) return;
+    seenCount.current = invitationCount;
+    form.reset();
+  }, [invitationCount, form]);
   const rowError = actionData && actionData.form !== "invite" && actionData.error ? actionData : null;
   const roleLabel = (role: Role) => t(`roles.${role}`, { ns: "common" });
 

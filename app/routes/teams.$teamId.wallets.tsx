@@ -59,7 +59,7 @@ export default function WalletListRoute() {
           {canCreate ? <p>{t("list.emptyManager")}</p> : null}
         </div>
       ) : (
-        <div className="table-wrap" role="region" aria-labelledby="wallets-title" tabIndex={0}>
+        <div className="table-wrap wallets-table-wrap" role="region" aria-labelledby="wallets-title" tabIndex={0}>
           <table className="wallets-table">
             <caption className="visually-hidden">{t("list.caption", { team: team.name })}</caption>
             <thead>
@@ -128,7 +128,7 @@ function CreateWalletPanel() {
     shouldValidate: "onBlur",
   });
   return (
-    <section className="panel" aria-labelledby="create-wallet-title">
+    <section className="panel wallet-section" aria-labelledby="create-wallet-title">
       <details className="wallet-disclosure" open={actionData?.result ? true : undefined}>
         <summary id="create-wallet-title">{t("create.title")}</summary>
         <Form method="post" {...getFormProps(form)}>

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
 import { RecentlyUpdatedBadge, SpentMeter, WalletFields, WalletStatusBadge } from "~/components/wallets";
@@ -35,7 +35,7 @@ import {
   viewContext,
   walletFormDefaults,
 } from "~/services/wallets.server";
-import { cn, useIsPending } from "~/utils/misc";
+import { cn } from "~/utils/misc";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.wallet.label} · Ads console` : "Ads console" }];
 
@@ -154,6 +154,12 @@ async function reverse(request: Request, user: User, team: Team, wallet: Wallet,
   });
 }
 
+/** True while this page's form with this intent is being sent (three forms share one action). */
+function useIntentPending(intent: string): boolean {
+  const navigation = useNavigation();
+  return navigation.state !== "idle" && navigation.formMethod === "POST" && navigation.formData?.get("intent") === intent;
+}
+
 export default function WalletRoute() {
   const { t } = useTranslation("wallets");
   const { team, wallet, canManage, postKey, reverse, seesSensitive } = useLoaderData<typeof loader>();
@@ -168,7 +174,7 @@ export default function WalletRoute() {
         {wallet.recentlyUpdated ? <RecentlyUpdatedBadge /> : null}
       </div>
       {reverse ? <ReverseConfirmation entry={reverse} /> : null}
-      <section className="panel" aria-labelledby="wallet-money-title">
+      <section className="panel wallet-section" aria-labelledby="wallet-money-title">
         <h3 id="wallet-money-title">{t("page.money")}</h3>
         <p className="wallet-balance">
           <span className="muted">{t("fields.balance")}</span> <strong data-testid="wallet-balance">{wallet.balance}</strong>
@@ -229,7 +235,7 @@ function PostEntryPanel({ postKey }: { postKey: string }) {
   const { t: tc } = useTranslation();
   const { wallet } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const pending = useIsPending();
+  const pending = useIntentPending(postEntryIntent);
   const [form, fields] = useForm({
     id: "post-entry-form",
     lastResult: actionData?.form === "entry" ? actionData.result : undefined,
@@ -239,7 +245,7 @@ function PostEntryPanel({ postKey }: { postKey: string }) {
     shouldValidate: "onBlur",
   });
   return (
-    <section className="panel" aria-labelledby="post-entry-title">
+    <section className="panel wallet-section" aria-labelledby="post-entry-title">
       <h3 id="post-entry-title">{t("entry.title")}</h3>
       {form.errors?.length ? <FormAlert title={t("entry.refused")} message={tc(form.errors[0])} /> : null}
       <Form method="post" {...getFormProps(form)}>
@@ -302,7 +308,7 @@ function PostingRefused() {
   const error = actionData?.form === "entry" ? actionData.result.error?.[""]?.[0] : undefined;
   if (!error) return null;
   return (
-    <section className="panel" aria-labelledby="post-entry-title">
+    <section className="panel wallet-section" aria-labelledby="post-entry-title">
       <h3 id="post-entry-title">{t("entry.title")}</h3>
       <FormAlert title={t("entry.refused")} message={tc(error)} />
     </section>
@@ -314,7 +320,7 @@ function ReverseConfirmation({ entry }: { entry: NonNullable<Awaited<ReturnType<
   const { t: tc } = useTranslation();
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
-  const pending = useIsPending();
+  const pending = useIntentPending(reverseEntryIntent);
   const cancel = new URLSearchParams(params);
   cancel.delete("reverse");
   const [form, fields] = useForm({
@@ -325,7 +331,7 @@ function ReverseConfirmation({ entry }: { entry: NonNullable<Awaited<ReturnType<
   });
   const opposite = entry.type === "credit" ? "debit" : "credit";
   return (
-    <section className="panel wallet-confirm" role="region" aria-labelledby="reverse-title">
+    <section className="panel wallet-section wallet-confirm" role="region" aria-labelledby="reverse-title">
       <h3 id="reverse-title">{t("reverse.title", { seq: entry.seq })}</h3>
       <p>
         {t("reverse.explain", {
@@ -373,7 +379,7 @@ function LedgerSection() {
   const filtered = !!(filter.from || filter.to);
   const exportHref = `/teams/${team.id}/wallets/${wallet.id}/export.csv${periodQuery.size ? `?${periodQuery.toString()}` : ""}`;
   return (
-    <section className="panel" aria-labelledby="ledger-title">
+    <section className="panel wallet-section" aria-labelledby="ledger-title">
       <h3 id="ledger-title">{t("ledger.title")}</h3>
       <Form method="get" className="filters ledger-filters" aria-label={t("ledger.filter")}>
         <div className="field">
@@ -490,7 +496,7 @@ function EditWalletPanel() {
   const { t: tc } = useTranslation();
   const { wallet, form: defaults } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const pending = useIsPending();
+  const pending = useIntentPending(updateWalletIntent);
   const [form, fields] = useForm({
     id: "edit-wallet-form",
     lastResult: actionData?.form === "wallet" ? actionData.result : undefined,
@@ -501,7 +507,7 @@ function EditWalletPanel() {
   });
   const failed = actionData?.form === "wallet";
   return (
-    <section className="panel" aria-labelledby="edit-wallet-title">
+    <section className="panel wallet-section" aria-labelledby="edit-wallet-title">
       <details className="wallet-disclosure" open={failed || undefined}>
         <summary id="edit-wallet-title">{t("edit.title")}</summary>
         {form.errors?.length ? <FormAlert title={tc("errors.conflictTitle")} message={tc(form.errors[0])} /> : null}

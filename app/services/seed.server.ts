@@ -1,5 +1,7 @@
 /** Demo data, seeded once (idempotent). Demo data only: never set SEED_DEMO_DATA in production. */
 import type { Claims, Role, UserData } from "~/domain/types";
+import type { NewUser, Storage, TeamInput } from "~/storage/port";
+import { hashPassword } from "./passwords.server";
 
 /** A team as its form gives it, with empty optional fields. */
 export function newTeamInput(input: Pick<TeamInput, "name"> & Partial<TeamInput>): TeamInput {
@@ -20,8 +22,6 @@ export function newTeamInput(input: Pick<TeamInput, "name"> & Partial<TeamInput>
     ...input,
   };
 }
-import type { NewUser, Storage, TeamInput } from "~/storage/port";
-import { hashPassword } from "./passwords.server";
 
 export const DEMO_PASSWORD = "Demo-password-1";
 export const DEMO_TEAM_ID = "acme-brand";

@@ -9,8 +9,14 @@ test.describe("signing in and out", () => {
       await login.goto();
       await login.signIn(user.email, DEMO_PASSWORD);
 
-      await expect(page).toHaveURL("/");
-      await expect(shell.heading(en("dashboard.title"))).toBeVisible();
+      if (role === "supplierAdmin" || role === "supplierViewer") {
+        // A supplier with a single team lands on it (issue 3 §2); everyone else on the dashboard.
+        await expect(page).toHaveURL(/\/teams\/acme-brand(\/wallets)?$/);
+        await expect(shell.heading("Acme Brand")).toBeVisible();
+      } else {
+        await expect(page).toHaveURL("/");
+        await expect(shell.heading(en("dashboard.title"))).toBeVisible();
+      }
       await expect(shell.menuItems()).toHaveText(user.menu);
 
       await shell.signOut();

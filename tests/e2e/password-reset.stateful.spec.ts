@@ -35,7 +35,8 @@ test("a forgotten password is reset through the e-mailed link, once", async ({ a
 
   await test.step("the new password signs in", async () => {
     await login.signIn(user.email, newPassword);
-    await expect(page).toHaveURL("/");
+    // A supplier with a single team lands on it (issue 3 §2).
+    await expect(page).toHaveURL(/\/teams\/acme-brand(\/wallets)?$/);
     await expect(shell.menuItems()).toHaveText(user.menu);
     await shell.signOut();
     await expect(login.heading).toBeVisible();

@@ -40,11 +40,14 @@ test.describe("language of a signed-in user", () => {
     const login = new LoginPage(page, en);
     await login.goto();
     await login.signIn(user.email, DEMO_PASSWORD);
-    await expect(french.heading(fr("dashboard.title"))).toBeVisible();
+    // A supplier with a single team lands on it (issue 3 §2), in French.
+    await expect(page).toHaveURL(/\/teams\/acme-brand(\/wallets)?$/);
+    await expect(french.mainMenu).toBeVisible();
     await expect(page.locator("html")).toHaveAttribute("lang", "fr");
 
     // Back to English, for whoever uses this account next.
     await french.chooseLanguage(fr("languages.en-GB"));
-    await expect(shell.heading(en("dashboard.title"))).toBeVisible();
+    await expect(shell.mainMenu).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("lang", "en-GB");
   });
 });

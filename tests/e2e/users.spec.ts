@@ -108,6 +108,7 @@ test.describe("as a retailer administrator", () => {
       const seen = outbox.files();
       await members.inviteSomeone(email, en("roles.EDITOR"));
       await expect(shell.toast(ut("toast.invited", { email }))).toBeVisible();
+      await expect(members.email).toHaveValue("");
       await expect(members.invitationRow(email)).toContainText(ut("invitations.states.pending"));
       await expect(members.invitationRow(email)).toContainText(en("roles.EDITOR"));
       const mail = await outbox.nextMailTo(email, seen);
