@@ -1,12 +1,10 @@
 /** Team UI shared by the create and edit pages and the team layout: the form's fields, the status badge. */
-import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
+import { getInputProps } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
 import { LOGO_MAX_BYTES } from "~/domain/team-form";
 import { ALLOWED_TEAM_ACCOUNT_TYPES, INTERNAL_BILLING_TAG, type TeamStatus } from "~/domain/types";
-import { ErrorList, Field } from "./forms";
+import { ErrorList, Field, SelectField, type AnyField } from "./forms";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyField = FieldMetadata<any, any, string[]>;
 type TeamFieldName =
   | "name"
   | "account_type"
@@ -29,20 +27,6 @@ export function TeamStatusBadge({ status }: { status: TeamStatus }) {
     <span className="badge" data-status={status}>
       {t(`status.${status}`)}
     </span>
-  );
-}
-
-/** A select with its label and errors, wired like Field. */
-function SelectField({ field, label, children }: { field: AnyField; label: string; children: React.ReactNode }) {
-  const errorId = field.errors?.length ? `${field.id}-error` : undefined;
-  return (
-    <div className="field">
-      <label htmlFor={field.id}>{label}</label>
-      <select {...getSelectProps(field)} key={field.key} aria-invalid={errorId ? true : undefined} aria-describedby={errorId}>
-        {children}
-      </select>
-      <ErrorList id={errorId} errors={field.errors} />
-    </div>
   );
 }
 

@@ -1,26 +1,11 @@
 /** Wallet building blocks shared by the Wallets tab and the wallet page. */
-import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
+import { getInputProps } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
 import { WALLET_STATUSES } from "~/domain/types";
 import { WALLET_CURRENCIES } from "~/forms/wallets";
-import { ErrorList, Field } from "./forms";
+import { Field, SelectField, type AnyField } from "./forms";
 
 type WalletFieldName = "label" | "currency" | "status" | "dailyBudget" | "budgetEditing" | "external_id" | "tags";
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyField = FieldMetadata<any, any, string[]>;
-
-function SelectField({ field, label, children }: { field: AnyField; label: string; children: React.ReactNode }) {
-  const errorId = field.errors?.length ? `${field.id}-error` : undefined;
-  return (
-    <div className="field">
-      <label htmlFor={field.id}>{label}</label>
-      <select {...getSelectProps(field)} key={field.key} aria-invalid={errorId ? true : undefined} aria-describedby={errorId}>
-        {children}
-      </select>
-      <ErrorList id={errorId} errors={field.errors} />
-    </div>
-  );
-}
 
 /** The settings of a wallet, for the create and the edit forms (team managers). */
 export function WalletFields({ fields, currencyLocked }: { fields: Record<WalletFieldName, AnyField>; currencyLocked?: boolean }) {
