@@ -5,7 +5,7 @@ import type { TeamStatus } from "~/domain/types";
 import { useRootData } from "~/root";
 import { formatMoney } from "~/utils/format";
 import { FormAlert } from "./forms";
-import { TeamStatusBadge } from "./team-form";
+import { TeamStatusBadge } from "./team-status-badge";
 
 interface DashboardTeamsResult {
   ok: boolean;

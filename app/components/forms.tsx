@@ -1,5 +1,4 @@
 /** Form building blocks: a labelled field with its errors, wired for assistive tech. */
-import { getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
 import { cn } from "~/utils/misc";
 
@@ -46,23 +45,6 @@ export function Field({
         </p>
       ) : null}
       <ErrorList id={errorId} errors={errors} />
-    </div>
-  );
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyField = FieldMetadata<any, any, string[]>;
-
-/** A select with its label and errors, wired like Field. */
-export function SelectField({ field, label, children }: { field: AnyField; label: string; children: React.ReactNode }) {
-  const errorId = field.errors?.length ? `${field.id}-error` : undefined;
-  return (
-    <div className="field">
-      <label htmlFor={field.id}>{label}</label>
-      <select {...getSelectProps(field)} key={field.key} aria-invalid={errorId ? true : undefined} aria-describedby={errorId}>
-        {children}
-      </select>
-      <ErrorList id={errorId} errors={field.errors} />
     </div>
   );
 }

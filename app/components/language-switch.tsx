@@ -1,7 +1,7 @@
 import { useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { SUPPORTED_LOCALES } from "~/domain/locale";
-import { setLocaleIntent } from "~/forms/preferences";
+import { setLocaleIntent } from "~/forms/preferences-intents";
 import { useRootData } from "~/root";
 import { PreferenceForm } from "./layout/user-menu";
 

@@ -1,9 +1,10 @@
-/** Team UI shared by the create and edit pages and the team layout: the form's fields, the status badge. */
+/** The team form's fields, shared by the create and edit pages. */
 import { getInputProps } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
 import { LOGO_MAX_BYTES } from "~/domain/team-form";
-import { ALLOWED_TEAM_ACCOUNT_TYPES, INTERNAL_BILLING_TAG, type TeamStatus } from "~/domain/types";
-import { ErrorList, Field, SelectField, type AnyField } from "./forms";
+import { ALLOWED_TEAM_ACCOUNT_TYPES, INTERNAL_BILLING_TAG } from "~/domain/types";
+import { ErrorList, Field } from "./forms";
+import { SelectField, type AnyField } from "./select-field";
 
 type TeamFieldName =
   | "name"
@@ -21,14 +22,6 @@ type TeamFieldName =
   | "external_id"
   | "logo";
 
-export function TeamStatusBadge({ status }: { status: TeamStatus }) {
-  const { t } = useTranslation("teams");
-  return (
-    <span className="badge" data-status={status}>
-      {t(`status.${status}`)}
-    </span>
-  );
-}
 
 /**
  * The fields of the team form (create and edit). The form itself (method, encType, intent,

@@ -2,10 +2,7 @@
 import * as z from "zod";
 import { SUPPORTED_LOCALES } from "~/domain/locale";
 
-export const toggleMenuIntent = "toggle-menu";
-export const setThemeIntent = "set-theme";
-export const setDirectionIntent = "set-direction";
-export const setLocaleIntent = "set-locale";
+import { setDirectionIntent, setLocaleIntent, setThemeIntent, toggleMenuIntent } from "./preferences-intents";
 
 const redirectTo = z.string().default("/");
 

@@ -4,7 +4,8 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton } from "~/components/forms";
-import { TeamFormFields, TeamStatusBadge } from "~/components/team-form";
+import { TeamFormFields } from "~/components/team-form";
+import { TeamStatusBadge } from "~/components/team-status-badge";
 import { can } from "~/domain/permissions";
 import { statusChangeName, statusChangesFor } from "~/domain/team-form";
 import { canSeeTeam } from "~/domain/teams";

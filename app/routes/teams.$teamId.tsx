@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { TeamStatusBadge } from "~/components/team-form";
+import { TeamStatusBadge } from "~/components/team-status-badge";
 import { can } from "~/domain/permissions";
 import { requireUser } from "~/services/auth.server";
 import { requireVisibleTeam } from "~/services/teams.server";

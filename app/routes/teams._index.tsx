@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } 
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton } from "~/components/forms";
-import { TeamStatusBadge } from "~/components/team-form";
+import { TeamStatusBadge } from "~/components/team-status-badge";
 import { can } from "~/domain/permissions";
 import { KNOWN_TEAM_TAGS } from "~/domain/team-form";
 import { canChangeTeamStatus, listableTeamStatuses } from "~/domain/teams";

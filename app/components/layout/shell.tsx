@@ -1,6 +1,6 @@
 import { NavLink, useFetcher, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { toggleMenuIntent } from "~/forms/preferences";
+import { toggleMenuIntent } from "~/forms/preferences-intents";
 import { useRootData } from "~/root";
 import { Icon } from "../icons";
 import { KeyboardShortcuts } from "../keyboard-shortcuts";

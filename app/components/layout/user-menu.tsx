@@ -1,7 +1,7 @@
 import { Form, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { SUPPORTED_LOCALES } from "~/domain/locale";
-import { setDirectionIntent, setLocaleIntent, setThemeIntent } from "~/forms/preferences";
+import { setDirectionIntent, setLocaleIntent, setThemeIntent } from "~/forms/preferences-intents";
 import { useRootData } from "~/root";
 import { Icon } from "../icons";
 
