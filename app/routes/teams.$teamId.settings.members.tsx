@@ -22,7 +22,7 @@ import { requirePermission, requireUser } from "~/services/auth.server";
 import { inviteToTeam, listTeamInvitations, resendInvitation, revokeInvitation } from "~/services/invitations.server";
 import { requireVisibleTeam } from "~/services/teams.server";
 import { redirectWithToast } from "~/services/toast.server";
-import { changeMemberRole, listTeamMembers, removeMember, type ChangeOutcome } from "~/services/users-admin.server";
+import { changeMemberRole, listTeamMembers, removeMember, statusForRefusal, type ChangeOutcome } from "~/services/users-admin.server";
 import { formatDateTime } from "~/utils/format";
 
 /** Team managers (retailer ADMIN, operator) and the team's ADMINs manage its members. */
@@ -45,20 +45,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-const STATUS_BY_REASON: Record<string, number> = {
-  "users:refused.self": 403,
-  "users:refused.targetAbove": 403,
-  "users:refused.roleAbove": 403,
-  "users:refused.notManager": 403,
-  "users:refused.notMember": 404,
-  "users:errors.notFound": 404,
-  "users:invitation.notFound": 404,
-  "users:invitation.notPending": 409,
-  "errors.conflict": 409,
-};
 
 function refused(form: string, reason: string, subject: string) {
-  return data({ form, result: undefined, error: reason, subject }, { status: STATUS_BY_REASON[reason] ?? 400 });
+  return data({ form, result: undefined, error: reason, subject }, { status: statusForRefusal(reason) });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -75,7 +64,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         const field = outcome.reason === "users:refused.roleAbove" ? "role" : "email";
         return data(
           { form: "invite", result: submission.reply({ fieldErrors: { [field]: [outcome.reason] } }), error: null, subject: "" },
-          { status: STATUS_BY_REASON[outcome.reason] ?? 400 },
+          { status: statusForRefusal(outcome.reason) },
         );
       }
       return redirectWithToast(here, { type: "success", title: "users:toast.invited", values: { email: outcome.invitation.email } });

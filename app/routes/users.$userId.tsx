@@ -24,6 +24,7 @@ import {
   setUserDisabled,
   setUserTeamRole,
   updateUserClaims,
+  statusForRefusal,
   userRowForAdmin,
   type ChangeOutcome,
 } from "~/services/users-admin.server";
@@ -53,15 +54,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-const STATUS_BY_REASON: Record<string, number> = {
-  "users:refused.self": 403,
-  "users:refused.targetAbove": 403,
-  "users:refused.roleAbove": 403,
-  "users:refused.notManager": 403,
-  "users:refused.notMember": 404,
-  "users:errors.notFound": 404,
-  "errors.conflict": 409,
-};
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const actor = await requireUser(request, "User");
@@ -111,7 +103,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   if (!outcome.ok) {
     if (outcome.reason === "users:errors.notFound" && intent !== setTeamRoleIntent) throw data({ error: "errors.notFound" }, { status: 404 });
-    return data({ title, error: outcome.reason }, { status: STATUS_BY_REASON[outcome.reason] ?? 400 });
+    return data({ title, error: outcome.reason }, { status: statusForRefusal(outcome.reason) });
   }
   return redirectWithToast(here, { type: "success", title: "toast.changesSaved" });
 }

@@ -22,6 +22,23 @@ import type { UsersFilter } from "~/forms/users";
 import { ConflictError, NotFoundError } from "~/storage/port";
 import { getStorage } from "./storage.server";
 
+const STATUS_BY_REASON: Record<string, number> = {
+  "users:refused.self": 403,
+  "users:refused.targetAbove": 403,
+  "users:refused.roleAbove": 403,
+  "users:refused.notManager": 403,
+  "users:refused.notMember": 404,
+  "users:errors.notFound": 404,
+  "users:invitation.notFound": 404,
+  "users:invitation.notPending": 409,
+  "errors.conflict": 409,
+};
+
+/** The HTTP status of a refused change: rights 403, out of scope 404, stale 409, else 400. */
+export function statusForRefusal(reason: string): number {
+  return STATUS_BY_REASON[reason] ?? 400;
+}
+
 export type ChangeOutcome =
   | { ok: true; user: User }
   | { ok: false; reason: UserChangeRefusal | "users:errors.notFound" | "errors.conflict" };
