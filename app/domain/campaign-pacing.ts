@@ -1,0 +1,74 @@
+/**
+ * Budget pacing and device rules of spec section 5. Pure: no I/O, no framework.
+ *
+ * Readings: pacing values are in currency units, as the campaign stores them. "Below" is read
+ * strictly: a daily cap equal to the total, or a placement cap equal to the daily cap, is refused.
+ * A value that is missing, not a number, 0 or less is dropped (null) before any comparison.
+ * Placement caps are compared with the daily cap only when a daily cap is set.
+ */
+
+export const PACING_PLACEMENTS = ["search", "plp", "hub", "pdp", "home"] as const;
+export type PacingPlacement = (typeof PACING_PLACEMENTS)[number];
+/** Pacing per device uses the spec's own list (NOTES.md "Devices"). */
+export const PACING_DEVICES = ["mobile", "tablet", "app", "unknown"] as const;
+export type PacingDevice = (typeof PACING_DEVICES)[number];
+
+export interface PacingInput {
+  total?: number | null;
+  daily?: number | null;
+  placements?: Partial<Record<PacingPlacement, number | null>>;
+  devices?: Partial<Record<PacingDevice, number | null>>;
+}
+
+export interface Pacing {
+  total: number | null;
+  daily: number | null;
+  placements: Record<PacingPlacement, number | null>;
+  devices: Record<PacingDevice, number | null>;
+}
+
+export type PacingRefusal = "campaign.pacing.dailyNotBelowTotal" | "campaign.pacing.placementNotBelowDaily";
+export type PacingCheck =
+  | { ok: true; value: Pacing }
+  | { ok: false; reason: PacingRefusal; /** "daily" or the placement. */ field: "daily" | PacingPlacement };
+
+/** A value above 0, else null (dropped). */
+export function positiveOrNull(value: number | null | undefined): number | null {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : null;
+}
+
+export function validatePacing(input: PacingInput): PacingCheck {
+  const total = positiveOrNull(input.total);
+  const daily = positiveOrNull(input.daily);
+  const placements = Object.fromEntries(
+    PACING_PLACEMENTS.map((p) => [p, positiveOrNull(input.placements?.[p])]),
+  ) as Record<PacingPlacement, number | null>;
+  const devices = Object.fromEntries(PACING_DEVICES.map((d) => [d, positiveOrNull(input.devices?.[d])])) as Record<
+    PacingDevice,
+    number | null
+  >;
+  if (total !== null && daily !== null && !(daily < total)) {
+    return { ok: false, reason: "campaign.pacing.dailyNotBelowTotal", field: "daily" };
+  }
+  if (daily !== null) {
+    for (const p of PACING_PLACEMENTS) {
+      const cap = placements[p];
+      if (cap !== null && !(cap < daily)) return { ok: false, reason: "campaign.pacing.placementNotBelowDaily", field: p };
+    }
+  }
+  return { ok: true, value: { total, daily, placements, devices } };
+}
+
+/** Targeting devices (NOTES.md "Devices"); a campaign targets all 4 by default. */
+export const TARGET_DEVICES = ["desktop", "mobile", "tablet", "unknown"] as const;
+export type TargetDevice = (typeof TARGET_DEVICES)[number];
+
+/**
+ * The device filter to save: the chosen known devices in the canonical order, only when some but
+ * not all 4 are chosen; otherwise null (no filter saved, every device targeted).
+ */
+export function normaliseDevices(chosen: readonly string[] | null | undefined): TargetDevice[] | null {
+  const set = new Set(chosen ?? []);
+  const picked = TARGET_DEVICES.filter((d) => set.has(d));
+  return picked.length > 0 && picked.length < TARGET_DEVICES.length ? picked : null;
+}
