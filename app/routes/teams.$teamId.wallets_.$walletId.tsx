@@ -382,28 +382,19 @@ function LedgerSection() {
     <section className="panel wallet-section" aria-labelledby="ledger-title">
       <h3 id="ledger-title">{t("ledger.title")}</h3>
       <Form method="get" className="filters ledger-filters" aria-label={t("ledger.filter")}>
-        <div className="field">
-          <label htmlFor="ledger-from">{t("ledger.from")}</label>
-          <input
-            id="ledger-from"
-            type="date"
-            name="from"
-            defaultValue={filter.from}
-            aria-invalid={filter.error?.field === "from" || undefined}
-            aria-describedby={filter.error?.field === "from" ? "ledger-filter-error" : undefined}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="ledger-to">{t("ledger.to")}</label>
-          <input
-            id="ledger-to"
-            type="date"
-            name="to"
-            defaultValue={filter.to}
-            aria-invalid={filter.error?.field === "to" || undefined}
-            aria-describedby={filter.error?.field === "to" ? "ledger-filter-error" : undefined}
-          />
-        </div>
+        {(["from", "to"] as const).map((bound) => (
+          <div className="field" key={bound}>
+            <label htmlFor={`ledger-${bound}`}>{t(`ledger.${bound}`)}</label>
+            <input
+              id={`ledger-${bound}`}
+              type="date"
+              name={bound}
+              defaultValue={filter[bound]}
+              aria-invalid={filter.error?.field === bound || undefined}
+              aria-describedby={filter.error?.field === bound ? "ledger-filter-error" : undefined}
+            />
+          </div>
+        ))}
         <button type="submit" className="button">
           {tc("actions.filter")}
         </button>
