@@ -1,5 +1,6 @@
 /** Form building blocks: a labelled field with its errors, wired for assistive tech. */
 import { useTranslation } from "react-i18next";
+import { splitMessage } from "~/utils/message";
 import { cn } from "~/utils/misc";
 
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
@@ -7,9 +8,10 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] | nul
   if (!errors?.length) return null;
   return (
     <ul id={id} className="field-errors">
-      {errors.map((e) => (
-        <li key={e}>{t(e)}</li>
-      ))}
+      {errors.map((e) => {
+        const { key, values } = splitMessage(e);
+        return <li key={e}>{t(key, values)}</li>;
+      })}
     </ul>
   );
 }

@@ -121,3 +121,150 @@ export function slotPlacements(settings: RetailerSettings, type: CampaignType, s
 export function needsModeration(settings: RetailerSettings, type: CampaignType): boolean {
   return settings.types[type].moderation;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Validation of the operators' settings screen (issue 4, section 1). Each check returns stable
+// reason codes (also i18n keys under "retailer:errors."), used by the form schema and the service.
+
+/** A bid limit end may not be below 0.01 … */
+export const BID_LIMIT_FLOOR_CENTS = 1;
+/** … nor above 1000. */
+export const BID_LIMIT_CEILING_CENTS = 100_000;
+
+export type SettingsReason =
+  | "amount.tooLow"
+  | "amount.tooHigh"
+  | "bidLimit.incomplete"
+  | "bidLimit.minAboveMax"
+  | "enabledTypes.empty"
+  | "strategies.empty"
+  | "strategies.sellerNotAllowed"
+  | "placements.empty"
+  | "slot.nameInvalid"
+  | "slot.nameRequired"
+  | "slot.duplicate"
+  | "slot.noPlacement"
+  | "slot.placementNotOfType"
+  | "bannerSize.invalid"
+  | "bannerSize.duplicate"
+  | "bannerSize.noPlacement"
+  | "bannerSize.placementNotOfType";
+
+/** One problem found in a RetailerSettings value; `path` is a dot path into it. */
+export interface SettingsIssue {
+  path: string;
+  reason: SettingsReason;
+}
+
+/** A bid (or a bid limit end) in cents must lie within 0.01–1000. */
+export function checkBidBound(cents: number): SettingsReason | null {
+  if (!Number.isSafeInteger(cents) || cents < BID_LIMIT_FLOOR_CENTS) return "amount.tooLow";
+  if (cents > BID_LIMIT_CEILING_CENTS) return "amount.tooHigh";
+  return null;
+}
+
+/**
+ * A strategy's bid limit: both ends or neither (neither = the fallback of spec section 9), each
+ * within 0.01–1000, the minimum not above the maximum.
+ */
+export function checkBidLimit(minCents: number | null, maxCents: number | null): { field: "min" | "max"; reason: SettingsReason }[] {
+  if (minCents === null && maxCents === null) return [];
+  if (minCents === null) return [{ field: "min", reason: "bidLimit.incomplete" }];
+  if (maxCents === null) return [{ field: "max", reason: "bidLimit.incomplete" }];
+  const issues: { field: "min" | "max"; reason: SettingsReason }[] = [];
+  const minReason = checkBidBound(minCents);
+  const maxReason = checkBidBound(maxCents);
+  if (minReason) issues.push({ field: "min", reason: minReason });
+  if (maxReason) issues.push({ field: "max", reason: maxReason });
+  if (!issues.length && minCents > maxCents) issues.push({ field: "min", reason: "bidLimit.minAboveMax" });
+  return issues;
+}
+
+/** At least one strategy; the marketplace sellers' strategies (if any) among the allowed ones. */
+export function checkStrategies(
+  strategies: readonly BidStrategy[],
+  sellerStrategies: readonly BidStrategy[],
+): { field: "strategies" | "sellerStrategies"; reason: SettingsReason }[] {
+  if (!strategies.length) return [{ field: "strategies", reason: "strategies.empty" }];
+  if (sellerStrategies.some((s) => !strategies.includes(s))) return [{ field: "sellerStrategies", reason: "strategies.sellerNotAllowed" }];
+  return [];
+}
+
+/** Slot names: a letter or digit, then letters, digits, '-' or '_', 40 characters at most. */
+export function checkSlotName(name: string): SettingsReason | null {
+  if (!name) return "slot.nameRequired";
+  return /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/.test(name) ? null : "slot.nameInvalid";
+}
+
+/** Banner sizes are written WIDTHxHEIGHT in pixels, e.g. 670x980. */
+export function checkBannerSize(size: string): SettingsReason | null {
+  return /^[1-9]\d{0,4}x[1-9]\d{0,4}$/.test(size) ? null : "bannerSize.invalid";
+}
+
+/** The placements of a slot (or banner size): at least one, all among the type's placements. */
+export function checkSlotPlacements(
+  placements: readonly Placement[],
+  typePlacements: readonly Placement[],
+): "noPlacement" | "placementNotOfType" | null {
+  if (!placements.length) return "noPlacement";
+  return placements.every((p) => typePlacements.includes(p)) ? null : "placementNotOfType";
+}
+
+/** Positions of the names already seen earlier in the list (case-insensitive). */
+export function duplicateIndexes(names: readonly string[]): number[] {
+  const seen = new Set<string>();
+  const duplicates: number[] = [];
+  names.forEach((name, index) => {
+    const key = name.toLowerCase();
+    if (seen.has(key)) duplicates.push(index);
+    else seen.add(key);
+  });
+  return duplicates;
+}
+
+/** Every rule above applied to a whole settings value (the service's last check before saving). */
+export function validateRetailerSettings(settings: RetailerSettings): SettingsIssue[] {
+  const issues: SettingsIssue[] = [];
+  if (!settings.enabledTypes.length) issues.push({ path: "enabledTypes", reason: "enabledTypes.empty" });
+  for (const type of CAMPAIGN_TYPES) {
+    const s = settings.types[type];
+    const base = `types.${type}`;
+    for (const { field, reason } of checkStrategies(s.strategies, s.strategiesByAccountType.marketplace_seller ?? [])) {
+      issues.push({ path: field === "strategies" ? `${base}.strategies` : `${base}.strategiesByAccountType.marketplace_seller`, reason });
+    }
+    for (const strategy of BID_STRATEGIES) {
+      const limit = s.bidLimits[strategy];
+      if (!limit) continue;
+      for (const { field, reason } of checkBidLimit(limit.minCents, limit.maxCents)) {
+        issues.push({ path: `${base}.bidLimits.${strategy}.${field}Cents`, reason });
+      }
+    }
+    if (!s.placements.length) issues.push({ path: `${base}.placements`, reason: "placements.empty" });
+    for (const [slot, placements] of Object.entries(s.slots)) {
+      const nameReason = checkSlotName(slot);
+      if (nameReason) issues.push({ path: `${base}.slots.${slot}`, reason: nameReason });
+      const placementReason = checkSlotPlacements(placements, s.placements);
+      if (placementReason) issues.push({ path: `${base}.slots.${slot}`, reason: `slot.${placementReason}` });
+    }
+    const slotNames = Object.keys(s.slots);
+    duplicateIndexes(slotNames).forEach((index) => issues.push({ path: `${base}.slots.${slotNames[index]}`, reason: "slot.duplicate" }));
+  }
+  const bannerPlacements = settings.types["banner-ads"].placements;
+  for (const [size, placements] of Object.entries(settings.bannerSizes)) {
+    const sizeReason = checkBannerSize(size);
+    if (sizeReason) issues.push({ path: `bannerSizes.${size}`, reason: sizeReason });
+    const placementReason = checkSlotPlacements(placements, bannerPlacements);
+    if (placementReason) issues.push({ path: `bannerSizes.${size}`, reason: `bannerSize.${placementReason}` });
+  }
+  const sizes = Object.keys(settings.bannerSizes);
+  duplicateIndexes(sizes).forEach((index) => issues.push({ path: `bannerSizes.${sizes[index]}`, reason: "bannerSize.duplicate" }));
+  settings.storedBannerSizes.forEach((size, index) => {
+    if (checkBannerSize(size)) issues.push({ path: `storedBannerSizes.${index}`, reason: "bannerSize.invalid" });
+  });
+  duplicateIndexes(settings.storedBannerSizes).forEach((index) => issues.push({ path: `storedBannerSizes.${index}`, reason: "bannerSize.duplicate" }));
+  if (settings.globalMinBidCents !== null) {
+    const reason = checkBidBound(settings.globalMinBidCents);
+    if (reason) issues.push({ path: "globalMinBidCents", reason });
+  }
+  return issues;
+}

@@ -1,4 +1,5 @@
 /** Entity types shared by every layer. Pure data: no I/O, no framework. */
+import type { RetailerSettings } from "./retailer-settings";
 
 export const ACCOUNT_TYPES = ["operator", "retailer", "supplier"] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
@@ -186,6 +187,8 @@ export interface LiveConfigData {
   maintenance: boolean;
   /** Reload failures reported by clients, newest first, capped. */
   reloadLog: { at: string; from: number; to: number; userId: string | null }[];
+  /** The retailer settings edited by operators; missing = the spec's defaults. */
+  retailerSettings?: RetailerSettings;
   updated: string;
   updatedBy: string;
 }

@@ -1,15 +1,35 @@
 /**
- * The files part of ARCHITECTURE.md (logos, later banners, videos, report files): a small
- * interface, and its embedded implementation, a folder under DATA_DIR/files. A Cloud Storage
- * implementation (firebase-admin) can stand behind the same interface.
+ * The files part of ARCHITECTURE.md (team logos, campaign banners and creative media, later report
+ * files): a small interface, and its embedded implementation, a folder under DATA_DIR/files. A
+ * Cloud Storage implementation (firebase-admin) can stand behind the same interface.
  *
- * Keys are relative paths such as "teams/acme-brand/logo-1f3c….png": lower-case folders, one
- * file name, no "..", so a key can never leave the folder.
+ * Keys are relative paths such as "teams/acme-brand/logo-1f3c….png" or
+ * "campaigns/{campaignId}/video-1f3c….mp4": folders of letters, digits, "-" and "_", one file
+ * name, no "..", so a key can never leave the folder.
  */
 import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { unstable_parseMultipartFormData as parseMultipartFormData, type UploadHandler } from "@remix-run/node";
+import type { AspectRatio } from "~/domain/campaign";
+import {
+  checkAspectRatio,
+  checkBannerSize,
+  checkImageDimensions,
+  checkUploadSize,
+  checkVideo,
+  IMAGE_TYPES,
+  maxBytesFor,
+  MEDIA_EXTENSIONS,
+  mediaClassOf,
+  type BannerSettings,
+  type CampaignAssetKind,
+  type MediaFailure,
+  type MediaType,
+} from "~/domain/media";
 import { getEnv } from "./env.server";
+import { measureImage, measureVideo } from "./media.server";
+import { getRetailerSettings } from "./retailer-settings.server";
 
 export interface StoredFile {
   bytes: Uint8Array<ArrayBuffer>;
@@ -23,7 +43,8 @@ export interface FileStore {
   delete(key: string): Promise<void>;
 }
 
-const KEY_PATTERN = /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*\/[A-Za-z0-9][A-Za-z0-9_-]*\.[a-z0-9]{1,5}$/;
+// Folders may hold upper case: campaign ids of a Firestore database (auto ids) are mixed case.
+const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]*(\/[A-Za-z0-9][A-Za-z0-9_-]*)*\/[A-Za-z0-9][A-Za-z0-9_-]*\.[a-z0-9]{1,5}$/;
 const MAX_KEY_LENGTH = 300;
 
 export function isValidFileKey(key: string): boolean {
@@ -35,6 +56,8 @@ const CONTENT_TYPES: Record<string, string> = {
   png: "image/png",
   jpg: "image/jpeg",
   webp: "image/webp",
+  gif: "image/gif",
+  mp4: "video/mp4",
 };
 
 export function contentTypeOf(key: string): string {
@@ -86,4 +109,201 @@ export function getFileStore(): FileStore {
 /** The URL the console serves a stored file at (files.$.tsx checks who may read it). */
 export function fileUrl(key: string | null): string | null {
   return key ? `/files/${key}` : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Who a file belongs to (files.$.tsx authorises on it)
+
+export type FileOwner = { type: "team"; teamId: string } | { type: "campaign"; campaignId: string };
+
+/** "teams/{teamId}/{file}" or "campaigns/{campaignId}/{file}"; null for any other key. */
+export function fileOwnerOf(key: string): FileOwner | null {
+  if (!isValidFileKey(key)) return null;
+  const match = /^(teams|campaigns)\/([^/]+)\/[^/]+$/.exec(key);
+  if (!match) return null;
+  return match[1] === "teams" ? { type: "team", teamId: match[2]! } : { type: "campaign", campaignId: match[2]! };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Byte ranges (a <video> element asks for parts of the file; Safari plays nothing without them)
+
+export type ByteRange = { start: number; end: number };
+
+/**
+ * The one range of a "Range: bytes=…" header within a file of `size` bytes: null when there is no
+ * usable header (the whole file is sent, as RFC 9110 allows for several ranges or another unit),
+ * "unsatisfiable" when it lies outside the file.
+ */
+export function parseByteRange(header: string | null, size: number): ByteRange | "unsatisfiable" | null {
+  const match = /^bytes=(\d*)-(\d*)$/.exec((header ?? "").trim());
+  if (!match || (match[1] === "" && match[2] === "")) return null;
+  if (match[1] === "") {
+    const suffix = Number(match[2]);
+    if (suffix === 0 || size === 0) return "unsatisfiable";
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start >= size || end < start) return "unsatisfiable";
+  return { start, end };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Campaign assets: banners per slot and the creative's brand image, background image, video and
+// poster (issue 4 §4). Checked from their bytes by app/domain/media.ts, then stored under
+// "campaigns/{campaignId}/{kind}-{uuid}.{ext}" (a banner's name also carries its slot).
+
+const MAX_TEXT_PART_BYTES = 64 * 1024;
+const MAX_PARTS = 200;
+
+async function drain(data: AsyncIterable<Uint8Array>) {
+  for await (const _ of data) {
+    /* discard */
+  }
+}
+
+/**
+ * An upload handler for a multipart form: each file field named in `fileLimits` is kept in memory
+ * up to one byte over its limit (so "too large" can still be told without holding more), other
+ * files are ignored, text fields are kept up to 64 KB.
+ */
+export function limitedUploadHandler(fileLimits: Record<string, number>): UploadHandler {
+  let parts = 0;
+  return async ({ name, filename, contentType, data }) => {
+    parts += 1;
+    const isFile = typeof filename === "string";
+    const fileLimit = Object.hasOwn(fileLimits, name) ? fileLimits[name] : undefined;
+    if (parts > MAX_PARTS || (isFile && fileLimit === undefined)) {
+      await drain(data);
+      return undefined;
+    }
+    const limit = isFile ? fileLimit! + 1 : MAX_TEXT_PART_BYTES;
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of data) {
+      if (size >= limit) continue;
+      const room = limit - size;
+      const kept = chunk.byteLength > room ? chunk.subarray(0, room) : chunk;
+      chunks.push(kept);
+      size += kept.byteLength;
+    }
+    if (isFile) {
+      if (filename === "" && size === 0) return undefined;
+      return new File(chunks as BlobPart[], filename, { type: contentType });
+    }
+    return new TextDecoder().decode(Buffer.concat(chunks));
+  };
+}
+
+/**
+ * Reads a form that may carry campaign assets: `fields` maps each file field's name to the kind
+ * of asset it holds (its size limit). A URL-encoded form is read as usual.
+ */
+export async function readCampaignAssetForm(request: Request, fields: Record<string, CampaignAssetKind>): Promise<FormData> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.startsWith("multipart/form-data")) return request.formData();
+  const limits = Object.fromEntries(Object.entries(fields).map(([name, kind]) => [name, maxBytesFor(kind)]));
+  return parseMultipartFormData(request, limitedUploadHandler(limits));
+}
+
+export interface CampaignAssetOptions {
+  /** Banners: the slot (WxH) the image is for; its stored size is required (app/domain/media.ts). */
+  slot?: string;
+  /** Videos and posters: the creative's aspect ratio, when it is already chosen. */
+  aspectRatio?: AspectRatio | null;
+  /** Banner sizes; the retailer settings in force when not given. */
+  settings?: BannerSettings;
+}
+
+export interface StoredCampaignAsset {
+  /** The key in the files store: what the campaign document keeps (banners[slot].image, creative.*). */
+  key: string;
+  /** Where the console serves it (only to those who may see the campaign's team). */
+  url: string;
+  kind: CampaignAssetKind;
+  mime: MediaType;
+  byteLength: number;
+  width: number;
+  height: number;
+  /** Videos only. */
+  durationSeconds?: number;
+  /** Videos and posters. */
+  aspectRatio?: AspectRatio;
+}
+
+export type SaveCampaignAssetResult = ({ ok: true } & StoredCampaignAsset) | MediaFailure;
+
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+export function campaignAssetKey(campaignId: string, kind: CampaignAssetKind, mime: MediaType, slot?: string): string {
+  if (!SEGMENT.test(campaignId)) throw new RangeError(`Campaign id not usable in a file key: ${campaignId}`);
+  const name = kind === "banner" && slot ? `banner-${slot.replace(/[^A-Za-z0-9]/g, "")}` : kind;
+  return `campaigns/${campaignId}/${name}-${randomUUID()}.${MEDIA_EXTENSIONS[mime]}`;
+}
+
+type CheckedAsset = { ok: true; mime: MediaType; width: number; height: number; durationSeconds?: number; aspectRatio?: AspectRatio } | MediaFailure;
+
+/** Measures the bytes and applies the kind's rules; nothing is stored. */
+export async function checkCampaignAsset(
+  kind: CampaignAssetKind,
+  bytes: Uint8Array,
+  declaredType: string,
+  options: CampaignAssetOptions = {},
+): Promise<CheckedAsset> {
+  const size = checkUploadSize(kind, bytes.byteLength);
+  if (!size.ok) return size;
+  if (mediaClassOf(kind) === "video") {
+    const video = measureVideo(bytes, declaredType);
+    if (!video.ok) return video;
+    const rules = checkVideo(video, options.aspectRatio);
+    if (!rules.ok) return rules;
+    return { ok: true, mime: video.mime, width: video.width, height: video.height, durationSeconds: video.durationSeconds, aspectRatio: rules.value };
+  }
+  const image = measureImage(bytes, declaredType);
+  if (!image.ok) return image;
+  if (!(IMAGE_TYPES as readonly string[]).includes(image.mime)) return { ok: false, reason: "media:errors.unsupportedImageType" };
+  const mime = image.mime as MediaType;
+  const dimensions = checkImageDimensions(image.width, image.height);
+  if (!dimensions.ok) return dimensions;
+  if (kind === "banner") {
+    const banner = checkBannerSize(options.slot ?? "", image.width, image.height, options.settings ?? (await getRetailerSettings()));
+    if (!banner.ok) return banner;
+  }
+  if (kind === "poster") {
+    const ratio = checkAspectRatio(image.width, image.height, options.aspectRatio);
+    if (!ratio.ok) return ratio;
+    return { ok: true, mime, width: image.width, height: image.height, aspectRatio: ratio.value };
+  }
+  return { ok: true, mime, width: image.width, height: image.height };
+}
+
+/**
+ * Checks an uploaded campaign asset from its bytes (type, size, and per kind: the banner's size
+ * for its slot, the video's duration and aspect ratio, the poster's ratio) and stores it under a
+ * new key. A refused file stores nothing. The caller (the campaign service) has checked the
+ * user's rights on the campaign, saves the key on it, and deletes the key again if that fails.
+ */
+export async function saveCampaignAsset(
+  campaignId: string,
+  kind: CampaignAssetKind,
+  file: File,
+  options: CampaignAssetOptions = {},
+): Promise<SaveCampaignAssetResult> {
+  // The upload handler keeps one byte over the limit: "too large" without reading any further.
+  if (file.size > maxBytesFor(kind)) return checkUploadSize(kind, file.size) as MediaFailure;
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const checked = await checkCampaignAsset(kind, bytes, file.type, options);
+  if (!checked.ok) return checked;
+  const { ok: _ok, ...measured } = checked;
+  const key = campaignAssetKey(campaignId, kind, checked.mime, kind === "banner" ? options.slot : undefined);
+  await getFileStore().put(key, bytes);
+  return { ok: true, key, url: `/files/${key}`, kind, byteLength: bytes.byteLength, ...measured };
+}
+
+/** Deletes a campaign asset (a replaced or removed one); keys of other owners are left alone. */
+export async function deleteCampaignAsset(campaignId: string, key: string | null | undefined): Promise<void> {
+  if (!key) return;
+  const owner = fileOwnerOf(key);
+  if (owner?.type !== "campaign" || owner.campaignId !== campaignId) return;
+  await getFileStore().delete(key);
 }

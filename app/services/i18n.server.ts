@@ -1,10 +1,22 @@
 /** Server-side i18n: the locale of a request and translation functions for e-mails. */
 import { createInstance, type TFunction } from "i18next";
 import { RemixI18Next } from "remix-i18next/server";
+import enCampaignList from "../../locales/en-GB/campaignList.json";
+import frCampaignList from "../../locales/fr/campaignList.json";
+import enCampaignEditor from "../../locales/en-GB/campaignEditor.json";
+import frCampaignEditor from "../../locales/fr/campaignEditor.json";
+import enCampaignTargeting from "../../locales/en-GB/campaignTargeting.json";
+import frCampaignTargeting from "../../locales/fr/campaignTargeting.json";
+import enCampaignProducts from "../../locales/en-GB/campaignProducts.json";
+import frCampaignProducts from "../../locales/fr/campaignProducts.json";
+import enCampaigns from "../../locales/en-GB/campaigns.json";
+import enRetailer from "../../locales/en-GB/retailer.json";
+import frRetailer from "../../locales/fr/retailer.json";
 import enCommon from "../../locales/en-GB/common.json";
 import enTeams from "../../locales/en-GB/teams.json";
 import enUsers from "../../locales/en-GB/users.json";
 import enWallets from "../../locales/en-GB/wallets.json";
+import frCampaigns from "../../locales/fr/campaigns.json";
 import frCommon from "../../locales/fr/common.json";
 import frTeams from "../../locales/fr/teams.json";
 import frUsers from "../../locales/fr/users.json";
@@ -15,8 +27,8 @@ import { getCurrentUser } from "./auth.server";
 import { localeCookie } from "./session.server";
 
 export const resources = {
-  "en-GB": { common: enCommon, teams: enTeams, wallets: enWallets, users: enUsers },
-  fr: { common: frCommon, teams: frTeams, wallets: frWallets, users: frUsers },
+  "en-GB": { common: enCommon, teams: enTeams, wallets: enWallets, users: enUsers, campaigns: enCampaigns, campaignList: enCampaignList, campaignEditor: enCampaignEditor, campaignTargeting: enCampaignTargeting, campaignProducts: enCampaignProducts, retailer: enRetailer },
+  fr: { common: frCommon, teams: frTeams, wallets: frWallets, users: frUsers, campaigns: frCampaigns, campaignList: frCampaignList, campaignEditor: frCampaignEditor, campaignTargeting: frCampaignTargeting, campaignProducts: frCampaignProducts, retailer: frRetailer },
 } as const;
 
 /** Profile when signed in, else the cookie, else Accept-Language, else en-GB. */

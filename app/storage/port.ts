@@ -31,6 +31,16 @@ import type {
   User,
   UserData,
 } from "~/domain/types";
+import type { Campaign, CampaignData, DeletedCampaignData } from "~/domain/campaign";
+import type { CampaignStatus } from "~/domain/campaign-status";
+import type { CampaignType } from "~/domain/retailer-settings";
+import type { Party } from "~/domain/availability";
+import type { CampaignView, CampaignViewData, Product, ProductInput } from "~/domain/catalog";
+import type { PublishedCampaign } from "~/domain/campaign-publication";
+import { CAMPAIGN_SORTS, type CampaignSort } from "~/domain/campaign-list";
+
+export type DeletedCampaign = DeletedCampaignData & DocMeta;
+export type { Campaign };
 
 /** Collection names keep the spec's where it names them (spec section 7). */
 export const COLLECTIONS = {
@@ -48,6 +58,18 @@ export const COLLECTIONS = {
   audit: "audit_log",
   passwordReset: "password_reset",
   loginThrottle: "login_throttle",
+  /** Campaigns (spec section 7 names). */
+  campaign: "campaign",
+  deletedCampaign: "deleted_campaign",
+  /** What the ad server reads: the published copy of each campaign, and each product's campaigns. */
+  cacheCampaign: "cache_campaign",
+  cacheProduct: "cache_product",
+  /** Saved list views of a user (custom views). */
+  campaignView: "campaign_view",
+  /** One document per user holding the names of their views: the limit and uniqueness, atomically. */
+  campaignViewOwner: "campaign_view_owner",
+  /** The retailer's product catalog. */
+  product: "product",
 } as const;
 export type CollectionName = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
 
@@ -222,6 +244,7 @@ export type WalletInput = Pick<WalletData, "label" | "currency" | "status" | "da
 
 export interface WalletsRepo {
   getOne(id: string): Promise<Wallet | null>;
+  getMany(ids: readonly string[]): Promise<Wallet[]>;
   /** All wallets of a team, by label. */
   listForTeam(teamId: string): Promise<Wallet[]>;
   /** Creates the wallet and counts it on its team, atomically. */
@@ -295,7 +318,7 @@ export interface ConfigRepo {
 }
 
 export interface AuditRepo {
-  list(spec: { entity?: string; teamId?: string; limit?: number; after?: string | null }): Promise<Page<AuditEntry>>;
+  list(spec: { entity?: string; entityId?: string; teamId?: string; limit?: number; after?: string | null }): Promise<Page<AuditEntry>>;
   append(entry: Omit<AuditEntryData, "at">, now?: Date): Promise<AuditEntry>;
 }
 
@@ -319,6 +342,103 @@ export interface LoginThrottleRepo {
   clear(key: string): Promise<void>;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Campaigns, catalog, custom views, publication
+
+/** The sortable columns, defined with the list's URL state in the domain. */
+export { CAMPAIGN_SORTS };
+export type { CampaignSort };
+
+export interface CampaignListSpec {
+  /** Teams the user may see; undefined = every team (retailers, operators). At most 30. */
+  teamIds?: readonly string[];
+  statuses?: readonly CampaignStatus[];
+  type?: CampaignType;
+  walletId?: string;
+  search?: string;
+  /** Start dates inside [startFrom, startTo) (ISO instants); a range forces the startDate order. */
+  startFrom?: string;
+  startTo?: string;
+  sort?: CampaignSort;
+  direction?: "asc" | "desc";
+  limit?: number;
+  after?: string | null;
+}
+
+export interface CampaignsRepo {
+  getOne(id: string): Promise<Campaign | null>;
+  getMany(ids: readonly string[]): Promise<Campaign[]>;
+  list(spec: CampaignListSpec): Promise<Page<Campaign>>;
+  /** Every campaign of a team (team status changes, publication). */
+  listForTeam(teamId: string): Promise<Campaign[]>;
+  create(data: CampaignData, actor: Actor, id?: string): Promise<Campaign>;
+  /**
+   * Audited update (each changed field, before and after, under entity 'campaign'); ConflictError
+   * on a stale expectVersion. `publish` is the publication to write in the same transaction.
+   */
+  update(
+    id: string,
+    patch: Patch<CampaignData>,
+    actor: Actor,
+    options?: WriteOptions & { action?: string; publish?: (campaign: Campaign) => PublishedCampaign | null },
+  ): Promise<Campaign>;
+  /**
+   * Moves a draft to deleted_campaign (deleted_by, deleted), removes its cache links; ConflictError
+   * on a stale version, NotFoundError when gone. The caller checks it is a draft.
+   */
+  delete(id: string, actor: Actor, now: Date, options?: WriteOptions): Promise<DeletedCampaign>;
+  getDeleted(id: string): Promise<DeletedCampaign | null>;
+  /** The campaign's history: its audit entries, newest first. */
+  history(id: string, spec: { limit?: number; after?: string | null }): Promise<Page<AuditEntry>>;
+}
+
+/** What the ad server reads for one campaign: defined with its rules in the domain. */
+export type { PublishedCampaign };
+
+export interface PublicationRepo {
+  /**
+   * Publishes (payload) or withdraws (null) a campaign: the cache copy and each product's campaign
+   * list change together, in one transaction; idempotent.
+   */
+  apply(campaignId: string, payload: PublishedCampaign | null): Promise<void>;
+  getCampaign(campaignId: string): Promise<PublishedCampaign | null>;
+  /** The campaign ids the ad server serves for a product. */
+  campaignsForProduct(productId: string): Promise<string[]>;
+}
+
+export interface CatalogListSpec {
+  search?: string;
+  party?: Party;
+  availability?: string;
+  brand?: string;
+  limit?: number;
+  after?: string | null;
+}
+
+export interface CatalogRepo {
+  getOne(id: string): Promise<Product | null>;
+  getMany(ids: readonly string[]): Promise<Product[]>;
+  /** By title; search by a word prefix of title, brand or id. */
+  list(spec: CatalogListSpec): Promise<Page<Product>>;
+  /** Creates or replaces products (batched under each adapter's transaction size). */
+  upsertMany(products: readonly (ProductInput & { id: string })[]): Promise<number>;
+  count(): Promise<number>;
+}
+
+export const MAX_CAMPAIGN_VIEWS = 10;
+
+export type CreateViewResult = { ok: true; view: CampaignView } | { ok: false; reason: "views.limit" | "views.nameTaken" };
+
+export interface CampaignViewsRepo {
+  /** The user's views, by name. */
+  listForUser(userId: string): Promise<CampaignView[]>;
+  getOne(id: string): Promise<CampaignView | null>;
+  /** Refused past MAX_CAMPAIGN_VIEWS per user, or when the user has a view of that name. */
+  create(userId: string, input: Pick<CampaignViewData, "name" | "query" | "columns">, now: Date): Promise<CreateViewResult>;
+  rename(id: string, name: string, now: Date): Promise<CampaignView>;
+  delete(id: string): Promise<void>;
+}
+
 export interface Storage {
   readonly documents: DocumentStore;
   readonly users: UsersRepo;
@@ -330,4 +450,8 @@ export interface Storage {
   readonly audit: AuditRepo;
   readonly passwordResets: PasswordResetRepo;
   readonly loginThrottle: LoginThrottleRepo;
+  readonly campaigns: CampaignsRepo;
+  readonly publication: PublicationRepo;
+  readonly catalog: CatalogRepo;
+  readonly campaignViews: CampaignViewsRepo;
 }

@@ -32,9 +32,10 @@ export function appendAuditInTransaction(tx: TransactionContext, entry: Omit<Aud
 
 export function createAuditRepo(store: DocumentStore): AuditRepo {
   return {
-    async list({ entity, teamId, limit, after }) {
+    async list({ entity, entityId, teamId, limit, after }) {
       const where: Where[] = [];
       if (entity) where.push(["entity", "==", entity]);
+      if (entityId) where.push(["entityId", "==", entityId]);
       if (teamId) where.push(["teamId", "==", teamId]);
       return store.query<AuditEntryData>(COLLECTIONS.audit, {
         where,

@@ -4,6 +4,9 @@ import { createLoginThrottleRepo, createPasswordResetRepo } from "./auth.server"
 import { createConfigRepo } from "./config.server";
 import { createTeamsRepo } from "./teams.server";
 import { createUsersRepo } from "./users.server";
+import { createCampaignsRepo } from "./campaigns.server";
+import { createCampaignViewsRepo, createCatalogRepo } from "./catalog.server";
+import { createPublicationRepo } from "./publication.server";
 import { createInvitationsRepo } from "./invitations.server";
 import { createLedgerRepo, createWalletsRepo } from "./wallets.server";
 
@@ -20,5 +23,9 @@ export function createStorage(documents: DocumentStore): Storage {
     audit: createAuditRepo(documents),
     passwordResets: createPasswordResetRepo(documents),
     loginThrottle: createLoginThrottleRepo(documents),
+    campaigns: createCampaignsRepo(documents),
+    publication: createPublicationRepo(documents),
+    catalog: createCatalogRepo(documents),
+    campaignViews: createCampaignViewsRepo(documents),
   };
 }

@@ -23,6 +23,9 @@ export function createWalletsRepo(store: DocumentStore): WalletsRepo {
     async getOne(id) {
       return store.get<WalletData>(C, id);
     },
+    async getMany(ids) {
+      return store.getMany<WalletData>(C, ids);
+    },
     async listForTeam(teamId) {
       const { items } = await store.query<WalletData>(C, { where: [["teamId", "==", teamId]], limit: 500 });
       return items.sort((a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id));

@@ -144,9 +144,19 @@ export class SqliteDocumentStore implements DocumentStore {
       conditions.push(`json_type(data, '$.${orderBy.field}') IS NOT NULL`);
       order = `${expr} ${direction}, id ${direction}`;
       if (spec.after) {
+        // Null values come first ascending and last descending, as on Firestore; SQL comparisons
+        // with NULL are never true, so they get their own terms.
         const cursor = decodeCursor(spec.after);
-        conditions.push(`(${expr} ${cmp} ? OR (${expr} = ? AND id ${cmp} ?))`);
-        all.push(bindValue(cursor.v), bindValue(cursor.v), cursor.id);
+        if (cursor.v === null || cursor.v === undefined) {
+          conditions.push(
+            direction === "ASC" ? `((${expr} IS NULL AND id > ?) OR ${expr} IS NOT NULL)` : `(${expr} IS NULL AND id < ?)`,
+          );
+          all.push(cursor.id);
+        } else {
+          const nullsAfter = direction === "DESC" ? ` OR ${expr} IS NULL` : "";
+          conditions.push(`(${expr} ${cmp} ? OR (${expr} = ? AND id ${cmp} ?)${nullsAfter})`);
+          all.push(bindValue(cursor.v), bindValue(cursor.v), cursor.id);
+        }
       }
     } else if (spec.after) {
       conditions.push(`id ${cmp} ?`);

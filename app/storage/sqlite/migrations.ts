@@ -30,4 +30,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX documents_at ON documents (collection, json_extract(data, '$.at'), id);
     `,
   },
+  {
+    version: 3,
+    name: "campaign, catalog and history indexes",
+    sql: `
+      CREATE INDEX documents_team_updated ON documents (collection, json_extract(data, '$.team'), json_extract(data, '$.updated'), id);
+      CREATE INDEX documents_updated ON documents (collection, json_extract(data, '$.updated'), id);
+      CREATE INDEX documents_entity_at ON documents (collection, json_extract(data, '$.entityId'), json_extract(data, '$.at'), id);
+      CREATE INDEX documents_title ON documents (collection, json_extract(data, '$.titleLower'), id);
+      CREATE INDEX documents_user ON documents (collection, json_extract(data, '$.userId'));
+      -- The end-date sort key (campaigns.server.ts) of campaigns written before it existed.
+      UPDATE documents
+        SET data = json_set(data, '$.endSort', COALESCE(NULLIF(json_extract(data, '$.endDate'), ''), '9999-12-31T23:59:59.999Z'))
+        WHERE collection = 'campaign' AND json_type(data, '$.endSort') IS NULL;
+    `,
+  },
 ];

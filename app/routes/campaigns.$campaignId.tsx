@@ -1,0 +1,133 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, NavLink, Outlet, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { CampaignActionBar } from "~/components/campaign-actions";
+import { LiveStatusBadge } from "~/components/campaign-status-badge";
+import { FormAlert } from "~/components/forms";
+import { campaignPrefixRedirect } from "~/domain/campaign-urls";
+import { safeRedirectPath } from "~/domain/navigation";
+import { can } from "~/domain/permissions";
+import { CampaignActionSchema, campaignActionIntent, duplicateCampaignIntent } from "~/forms/campaigns";
+import { requireUser } from "~/services/auth.server";
+import {
+  campaignViewContext,
+  duplicateCampaign,
+  offeredActions,
+  presentCampaign,
+  requireCampaign,
+  runCampaignAction,
+} from "~/services/campaigns.server";
+import { getRequestLocale, getFixedT } from "~/services/i18n.server";
+import { redirectWithToast } from "~/services/toast.server";
+import { getStorage } from "~/services/storage.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.campaign.name ?? "Campaign"} · Ads console` }];
+
+/** The editor's frame: the campaign (404 outside the user's scope), its header, actions and sections. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, "Campaign");
+  const rest = new URL(request.url).pathname.split("/")[3];
+  const prefixed = campaignPrefixRedirect(params.campaignId ?? "", rest ? decodeURIComponent(rest) : null);
+  if (prefixed) throw redirect(prefixed);
+  const ctx = await requireCampaign(user, params.campaignId);
+  const wallet = ctx.campaign.wallet ? await getStorage().wallets.getOne(ctx.campaign.wallet) : null;
+  const view = campaignViewContext(user, await getRequestLocale(request));
+  return {
+    campaign: presentCampaign(ctx.campaign, wallet, view),
+    team: { id: ctx.team.id, name: ctx.team.name, status: ctx.team.status },
+    actions: await offeredActions(user, ctx),
+    canEdit: can(user, "Campaign", "update", { teamId: ctx.team.id }),
+    canDuplicate: can(user, "Campaign", "create", { teamId: ctx.team.id }),
+  };
+}
+
+export type CampaignLayoutLoader = typeof loader;
+
+/** Lifecycle actions and duplication, posted from any section of the editor. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request, "Campaign");
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  if (!params.campaignId) return data({ error: "campaigns:errors.noCampaignId" }, { status: 400 });
+  const ctx = await requireCampaign(user, params.campaignId);
+  const returnTo = safeRedirectPath(formData.get("returnTo"), `/campaigns/${ctx.campaign.id}`);
+  if (intent === duplicateCampaignIntent) {
+    const t = await getFixedT(await getRequestLocale(request));
+    const id = await duplicateCampaign(user, ctx, t("campaigns:duplicate.copyName", { name: ctx.campaign.name }));
+    // Spec section 8: duplication returns the new id silently (no toast).
+    return redirect(`/campaigns/${id}`);
+  }
+  if (intent !== campaignActionIntent) throw data({ error: "Unknown intent" }, { status: 400 });
+  const submission = parseWithZod(formData, { schema: CampaignActionSchema });
+  if (submission.status !== "success") return data({ actionError: { message: "campaigns:actions.unknown", problems: [] as string[] } }, { status: 400 });
+  const { action: act, version, reason } = submission.value;
+  const outcome = await runCampaignAction(user, ctx, act, version, reason);
+  if (!outcome.ok) {
+    return data({ actionError: { message: outcome.message, problems: outcome.problems ?? [] } }, { status: outcome.status });
+  }
+  if (outcome.deleted) {
+    return redirectWithToast(`/teams/${ctx.team.id}/campaigns`, { type: "success", title: "campaigns:toast.deleted" });
+  }
+  return redirectWithToast(returnTo, { type: "success", title: outcome.message, values: { name: ctx.campaign.name } });
+}
+
+export const SECTIONS = ["general", "bidding", "budget", "targeting", "creative", "products", "history"] as const;
+
+export default function CampaignLayoutRoute() {
+  const { t } = useTranslation("campaigns");
+  const { campaign, team, actions, canDuplicate } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const location = useLocation();
+  const base = `/campaigns/${campaign.id}`;
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link to={`/teams/${team.id}/campaigns`}>{t("editor.backToTeam", { team: team.name })}</Link>
+      </p>
+      <header className="campaign-header">
+        <h1>{campaign.name}</h1>
+        <p className="campaign-meta">
+          <LiveStatusBadge status={campaign.liveStatus} />
+          <span>{t(`types.${campaign.campaignType}`)}</span>
+          <span>{t("editor.period", { start: campaign.start ?? "—", end: campaign.end ?? t("editor.noEnd") })}</span>
+          <span>{t("editor.updatedBy", { when: campaign.updated, by: campaign.by })}</span>
+        </p>
+      </header>
+      {actionData && "actionError" in actionData && actionData.actionError ? (
+        <FormAlert
+          title={t(actionData.actionError.message)}
+          message={actionData.actionError.problems.map((p) => t(p)).join(" · ") || undefined}
+        />
+      ) : null}
+      <CampaignActionBar
+        campaignId={campaign.id}
+        version={campaign.version}
+        actions={actions}
+        returnTo={location.pathname}
+        name={campaign.name}
+      />
+      {canDuplicate ? (
+        <Form method="post" action={base} className="inline-form">
+          <input type="hidden" name="intent" value={duplicateCampaignIntent} />
+          <button type="submit" className="button">
+            {t("duplicate.submit")}
+          </button>
+        </Form>
+      ) : null}
+      <nav aria-label={t("editor.sections")} className="tabs campaign-tabs">
+        <NavLink to={base} end prefetch="intent">
+          {t("editor.section.general")}
+        </NavLink>
+        {SECTIONS.slice(1).map((s) => (
+          <NavLink key={s} to={`${base}/${s}`} prefetch="intent">
+            {t(`editor.section.${s}`)}
+          </NavLink>
+        ))}
+      </nav>
+      <Outlet />
+    </>
+  );
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -1,0 +1,213 @@
+import { randomUUID } from "node:crypto";
+import type { CampaignData, DeletedCampaignData } from "~/domain/campaign";
+import { nameKeys } from "~/domain/campaign";
+import { matchesSearch } from "~/domain/search";
+import type { AuditEntry, AuditEntryData } from "~/domain/types";
+import { applyPatch } from "../document-helpers";
+import {
+  COLLECTIONS,
+  ConflictError,
+  NotFoundError,
+  type Campaign,
+  type CampaignSort,
+  type CampaignsRepo,
+  type DeletedCampaign,
+  type DocumentStore,
+  type Page,
+  type Patch,
+  type Stored,
+  type Where,
+} from "../port";
+import { appendAuditInTransaction, diffFields } from "./audit.server";
+import { fillPage, selectiveSearchKey } from "./paging.server";
+import { preparePublication } from "./publication.server";
+
+/**
+ * The stored sort key of the end date. A campaign without end date runs for ever: it sorts after
+ * every dated one (last ascending, first descending), and the key is never null, so no campaign
+ * drops out of an order by end date on either adapter.
+ */
+export const OPEN_END_SORT_KEY = "9999-12-31T23:59:59.999Z";
+
+export function endSortKey(endDate: string | null | undefined): string {
+  return endDate || OPEN_END_SORT_KEY;
+}
+
+/** Derived field kept on the stored document only: never returned, never audited. */
+interface StoredCampaignData extends CampaignData {
+  endSort: string;
+}
+
+const SORT_FIELDS: Record<CampaignSort, string> = {
+  updated: "updated",
+  name: "nameLower",
+  startDate: "startDate",
+  endDate: "endSort",
+  created: "created",
+  spend: "spend",
+};
+
+/** Newest, biggest first; names and dates in calendar order. */
+const DEFAULT_DIRECTION: Record<CampaignSort, "asc" | "desc"> = {
+  updated: "desc",
+  created: "desc",
+  spend: "desc",
+  name: "asc",
+  startDate: "asc",
+  endDate: "asc",
+};
+
+/** Firestore's `in` takes at most 30 values, and a query at most 30 disjunctions (team x status). */
+export const MAX_IN_VALUES = 30;
+const MAX_DISJUNCTIONS = 30;
+
+/** Derived keys are not history. */
+const UNAUDITED = new Set(["nameLower", "searchTokens", "by", "endSort"]);
+
+function auditChanges(before: Record<string, unknown> | null, after: Record<string, unknown>) {
+  return diffFields(before, after).filter((c) => !UNAUDITED.has(c.field));
+}
+
+/** The campaign as the port gives it: without the stored-only sort key. */
+function toCampaign<T extends { endSort?: unknown }>(doc: T): Omit<T, "endSort"> {
+  const { endSort: _endSort, ...campaign } = doc;
+  return campaign;
+}
+
+export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
+  const C = COLLECTIONS.campaign;
+  return {
+    async getOne(id) {
+      const doc = await store.get<StoredCampaignData>(C, id);
+      return doc ? toCampaign(doc) : null;
+    },
+    async getMany(ids) {
+      return (await store.getMany<StoredCampaignData>(C, ids)).map(toCampaign);
+    },
+    async list(spec) {
+      const where: Where[] = [];
+      const teams = spec.teamIds ? [...new Set(spec.teamIds)] : null;
+      if (teams) {
+        if (teams.length === 0) return { items: [], next: null };
+        if (teams.length > MAX_IN_VALUES) throw new RangeError(`At most ${MAX_IN_VALUES} teams per campaign list, not ${teams.length}`);
+        where.push(teams.length === 1 ? ["team", "==", teams[0]] : ["team", "in", teams]);
+      }
+      // Both `in` filters go to the store while their product stays within Firestore's 30
+      // disjunctions; past that, the statuses are checked on the page (topped up, see fillPage).
+      const statuses = spec.statuses?.length ? [...new Set(spec.statuses)] : null;
+      let statusesOnPage: Set<string> | null = null;
+      if (statuses) {
+        if (statuses.length === 1) where.push(["status", "==", statuses[0]]);
+        else if ((teams?.length ?? 1) * statuses.length <= MAX_DISJUNCTIONS) where.push(["status", "in", statuses]);
+        else statusesOnPage = new Set(statuses);
+      }
+      if (spec.type) where.push(["campaignType", "==", spec.type]);
+      if (spec.walletId) where.push(["wallet", "==", spec.walletId]);
+      const key = spec.search ? selectiveSearchKey(spec.search) : null;
+      if (key) where.push(["searchTokens", "array-contains", key]);
+      const sort = spec.sort ?? "updated";
+      let orderBy = { field: SORT_FIELDS[sort], direction: spec.direction ?? DEFAULT_DIRECTION[sort] };
+      if (spec.startFrom || spec.startTo) {
+        if (spec.startFrom) where.push(["startDate", ">=", spec.startFrom]);
+        if (spec.startTo) where.push(["startDate", "<", spec.startTo]);
+        // One range per query (Firestore): a date range orders by start date.
+        if (orderBy.field !== "startDate") orderBy = { field: "startDate", direction: "asc" };
+      }
+      const search = key ? spec.search! : null;
+      const keep =
+        search || statusesOnPage
+          ? (c: StoredCampaignData) => (!search || matchesSearch(c.name, search)) && (!statusesOnPage || statusesOnPage.has(c.status))
+          : null;
+      const page = await fillPage(
+        (limit, after) => store.query<StoredCampaignData>(C, { where, orderBy, limit, after }),
+        keep,
+        spec.limit,
+        spec.after,
+      );
+      return { items: page.items.map(toCampaign), next: page.next };
+    },
+    async listForTeam(teamId) {
+      const all: Campaign[] = [];
+      let after: string | null = null;
+      do {
+        const page: Page<Stored<StoredCampaignData>> = await store.query<StoredCampaignData>(C, {
+          where: [["team", "==", teamId]],
+          limit: 500,
+          after,
+        });
+        all.push(...page.items.map(toCampaign));
+        after = page.next;
+      } while (after);
+      return all;
+    },
+    async create(data, actor, id = randomUUID()) {
+      const now = new Date();
+      const { id: _id, version: _version, endSort: _endSort, ...input } = data as CampaignData & { id?: string; version?: number; endSort?: string };
+      const doc: StoredCampaignData = { ...input, ...nameKeys(input.name), endSort: endSortKey(input.endDate) };
+      await store.transaction(async (tx) => {
+        tx.create<StoredCampaignData>(C, id, doc);
+        appendAuditInTransaction(
+          tx,
+          { by: actor.by, action: "create", entity: "campaign", entityId: id, teamId: doc.team, changes: auditChanges(null, doc as unknown as Record<string, unknown>) },
+          now,
+        );
+      });
+      return toCampaign({ ...doc, id, version: 1 });
+    },
+    async update(id, patch, actor, options) {
+      const now = new Date();
+      return store.transaction(async (tx) => {
+        const current = await tx.get<StoredCampaignData>(C, id);
+        if (!current) throw new NotFoundError(C, id);
+        if (options?.expectVersion !== undefined && options.expectVersion !== current.version) throw new ConflictError(C, id);
+        const full: Patch<StoredCampaignData> = { ...patch, updated: now.toISOString(), by: actor.by };
+        delete (full as Record<string, unknown>).endSort;
+        if (typeof patch.name === "string") Object.assign(full, nameKeys(patch.name));
+        const { id: _id, version, ...before } = current;
+        const after = applyPatch(before, full, now.toISOString()) as unknown as StoredCampaignData;
+        // The sort key follows the end date, whatever the patch did to it.
+        full.endSort = after.endSort = endSortKey(after.endDate);
+        const next = toCampaign({ ...after, id, version: version + 1 }) as Campaign;
+        // Reads (the cache documents) come before the writes.
+        const write = options?.publish ? await preparePublication(tx, id, options.publish(next)) : null;
+        tx.update<StoredCampaignData>(C, id, full);
+        write?.();
+        const changes = auditChanges(before as unknown as Record<string, unknown>, after as unknown as Record<string, unknown>);
+        if (changes.length) {
+          appendAuditInTransaction(tx, { by: actor.by, action: options?.action ?? "update", entity: "campaign", entityId: id, teamId: after.team, changes }, now);
+        }
+        return next;
+      });
+    },
+    async delete(id, actor, now, options) {
+      return store.transaction(async (tx) => {
+        const current = await tx.get<StoredCampaignData>(C, id);
+        if (!current) throw new NotFoundError(C, id);
+        if (options?.expectVersion !== undefined && options.expectVersion !== current.version) throw new ConflictError(C, id);
+        const write = await preparePublication(tx, id, null);
+        const { id: _id, version: _version, endSort: _endSort, ...data } = current;
+        const copy: DeletedCampaignData = { ...data, status: "deleted", deleted_by: actor.by, deleted: now.toISOString() };
+        tx.set<DeletedCampaignData>(COLLECTIONS.deletedCampaign, id, copy);
+        tx.delete(C, id);
+        write();
+        appendAuditInTransaction(
+          tx,
+          { by: actor.by, action: "delete", entity: "campaign", entityId: id, teamId: data.team, changes: [{ field: "status", before: data.status, after: "deleted" }] },
+          now,
+        );
+        return { ...copy, id, version: 1 } as DeletedCampaign;
+      });
+    },
+    async getDeleted(id) {
+      return store.get<DeletedCampaignData>(COLLECTIONS.deletedCampaign, id);
+    },
+    async history(id, spec) {
+      return store.query<AuditEntryData>(COLLECTIONS.audit, {
+        where: [["entity", "==", "campaign"], ["entityId", "==", id]],
+        orderBy: { field: "at", direction: "desc" },
+        limit: spec.limit,
+        after: spec.after,
+      }) as Promise<{ items: AuditEntry[]; next: string | null }>;
+    },
+  };
+}
