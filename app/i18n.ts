@@ -6,7 +6,7 @@ export const i18nConfig = {
   fallbackLng: FALLBACK_LOCALE,
   defaultNS: "common",
   /** One namespace per area, so areas can be translated (and edited) independently. */
-  ns: ["common", "teams", "wallets", "users", "campaigns", "campaignList", "campaignEditor", "campaignTargeting", "campaignProducts", "retailer"],
+  ns: ["common", "teams", "wallets", "users", "campaigns", "campaignList", "campaignEditor", "campaignTargeting", "campaignProducts", "retailer", "media"],
   interpolation: { escapeValue: false },
   react: { useSuspense: false },
   load: "currentOnly" as const,

@@ -123,7 +123,7 @@ function planEndDay(c: BulkCampaign, day: string, ctx: BulkContext): BulkRow {
   if (!isDay(day)) return refuse({ ...base, after: null }, "campaign.endDate.invalid");
   const startDay = c.startDate ? dayOfInstant(c.startDate, ctx.timeZone) : null;
   if (startDay && day < startDay) return refuse(base, "campaign.endDate.beforeStart");
-  return { ...base, patch: { endDate: dayEdge(day, ctx.timeZone, "end") } };
+  return { ...base, patch: { endDate: new Date(dayEdge(day, ctx.timeZone, "end")).toISOString() } };
 }
 
 function planBid(c: BulkCampaign, cents: number, ctx: BulkContext): BulkRow {

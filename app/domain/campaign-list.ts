@@ -199,17 +199,19 @@ export function nextDay(day: string): string {
   return new Date(Date.UTC(y!, m! - 1, d! + 1)).toISOString().slice(0, 10);
 }
 
+const utc = (iso: string) => new Date(iso).toISOString();
+
 /**
  * The start-date range as instants for storage: [00:00 of startFrom, 00:00 of the day after
- * startTo) in the retailer's time zone.
+ * startTo) in the retailer's time zone, written in UTC ("…Z") so they compare with stored instants.
  */
 export function startRange(
   state: Pick<CampaignListState, "startFrom" | "startTo">,
   timeZone: string,
 ): { startFrom?: string; startTo?: string } {
   return {
-    ...(state.startFrom ? { startFrom: dayEdge(state.startFrom, timeZone, "start") } : {}),
-    ...(state.startTo ? { startTo: dayEdge(nextDay(state.startTo), timeZone, "start") } : {}),
+    ...(state.startFrom ? { startFrom: utc(dayEdge(state.startFrom, timeZone, "start")) } : {}),
+    ...(state.startTo ? { startTo: utc(dayEdge(nextDay(state.startTo), timeZone, "start")) } : {}),
   };
 }
 

@@ -208,6 +208,13 @@ export function publishedPacing(campaign: Campaign): Record<string, number | nul
   return out;
 }
 
+/** An ISO instant written in UTC ("…Z"), whatever offset it was stored with; null stays null. */
+export function utcInstant(iso: string | null | undefined): string | null {
+  if (!iso) return null;
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
+}
+
 /** The copy the ad server reads, or null when the campaign must be withdrawn. */
 export function publishedCampaign(campaign: Campaign, ctx: PublicationContext): PublishedCampaign | null {
   if (!isPublishable(campaign, ctx.teamStatus)) return null;
@@ -238,8 +245,8 @@ export function publishedCampaign(campaign: Campaign, ctx: PublicationContext): 
     banners: countedBanners(campaign, ctx.settings),
     productIds: publishedProductIds(campaign.offers),
     pacing: publishedPacing(campaign),
-    startDate: campaign.startDate,
-    endDate: campaign.endDate,
+    startDate: utcInstant(campaign.startDate),
+    endDate: utcInstant(campaign.endDate),
     published: ctx.now.toISOString(),
   };
 }

@@ -170,16 +170,16 @@ export function nameKeys(name: string): Pick<CampaignData, "nameLower" | "search
 /** 00:00 today in the time zone, as an ISO instant (the default start date). */
 export function todayMidnight(now: Date, timeZone: string): string {
   const local = new TZDate(now.getTime(), timeZone);
-  return new TZDate(local.getFullYear(), local.getMonth(), local.getDate(), 0, 0, 0, 0, timeZone).toISOString();
+  return new Date(new TZDate(local.getFullYear(), local.getMonth(), local.getDate(), 0, 0, 0, 0, timeZone).getTime()).toISOString();
 }
 
 /** The instant a day (yyyy-mm-dd) starts, or ends (23:59:59.999), in the time zone. */
 export function dayEdge(day: string, timeZone: string, edge: "start" | "end"): string {
   const [y, m, d] = day.split("-").map(Number);
-  return (edge === "start"
-    ? new TZDate(y!, m! - 1, d!, 0, 0, 0, 0, timeZone)
-    : new TZDate(y!, m! - 1, d!, 23, 59, 59, 999, timeZone)
-  ).toISOString();
+  const local =
+    edge === "start" ? new TZDate(y!, m! - 1, d!, 0, 0, 0, 0, timeZone) : new TZDate(y!, m! - 1, d!, 23, 59, 59, 999, timeZone);
+  // TZDate's toISOString keeps the zone's offset: store UTC ("…Z") so instants sort as text.
+  return new Date(local.getTime()).toISOString();
 }
 
 /** The day (yyyy-mm-dd) of an instant in the time zone, for date inputs. */

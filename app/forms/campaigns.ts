@@ -106,7 +106,12 @@ export const UpdateBiddingSchema = z.object({
 export const PLACEMENT_BID_FIELDS = PLACEMENTS.map((p) => `bid_${p}` as const);
 export type UpdateBiddingValue = z.infer<typeof UpdateBiddingSchema>;
 
-export const ApplyMinBidSchema = z.object({ intent: z.literal(applyMinBidIntent), version });
+export const ApplyMinBidSchema = z.object({
+  intent: z.literal(applyMinBidIntent),
+  version,
+  /** The strategy chosen on the form when its bid was refused; its minimum applies (and it is saved). */
+  bidStrategy: z.enum(BID_STRATEGIES).optional().catch(undefined),
+});
 
 export const UpdateBudgetSchema = z.object({
   intent: z.literal(updateBudgetIntent),

@@ -60,7 +60,8 @@ const TypeSchema = z.object({
 });
 type TypeForm = z.infer<typeof TypeSchema>;
 
-const FormSchema = z.object({
+/** The form's fields before the rules and the conversion: what getZodConstraint reads. */
+export const RetailerSettingsFieldsSchema = z.object({
   intent: z.literal(saveRetailerSettingsIntent),
   version: z.coerce.number().int().min(1),
   enabledTypes: z.array(z.enum(CAMPAIGN_TYPES)),
@@ -74,7 +75,7 @@ const FormSchema = z.object({
   fixedCpc: checkbox,
   globalMinBid: z.string().trim().max(20, "retailer:errors.amount.invalid").optional(),
 });
-type FormValue = z.infer<typeof FormSchema>;
+type FormValue = z.infer<typeof RetailerSettingsFieldsSchema>;
 
 type AmountReason = SettingsReason | "amount.invalid";
 
@@ -204,7 +205,7 @@ function toSettings(value: FormValue): RetailerSettings {
 }
 
 /** The save form: parses to `{ version, settings }` with every amount in cents. */
-export const RetailerSettingsSchema = FormSchema.superRefine(refine).transform((value) => ({
+export const RetailerSettingsSchema = RetailerSettingsFieldsSchema.superRefine(refine).transform((value) => ({
   version: value.version,
   settings: toSettings(value),
 }));
@@ -233,8 +234,18 @@ export function placementOptions(placements: readonly Placement[]): Placement[] 
   return inOrder(PLACEMENTS, placements, PLACEMENTS);
 }
 
-const on = (value: boolean) => (value ? "on" : undefined);
-const blankRows = () => Array.from({ length: BLANK_ROWS }, () => ({ name: "", placements: [] as Placement[] }));
+const on = (value: boolean): string | undefined => (value ? "on" : undefined);
+
+/** A slot or banner size as the form shows it. */
+export interface RowValue {
+  name: string;
+  placements: Placement[];
+  remove?: string;
+}
+const toRows = (record: Record<string, Placement[]>): RowValue[] => [
+  ...Object.entries(record).map(([name, placements]) => ({ name, placements: [...placements] })),
+  ...Array.from({ length: BLANK_ROWS }, () => ({ name: "", placements: [] })),
+];
 
 function typeFormValue(settings: CampaignTypeSettings, locale: string) {
   return {
@@ -247,7 +258,7 @@ function typeFormValue(settings: CampaignTypeSettings, locale: string) {
       ]),
     ) as Record<BidStrategy, { min: string; max: string }>,
     placements: [...settings.placements],
-    slots: [...Object.entries(settings.slots).map(([name, placements]) => ({ name, placements: [...placements] })), ...blankRows()],
+    slots: toRows(settings.slots),
     moderation: on(settings.moderation),
   };
 }
@@ -260,7 +271,7 @@ export function toFormValue(settings: RetailerSettings, locale: string) {
       CampaignType,
       ReturnType<typeof typeFormValue>
     >,
-    bannerSizes: [...Object.entries(settings.bannerSizes).map(([name, placements]) => ({ name, placements: [...placements] })), ...blankRows()],
+    bannerSizes: toRows(settings.bannerSizes),
     storedBannerSizes: settings.storedBannerSizes.join(", "),
     preview: on(settings.preview),
     lmRetailer: on(settings.lmRetailer),

@@ -49,7 +49,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, "Campaign");
   const formData = await request.formData();
   const intent = formData.get("intent");
-  if (!params.campaignId) return data({ error: "campaigns:errors.noCampaignId" }, { status: 400 });
+  if (!params.campaignId) return data({ actionError: { message: "campaigns:errors.noCampaignId", problems: [] as string[] } }, { status: 400 });
   const ctx = await requireCampaign(user, params.campaignId);
   const returnTo = safeRedirectPath(formData.get("returnTo"), `/campaigns/${ctx.campaign.id}`);
   if (intent === duplicateCampaignIntent) {
@@ -67,7 +67,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return data({ actionError: { message: outcome.message, problems: outcome.problems ?? [] } }, { status: outcome.status });
   }
   if (outcome.deleted) {
-    return redirectWithToast(`/teams/${ctx.team.id}/campaigns`, { type: "success", title: "campaigns:toast.deleted" });
+    return redirectWithToast(`/teams/${encodeURIComponent(ctx.team.id)}/campaigns`, { type: "success", title: "campaigns:toast.deleted" });
   }
   return redirectWithToast(returnTo, { type: "success", title: outcome.message, values: { name: ctx.campaign.name } });
 }
@@ -75,11 +75,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export const SECTIONS = ["general", "bidding", "budget", "targeting", "creative", "products", "history"] as const;
 
 export default function CampaignLayoutRoute() {
-  const { t } = useTranslation("campaigns");
+  const { t } = useTranslation(["campaigns", "campaignEditor"]);
+  const { t: tc } = useTranslation();
+  /** A message key: "ns:key" of an area, else common's. */
+  const tm = (key: string) => (key.includes(":") ? t(key) : tc(key));
   const { campaign, team, actions, canDuplicate } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const location = useLocation();
   const base = `/campaigns/${campaign.id}`;
+  const actionError = actionData && "actionError" in actionData ? actionData.actionError : null;
   return (
     <>
       <p className="breadcrumb">
@@ -93,28 +97,46 @@ export default function CampaignLayoutRoute() {
           <span>{t("editor.period", { start: campaign.start ?? "—", end: campaign.end ?? t("editor.noEnd") })}</span>
           <span>{t("editor.updatedBy", { when: campaign.updated, by: campaign.by })}</span>
         </p>
+        {campaign.review && campaign.status === "rejected" && !campaign.review.approved ? (
+          <p className="notice campaign-review" role="note">
+            {t("campaignEditor:review.rejected", { by: campaign.review.by, reason: campaign.review.rejectionReason ?? "" })}
+          </p>
+        ) : null}
+        {campaign.status === "pending_review" ? (
+          <p className="notice campaign-review" role="note">
+            {t("campaignEditor:review.pending")}
+          </p>
+        ) : null}
+        {team.status !== "active" ? (
+          <p className="notice campaign-withdrawn" role="note">
+            {t("campaignEditor:withdrawn")}
+          </p>
+        ) : null}
       </header>
-      {actionData && "actionError" in actionData && actionData.actionError ? (
-        <FormAlert
-          title={t(actionData.actionError.message)}
-          message={actionData.actionError.problems.map((p) => t(p)).join(" · ") || undefined}
+      {actionError ? (
+        actionError.message === "errors.conflict" ? (
+          <FormAlert title={tc("errors.conflictTitle")} message={tc("errors.conflict")} />
+        ) : (
+          <FormAlert title={tm(actionError.message)} message={actionError.problems.map(tm).join(" · ") || undefined} />
+        )
+      ) : null}
+      <div className="campaign-toolbar">
+        <CampaignActionBar
+          campaignId={campaign.id}
+          version={campaign.version}
+          actions={actions}
+          returnTo={location.pathname}
+          name={campaign.name}
         />
-      ) : null}
-      <CampaignActionBar
-        campaignId={campaign.id}
-        version={campaign.version}
-        actions={actions}
-        returnTo={location.pathname}
-        name={campaign.name}
-      />
-      {canDuplicate ? (
-        <Form method="post" action={base} className="inline-form">
-          <input type="hidden" name="intent" value={duplicateCampaignIntent} />
-          <button type="submit" className="button">
-            {t("duplicate.submit")}
-          </button>
-        </Form>
-      ) : null}
+        {canDuplicate ? (
+          <Form method="post" action={base} className="inline-form">
+            <input type="hidden" name="intent" value={duplicateCampaignIntent} />
+            <button type="submit" className="button">
+              {t("duplicate.submit")}
+            </button>
+          </Form>
+        ) : null}
+      </div>
       <nav aria-label={t("editor.sections")} className="tabs campaign-tabs">
         <NavLink to={base} end prefetch="intent">
           {t("editor.section.general")}

@@ -1,20 +1,30 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useTranslation } from "react-i18next";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { CampaignListScreen, type CampaignListActionView } from "~/components/campaign-list-screen";
 import { requireUser } from "~/services/auth.server";
+import { campaignListAction, campaignListPage } from "~/services/campaign-list.server";
 
+export const meta: MetaFunction = () => [{ title: "Campaigns · Ads console" }];
+
+/**
+ * Every campaign the user may see (suppliers: their teams'): filters, search, sort, columns and
+ * page all in the URL; custom views, bulk edit and duplicate. ?newTeam= opens a team's creation page.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request, "Campaign");
-  return null;
+  const user = await requireUser(request, "Campaign");
+  return campaignListPage(request, user, null);
+}
+
+/** Custom views (save, rename, delete) and the bulk edit (review, then apply). */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request, "Campaign");
+  return campaignListAction(request, user, null);
 }
 
 export default function CampaignListRoute() {
-  const { t } = useTranslation();
-  return (
-    <>
-      <h1>{t("campaigns.title")}</h1>
-      <p className="empty-state">{t("campaigns.empty")}</p>
-    </>
-  );
+  const page = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as CampaignListActionView | undefined;
+  return <CampaignListScreen page={page} actionData={actionData} />;
 }
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     config: { version: config.version, maintenance: config.maintenance, appVersion: config.appVersion, updated: config.updated, updatedBy: config.updatedBy },
     canEdit: can(user, "RetailerSettings", "update"),
-    hub: { teams: can(user, "Team", "read"), users: can(user, "User", "read") },
+    hub: { teams: can(user, "Team", "read"), users: can(user, "User", "read"), retailer: can(user, "RetailerSettings", "read") },
   };
 }
 
@@ -57,7 +57,7 @@ export default function SettingsRoute() {
   return (
     <>
       <h1>{t("settings.title")}</h1>
-      {hub.teams || hub.users ? (
+      {hub.teams || hub.users || hub.retailer ? (
         <nav className="panel settings-hub" aria-label={t("teams:settingsHub.label")}>
           <ul className="link-list">
             {hub.teams ? (
@@ -68,6 +68,11 @@ export default function SettingsRoute() {
             {hub.users ? (
               <li>
                 <Link to="/users">{t("teams:settingsHub.users")}</Link> — <span className="muted">{t("teams:settingsHub.usersHelp")}</span>
+              </li>
+            ) : null}
+            {hub.retailer ? (
+              <li>
+                <Link to="/settings/retailer">{t("retailer:hub.link")}</Link> — <span className="muted">{t("retailer:hub.help")}</span>
               </li>
             ) : null}
           </ul>

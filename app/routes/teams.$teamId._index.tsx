@@ -2,11 +2,11 @@ import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
 import { requireVisibleTeam } from "~/services/teams.server";
 
-/** /teams/{id} opens the team on its Wallets tab (the campaigns issue may make Campaigns the first tab). */
+/** /teams/{id} opens the team on its first tab, Campaigns. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "TeamPage");
   const team = await requireVisibleTeam(user, params.teamId);
-  return redirect(`/teams/${encodeURIComponent(team.id)}/wallets`);
+  return redirect(`/teams/${encodeURIComponent(team.id)}/campaigns`);
 }
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

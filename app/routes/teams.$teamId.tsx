@@ -57,6 +57,9 @@ export default function TeamLayoutRoute() {
         </div>
       </header>
       <nav aria-label={t("page.tabs")} className="tabs">
+        <NavLink to="campaigns" prefetch="intent">
+          {t("campaignList:tab")}
+        </NavLink>
         <NavLink to="wallets" prefetch="intent">
           {t("page.tab.wallets")}
         </NavLink>

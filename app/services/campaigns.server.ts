@@ -7,8 +7,9 @@
  */
 import { data } from "@remix-run/node";
 import { applyAction, availableActions, type CampaignAction } from "~/domain/campaign-actions";
-import { activationProblems } from "~/domain/campaign-activation";
-import { applyMinBid, bidLimits, checkBid, coerceStrategy } from "~/domain/campaign-bidding";
+import { activationProblems, budgetWarning, walletFields, type ActivationRefusal } from "~/domain/campaign-activation";
+import { allowedStrategies, applyMinBid, bidLimits, checkBid, coerceStrategy } from "~/domain/campaign-bidding";
+import { budgetProgress, centsToInput, completenessGaps, hasBidBelowMinimum } from "~/domain/campaign-editor";
 import { publishedCampaign } from "~/domain/campaign-publication";
 import {
   PACING_DEVICES,
@@ -24,8 +25,8 @@ import {
 import { validatePacing } from "~/domain/campaign-pacing";
 import { deriveLiveStatus, isComplete, walletIsUnusable, type CampaignLiveStatus } from "~/domain/campaign-status";
 import { formatMoney } from "~/domain/money";
-import { can } from "~/domain/permissions";
-import { PLACEMENTS, needsModeration, type RetailerSettings } from "~/domain/retailer-settings";
+import { can, isReviewer, isTeamManager } from "~/domain/permissions";
+import { PLACEMENTS, needsModeration, type BidStrategy, type Placement, type RetailerSettings } from "~/domain/retailer-settings";
 import { canSeeTeam } from "~/domain/teams";
 import type { Team, User, Wallet } from "~/domain/types";
 import type { CreateCampaignValue, UpdateBiddingValue, UpdateBudgetValue, UpdateGeneralValue } from "~/forms/campaigns";
@@ -93,10 +94,19 @@ export async function republishTeam(team: Team): Promise<number> {
 export type FieldErrors = Record<string, string[]>;
 export type SaveResult =
   | { ok: true; campaign: Campaign; warnings: string[] }
-  | { ok: false; status: 400 | 403 | 409; formErrors: string[]; fieldErrors: FieldErrors; values?: Record<string, string> };
+  | { ok: false; status: 400 | 403 | 409; formErrors: string[]; fieldErrors: FieldErrors };
 
 function refused(status: 400 | 403 | 409, formErrors: string[], fieldErrors: FieldErrors = {}): SaveResult {
   return { ok: false, status, formErrors, fieldErrors };
+}
+
+/** 'Publish campaign error' is for super-admins only (spec section 8); others read 'Error occurred'. */
+function publishFailureMessage(user: User): string {
+  return user.claims.type === "operator" ? "campaigns:errors.publishError" : "errors.errorOccurred";
+}
+
+function logFailure(msg: string, campaignId: string, error: unknown, extra: Record<string, unknown> = {}) {
+  console.error(JSON.stringify({ level: "error", msg, campaignId, ...extra, error: error instanceof Error ? error.message : String(error) }));
 }
 
 async function save(
@@ -118,12 +128,27 @@ async function save(
   } catch (error) {
     if (error instanceof ConflictError) return refused(409, ["errors.conflict"]);
     if (error instanceof NotFoundError) throw data({ error: "errors.notFound" }, { status: 404 });
-    throw error;
+    // The save and its publication are one transaction: nothing was written.
+    logFailure("Campaign save failed", ctx.campaign.id, error, { action });
+    return refused(400, [publishFailureMessage(user)]);
   }
 }
 
 function requireEdit(user: User, ctx: CampaignContext): SaveResult | null {
-  return canEditCampaign(user, ctx.team.id) ? null : refused(403, ["errors.insufficientPermissions"]);
+  if (!canEditCampaign(user, ctx.team.id)) return refused(403, ["errors.insufficientPermissions"]);
+  // Archived is the end of a campaign's life (as in bulk edit): it is read, not edited.
+  if (!isEditableStatus(ctx.campaign.status)) return refused(400, ["campaigns:campaign.edit.archived"]);
+  return null;
+}
+
+/** Archived (and deleted) campaigns are not edited. */
+export function isEditableStatus(status: Campaign["status"]): boolean {
+  return status !== "archived" && status !== "deleted";
+}
+
+/** The user may change this campaign's sections now (rights and status). */
+export function campaignEditable(user: User, ctx: CampaignContext): boolean {
+  return canEditCampaign(user, ctx.team.id) && isEditableStatus(ctx.campaign.status);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -153,7 +178,11 @@ export async function teamWallets(teamId: string): Promise<Wallet[]> {
   return getStorage().wallets.listForTeam(teamId);
 }
 
-export async function updateGeneral(user: User, ctx: CampaignContext, value: UpdateGeneralValue): Promise<SaveResult> {
+function money(cents: number, locale: string): string {
+  return formatMoney(cents, walletRetailerSettings().currency, locale);
+}
+
+export async function updateGeneral(user: User, ctx: CampaignContext, value: UpdateGeneralValue, locale = "en-GB"): Promise<SaveResult> {
   const denied = requireEdit(user, ctx);
   if (denied) return denied;
   const tz = retailerTimeZone();
@@ -167,15 +196,13 @@ export async function updateGeneral(user: User, ctx: CampaignContext, value: Upd
     const wallet = await getStorage().wallets.getOne(value.wallet);
     // Only the campaign's team's wallets, checked here whatever the form offered.
     if (!wallet || wallet.teamId !== ctx.team.id) return refused(400, [], { wallet: ["campaigns:general.walletNotOfTeam"] });
-    patch.wallet = wallet.id;
-    patch.selectedWallet = { label: wallet.label, credit: wallet.credit, balance: wallet.balance, status: wallet.status };
-    patch.insufficient_funds = walletIsUnusable(wallet);
+    Object.assign(patch, walletFields(wallet));
     if (patch.insufficient_funds) warnings.push("campaigns:general.walletUnusable");
-    if (ctx.campaign.pacingTotal !== null && ctx.campaign.pacingTotal > wallet.balance) warnings.push("campaigns:budget.aboveBalance");
+    const over = budgetWarning(ctx.campaign, wallet);
+    if (over) warnings.push(withValues("campaigns:budget.aboveBalance", { budget: money(over.budget, locale), balance: money(over.balance, locale) }));
   } else {
-    patch.wallet = null;
-    patch.selectedWallet = null;
-    patch.insufficient_funds = true;
+    // No wallet: the campaign cannot run (spec section 4: insufficient_funds).
+    Object.assign(patch, walletFields(null));
   }
   return save(user, ctx, patch, value.version, "update", warnings);
 }
@@ -185,19 +212,19 @@ export async function updateBidding(user: User, ctx: CampaignContext, value: Upd
   if (denied) return denied;
   const settings = await getRetailerSettings();
   const type = ctx.campaign.campaignType;
+  // A strategy the type (or the team's account type) does not allow becomes the first allowed one.
   const strategy = coerceStrategy(settings, type, ctx.team.account_type, value.bidStrategy);
   const limits = bidLimits(settings, type, strategy);
   const fieldErrors: FieldErrors = {};
-  const currency = walletRetailerSettings().currency;
   const check = (field: string, cents: number) => {
     const result = checkBid(cents, limits);
     if (result.ok) return;
     const key = result.reason === "campaign.bid.tooHigh" ? "campaigns:bidding.maxBid" : "campaigns:bidding.minBid";
-    fieldErrors[field] = [withValues(key, { 0: formatMoney(result.limitCents ?? 0, currency, locale) })];
+    fieldErrors[field] = [withValues(key, { 0: money(result.limitCents ?? 0, locale) })];
   };
   if (strategy !== "FIXED") check("bid", value.bid);
-  const placementBids: Partial<Record<(typeof PLACEMENTS)[number], number>> = {};
-  for (const p of PLACEMENTS) {
+  const placementBids: Partial<Record<Placement, number>> = {};
+  for (const p of settings.types[type].placements) {
     const cents = value[`bid_${p}`];
     if (cents !== null && cents !== undefined) {
       check(`bid_${p}`, cents);
@@ -208,19 +235,28 @@ export async function updateBidding(user: User, ctx: CampaignContext, value: Upd
   return save(user, ctx, { bidStrategy: strategy, bid: value.bid, placementBids }, value.version);
 }
 
-/** 'Apply min bid': every bid below the minimum is raised to it. */
-export async function applyMinimumBid(user: User, ctx: CampaignContext, version: number): Promise<SaveResult> {
+/**
+ * 'Apply min bid': every stored bid below the minimum (the bid, each placement bid) is raised to
+ * it. With a strategy (the one the user had chosen when the bid was refused), it is saved too and
+ * its minimum applies.
+ */
+export async function applyMinimumBid(user: User, ctx: CampaignContext, version: number, chosenStrategy?: BidStrategy | null): Promise<SaveResult> {
   const denied = requireEdit(user, ctx);
   if (denied) return denied;
   const settings = await getRetailerSettings();
   const c = ctx.campaign;
-  const strategy = coerceStrategy(settings, c.campaignType, ctx.team.account_type, c.bidStrategy);
+  const strategy = coerceStrategy(settings, c.campaignType, ctx.team.account_type, chosenStrategy ?? c.bidStrategy);
   const limits = bidLimits(settings, c.campaignType, strategy);
-  const placementBids = Object.fromEntries(Object.entries(c.placementBids).map(([p, b]) => [p, applyMinBid(b ?? 0, limits)]));
-  return save(user, ctx, { bidStrategy: strategy, bid: applyMinBid(c.bid, limits), placementBids }, version);
+  const placementBids = Object.fromEntries(
+    Object.entries(c.placementBids ?? {})
+      .filter((entry): entry is [string, number] => typeof entry[1] === "number")
+      .map(([p, b]) => [p, applyMinBid(b, limits)]),
+  );
+  const bid = strategy === "FIXED" ? c.bid : applyMinBid(c.bid, limits);
+  return save(user, ctx, { bidStrategy: strategy, bid, placementBids }, version, "apply-min-bid");
 }
 
-export async function updateBudget(user: User, ctx: CampaignContext, value: UpdateBudgetValue): Promise<SaveResult> {
+export async function updateBudget(user: User, ctx: CampaignContext, value: UpdateBudgetValue, locale = "en-GB"): Promise<SaveResult> {
   const denied = requireEdit(user, ctx);
   if (denied) return denied;
   const checked = validatePacing({
@@ -231,16 +267,16 @@ export async function updateBudget(user: User, ctx: CampaignContext, value: Upda
   });
   if (!checked.ok) {
     const field = checked.field === "daily" ? "pacingDaily" : `pacing_${checked.field}`;
-    return refused(400, [], { [field]: [`campaigns:${checked.reason === "campaign.pacing.dailyNotBelowTotal" ? "budget.dailyNotBelowTotal" : "budget.placementNotBelowDaily"}`] });
+    const message = checked.reason === "campaign.pacing.dailyNotBelowTotal" ? "campaigns:budget.dailyNotBelowTotal" : "campaigns:budget.placementNotBelowDaily";
+    return refused(400, [], { [field]: [message] });
   }
   const p = checked.value;
   const patch: Patch<CampaignData> = { pacingTotal: p.total, pacingDaily: p.daily, pacingDevices: p.devices };
   for (const placement of PACING_PLACEMENTS) patch[PACING_FIELD[placement]] = p.placements[placement];
   const warnings: string[] = [];
-  if (p.total !== null && ctx.campaign.wallet) {
-    const wallet = await getStorage().wallets.getOne(ctx.campaign.wallet);
-    if (wallet && p.total > wallet.balance) warnings.push("campaigns:budget.aboveBalance");
-  }
+  const wallet = ctx.campaign.wallet ? await getStorage().wallets.getOne(ctx.campaign.wallet) : null;
+  const over = budgetWarning({ pacingTotal: p.total }, wallet);
+  if (over) warnings.push(withValues("campaigns:budget.aboveBalance", { budget: money(over.budget, locale), balance: money(over.balance, locale) }));
   return save(user, ctx, patch, value.version, "update", warnings);
 }
 
@@ -258,6 +294,138 @@ export async function saveSection(
 }
 
 // ---------------------------------------------------------------------------------------------
+// What the sections show
+
+export interface WalletOption {
+  id: string;
+  label: string;
+  status: Wallet["status"];
+  credit: string;
+  balance: string;
+  /** Balance 0 or less, archived or disabled: choosing it flags insufficient_funds. */
+  unusable: boolean;
+}
+
+/** A warning of the General and Budget sections: an i18n key and its values. */
+export interface SectionNotice {
+  key: string;
+  values?: Record<string, string>;
+}
+
+/** What is missing before the campaign may be activated, and what to be warned about. */
+export async function campaignReadiness(ctx: CampaignContext, locale: string, wallet?: Wallet | null) {
+  const settings = await getRetailerSettings();
+  const c = ctx.campaign;
+  const current = wallet !== undefined ? wallet : c.wallet ? await getStorage().wallets.getOne(c.wallet) : null;
+  const problems: ActivationRefusal[] = activationProblems(c, settings, { teamStatus: ctx.team.status });
+  const warnings: SectionNotice[] = [];
+  if (!c.wallet) warnings.push({ key: "campaignEditor:readiness.noWallet" });
+  else if (walletIsUnusable(current) || c.insufficient_funds) warnings.push({ key: "campaignEditor:readiness.walletUnusable" });
+  const over = budgetWarning(c, current);
+  if (over) warnings.push({ key: "campaigns:budget.aboveBalance", values: { budget: money(over.budget, locale), balance: money(over.balance, locale) } });
+  return {
+    complete: isComplete(c),
+    gaps: completenessGaps(c),
+    /** Besides the gaps (activation.incomplete), what blocks enabling. */
+    problems: problems.filter((p) => p !== "activation.incomplete"),
+    warnings,
+  };
+}
+
+/** The General section's data: the form's raw values, the team's wallets, readiness. */
+export async function generalSection(ctx: CampaignContext, locale: string) {
+  const c = ctx.campaign;
+  const tz = retailerTimeZone();
+  const wallets = await teamWallets(ctx.team.id);
+  const current = wallets.find((w) => w.id === c.wallet) ?? null;
+  return {
+    values: {
+      version: String(c.version),
+      name: c.name,
+      startDay: dayOfInstant(c.startDate, tz),
+      endDay: dayOfInstant(c.endDate, tz),
+      wallet: c.wallet ?? "",
+    },
+    version: c.version,
+    campaignType: c.campaignType,
+    timeZone: tz,
+    wallets: wallets
+      .sort((a, b) => a.label.localeCompare(b.label, locale))
+      .map(
+        (w): WalletOption => ({
+          id: w.id,
+          label: w.label,
+          status: w.status,
+          credit: formatMoney(w.credit, w.currency, locale),
+          balance: formatMoney(w.balance, w.currency, locale),
+          unusable: walletIsUnusable(w),
+        }),
+      ),
+    readiness: await campaignReadiness(ctx, locale, current),
+  };
+}
+
+/** The Bidding section's data: allowed strategies with their limits, raw values, the min-bid offer. */
+export async function biddingSection(ctx: CampaignContext, locale: string) {
+  const settings = await getRetailerSettings();
+  const c = ctx.campaign;
+  const type = c.campaignType;
+  const strategies = allowedStrategies(settings, type, ctx.team.account_type);
+  const strategy = coerceStrategy(settings, type, ctx.team.account_type, c.bidStrategy);
+  const limits = bidLimits(settings, type, strategy);
+  const placements = settings.types[type].placements;
+  return {
+    values: {
+      version: String(c.version),
+      bidStrategy: strategy,
+      bid: c.bid > 0 ? centsToInput(c.bid) : "",
+      ...Object.fromEntries(placements.map((p) => [`bid_${p}`, centsToInput(c.placementBids?.[p])])),
+    } as Record<string, string>,
+    version: c.version,
+    strategy,
+    storedStrategy: c.bidStrategy,
+    strategies: strategies.map((s) => {
+      const l = bidLimits(settings, type, s);
+      return { strategy: s, min: money(l.minCents, locale), max: money(l.maxCents, locale), minInput: centsToInput(l.minCents), maxInput: centsToInput(l.maxCents) };
+    }),
+    limits: { min: money(limits.minCents, locale), max: money(limits.maxCents, locale) },
+    placements: [...placements],
+    belowMinimum: hasBidBelowMinimum({ ...c, bidStrategy: strategy }, limits),
+    sellerOnlyCpc: ctx.team.account_type === "marketplace_seller",
+  };
+}
+
+/** The Budget section's data: raw values and the pacing view (spend to date against the budgets). */
+export async function budgetSection(ctx: CampaignContext, locale: string) {
+  const c = ctx.campaign;
+  const total = budgetProgress(c.spend, c.pacingTotal);
+  const fmt = (cents: number | null) => (cents === null ? null : money(cents, locale));
+  const wallet = c.wallet ? await getStorage().wallets.getOne(c.wallet) : null;
+  return {
+    values: {
+      version: String(c.version),
+      pacingTotal: centsToInput(c.pacingTotal),
+      pacingDaily: centsToInput(c.pacingDaily),
+      ...Object.fromEntries(PACING_PLACEMENTS.map((p) => [`pacing_${p}`, centsToInput(c[PACING_FIELD[p]])])),
+      ...Object.fromEntries(PACING_DEVICES.map((d) => [`device_${d}`, centsToInput(c.pacingDevices?.[d])])),
+    } as Record<string, string>,
+    version: c.version,
+    pacing: {
+      spent: money(total.spent, locale),
+      total: fmt(total.budget),
+      remaining: fmt(total.remaining),
+      percent: total.percent,
+      reached: total.reached,
+      spentCents: total.spent,
+      totalCents: total.budget,
+      daily: fmt(c.pacingDaily),
+    },
+    wallet: wallet ? { label: wallet.label, balance: formatMoney(wallet.balance, wallet.currency, locale) } : null,
+    warnings: (await campaignReadiness(ctx, locale, wallet)).warnings.filter((w) => w.key === "campaigns:budget.aboveBalance"),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Lifecycle
 
 export type ActionOutcome =
@@ -269,18 +437,39 @@ export async function actionContext(ctx: CampaignContext, settings?: RetailerSet
   return { moderation: needsModeration(s, ctx.campaign.campaignType), complete: isComplete(ctx.campaign), settings: s };
 }
 
+/** Whether the user holds any campaign action right on the team (else every action is a 403). */
+function mayActOnCampaigns(user: User, teamId: string): boolean {
+  return can(user, "Campaign", "lifecycle", { teamId }) || isTeamManager(user.claims) || isReviewer(user.claims);
+}
+
 /** The actions to offer the user for this campaign (what runCampaignAction would accept). */
 export async function offeredActions(user: User, ctx: CampaignContext): Promise<CampaignAction[]> {
-  const { moderation, settings } = await actionContext(ctx);
+  const { moderation } = await actionContext(ctx);
+  // Enable is offered while incomplete (the refusal then says what is missing), never for a
+  // withdrawn team (a suspended or archived team's campaigns cannot be enabled).
   const offered = availableActions(ctx.campaign.status, { subject: user, teamId: ctx.team.id }, { moderation, complete: true });
-  // Enable is offered while incomplete (so the user learns why it is refused), never for a withdrawn team.
-  return offered.filter((a) => a !== "enable" || ctx.team.status === "active").filter(() => !!settings);
+  return offered.filter((a) => a !== "enable" || ctx.team.status === "active");
 }
 
 const ACTION_ERROR: Partial<Record<CampaignAction, string>> = {
   delete: "campaigns:errors.deleteError",
   archive: "campaigns:errors.archiveError",
 };
+
+function refusalMessage(reason: string): string {
+  switch (reason) {
+    case "campaign.action.forbidden":
+      return "errors.insufficientPermissions";
+    case "campaign.delete.onlyDraft":
+      return "campaigns:errors.onlyDraftDelete";
+    case "campaign.incomplete":
+      return "campaigns:activation.incompleteCampaign";
+    case "campaign.reject.reasonRequired":
+      return "campaigns:actions.reasonRequired";
+    default:
+      return "campaigns:actions.notAllowed";
+  }
+}
 
 export async function runCampaignAction(
   user: User,
@@ -289,27 +478,19 @@ export async function runCampaignAction(
   version: number,
   reason?: string | null,
 ): Promise<ActionOutcome> {
-  const { moderation, complete, settings } = await actionContext(ctx);
+  if (!mayActOnCampaigns(user, ctx.team.id)) return { ok: false, status: 403, message: "errors.insufficientPermissions" };
+  const { moderation, settings } = await actionContext(ctx);
   const campaign = ctx.campaign;
-  if (action === "enable" && ctx.team.status !== "active") return { ok: false, status: 400, message: "campaigns:actions.teamWithdrawn" };
-  const result = applyAction(action, campaign.status, { subject: user, teamId: ctx.team.id }, { moderation, complete }, reason);
+  const actor = { subject: user, teamId: ctx.team.id };
+  // Completeness is checked below with every other activation rule, so the refusal lists them all.
+  const result = applyAction(action, campaign.status, actor, { moderation, complete: true }, reason);
   if (!result.ok) {
-    const status = result.reason === "campaign.action.forbidden" ? 403 : 400;
-    const message =
-      result.reason === "campaign.action.forbidden"
-        ? "errors.insufficientPermissions"
-        : result.reason === "campaign.delete.onlyDraft"
-          ? "campaigns:errors.onlyDraftDelete"
-          : result.reason === "campaign.incomplete"
-            ? "campaigns:activation.incompleteCampaign"
-            : result.reason === "campaign.reject.reasonRequired"
-              ? "campaigns:actions.reasonRequired"
-              : "campaigns:actions.notAllowed";
-    return { ok: false, status, message };
+    return { ok: false, status: result.reason === "campaign.action.forbidden" ? 403 : 400, message: refusalMessage(result.reason) };
   }
   if (action === "enable") {
-    const problems = activationProblems(campaign, settings);
-    if (problems.length) return { ok: false, status: 400, message: "campaigns:activation.incompleteCampaign", problems };
+    const problems = activationProblems(campaign, settings, { teamStatus: ctx.team.status });
+    if (problems.includes("activation.teamInactive")) return { ok: false, status: 400, message: "campaigns:actions.teamWithdrawn" };
+    if (problems.length) return { ok: false, status: 400, message: "campaigns:activation.incompleteCampaign", problems: problems.map((p) => `campaigns:${p}`) };
   }
   const now = new Date();
   try {
@@ -326,23 +507,22 @@ export async function runCampaignAction(
       action,
       publish: publisherFor(ctx.team, settings, now),
     });
-    if (result.value.addToPendingReview && !ctx.team.pending_review_campaigns.includes(campaign.id)) {
-      await addPendingReview(ctx.team.id, campaign.id, true);
-    } else if (action === "approve" || action === "reject") {
-      await addPendingReview(ctx.team.id, campaign.id, false);
+    // The team's pending-review list holds the campaigns waiting for a reviewer.
+    if (result.value.addToPendingReview) await setPendingReview(ctx.team.id, campaign.id, true);
+    else if (campaign.status === "pending_review" || ctx.team.pending_review_campaigns?.includes(campaign.id)) {
+      await setPendingReview(ctx.team.id, campaign.id, false);
     }
-    return { ok: true, campaign: saved, deleted: false, message: `campaigns:toast.action.${action}` };
+    return { ok: true, campaign: saved, deleted: false, message: `campaigns:toast.action.${action}${result.value.addToPendingReview ? "Review" : ""}` };
   } catch (error) {
     if (error instanceof ConflictError) return { ok: false, status: 409, message: "errors.conflict" };
     if (error instanceof NotFoundError) throw data({ error: "errors.notFound" }, { status: 404 });
-    console.error(JSON.stringify({ level: "error", msg: "Campaign action failed", action, campaignId: campaign.id, error: String(error) }));
-    const publishFailure = user.claims.type === "operator" ? "campaigns:errors.publishError" : "errors.generic";
-    return { ok: false, status: 400, message: ACTION_ERROR[action] ?? publishFailure };
+    logFailure("Campaign action failed", campaign.id, error, { action });
+    return { ok: false, status: 400, message: ACTION_ERROR[action] ?? publishFailureMessage(user) };
   }
 }
 
 /** Keeps the team's pending-review list (moderation). */
-async function addPendingReview(teamId: string, campaignId: string, add: boolean): Promise<void> {
+async function setPendingReview(teamId: string, campaignId: string, add: boolean): Promise<void> {
   await getStorage().documents.transaction(async (tx) => {
     const team = await tx.get<Team>("team", teamId);
     if (!team) return;

@@ -13,6 +13,8 @@ import enCampaigns from "../../locales/en-GB/campaigns.json";
 import enRetailer from "../../locales/en-GB/retailer.json";
 import frRetailer from "../../locales/fr/retailer.json";
 import enCommon from "../../locales/en-GB/common.json";
+import enMedia from "../../locales/en-GB/media.json";
+import frMedia from "../../locales/fr/media.json";
 import enTeams from "../../locales/en-GB/teams.json";
 import enUsers from "../../locales/en-GB/users.json";
 import enWallets from "../../locales/en-GB/wallets.json";
@@ -27,8 +29,8 @@ import { getCurrentUser } from "./auth.server";
 import { localeCookie } from "./session.server";
 
 export const resources = {
-  "en-GB": { common: enCommon, teams: enTeams, wallets: enWallets, users: enUsers, campaigns: enCampaigns, campaignList: enCampaignList, campaignEditor: enCampaignEditor, campaignTargeting: enCampaignTargeting, campaignProducts: enCampaignProducts, retailer: enRetailer },
-  fr: { common: frCommon, teams: frTeams, wallets: frWallets, users: frUsers, campaigns: frCampaigns, campaignList: frCampaignList, campaignEditor: frCampaignEditor, campaignTargeting: frCampaignTargeting, campaignProducts: frCampaignProducts, retailer: frRetailer },
+  "en-GB": { common: enCommon, media: enMedia, teams: enTeams, wallets: enWallets, users: enUsers, campaigns: enCampaigns, campaignList: enCampaignList, campaignEditor: enCampaignEditor, campaignTargeting: enCampaignTargeting, campaignProducts: enCampaignProducts, retailer: enRetailer },
+  fr: { common: frCommon, media: frMedia, teams: frTeams, wallets: frWallets, users: frUsers, campaigns: frCampaigns, campaignList: frCampaignList, campaignEditor: frCampaignEditor, campaignTargeting: frCampaignTargeting, campaignProducts: frCampaignProducts, retailer: frRetailer },
 } as const;
 
 /** Profile when signed in, else the cookie, else Accept-Language, else en-GB. */

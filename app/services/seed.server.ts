@@ -1,6 +1,7 @@
 /** Demo data, seeded once (idempotent). Demo data only: never set SEED_DEMO_DATA in production. */
 import type { Claims, Role, UserData } from "~/domain/types";
 import type { NewUser, Storage, TeamInput } from "~/storage/port";
+import { seedDemoCatalog } from "./catalog-seed.server";
 import { hashPassword } from "./passwords.server";
 
 /** A team as its form gives it, with empty optional fields. */
@@ -92,5 +93,6 @@ export async function seedDemoData(storage: Storage): Promise<number> {
     );
     created++;
   }
+  created += await seedDemoCatalog(storage);
   return created;
 }

@@ -14,6 +14,7 @@ import { canChangeTeamStatus, canSeeTeam, listableTeamStatuses } from "~/domain/
 import type { Role, Team, TeamStatus, User } from "~/domain/types";
 import { teamTags, type TeamListQuery, type TeamFormValue, TEAM_PAGE_SIZE } from "~/forms/teams";
 import { AlreadyExistsError, ConflictError, type TeamInput } from "~/storage/port";
+import { republishTeam } from "./campaigns.server";
 import { fileUrl, getFileStore } from "./files.server";
 import { getStorage } from "./storage.server";
 
@@ -288,6 +289,8 @@ export async function changeTeamStatus(user: User, team: Team, to: TeamStatus, v
   if (!canChangeTeamStatus(user.claims, team.status, to)) return { ok: false, reason: "teams:errors.statusNotAllowed" };
   try {
     const saved = await getStorage().teams.update(team.id, { status: to }, { by: user.email }, { expectVersion: version });
+    // A suspended or archived team's campaigns leave the ad server; restored, they come back.
+    await republishTeam(saved);
     return { ok: true, team: saved };
   } catch (error) {
     if (error instanceof ConflictError) return { ok: false, reason: "errors.conflict" };
@@ -322,7 +325,8 @@ export async function changeStatuses(user: User, teamIds: readonly string[], to:
   let changed = 0;
   for (const item of review.teams.filter((t) => t.applies)) {
     try {
-      await getStorage().teams.update(item.id, { status: to }, { by: user.email });
+      const saved = await getStorage().teams.update(item.id, { status: to }, { by: user.email });
+      await republishTeam(saved);
       changed += 1;
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;

@@ -11,7 +11,7 @@ test.describe("signing in and out", () => {
 
       if (role === "supplierAdmin" || role === "supplierViewer") {
         // A supplier with a single team lands on it (issue 3 §2); everyone else on the dashboard.
-        await expect(page).toHaveURL(/\/teams\/acme-brand(\/wallets)?$/);
+        await expect(page).toHaveURL(/\/teams\/acme-brand(\/wallets|\/campaigns)?$/);
         await expect(shell.heading("Acme Brand")).toBeVisible();
       } else {
         await expect(page).toHaveURL("/");

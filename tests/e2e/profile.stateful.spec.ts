@@ -41,7 +41,7 @@ test.describe("language of a signed-in user", () => {
     await login.goto();
     await login.signIn(user.email, DEMO_PASSWORD);
     // A supplier with a single team lands on it (issue 3 §2), in French.
-    await expect(page).toHaveURL(/\/teams\/acme-brand(\/wallets)?$/);
+    await expect(page).toHaveURL(/\/teams\/acme-brand(\/wallets|\/campaigns)?$/);
     await expect(french.mainMenu).toBeVisible();
     await expect(page.locator("html")).toHaveAttribute("lang", "fr");
 

@@ -242,7 +242,7 @@ test.describe("as a supplier", () => {
     // Read only: no form, no status change.
     await expect(page.locator("#team-form")).toHaveCount(0);
     await expect(page.getByText(tt("statusChange.suspend.action"))).toHaveCount(0);
-    await expect(page.getByRole("navigation", { name: tt("page.tabs") }).getByRole("link")).toHaveText([tt("page.tab.wallets"), tt("page.tab.settings")]);
+    await expect(page.getByRole("navigation", { name: tt("page.tabs") }).getByRole("link")).toHaveText(["Campaigns" /* campaignList:tab */, tt("page.tab.wallets"), tt("page.tab.settings")]);
   });
 
   test("gets the not-found page for a team that does not list them", async ({ app }) => {

@@ -139,7 +139,7 @@ test.describe("as a retailer administrator", () => {
       const login = new LoginPage(invitee.page);
       await login.goto();
       await login.signIn(email, password);
-      await expect(invitee.page).toHaveURL(new RegExp(`/teams/${TEAM_ID}(/wallets)?$`));
+      await expect(invitee.page).toHaveURL(new RegExp(`/teams/${TEAM_ID}(/wallets|/campaigns)?$`));
       await expect(invitee.page.getByRole("heading", { level: 1, name: "Acme Brand" })).toBeVisible();
     });
 

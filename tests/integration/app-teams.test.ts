@@ -586,10 +586,10 @@ describe("team pages", () => {
     expect(viewer.data.team.tags).toEqual(["internal billing"]);
   });
 
-  it("sends /teams/{id} to the wallets tab", async () => {
+  it("sends /teams/{id} to the campaigns tab", async () => {
     const outcome = await load(routes.teamIndex.loader, "/teams/acme-brand", cookies["supplier.viewer"], { teamId: "acme-brand" });
     expect(outcome.status).toBe(302);
-    expect(outcome.location).toBe("/teams/acme-brand/wallets");
+    expect(outcome.location).toBe("/teams/acme-brand/campaigns");
   });
 
   it("lists on the dashboard a supplier's own teams only, and a retailer's active and suspended teams", async () => {

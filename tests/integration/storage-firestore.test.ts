@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, inject } from "vitest";
 import { openFirestoreDocumentStore } from "~/storage/firestore/document-store.server";
+import { runCampaignsContract } from "./campaigns.contract";
 import { runStorageContract } from "./storage.contract";
 
 // The global setup starts the emulator and exports its address; provide() also carries it in
@@ -14,11 +15,18 @@ if (skip) {
     runStorageContract("firestore", async () => {
       throw new Error("skipped");
     });
+    runCampaignsContract("firestore", async () => {
+      throw new Error("skipped");
+    });
   });
 } else {
   // Every store of the contract (one app each) uses the same emulated project.
   runStorageContract(
     "firestore",
     async () => openFirestoreDocumentStore({ projectId: "ads-console-test", appName: `contract-${randomUUID()}` }),
+  );
+  runCampaignsContract(
+    "firestore",
+    async () => openFirestoreDocumentStore({ projectId: "ads-console-test", appName: `campaigns-${randomUUID()}` }),
   );
 }

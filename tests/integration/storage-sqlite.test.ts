@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { closeStorage, createDocumentStore, getStorage } from "~/storage/index.server";
 import { migrate, SqliteDocumentStore } from "~/storage/sqlite/document-store.server";
 import { MIGRATIONS } from "~/storage/sqlite/migrations";
+import { runCampaignsContract } from "./campaigns.contract";
 import { runStorageContract } from "./storage.contract";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ads-console-sqlite-"));
@@ -15,6 +16,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 // Every store of the contract opens the same file, as several server processes would.
 const contractFile = path.join(dir, "contract.db");
 runStorageContract("sqlite", async () => new SqliteDocumentStore(contractFile));
+runCampaignsContract("sqlite", async () => new SqliteDocumentStore(contractFile));
 
 describe("sqlite migrations", () => {
   it("records every migration in schema_migrations once, and re-running migrate() is a no-op", async () => {

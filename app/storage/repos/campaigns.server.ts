@@ -33,6 +33,25 @@ export function endSortKey(endDate: string | null | undefined): string {
   return endDate || OPEN_END_SORT_KEY;
 }
 
+/** The instant fields of a campaign, stored as UTC ISO strings (Z) so that they sort and compare. */
+const INSTANT_FIELDS = ["startDate", "endDate", "created", "updated"] as const;
+
+/**
+ * An instant in UTC ISO form. An offset form ("2025-06-02T00:00:00.000+02:00", which TZDate's
+ * toISOString gives) would neither sort nor compare with the others as text.
+ */
+export function utcInstant<T>(value: T): T | string {
+  if (typeof value !== "string" || value === "") return value;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? value : new Date(time).toISOString();
+}
+
+function withUtcInstants<T extends object>(data: T): T {
+  const out = { ...data } as Record<string, unknown>;
+  for (const field of INSTANT_FIELDS) if (field in out) out[field] = utcInstant(out[field]);
+  return out as T;
+}
+
 /** Derived field kept on the stored document only: never returned, never audited. */
 interface StoredCampaignData extends CampaignData {
   endSort: string;
@@ -108,8 +127,8 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
       const sort = spec.sort ?? "updated";
       let orderBy = { field: SORT_FIELDS[sort], direction: spec.direction ?? DEFAULT_DIRECTION[sort] };
       if (spec.startFrom || spec.startTo) {
-        if (spec.startFrom) where.push(["startDate", ">=", spec.startFrom]);
-        if (spec.startTo) where.push(["startDate", "<", spec.startTo]);
+        if (spec.startFrom) where.push(["startDate", ">=", utcInstant(spec.startFrom)]);
+        if (spec.startTo) where.push(["startDate", "<", utcInstant(spec.startTo)]);
         // One range per query (Firestore): a date range orders by start date.
         if (orderBy.field !== "startDate") orderBy = { field: "startDate", direction: "asc" };
       }
@@ -142,7 +161,7 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
     },
     async create(data, actor, id = randomUUID()) {
       const now = new Date();
-      const { id: _id, version: _version, endSort: _endSort, ...input } = data as CampaignData & { id?: string; version?: number; endSort?: string };
+      const { id: _id, version: _version, endSort: _endSort, ...input } = withUtcInstants(data as CampaignData & { id?: string; version?: number; endSort?: string });
       const doc: StoredCampaignData = { ...input, ...nameKeys(input.name), endSort: endSortKey(input.endDate) };
       await store.transaction(async (tx) => {
         tx.create<StoredCampaignData>(C, id, doc);
@@ -160,7 +179,7 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
         const current = await tx.get<StoredCampaignData>(C, id);
         if (!current) throw new NotFoundError(C, id);
         if (options?.expectVersion !== undefined && options.expectVersion !== current.version) throw new ConflictError(C, id);
-        const full: Patch<StoredCampaignData> = { ...patch, updated: now.toISOString(), by: actor.by };
+        const full: Patch<StoredCampaignData> = { ...withUtcInstants(patch), updated: now.toISOString(), by: actor.by };
         delete (full as Record<string, unknown>).endSort;
         if (typeof patch.name === "string") Object.assign(full, nameKeys(patch.name));
         const { id: _id, version, ...before } = current;

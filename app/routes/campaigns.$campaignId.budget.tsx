@@ -1,0 +1,154 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Field, FormAlert, SubmitButton } from "~/components/forms";
+import { PACING_DEVICES, PACING_PLACEMENTS } from "~/domain/campaign-pacing";
+import { UpdateBudgetSchema, updateBudgetIntent } from "~/forms/campaigns";
+import { requireUser } from "~/services/auth.server";
+import { budgetSection, campaignEditable, requireCampaign, updateBudget } from "~/services/campaigns.server";
+import { getRequestLocale } from "~/services/i18n.server";
+import { redirectWithToast } from "~/services/toast.server";
+import { splitMessage } from "~/utils/message";
+import { useIsPending } from "~/utils/misc";
+
+export const meta: MetaFunction = () => [{ title: "Budget and pacing · Campaign · Ads console" }];
+
+/** The Budget section: total, daily, per placement and per device budgets, and the pacing view. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, "Campaign");
+  const ctx = await requireCampaign(user, params.campaignId);
+  const section = await budgetSection(ctx, await getRequestLocale(request));
+  return { ...section, campaignId: ctx.campaign.id, canEdit: campaignEditable(user, ctx) };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request, "Campaign");
+  if (!params.campaignId) return data({ result: undefined, error: "campaigns:errors.noCampaignId" }, { status: 400 });
+  const ctx = await requireCampaign(user, params.campaignId);
+  const formData = await request.formData();
+  if (formData.get("intent") !== updateBudgetIntent) throw data({ error: "Unknown intent" }, { status: 400 });
+  const submission = parseWithZod(formData, { schema: UpdateBudgetSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const outcome = await updateBudget(user, ctx, submission.value, await getRequestLocale(request));
+  if (!outcome.ok) {
+    return data({ result: submission.reply({ formErrors: outcome.formErrors, fieldErrors: outcome.fieldErrors }) }, { status: outcome.status });
+  }
+  const warning = outcome.warnings[0] ? splitMessage(outcome.warnings[0]) : null;
+  return redirectWithToast(`/campaigns/${ctx.campaign.id}/budget`, {
+    type: "success",
+    title: "toast.changesSaved",
+    description: warning?.key,
+    values: warning?.values as Record<string, string> | undefined,
+  });
+}
+
+export default function CampaignBudgetRoute() {
+  const { version } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <PacingView />
+      <BudgetForm key={version} />
+    </>
+  );
+}
+
+/** Spend to date against the total budget; today's spend is not tracked per campaign yet. */
+function PacingView() {
+  const { t } = useTranslation(["campaignEditor", "campaigns"]);
+  const { pacing, wallet } = useLoaderData<typeof loader>();
+  return (
+    <section className="panel pacing-view" aria-labelledby="pacing-title">
+      <h2 id="pacing-title">{t("budget.pacingTitle")}</h2>
+      {pacing.total ? (
+        <div className="spent-meter">
+          <label htmlFor="pacing-total-meter">{t("budget.totalMeter")}</label>
+          <meter id="pacing-total-meter" min={0} max={pacing.totalCents ?? 0} value={Math.min(pacing.spentCents, pacing.totalCents ?? 0)} optimum={0} high={(pacing.totalCents ?? 0) * 0.9}>
+            {t("budget.percent", { percent: pacing.percent })}
+          </meter>
+          <p className="spent-text">
+            {t("budget.spentOfTotal", { spent: pacing.spent, total: pacing.total, percent: pacing.percent, remaining: pacing.remaining })}
+          </p>
+          {pacing.reached ? <p className="readiness-warning">{t("budget.reached")}</p> : null}
+        </div>
+      ) : (
+        <p>{t("budget.spentNoTotal", { spent: pacing.spent })}</p>
+      )}
+      <p className="field-help">{pacing.daily ? t("budget.dailyNotTracked", { daily: pacing.daily }) : t("budget.dailyNotTrackedNoDaily")}</p>
+      {wallet ? <p className="field-help">{t("budget.walletBalance", { label: wallet.label, balance: wallet.balance })}</p> : null}
+    </section>
+  );
+}
+
+function BudgetForm() {
+  const { t } = useTranslation(["campaignEditor", "campaigns"]);
+  const { t: tc } = useTranslation();
+  /** A message key: "ns:key" of an area, else common's. */
+  const tm = (key: string) => (key.includes(":") ? t(key) : tc(key));
+  const view = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const pending = useIsPending();
+  const [form, fields] = useForm({
+    id: "campaign-budget-form",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(UpdateBudgetSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: UpdateBudgetSchema }),
+    defaultValue: view.values,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const readOnly = !view.canEdit;
+  const conflict = form.errors?.includes("errors.conflict");
+  const money = (name: keyof typeof fields) => ({
+    ...getInputProps(fields[name], { type: "text" }),
+    inputMode: "decimal" as const,
+    autoComplete: "off",
+    className: "money-input",
+  });
+  return (
+    <section className="panel" aria-labelledby="budget-title">
+      <h2 id="budget-title">{t("campaigns:editor.section.budget")}</h2>
+      {readOnly ? <p className="notice">{t("readOnly")}</p> : null}
+      {view.warnings.map((w) => (
+        <p key={w.key} className="notice readiness-warning" role="note">
+          {t(w.key, w.values)}
+        </p>
+      ))}
+      {form.errors?.length ? (
+        <FormAlert title={conflict ? tc("errors.conflictTitle") : tc("errors.errorOccurred")} message={form.errors.map(tm).join(" ")} />
+      ) : null}
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value={updateBudgetIntent} />
+        <input {...getInputProps(fields.version, { type: "hidden" })} />
+        <p className="field-help">{t("budget.rules")}</p>
+        <fieldset className="plain-fieldset" disabled={readOnly}>
+          <div className="field-row">
+            <Field label={t("budget.total")} inputProps={money("pacingTotal")} errors={fields.pacingTotal.errors} />
+            <Field label={t("budget.daily")} inputProps={money("pacingDaily")} errors={fields.pacingDaily.errors} help={t("budget.dailyHelp")} />
+          </div>
+          <fieldset>
+            <legend>{t("budget.perPlacement")}</legend>
+            <p className="field-help">{t("budget.perPlacementHelp")}</p>
+            <div className="field-row">
+              {PACING_PLACEMENTS.map((p) => (
+                <Field key={p} label={t(`placements.${p}`)} inputProps={money(`pacing_${p}`)} errors={fields[`pacing_${p}`].errors} />
+              ))}
+            </div>
+          </fieldset>
+          <fieldset>
+            <legend>{t("budget.perDevice")}</legend>
+            <div className="field-row">
+              {PACING_DEVICES.map((d) => (
+                <Field key={d} label={t(`budget.devices.${d}`)} inputProps={money(`device_${d}`)} errors={fields[`device_${d}`].errors} />
+              ))}
+            </div>
+          </fieldset>
+        </fieldset>
+        {readOnly ? null : <SubmitButton pending={pending}>{t("save")}</SubmitButton>}
+      </Form>
+    </section>
+  );
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -1,0 +1,21 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/services/auth.server";
+import { exportHistoryCsv } from "~/services/campaign-history.server";
+import { campaignViewContext, requireCampaign } from "~/services/campaigns.server";
+import { getRequestLocale } from "~/services/i18n.server";
+
+/** The campaign's whole history as a CSV download: the same rights and scope as the page. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, "Campaign");
+  const ctx = await requireCampaign(user, params.campaignId);
+  const view = campaignViewContext(user, await getRequestLocale(request));
+  const { fileName, body } = await exportHistoryCsv(ctx.campaign, { locale: view.locale, timeZone: view.userTimeZone, currency: view.currency }, view.now);
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${fileName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

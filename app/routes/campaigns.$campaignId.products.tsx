@@ -1,0 +1,551 @@
+import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { ErrorList, FormAlert, SubmitButton } from "~/components/forms";
+import type { Party } from "~/domain/availability";
+import {
+  AddProductsSchema,
+  BulkProductsSchema,
+  MoveProductSchema,
+  RemoveProductSchema,
+  SavePositionsSchema,
+  ToggleProductSchema,
+  addProductsIntent,
+  bulkProductsIntent,
+  moveProductIntent,
+  removeProductIntent,
+  savePositionsIntent,
+  toggleProductIntent,
+} from "~/forms/campaign-products";
+import { MAX_POSITION } from "~/domain/campaign-products";
+import { requireUser } from "~/services/auth.server";
+import {
+  FAILURE,
+  addProducts,
+  bulkProducts,
+  moveProduct,
+  presentProducts,
+  productsToConfirm,
+  removeProduct,
+  savePositions,
+  toggleProduct,
+  type ProductRow,
+  type ProductsOutcome,
+} from "~/services/campaign-products.server";
+import { canEditCampaign, requireCampaign } from "~/services/campaigns.server";
+import { redirectWithToast } from "~/services/toast.server";
+import { splitMessage, withValues } from "~/utils/message";
+import { cn } from "~/utils/misc";
+
+export const meta: MetaFunction = () => [{ title: "Products · Ads console" }];
+
+/** The campaign's products, in display order (position, then availability). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, "Campaign");
+  const ctx = await requireCampaign(user, params.campaignId);
+  const search = new URL(request.url).searchParams;
+  const direction = search.get("dir");
+  return {
+    campaignId: ctx.campaign.id,
+    version: ctx.campaign.version,
+    canEdit: canEditCampaign(user, ctx.team.id),
+    ...presentProducts(ctx.campaign),
+    /** The product just moved (PRG target), whose move button keeps the focus. */
+    moved: search.get("moved") ? { id: search.get("moved")!, direction: direction === "down" ? ("down" as const) : ("up" as const) } : null,
+  };
+}
+
+type ListFailure = { form: "list"; failure: string; message: string; subject: string | null };
+
+function listFailure(outcome: Extract<ProductsOutcome, { ok: false }>, subject: string | null = null) {
+  return data({ form: "list", failure: outcome.failure, message: outcome.message, subject } satisfies ListFailure, { status: outcome.status });
+}
+
+function badRequest(failure: string) {
+  return data({ form: "list", failure, message: "campaignProducts:errors.badRequest", subject: null } satisfies ListFailure, { status: 400 });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request, "Campaign");
+  // Spec section 8: a product change without a loaded campaign.
+  if (!params.campaignId) return data({ form: "list", failure: FAILURE.noFetchedCampaign, message: "campaigns:errors.noCampaignId", subject: null } satisfies ListFailure, { status: 400 });
+  const ctx = await requireCampaign(user, params.campaignId);
+  const here = `/campaigns/${encodeURIComponent(ctx.campaign.id)}/products`;
+  const formData = await request.formData();
+  if (!formData.get("version")) return badRequest(FAILURE.noFetchedCampaign);
+  const intent = formData.get("intent");
+  switch (intent) {
+    case addProductsIntent: {
+      const submission = parseWithZod(formData, { schema: AddProductsSchema });
+      if (submission.status !== "success") return data({ form: "add" as const, result: submission.reply(), failure: null, report: null }, { status: 400 });
+      const outcome = await addProducts(user, ctx, submission.value);
+      const plan = outcome.plan ?? { added: [], present: [], unknown: [] };
+      const report = { added: outcome.ok ? plan.added.length : 0, present: plan.present, unknown: plan.unknown };
+      if (outcome.ok && plan.unknown.length === 0 && plan.present.length === 0) {
+        const total = Object.keys(outcome.campaign.offers).length;
+        return redirectWithToast(here, {
+          type: "success",
+          title: "campaignProducts:toast.added",
+          description: outcome.warnings.length ? "campaignProducts:warnings.tooManyToast" : undefined,
+          values: { count: plan.added.length, total },
+        });
+      }
+      const fieldErrors: Record<string, string[]> = { ...(outcome.ok ? {} : outcome.fieldErrors) };
+      if (plan.unknown.length) (fieldErrors.ids ??= []).push(withValues("campaignProducts:errors.unknownIds", { ids: plan.unknown.join(", ") }));
+      const reply = submission.reply({ formErrors: outcome.ok ? [] : [outcome.message], fieldErrors });
+      // After a partial addition, the box keeps only the ids to correct.
+      const result = outcome.ok ? { ...reply, initialValue: { ...reply.initialValue, ids: plan.unknown.join("\n") } } : reply;
+      return data({ form: "add" as const, result, failure: outcome.ok ? null : outcome.failure, report }, { status: outcome.ok ? 200 : outcome.status });
+    }
+    case toggleProductIntent: {
+      const submission = parseWithZod(formData, { schema: ToggleProductSchema });
+      if (submission.status !== "success") return badRequest(FAILURE.upsertProduct);
+      const outcome = await toggleProduct(user, ctx, submission.value);
+      if (!outcome.ok) return listFailure(outcome, submission.value.productId);
+      return redirectWithToast(`${here}#product-${encodeURIComponent(submission.value.productId)}`, { type: "success", title: submission.value.state === "on" ? "campaignProducts:toast.switchedOn" : "campaignProducts:toast.switchedOff", values: { id: submission.value.productId } });
+    }
+    case removeProductIntent: {
+      const submission = parseWithZod(formData, { schema: RemoveProductSchema });
+      if (submission.status !== "success") return badRequest(FAILURE.removeProduct);
+      const outcome = await removeProduct(user, ctx, submission.value);
+      if (!outcome.ok) return listFailure(outcome, submission.value.productId);
+      return redirectWithToast(here, { type: "success", title: "campaignProducts:toast.removed", values: { count: 1 } });
+    }
+    case moveProductIntent: {
+      const submission = parseWithZod(formData, { schema: MoveProductSchema });
+      if (submission.status !== "success") return badRequest(FAILURE.upsertProduct);
+      const outcome = await moveProduct(user, ctx, submission.value);
+      if (!outcome.ok) return listFailure(outcome, submission.value.productId);
+      const target = `${here}?${new URLSearchParams({ moved: submission.value.productId, dir: submission.value.direction })}`;
+      return redirectWithToast(target, { type: "success", title: "toast.changesSaved" });
+    }
+    case savePositionsIntent: {
+      const submission = parseWithZod(formData, { schema: SavePositionsSchema });
+      if (submission.status !== "success") {
+        const message = Object.values(submission.error ?? {}).flat()[0] ?? "campaignProducts:errors.badRequest";
+        return data({ form: "list", failure: FAILURE.upsertMassProduct, message, subject: null } satisfies ListFailure, { status: 400 });
+      }
+      const outcome = await savePositions(user, ctx, submission.value);
+      if (!outcome.ok) return listFailure(outcome);
+      return redirectWithToast(here, { type: "success", title: "toast.changesSaved" });
+    }
+    case bulkProductsIntent: {
+      const submission = parseWithZod(formData, { schema: BulkProductsSchema });
+      if (submission.status !== "success") {
+        const message = submission.error?.selected?.[0] ?? "campaignProducts:errors.badRequest";
+        return data({ form: "list", failure: FAILURE.upsertMassProduct, message, subject: null } satisfies ListFailure, { status: 400 });
+      }
+      const value = submission.value;
+      if (value.bulk === "remove" && !value.confirmed) {
+        // The confirmation step, with or without JavaScript: what is about to be removed.
+        if (!canEditCampaign(user, ctx.team.id)) return listFailure({ ok: false, status: 403, failure: FAILURE.removeProduct, message: "errors.insufficientPermissions" });
+        return data({ form: "confirm" as const, products: productsToConfirm(ctx, value.selected) });
+      }
+      const outcome = await bulkProducts(user, ctx, value);
+      if (!outcome.ok) return listFailure(outcome);
+      const title = value.bulk === "remove" ? "campaignProducts:toast.removed" : value.bulk === "on" ? "campaignProducts:toast.bulkOn" : "campaignProducts:toast.bulkOff";
+      return redirectWithToast(here, { type: "success", title, values: { count: value.selected.length } });
+    }
+    default:
+      throw data({ error: "Unknown intent" }, { status: 400 });
+  }
+}
+
+/** The intent and product of the form being submitted, for per-row pending states. */
+function usePendingSubmission() {
+  const navigation = useNavigation();
+  if (navigation.state === "idle" || !navigation.formData) return { intent: null, productId: null, value: null };
+  const f = navigation.formData;
+  return {
+    intent: String(f.get("intent") ?? ""),
+    productId: f.get("productId") ? String(f.get("productId")) : null,
+    value: String(f.get("direction") ?? f.get("state") ?? f.get("bulk") ?? ""),
+  };
+}
+
+/** Images the page may show (the content security policy allows this site's and data: images). */
+function displayableImage(link: string): boolean {
+  return (link.startsWith("/") && !link.startsWith("//")) || link.startsWith("data:image/");
+}
+
+function availabilityKey(availability: string): string {
+  return availability.trim().toLowerCase().replace(/[\s_-]+/g, "_");
+}
+
+export default function CampaignProductsRoute() {
+  const { t } = useTranslation(["campaignProducts", "campaigns"]);
+  const loaderData = useLoaderData<typeof loader>();
+  const { campaignId, version, canEdit, products, count, onCount, party, tooMany, threshold, moved } = loaderData;
+  const actionData = useActionData<typeof action>();
+  const location = useLocation();
+  const pending = usePendingSubmission();
+  const listError = actionData && actionData.form === "list" ? actionData : null;
+  const confirm = actionData && actionData.form === "confirm" ? actionData : null;
+  const here = `/campaigns/${encodeURIComponent(campaignId)}/products`;
+
+  // With JavaScript, the moved product's button keeps the focus after the list re-renders.
+  useEffect(() => {
+    if (!moved) return;
+    const button = document.getElementById(moveButtonId(moved.id, moved.direction)) as HTMLButtonElement | null;
+    const target = button && !button.disabled ? button : (document.getElementById(moveButtonId(moved.id, moved.direction === "up" ? "down" : "up")) as HTMLButtonElement | null);
+    target?.focus();
+  }, [moved, location.key]);
+
+  const partyLabel = (p: Party | null) => (p ? t(`party.${p}`) : "—");
+  const availabilityLabel = (a: string) => t(`availability.${availabilityKey(a)}`, { defaultValue: a });
+
+  return (
+    <section className="panel" aria-labelledby="products-title">
+      <h2 id="products-title">{t("title")}</h2>
+      <p className="muted">
+        {t("summary", { count, on: onCount })}
+        {party ? <> · {t("boundParty", { party: partyLabel(party) })}</> : null}
+      </p>
+      {tooMany ? (
+        <p className="notice products-warning" role="note">
+          {t("warnings.tooManyNotice", { total: count, max: threshold })}
+        </p>
+      ) : null}
+
+      {canEdit ? <AddProductsForm version={version} count={count} /> : <p className="muted">{t("readOnly")}</p>}
+
+      {listError ? <FormAlert title={t(listError.failure)} message={translateMessage(t, listError.message)} /> : null}
+
+      {confirm && canEdit ? (
+        <div className="confirm-body products-confirm" role="alertdialog" aria-labelledby="products-confirm-title" aria-describedby="products-confirm-list">
+          <p id="products-confirm-title">
+            <strong>{t("bulk.confirmTitle", { count: confirm.products.length })}</strong>
+          </p>
+          <ul id="products-confirm-list">
+            {confirm.products.map((p) => (
+              <li key={p.id}>
+                {p.title} <span className="muted">({p.id})</span>
+              </li>
+            ))}
+          </ul>
+          <div className="confirm-actions">
+            <Form method="post" action={here}>
+              <input type="hidden" name="intent" value={bulkProductsIntent} />
+              <input type="hidden" name="version" value={version} />
+              <input type="hidden" name="bulk" value="remove" />
+              <input type="hidden" name="confirmed" value="yes" />
+              {confirm.products.map((p) => (
+                <input key={p.id} type="hidden" name="selected" value={p.id} />
+              ))}
+              <SubmitButton pending={pending.intent === bulkProductsIntent} className="products-danger">
+                {t("bulk.confirmSubmit", { count: confirm.products.length })}
+              </SubmitButton>
+            </Form>
+            <Link to={here}>{t("bulk.cancel")}</Link>
+          </div>
+        </div>
+      ) : null}
+
+      {products.length === 0 ? (
+        <p className="empty-state">{canEdit ? t("empty") : t("emptyReadOnly")}</p>
+      ) : (
+        <>
+          {canEdit ? (
+            <>
+              <Form method="post" action={here} id="products-positions-form" preventScrollReset>
+                <input type="hidden" name="intent" value={savePositionsIntent} />
+                <input type="hidden" name="version" value={version} />
+              </Form>
+              <Form method="post" action={here} id="products-bulk-form" className="products-bulk" aria-label={t("bulk.label")} preventScrollReset>
+                <input type="hidden" name="intent" value={bulkProductsIntent} />
+                <input type="hidden" name="version" value={version} />
+                <span className="muted">{t("bulk.help")}</span>
+                <button type="submit" name="bulk" value="on" className="button">
+                  {t("bulk.on")}
+                </button>
+                <button type="submit" name="bulk" value="off" className="button">
+                  {t("bulk.off")}
+                </button>
+                <button type="submit" name="bulk" value="remove" className="button">
+                  {t("bulk.remove")}
+                </button>
+              </Form>
+            </>
+          ) : null}
+          <div className="table-wrap">
+            <table className="products-table">
+              <caption className="visually-hidden">{t("caption")}</caption>
+              <thead>
+                <tr>
+                  {canEdit ? (
+                    <th scope="col">
+                      <span className="visually-hidden">{t("columns.select")}</span>
+                    </th>
+                  ) : null}
+                  <th scope="col">{t("columns.position")}</th>
+                  <th scope="col">
+                    <span className="visually-hidden">{t("columns.image")}</span>
+                  </th>
+                  <th scope="col">{t("columns.product")}</th>
+                  <th scope="col">{t("columns.availability")}</th>
+                  <th scope="col">{t("columns.party")}</th>
+                  <th scope="col">{t("columns.status")}</th>
+                  {canEdit ? <th scope="col">{t("columns.actions")}</th> : null}
+                </tr>
+              </thead>
+              <tbody>
+                {products.map((p, index) => (
+                  <ProductRowView
+                    key={p.id}
+                    product={p}
+                    index={index}
+                    last={index === products.length - 1}
+                    version={version}
+                    canEdit={canEdit}
+                    here={here}
+                    failed={listError?.subject === p.id}
+                    autoFocusMove={moved?.id === p.id ? moved.direction : null}
+                    pending={pending}
+                    partyLabel={partyLabel}
+                    availabilityLabel={availabilityLabel}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {canEdit ? (
+            <p className="products-positions-actions">
+              <button
+                type="submit"
+                form="products-positions-form"
+                className="button primary"
+                aria-disabled={pending.intent === savePositionsIntent || undefined}
+                data-pending={pending.intent === savePositionsIntent || undefined}
+              >
+                {pending.intent === savePositionsIntent ? t("actions.working", { ns: "common" }) : t("positions.save")}
+              </button>
+              <span className="field-help">{t("positions.help")}</span>
+            </p>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+function moveButtonId(productId: string, direction: "up" | "down") {
+  return `move-${direction}-${productId}`;
+}
+
+function translateMessage(t: (key: string, options?: Record<string, unknown>) => string, message: string): string {
+  const { key, values } = splitMessage(message);
+  return t(key, values);
+}
+
+function ProductRowView({
+  product: p,
+  index,
+  last,
+  version,
+  canEdit,
+  here,
+  failed,
+  autoFocusMove,
+  pending,
+  partyLabel,
+  availabilityLabel,
+}: {
+  product: ProductRow;
+  index: number;
+  last: boolean;
+  version: number;
+  canEdit: boolean;
+  here: string;
+  failed: boolean;
+  autoFocusMove: "up" | "down" | null;
+  pending: ReturnType<typeof usePendingSubmission>;
+  partyLabel: (p: Party | null) => string;
+  availabilityLabel: (a: string) => string;
+}) {
+  const { t } = useTranslation(["campaignProducts", "campaigns"]);
+  const busy = (intent: string, value?: string) => pending.intent === intent && pending.productId === p.id && (value === undefined || pending.value === value);
+  const name = p.title || p.id;
+  const first = index === 0;
+  // Without JavaScript the moved product's button takes the focus on load (autofocus).
+  const focusDirection = autoFocusMove === "up" && first ? "down" : autoFocusMove === "down" && last ? "up" : autoFocusMove;
+  return (
+    <tr id={`product-${p.id}`} className={cn(!p.on && "products-off", failed && "products-failed")}>
+      {canEdit ? (
+        <td>
+          <input type="checkbox" name="selected" value={p.id} form="products-bulk-form" aria-label={t("select", { name })} key={`sel-${version}`} />
+        </td>
+      ) : null}
+      <td>
+        {canEdit ? (
+          <>
+            <input type="hidden" name={`positions[${index}].id`} value={p.id} form="products-positions-form" />
+            <input
+              type="number"
+              className="products-pos"
+              name={`positions[${index}].pos`}
+              form="products-positions-form"
+              min={1}
+              max={MAX_POSITION}
+              step={1}
+              inputMode="numeric"
+              defaultValue={p.pos ?? ""}
+              key={`pos-${version}`}
+              aria-label={t("positions.of", { name })}
+              placeholder="—"
+            />
+          </>
+        ) : (
+          (p.pos ?? "—")
+        )}
+      </td>
+      <td>
+        {displayableImage(p.image_link) ? (
+          <img src={p.image_link} alt="" width={48} height={48} loading="lazy" className="products-image" />
+        ) : (
+          <span className="products-image products-image-none" aria-hidden="true" />
+        )}
+      </td>
+      <td>
+        <strong>{p.title}</strong>
+        <br />
+        <span className="muted products-id">{p.id}</span>
+      </td>
+      <td>{availabilityLabel(p.availability)}</td>
+      <td>{partyLabel(p.party)}</td>
+      <td>
+        <span className={cn("badge", p.on ? "products-on" : "products-off-badge")}>{p.on ? t("status.on") : t("status.off")}</span>
+      </td>
+      {canEdit ? (
+        <td>
+          <div className="products-actions">
+            <Form method="post" action={here} className="products-move" preventScrollReset>
+              <input type="hidden" name="intent" value={moveProductIntent} />
+              <input type="hidden" name="version" value={version} />
+              <input type="hidden" name="productId" value={p.id} />
+              <button
+                type="submit"
+                name="direction"
+                value="up"
+                id={moveButtonId(p.id, "up")}
+                className="button products-small"
+                disabled={first}
+                autoFocus={focusDirection === "up"}
+                data-pending={busy(moveProductIntent, "up") || undefined}
+              >
+                <span aria-hidden="true">↑ </span>
+                {t("move.up")}
+                <span className="visually-hidden"> {name}</span>
+              </button>
+              <button
+                type="submit"
+                name="direction"
+                value="down"
+                id={moveButtonId(p.id, "down")}
+                className="button products-small"
+                disabled={last}
+                autoFocus={focusDirection === "down"}
+                data-pending={busy(moveProductIntent, "down") || undefined}
+              >
+                <span aria-hidden="true">↓ </span>
+                {t("move.down")}
+                <span className="visually-hidden"> {name}</span>
+              </button>
+            </Form>
+            <Form method="post" action={here} preventScrollReset>
+              <input type="hidden" name="intent" value={toggleProductIntent} />
+              <input type="hidden" name="version" value={version} />
+              <input type="hidden" name="productId" value={p.id} />
+              <input type="hidden" name="state" value={p.on ? "off" : "on"} />
+              <button type="submit" className="button products-small" data-pending={busy(toggleProductIntent) || undefined}>
+                {p.on ? t("toggle.off") : t("toggle.on")}
+                <span className="visually-hidden"> {name}</span>
+              </button>
+            </Form>
+            <Form method="post" action={here} preventScrollReset>
+              <input type="hidden" name="intent" value={removeProductIntent} />
+              <input type="hidden" name="version" value={version} />
+              <input type="hidden" name="productId" value={p.id} />
+              <button type="submit" className="button products-small" data-pending={busy(removeProductIntent) || undefined}>
+                {t("remove")}
+                <span className="visually-hidden"> {name}</span>
+              </button>
+            </Form>
+          </div>
+        </td>
+      ) : null}
+    </tr>
+  );
+}
+
+/** Ids typed or pasted; unknown ones and those already in the campaign are reported. */
+function AddProductsForm({ version, count }: { version: number; count: number }) {
+  const { t } = useTranslation(["campaignProducts", "campaigns"]);
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const addData = actionData && actionData.form === "add" ? actionData : null;
+  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === addProductsIntent;
+  const [form, fields] = useForm({
+    id: "add-products-form",
+    lastResult: addData?.result,
+    constraint: getZodConstraint(AddProductsSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: AddProductsSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  // Products added without anything to report (a redirect): the box is emptied for the next ones.
+  const seen = useRef(count);
+  useEffect(() => {
+    if (count === seen.current) return;
+    seen.current = count;
+    if (!addData) form.reset();
+  }, [count, addData, form]);
+  // After a partial addition the box keeps only the ids to correct: the server's initial value
+  // without JavaScript; with it, a fresh textarea per answer (conform keeps what was typed).
+  const keep = addData && addData.report && addData.report.added > 0 ? addData.result.initialValue?.ids : undefined;
+  const answer = useRef<{ data: unknown; n: number }>({ data: null, n: 0 });
+  if (addData && addData !== answer.current.data) answer.current = { data: addData, n: answer.current.n + 1 };
+  const textareaProps = getTextareaProps(fields.ids);
+  const report = addData?.report ?? null;
+  const errorId = fields.ids.errors?.length ? `${fields.ids.id}-error` : undefined;
+  const helpId = `${fields.ids.id}-help`;
+  return (
+    <Form method="post" {...getFormProps(form)} className="products-add">
+      <input type="hidden" name="intent" value={addProductsIntent} />
+      <input type="hidden" name="version" value={version} />
+      {form.errors?.length && addData?.failure ? <FormAlert title={t(addData.failure)} message={translateMessage(t, form.errors[0]!)} /> : null}
+      {report && report.added > 0 ? (
+        <div className="notice products-report" role="status">
+          <p>{t("report.added", { count: report.added })}</p>
+        </div>
+      ) : null}
+      {report && report.present.length ? (
+        <p className="notice products-report" role="status">
+          {t("report.present", { count: report.present.length, ids: report.present.join(", ") })}
+        </p>
+      ) : null}
+      <div className="field">
+        <label htmlFor={fields.ids.id}>{t("add.label")}</label>
+        <textarea
+          {...textareaProps}
+          key={typeof keep === "string" ? `kept-${answer.current.n}` : fields.ids.key}
+          defaultValue={typeof keep === "string" ? keep : textareaProps.defaultValue}
+          rows={3}
+          spellCheck={false}
+          autoComplete="off"
+          aria-invalid={errorId ? true : undefined}
+          aria-describedby={[errorId, helpId].filter(Boolean).join(" ")}
+        />
+        <p id={helpId} className="field-help">
+          {t("add.help")}
+        </p>
+        <ErrorList id={errorId} errors={fields.ids.errors} />
+      </div>
+      <SubmitButton pending={pending}>{t("add.submit")}</SubmitButton>
+    </Form>
+  );
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

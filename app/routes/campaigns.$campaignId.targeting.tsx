@@ -1,0 +1,210 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { DaypartingGrid } from "~/components/dayparting-grid";
+import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
+import { SelectField } from "~/components/select-field";
+import { CAPPING_TYPES } from "~/domain/campaign";
+import { TARGET_DEVICES } from "~/domain/campaign-pacing";
+import { daypartPresetEntries, isDaypartPreset, type DaypartPreset } from "~/domain/campaign-targeting";
+import { daypartField, daypartPresetField, UpdateTargetingSchema, updateTargetingIntent } from "~/forms/campaign-targeting";
+import { requirePermission, requireUser } from "~/services/auth.server";
+import { requireCampaign } from "~/services/campaigns.server";
+import { targetingView, updateTargeting } from "~/services/campaign-targeting.server";
+import { getRequestLocale } from "~/services/i18n.server";
+import { redirectWithToast } from "~/services/toast.server";
+import { useIsPending } from "~/utils/misc";
+
+export const meta: MetaFunction = () => [{ title: "Targeting · Ads console" }];
+
+/** Devices, frequency capping, placements and slots, and dayparting of a campaign. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, "Campaign");
+  const ctx = await requireCampaign(user, params.campaignId);
+  return targetingView(user, ctx, await getRequestLocale(request));
+}
+
+type ActionData = { result: SubmissionResult<string[]>; preset?: DaypartPreset };
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request, "Campaign");
+  if (!params.campaignId) return data({ error: "campaigns:errors.noCampaignId" }, { status: 400 });
+  const ctx = await requireCampaign(user, params.campaignId);
+  requirePermission(user, "Campaign", "update", { teamId: ctx.team.id });
+  const formData = await request.formData();
+
+  // A quick fill of the grid posted without JS: the form comes back with the grid filled, nothing saved.
+  const preset = formData.get(daypartPresetField);
+  if (preset !== null) {
+    if (!isDaypartPreset(preset)) throw data({ error: "Unknown preset" }, { status: 400 });
+    formData.delete(daypartPresetField);
+    formData.delete(daypartField);
+    for (const entry of daypartPresetEntries(preset)) formData.append(daypartField, entry);
+    const submission = parseWithZod(formData, { schema: UpdateTargetingSchema });
+    return data<ActionData>({ result: { initialValue: submission.payload as Record<string, unknown> } as SubmissionResult<string[]>, preset });
+  }
+
+  if (formData.get("intent") !== updateTargetingIntent) throw data({ error: "Unknown intent" }, { status: 400 });
+  const submission = parseWithZod(formData, { schema: UpdateTargetingSchema });
+  if (submission.status !== "success") return data<ActionData>({ result: submission.reply() }, { status: 400 });
+  const outcome = await updateTargeting(user, ctx, submission.value);
+  if (!outcome.ok) {
+    return data<ActionData>({ result: submission.reply({ formErrors: outcome.formErrors, fieldErrors: outcome.fieldErrors }) }, { status: outcome.status });
+  }
+  return redirectWithToast(`/campaigns/${ctx.campaign.id}/targeting`, { type: "success", title: "toast.changesSaved" });
+}
+
+function asArray(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
+  return typeof value === "string" ? [value] : [];
+}
+
+export default function CampaignTargetingRoute() {
+  const view = useLoaderData<typeof loader>();
+  // A new version (a save) starts the form again from the saved values.
+  return <TargetingForm key={view.version} />;
+}
+
+function TargetingForm() {
+  const { t } = useTranslation(["campaignTargeting", "campaigns"]);
+  const { t: tc } = useTranslation();
+  const view = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionData | { error: string } | undefined;
+  const lastResult = actionData && "result" in actionData ? actionData.result : undefined;
+  const preset = actionData && "preset" in actionData ? actionData.preset : undefined;
+  const pending = useIsPending();
+  const [form, fields] = useForm({
+    id: "campaign-targeting-form",
+    lastResult,
+    constraint: getZodConstraint(UpdateTargetingSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: UpdateTargetingSchema }),
+    defaultValue: view.defaults,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  // What the form shows: what was posted (kept on a refusal, or a quick fill), else the saved values.
+  const initial = (lastResult?.initialValue as Record<string, unknown> | undefined) ?? (view.defaults as Record<string, unknown>);
+  const devices = new Set(asArray(initial.devices));
+  const placements = new Set(asArray(initial.placements));
+  const slots = new Set(asArray(initial.slots));
+  const daypart = new Set(asArray(initial.daypart));
+  const cappingEnabled = initial.cappingEnabled === true || initial.cappingEnabled === "on";
+  const readOnly = !view.canEdit;
+  const errorId = (name: string) => `targeting-${name}-error`;
+  const placementName = (p: string) => t(`placements.${p}`, { defaultValue: p });
+
+  return (
+    <section className="panel targeting" aria-labelledby="targeting-title">
+      <h2 id="targeting-title">{t("campaigns:editor.section.targeting")}</h2>
+      {readOnly ? <p className="notice">{t("readOnly")}</p> : null}
+      <Form method="post" {...getFormProps(form)} noValidate={form.noValidate}>
+        {/* The default button: Enter in a text field saves (not a quick fill of the grid). */}
+        <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={readOnly}>
+          {t("save")}
+        </button>
+        <input type="hidden" name="intent" value={updateTargetingIntent} />
+        <input type="hidden" name="version" value={view.version} />
+        {form.errors?.length ? <FormAlert title={tc("errors.conflictTitle")} message={tc(form.errors[0]!)} /> : null}
+        <fieldset disabled={readOnly} className="targeting-fieldsets">
+          <fieldset className="targeting-group" aria-describedby={fields.devices.errors?.length ? errorId("devices") : "targeting-devices-help"}>
+            <legend>{t("devices.legend")}</legend>
+            <p id="targeting-devices-help" className="field-help">
+              {t("devices.help")}
+            </p>
+            <div className="check-row">
+              {TARGET_DEVICES.map((d) => (
+                <div className="field checkbox" key={d}>
+                  <input type="checkbox" id={`targeting-device-${d}`} name="devices" value={d} defaultChecked={devices.has(d)} />
+                  <label htmlFor={`targeting-device-${d}`}>{t(`devices.${d}`)}</label>
+                </div>
+              ))}
+            </div>
+            <ErrorList id={errorId("devices")} errors={fields.devices.errors} />
+          </fieldset>
+
+          <fieldset className="targeting-group">
+            <legend>{t("capping.legend")}</legend>
+            <div className="field checkbox">
+              <input type="checkbox" id="targeting-capping-enabled" name="cappingEnabled" defaultChecked={cappingEnabled} />
+              <label htmlFor="targeting-capping-enabled">{t("capping.enabled")}</label>
+            </div>
+            <div className="field-row">
+              <SelectField field={fields.cappingType} label={t("capping.type")}>
+                {CAPPING_TYPES.map((ty) => (
+                  <option key={ty} value={ty}>
+                    {t(`capping.types.${ty}`)}
+                  </option>
+                ))}
+              </SelectField>
+              <Field
+                label={t("capping.max")}
+                inputProps={{ ...getInputProps(fields.cappingMax, { type: "number" }), inputMode: "numeric", step: 1 }}
+                errors={fields.cappingMax.errors}
+                help={t("capping.help")}
+              />
+            </div>
+          </fieldset>
+
+          <fieldset className="targeting-group" aria-describedby={fields.placements.errors?.length ? errorId("placements") : undefined}>
+            <legend>{t("placementsLegend")}</legend>
+            <div className="check-row">
+              {view.placements.map((p) => (
+                <div className="field checkbox" key={p}>
+                  <input type="checkbox" id={`targeting-placement-${p}`} name="placements" value={p} defaultChecked={placements.has(p)} />
+                  <label htmlFor={`targeting-placement-${p}`}>{placementName(p)}</label>
+                </div>
+              ))}
+            </div>
+            <ErrorList id={errorId("placements")} errors={fields.placements.errors} />
+          </fieldset>
+
+          <fieldset className="targeting-group" aria-describedby={fields.slots.errors?.length ? errorId("slots") : "targeting-slots-help"}>
+            <legend>{t("slotsLegend")}</legend>
+            <p id="targeting-slots-help" className="field-help">
+              {t("slotsHelp")}
+            </p>
+            {view.slots.map(({ slot, placements: served }) => (
+              <div className="field checkbox" key={slot}>
+                <input type="checkbox" id={`targeting-slot-${slot}`} name="slots" value={slot} defaultChecked={slots.has(slot)} />
+                <label htmlFor={`targeting-slot-${slot}`}>
+                  {t("slotLabel", { slot: t(`slots.${slot}`, { defaultValue: slot }), placements: served.map(placementName).join(", ") })}
+                </label>
+              </div>
+            ))}
+            {view.unknownSlots.length ? <p className="field-help">{t("unknownSlots", { slots: view.unknownSlots.join(", ") })}</p> : null}
+            <ErrorList id={errorId("slots")} errors={fields.slots.errors} />
+          </fieldset>
+
+          <fieldset className="targeting-group" aria-describedby={fields.daypart.errors?.length ? errorId("daypart") : undefined}>
+            <legend>{t("dayparting.legend")}</legend>
+            <p className="field-help" id="targeting-daypart-help">
+              {t("dayparting.timeZone", { timeZone: view.timeZone, now: view.localNow })} {t("dayparting.dst")}
+            </p>
+            <p className="field-help">{view.saved.dayparting ? t("dayparting.savedHours", { count: view.saved.dayparting.totalHours }) : t("dayparting.savedAll")}</p>
+            {preset ? (
+              <p className="notice" role="status">
+                {t(`dayparting.filledNotSaved.${preset}`)}
+              </p>
+            ) : null}
+            <ErrorList id={errorId("daypart")} errors={fields.daypart.errors} />
+            <DaypartingGrid
+              idPrefix="daypart"
+              name={daypartField}
+              presetName={daypartPresetField}
+              checked={daypart}
+              disabled={readOnly}
+              timeZone={view.timeZone}
+              now={{ day: view.localDay, hour: view.localHour }}
+              describedBy="targeting-daypart-help"
+            />
+          </fieldset>
+        </fieldset>
+        {readOnly ? null : <SubmitButton pending={pending}>{t("save")}</SubmitButton>}
+      </Form>
+    </section>
+  );
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -1,0 +1,659 @@
+import { getCollectionProps, getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Fragment } from "react";
+import { useTranslation } from "react-i18next";
+import { ErrorList, FormAlert, SubmitButton } from "~/components/forms";
+import { currencyForLocale, formatMoney } from "~/domain/money";
+import { can } from "~/domain/permissions";
+import {
+  BID_STRATEGIES,
+  CAMPAIGN_TYPES,
+  PLACEMENTS,
+  type BidStrategy,
+  type CampaignType,
+  type CampaignTypeSettings,
+  type Placement,
+  type RetailerSettings,
+} from "~/domain/retailer-settings";
+import type { User } from "~/domain/types";
+import {
+  placementOptions,
+  resetRetailerSettingsIntent,
+  ResetRetailerSettingsSchema,
+  RetailerSettingsFieldsSchema,
+  RetailerSettingsSchema,
+  saveRetailerSettingsIntent,
+  strategyOptions,
+  toFormValue,
+} from "~/forms/retailer-settings";
+import { requirePermission, requireUser } from "~/services/auth.server";
+import { getEnv } from "~/services/env.server";
+import { readRetailerSettingsForEdit, resetRetailerSettings, updateRetailerSettings } from "~/services/retailer-settings.server";
+import { redirectWithToast } from "~/services/toast.server";
+import { formatDateTime } from "~/utils/format";
+
+const PATH = "/settings/retailer";
+
+/** Operators edit; a retailer ADMIN reads (NOTES.md rights table); everyone else is turned away. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request, "RetailerSettings");
+  const current = await readRetailerSettingsForEdit();
+  return {
+    ...current,
+    canEdit: can(user, "RetailerSettings", "update"),
+    currency: currencyForLocale(getEnv().RETAILER_CURRENCY_LOCALE),
+    timezone: user.timezone,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request, "RetailerSettings");
+  requirePermission(user, "RetailerSettings", "update");
+  const formData = await request.formData();
+  switch (formData.get("intent")) {
+    case saveRetailerSettingsIntent:
+      return saveSettings(user, formData);
+    case resetRetailerSettingsIntent:
+      return resetSettings(user, formData);
+    default:
+      throw data({ error: "Unknown intent" }, { status: 400 });
+  }
+}
+
+async function saveSettings(user: User, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: RetailerSettingsSchema });
+  if (submission.status !== "success") return data({ form: "save" as const, result: submission.reply(), version: null }, { status: 400 });
+  const { version, settings } = submission.value;
+  const outcome = await updateRetailerSettings(user, settings, version);
+  if (!outcome.ok) {
+    if (outcome.reason === "errors.conflict") {
+      // The input stays on the form; the next save is based on the version read now.
+      return data({ form: "save" as const, result: submission.reply({ formErrors: ["retailer:errors.conflict"] }), version: outcome.version }, { status: 409 });
+    }
+    return data({ form: "save" as const, result: submission.reply({ formErrors: ["retailer:errors.invalid"] }), version: null }, { status: 400 });
+  }
+  return redirectWithToast(PATH, { type: "success", title: "toast.changesSaved", description: "retailer:toast.saved" });
+}
+
+async function resetSettings(user: User, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: ResetRetailerSettingsSchema });
+  if (submission.status !== "success") return data({ form: "reset" as const, result: submission.reply(), version: null }, { status: 400 });
+  const outcome = await resetRetailerSettings(user, submission.value.version);
+  if (!outcome.ok) {
+    const version = outcome.reason === "errors.conflict" ? outcome.version : null;
+    return data({ form: "reset" as const, result: submission.reply({ formErrors: ["retailer:errors.resetConflict"] }), version }, { status: 409 });
+  }
+  return redirectWithToast(PATH, { type: "success", title: "toast.changesSaved", description: "retailer:toast.reset" });
+}
+
+export const meta: MetaFunction = () => [{ title: "Retailer settings · Ads console" }];
+
+export default function RetailerSettingsRoute() {
+  const { t, i18n } = useTranslation("retailer");
+  const { canEdit, isDefault, updated, updatedBy, timezone, version, settings, currency } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link to="/settings">{t("backToSettings")}</Link>
+      </p>
+      <h1>{t("title")}</h1>
+      <p className="muted">{t("intro")}</p>
+      <p className="muted">
+        {isDefault ? t("defaultsInForce") : t("lastChange", { by: updatedBy, at: formatDateTime(updated, i18n.language, timezone) })}
+      </p>
+      {canEdit ? (
+        <>
+          {/* A new version (after a save or a reset) starts the form again from the saved values. */}
+          <SettingsForm key={version} />
+          <ResetPanel />
+        </>
+      ) : (
+        <SettingsFacts settings={settings} currency={currency} />
+      )}
+    </>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The operators' form
+
+type Fields = ReturnType<typeof useSettingsForm>[1];
+
+function useSettingsForm() {
+  const { i18n } = useTranslation();
+  const { settings } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return useForm({
+    id: "retailer-settings-form",
+    lastResult: actionData?.form === "save" ? actionData.result : undefined,
+    constraint: getZodConstraint(RetailerSettingsFieldsSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RetailerSettingsSchema }),
+    defaultValue: toFormValue(settings, i18n.language),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+}
+
+function SettingsForm() {
+  const { t } = useTranslation("retailer");
+  const { settings, version, currency } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === saveRetailerSettingsIntent;
+  const [form, fields] = useSettingsForm();
+  const conflict = actionData?.form === "save" && actionData.version !== null;
+  const types = fields.types.getFieldset();
+  return (
+    <Form method="post" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value={saveRetailerSettingsIntent} />
+      <input type="hidden" name="version" value={(actionData?.form === "save" ? actionData.version : null) ?? version} />
+      {form.errors?.length ? (
+        <FormAlert title={t(conflict ? "common:errors.conflictTitle" : "common:errors.errorOccurred")} message={t(form.errors[0]!)} />
+      ) : Object.values(form.allErrors).some((errors) => errors.length) ? (
+        // Field errors can be far down this long form: say so at the top, where the page opens.
+        <FormAlert title={t("common:errors.conflictTitle")} message={t("errors.invalid")} />
+      ) : null}
+
+      <section className="panel" aria-labelledby="retailer-types-title">
+        <h2 id="retailer-types-title">{t("types.title")}</h2>
+        <fieldset className="retailer-choices" aria-describedby={describedBy(fields.enabledTypes, "retailer-enabled-help")}>
+          <legend>{t("types.enabled")}</legend>
+          {getCollectionProps(fields.enabledTypes, { type: "checkbox", options: [...CAMPAIGN_TYPES] }).map(({ key, ...props }) => (
+            <div className="field checkbox" key={key}>
+              <input {...props} />
+              <label htmlFor={props.id}>{t(`campaignTypes.${props.value}`)}</label>
+            </div>
+          ))}
+          <div className="field checkbox">
+            <input type="checkbox" id="retailer-sponsored-display" disabled />
+            <label htmlFor="retailer-sponsored-display">{t("types.unavailable", { type: t("campaignTypes.sponsored-display") })}</label>
+          </div>
+          <p id="retailer-enabled-help" className="field-help">
+            {t("types.enabledHelp")}
+          </p>
+          <ErrorList id={fields.enabledTypes.errorId} errors={fields.enabledTypes.errors} />
+        </fieldset>
+      </section>
+
+      {CAMPAIGN_TYPES.map((type) => (
+        <TypeSection key={type} type={type} fields={types[type].getFieldset()} typeSettings={settings.types[type]} currency={currency} />
+      ))}
+
+      <BannerSection fields={fields} bannerPlacements={settings.types["banner-ads"].placements} />
+
+      <section className="panel" aria-labelledby="retailer-options-title">
+        <h2 id="retailer-options-title">{t("options.title")}</h2>
+        {(["preview", "lmRetailer", "floorPrices", "suggestedBids", "fixedCpc"] as const).map((flag) => (
+          <div className="field checkbox" key={flag}>
+            <input {...getInputProps(fields[flag], { type: "checkbox" })} key={fields[flag].key} />
+            <label htmlFor={fields[flag].id}>{t(`options.${flag}`)}</label>
+          </div>
+        ))}
+        <TextField field={fields.globalMinBid} label={t("options.globalMinBid", { currency })} help={t("options.globalMinBidHelp")} inputMode="decimal" />
+      </section>
+
+      <SubmitButton pending={pending}>{t("save")}</SubmitButton>
+    </Form>
+  );
+}
+
+function describedBy(field: { errors?: string[]; errorId: string }, helpId?: string): string | undefined {
+  return [field.errors?.length ? field.errorId : null, helpId].filter(Boolean).join(" ") || undefined;
+}
+
+function invalid(field: { errors?: string[] }): true | undefined {
+  return field.errors?.length ? true : undefined;
+}
+
+function TextField({
+  field,
+  label,
+  help,
+  inputMode,
+}: {
+  field: FieldMetadata<string | undefined>;
+  label: string;
+  help?: string;
+  inputMode?: "decimal" | "text";
+}) {
+  const helpId = help ? `${field.id}-help` : undefined;
+  return (
+    <div className="field">
+      <label htmlFor={field.id}>{label}</label>
+      <input
+        {...getInputProps(field, { type: "text" })}
+        key={field.key}
+        inputMode={inputMode}
+        aria-invalid={invalid(field)}
+        aria-describedby={describedBy(field, helpId)}
+      />
+      {help ? (
+        <p id={helpId} className="field-help">
+          {help}
+        </p>
+      ) : null}
+      <ErrorList id={field.errorId} errors={field.errors} />
+    </div>
+  );
+}
+
+/** A group of checkboxes (strategies, placements) with its legend, help and errors. */
+function CheckboxGroup<T extends string>({
+  field,
+  legend,
+  help,
+  options,
+  label,
+}: {
+  field: FieldMetadata<T[] | undefined>;
+  legend: string;
+  help?: string;
+  options: readonly T[];
+  label: (value: T) => string;
+}) {
+  const helpId = help ? `${field.id}-help` : undefined;
+  return (
+    <fieldset className="retailer-choices" aria-describedby={describedBy(field, helpId)}>
+      <legend>{legend}</legend>
+      <div className="retailer-choice-list">
+        {getCollectionProps(field, { type: "checkbox", options: [...options] }).map(({ key, ...props }) => (
+          <div className="field checkbox" key={key}>
+            <input {...props} aria-invalid={undefined} aria-describedby={undefined} />
+            <label htmlFor={props.id}>{label(props.value as T)}</label>
+          </div>
+        ))}
+      </div>
+      {help ? (
+        <p id={helpId} className="field-help">
+          {help}
+        </p>
+      ) : null}
+      <ErrorList id={field.errorId} errors={field.errors} />
+    </fieldset>
+  );
+}
+
+type TypeFields = ReturnType<Fields["types"]["getFieldset"]>[CampaignType] extends infer F
+  ? F extends { getFieldset: () => infer S }
+    ? S
+    : never
+  : never;
+
+function TypeSection({
+  type,
+  fields,
+  typeSettings,
+  currency,
+}: {
+  type: CampaignType;
+  fields: TypeFields;
+  typeSettings: CampaignTypeSettings;
+  currency: string;
+}) {
+  const { t } = useTranslation("retailer");
+  const strategies = strategyOptions(typeSettings);
+  const placements = placementOptions(typeSettings.placements);
+  const limits = fields.limits.getFieldset();
+  const titleId = `retailer-${type}-title`;
+  return (
+    <section className="panel" aria-labelledby={titleId}>
+      <h2 id={titleId}>{t(`campaignTypes.${type}`)}</h2>
+      <div className="retailer-columns">
+        <CheckboxGroup
+          field={fields.strategies}
+          legend={t("types.strategies")}
+          help={t("types.strategiesHelp")}
+          options={strategies}
+          label={(s) => t(`strategies.${s}`)}
+        />
+        <CheckboxGroup
+          field={fields.sellerStrategies}
+          legend={t("types.sellerStrategies")}
+          help={t("types.sellerStrategiesHelp")}
+          options={strategies}
+          label={(s) => t(`strategies.${s}`)}
+        />
+      </div>
+
+      <div className="table-wrap retailer-table">
+        <table>
+          <caption>{t("types.limits", { currency })}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("types.strategy")}</th>
+              <th scope="col">{t("types.min")}</th>
+              <th scope="col">{t("types.max")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {BID_STRATEGIES.map((strategy) => {
+              const ends = limits[strategy].getFieldset();
+              return (
+                <tr key={strategy}>
+                  <th scope="row">{t(`strategyShort.${strategy}`)}</th>
+                  <td>
+                    <CellInput field={ends.min} label={t("types.minFor", { strategy: t(`strategyShort.${strategy}`) })} inputMode="decimal" />
+                  </td>
+                  <td>
+                    <CellInput field={ends.max} label={t("types.maxFor", { strategy: t(`strategyShort.${strategy}`) })} inputMode="decimal" />
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <p className="field-help retailer-after-table">{t("types.limitsHelp")}</p>
+
+      <CheckboxGroup field={fields.placements} legend={t("types.placements")} options={placements} label={(p) => t(`placements.${p}`)} />
+
+      <RowsTable
+        rows={fields.slots}
+        caption={t("types.slots")}
+        help={t("types.slotsHelp")}
+        nameHeader={t("types.slotName")}
+        placements={placements}
+        texts={{
+          name: (n) => t("types.slotNameFor", { n }),
+          serves: (n, placement) => t("types.serves", { n, placement: t(`placements.${placement}`) }),
+          remove: (n) => t("types.removeSlot", { n }),
+        }}
+        idPrefix={`retailer-${type}-slots`}
+      />
+
+      <fieldset className="retailer-choices">
+        <legend>{t("types.moderation")}</legend>
+        <div className="field checkbox">
+          <input {...getInputProps(fields.moderation, { type: "checkbox" })} key={fields.moderation.key} />
+          <label htmlFor={fields.moderation.id}>{t("types.moderationLabel")}</label>
+        </div>
+      </fieldset>
+    </section>
+  );
+}
+
+function CellInput({ field, label, inputMode }: { field: FieldMetadata<string | undefined>; label: string; inputMode?: "decimal" }) {
+  return (
+    <div className="retailer-cell">
+      <label className="visually-hidden" htmlFor={field.id}>
+        {label}
+      </label>
+      <input
+        {...getInputProps(field, { type: "text" })}
+        key={field.key}
+        inputMode={inputMode}
+        size={10}
+        aria-invalid={invalid(field)}
+        aria-describedby={describedBy(field)}
+      />
+      <ErrorList id={field.errorId} errors={field.errors} />
+    </div>
+  );
+}
+
+type RowFields = FieldMetadata<{ name?: string; placements: Placement[]; remove?: string }[] | undefined>;
+
+/** Named rows (slots, banner sizes) with a checkbox per placement, and blank rows to add more. */
+function RowsTable({
+  rows,
+  caption,
+  help,
+  nameHeader,
+  placements,
+  texts,
+  idPrefix,
+}: {
+  rows: RowFields;
+  caption: string;
+  help: string;
+  nameHeader: string;
+  placements: readonly Placement[];
+  texts: { name: (n: number) => string; serves: (n: number, placement: Placement) => string; remove: (n: number) => string };
+  idPrefix: string;
+}) {
+  const { t } = useTranslation("retailer");
+  const helpId = `${idPrefix}-help`;
+  const list = rows.getFieldList();
+  return (
+    <>
+      <div className="table-wrap retailer-table">
+        <table aria-describedby={helpId}>
+          <caption>{caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{nameHeader}</th>
+              {placements.map((p) => (
+                <th scope="col" key={p}>
+                  {t(`placements.${p}`)}
+                </th>
+              ))}
+              <th scope="col">{t("types.remove")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((row, index) => {
+              const cells = row.getFieldset();
+              const n = index + 1;
+              const chosen = cells.placements.initialValue;
+              const isChosen = (p: Placement) => (Array.isArray(chosen) ? chosen.includes(p) : chosen === p);
+              const rowErrors = [...(cells.name.errors ?? []), ...(cells.placements.errors ?? [])];
+              const errorId = `${idPrefix}-${index}-errors`;
+              return (
+                <tr key={row.key}>
+                  <td>
+                    <label className="visually-hidden" htmlFor={cells.name.id}>
+                      {texts.name(n)}
+                    </label>
+                    <input
+                      {...getInputProps(cells.name, { type: "text" })}
+                      key={cells.name.key}
+                      size={12}
+                      aria-invalid={invalid(cells.name)}
+                      aria-describedby={rowErrors.length ? errorId : undefined}
+                    />
+                    <ErrorList id={errorId} errors={rowErrors} />
+                  </td>
+                  {placements.map((p) => {
+                    const id = `${cells.placements.id}-${p}`;
+                    return (
+                      <td key={p} className="retailer-check-cell">
+                        <input type="checkbox" id={id} name={cells.placements.name} value={p} defaultChecked={isChosen(p)} key={`${cells.placements.key ?? ""}${p}`} />
+                        <label className="visually-hidden" htmlFor={id}>
+                          {texts.serves(n, p)}
+                        </label>
+                      </td>
+                    );
+                  })}
+                  <td className="retailer-check-cell">
+                    {cells.name.initialValue ? (
+                      <>
+                        <input {...getInputProps(cells.remove, { type: "checkbox" })} key={cells.remove.key} />
+                        <label className="visually-hidden" htmlFor={cells.remove.id}>
+                          {texts.remove(n)}
+                        </label>
+                      </>
+                    ) : null}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <p id={helpId} className="field-help retailer-after-table">
+        {help}
+      </p>
+    </>
+  );
+}
+
+function BannerSection({ fields, bannerPlacements }: { fields: Fields; bannerPlacements: readonly Placement[] }) {
+  const { t } = useTranslation("retailer");
+  const placements = placementOptions(bannerPlacements);
+  return (
+    <section className="panel" aria-labelledby="retailer-banners-title">
+      <h2 id="retailer-banners-title">{t("banners.title")}</h2>
+      <RowsTable
+        rows={fields.bannerSizes}
+        caption={t("banners.sizes")}
+        help={t("banners.sizesHelp")}
+        nameHeader={t("banners.size")}
+        placements={placements}
+        texts={{
+          name: (n) => t("banners.sizeFor", { n }),
+          serves: (n, placement) => t("banners.serves", { n, placement: t(`placements.${placement}`) }),
+          remove: (n) => t("banners.removeSize", { n }),
+        }}
+        idPrefix="retailer-banner-sizes"
+      />
+      <TextField field={fields.storedBannerSizes} label={t("banners.stored")} help={t("banners.storedHelp")} />
+    </section>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reset to defaults: a confirm step inside a disclosure (works without JS)
+
+function ResetPanel() {
+  const { t } = useTranslation("retailer");
+  const { version } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === resetRetailerSettingsIntent;
+  const errors = actionData?.form === "reset" ? actionData.result.error?.[""] : null;
+  return (
+    <section className="panel" aria-labelledby="retailer-reset-title">
+      <h2 id="retailer-reset-title">{t("reset.title")}</h2>
+      <p className="muted">{t("reset.help")}</p>
+      {errors?.length ? <FormAlert title={t("common:errors.conflictTitle")} message={t(errors[0]!)} /> : null}
+      <details className="confirm" open={errors?.length ? true : undefined}>
+        <summary>{t("reset.action")}</summary>
+        <div className="confirm-body">
+          <p>{t("reset.question")}</p>
+          <Form method="post">
+            <input type="hidden" name="intent" value={resetRetailerSettingsIntent} />
+            <input type="hidden" name="version" value={(actionData?.form === "reset" ? actionData.version : null) ?? version} />
+            <SubmitButton pending={pending}>{t("reset.confirm")}</SubmitButton>
+          </Form>
+        </div>
+      </details>
+    </section>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Read-only (retailer ADMIN, operators stepped down)
+
+function SettingsFacts({ settings, currency }: { settings: RetailerSettings; currency: string }) {
+  const { t, i18n } = useTranslation("retailer");
+  const money = (cents: number) => formatMoney(cents, currency, i18n.language);
+  const onOff = (value: boolean) => t(value ? "values.on" : "values.off");
+  const list = (values: readonly string[], ns: "strategies" | "placements" | "campaignTypes") =>
+    values.length ? values.map((v) => t(`${ns}.${v}`)).join(", ") : t("values.none");
+  return (
+    <>
+      <p className="notice">{t("readOnly")}</p>
+      <section className="panel" aria-labelledby="retailer-types-title">
+        <h2 id="retailer-types-title">{t("types.title")}</h2>
+        <dl className="facts">
+          <dt>{t("types.enabled")}</dt>
+          <dd>{list(settings.enabledTypes, "campaignTypes")}</dd>
+        </dl>
+      </section>
+      {CAMPAIGN_TYPES.map((type) => {
+        const s = settings.types[type];
+        const limited = BID_STRATEGIES.filter((k) => s.strategies.includes(k) || s.bidLimits[k]);
+        return (
+          <section className="panel" key={type} aria-labelledby={`retailer-${type}-title`}>
+            <h2 id={`retailer-${type}-title`}>{t(`campaignTypes.${type}`)}</h2>
+            <dl className="facts">
+              <dt>{t("types.strategies")}</dt>
+              <dd>{list(s.strategies, "strategies")}</dd>
+              <dt>{t("types.sellerStrategies")}</dt>
+              <dd>{s.strategiesByAccountType.marketplace_seller ? list(s.strategiesByAccountType.marketplace_seller, "strategies") : t("types.sameAsAll")}</dd>
+              <dt>{t("types.placements")}</dt>
+              <dd>{list(s.placements, "placements")}</dd>
+              <dt>{t("types.moderation")}</dt>
+              <dd>{onOff(s.moderation)}</dd>
+            </dl>
+            <div className="table-wrap retailer-table">
+              <table>
+                <caption>{t("types.limits", { currency })}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t("types.strategy")}</th>
+                    <th scope="col">{t("types.min")}</th>
+                    <th scope="col">{t("types.max")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {limited.map((strategy: BidStrategy) => {
+                    const limit = s.bidLimits[strategy];
+                    return (
+                      <tr key={strategy}>
+                        <th scope="row">{t(`strategyShort.${strategy}`)}</th>
+                        <td>{limit ? money(limit.minCents) : t("types.noLimit")}</td>
+                        <td>{limit ? money(limit.maxCents) : t("types.noLimit")}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+            <RowsFacts caption={t("types.slots")} nameHeader={t("types.slotName")} rows={s.slots} />
+          </section>
+        );
+      })}
+      <section className="panel" aria-labelledby="retailer-banners-title">
+        <h2 id="retailer-banners-title">{t("banners.title")}</h2>
+        <RowsFacts caption={t("banners.sizes")} nameHeader={t("banners.size")} rows={settings.bannerSizes} />
+        <dl className="facts retailer-after-table">
+          <dt>{t("banners.stored")}</dt>
+          <dd>{settings.storedBannerSizes.join(", ") || t("values.none")}</dd>
+        </dl>
+      </section>
+      <section className="panel" aria-labelledby="retailer-options-title">
+        <h2 id="retailer-options-title">{t("options.title")}</h2>
+        <dl className="facts">
+          {(["preview", "lmRetailer", "floorPrices", "suggestedBids", "fixedCpc"] as const).map((flag) => (
+            <Fragment key={flag}>
+              <dt>{t(`options.${flag}`)}</dt>
+              <dd>{onOff(settings[flag])}</dd>
+            </Fragment>
+          ))}
+          <dt>{t("options.globalMinBid", { currency })}</dt>
+          <dd>{settings.globalMinBidCents === null ? t("options.none") : money(settings.globalMinBidCents)}</dd>
+        </dl>
+      </section>
+    </>
+  );
+}
+
+function RowsFacts({ caption, nameHeader, rows }: { caption: string; nameHeader: string; rows: Record<string, Placement[]> }) {
+  const { t } = useTranslation("retailer");
+  return (
+    <div className="table-wrap retailer-table">
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{nameHeader}</th>
+            <th scope="col">{t("types.placements")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {Object.entries(rows).map(([name, placements]) => (
+            <tr key={name}>
+              <th scope="row">{name}</th>
+              <td>{placements.filter((p) => (PLACEMENTS as readonly string[]).includes(p)).map((p) => t(`placements.${p}`)).join(", ")}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

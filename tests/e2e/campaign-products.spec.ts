@@ -1,0 +1,240 @@
+/**
+ * A campaign's Products section and its History in the browser, with JavaScript on and off:
+ * add products by pasting ids (an unknown one reported, a 3P one refused), switch one off, remove
+ * one, remove several after a confirmation, move one by keyboard (the focus stays on it); then the
+ * history lists the changes and downloads as CSV. Axe on both pages (JS on).
+ *
+ * Every test creates its own draft (the creation form, posted as the signed-in user) and uses the
+ * demo catalog (SKU-000001…SKU-000005 are 1P products, SKU-000006 is 3P), so the specs running
+ * in parallel, and the JS-on and JS-off servers, never share a campaign.
+ */
+import fs from "node:fs";
+import type { Locator, Page } from "@playwright/test";
+import { expectNoSeriousA11yViolations } from "./a11y";
+import { expect, submitAndWait, test } from "./fixtures";
+
+const TEAM = "acme-brand";
+
+function texts(ns: string) {
+  const dict = JSON.parse(fs.readFileSync(new URL(`../../locales/en-GB/${ns}.json`, import.meta.url), "utf8")) as Record<string, unknown>;
+  return (key: string, values: Record<string, string | number> = {}): string => {
+    const found = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], dict);
+    if (typeof found !== "string") throw new Error(`No en-GB ${ns} text for ${key}`);
+    return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? `{{${name}}}`));
+  };
+}
+/** Texts of the campaignProducts namespace (locales/en-GB/campaignProducts.json). */
+const pt = texts("campaignProducts");
+const ct = texts("campaigns");
+
+function unique(label: string): string {
+  return `${label} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** Creates a draft through the creation form (as the page's signed-in user); returns its id. */
+async function createCampaign(page: Page, baseURL: string, name = unique("Products e2e")): Promise<string> {
+  const response = await page.request.post(`/teams/${TEAM}/campaigns/new/sponsored-products`, {
+    form: { intent: "create-campaign", name, startDay: "2030-01-01", campaignType: "sponsored-products" },
+    headers: { Origin: baseURL },
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(302);
+  const id = /\/campaigns\/([^/?]+)$/.exec(response.headers().location ?? "")?.[1];
+  expect(id, "the new campaign's id").toBeTruthy();
+  return id!;
+}
+
+class ProductsPage {
+  readonly heading: Locator;
+  readonly ids: Locator;
+  readonly add: Locator;
+  readonly table: Locator;
+  readonly idsError: Locator;
+  readonly alert: Locator;
+  readonly bulk: Locator;
+  readonly confirmation: Locator;
+
+  constructor(
+    readonly page: Page,
+    readonly id: string,
+  ) {
+    this.heading = page.getByRole("heading", { level: 2, name: pt("title"), exact: true });
+    this.ids = page.getByLabel(pt("add.label"), { exact: true });
+    this.add = page.getByRole("button", { name: pt("add.submit"), exact: true });
+    this.table = page.getByRole("table", { name: pt("caption") });
+    this.idsError = page.locator(".products-add .field-errors");
+    this.alert = page.getByRole("alert");
+    this.bulk = page.getByRole("form", { name: pt("bulk.label") });
+    this.confirmation = page.getByRole("alertdialog");
+  }
+
+  get path() {
+    return `/campaigns/${this.id}/products`;
+  }
+
+  async goto() {
+    await this.page.goto(this.path);
+    await expect(this.heading).toBeVisible();
+  }
+
+  /** Pastes ids in the box and sends them; resolves once the server answered. */
+  async addIds(text: string) {
+    await this.ids.fill(text);
+    await submitAndWait(this.page, this.path, () => this.add.click());
+  }
+
+  row(id: string): Locator {
+    return this.table.getByRole("row").filter({ hasText: id });
+  }
+
+  rowButton(id: string, name: string): Locator {
+    return this.row(id).getByRole("button", { name: new RegExp(`^(↑ |↓ )?${name} `) });
+  }
+
+  async click(button: Locator) {
+    await submitAndWait(this.page, this.path, () => button.click());
+  }
+
+  /** The product ids of the rows, in the order shown. */
+  get shownIds(): Locator {
+    return this.table.locator("tbody .products-id");
+  }
+
+  async order(): Promise<string[]> {
+    return (await this.shownIds.allTextContents()).map((s) => s.trim());
+  }
+}
+
+test.describe("campaign products", () => {
+  test.use({ role: "supplierAdmin" });
+
+  test("add products by pasting ids, see the unknown one reported and a 3P one refused, switch one off, remove one, remove two after a confirmation", async ({ page, app, baseURL, javaScriptEnabled }) => {
+    test.slow(); // A dozen round trips, each a full page without JavaScript.
+    const id = await createCampaign(page, baseURL!);
+    const products = new ProductsPage(page, id);
+    await products.goto();
+    await expect(page.getByText(pt("empty"))).toBeVisible();
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
+
+    await products.addIds("SKU-000001, SKU-000002;SKU-000003\nsku-000004 NOPE-000999");
+    await expect(page.getByRole("status").filter({ hasText: pt("report.added_other", { count: 4 }) })).toBeVisible();
+    await expect(products.idsError).toHaveText(pt("errors.unknownIds", { ids: "NOPE-000999" }));
+    await expect(products.ids).toHaveValue("NOPE-000999");
+    await expect(products.table.locator("tbody tr")).toHaveCount(4);
+    await expect(products.row("SKU-000002")).toContainText("In stock");
+    await expect(products.row("SKU-000002")).toContainText("1P");
+
+    // A 3P product in this 1P campaign: refused with the spec's message, nothing added.
+    await products.addIds("SKU-000006");
+    await expect(products.alert.filter({ hasText: pt("errors.mixedParty") })).toContainText(pt("failure.upsertProduct"));
+    await expect(products.table.locator("tbody tr")).toHaveCount(4);
+    await expect(products.ids).toHaveValue("SKU-000006");
+
+    // Switch one off.
+    await products.click(products.rowButton("SKU-000002", pt("toggle.off")));
+    await expect(app.shell.toast(pt("toast.switchedOff", { id: "SKU-000002" }))).toBeVisible();
+    await expect(products.row("SKU-000002")).toContainText(pt("status.off"));
+    await expect(products.rowButton("SKU-000002", pt("toggle.on"))).toBeVisible();
+    await expect(page.getByText(pt("summary_other", { count: 4, on: 3 }))).toBeVisible();
+
+    // Remove one.
+    await products.click(products.rowButton("SKU-000003", pt("remove")));
+    await expect(app.shell.toast(pt("toast.removed_one", { count: 1 }))).toBeVisible();
+    await expect(products.row("SKU-000003")).toHaveCount(0);
+    await expect(products.table.locator("tbody tr")).toHaveCount(3);
+
+    // Remove two: a confirmation first.
+    await products.row("SKU-000001").getByRole("checkbox").check();
+    await products.row("SKU-000004").getByRole("checkbox").check();
+    await products.click(products.bulk.getByRole("button", { name: pt("bulk.remove") }));
+    await expect(products.confirmation).toContainText(pt("bulk.confirmTitle_other", { count: 2 }));
+    await expect(products.table.locator("tbody tr")).toHaveCount(3);
+    await products.click(products.confirmation.getByRole("button", { name: pt("bulk.confirmSubmit_other", { count: 2 }) }));
+    await expect(app.shell.toast(pt("toast.removed_other", { count: 2 }))).toBeVisible();
+    await expect(products.confirmation).toHaveCount(0);
+    await expect(products.table.locator("tbody tr")).toHaveCount(1);
+    await expect(products.row("SKU-000002")).toBeVisible();
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
+  });
+
+  test("move a product by keyboard: the list reorders and the focus stays on the moved product", async ({ page, baseURL }) => {
+    const id = await createCampaign(page, baseURL!);
+    const products = new ProductsPage(page, id);
+    await products.goto();
+    await products.addIds("SKU-000001 SKU-000002 SKU-000003");
+    await expect(products.table.locator("tbody tr")).toHaveCount(3);
+    const before = await products.order();
+
+    const moved = before[2]!;
+    const up = products.rowButton(moved, pt("move.up"));
+    await up.focus();
+    await submitAndWait(page, products.path, () => page.keyboard.press("Enter"));
+    await expect(products.shownIds).toHaveText([before[0]!, moved, before[1]!]);
+    await expect(products.rowButton(moved, pt("move.up"))).toBeFocused();
+    // Once more: now first, its Up button is disabled and the focus moves to Down.
+    await submitAndWait(page, products.path, () => page.keyboard.press("Enter"));
+    await expect(products.shownIds).toHaveText([moved, before[0]!, before[1]!]);
+    await expect(products.rowButton(moved, pt("move.up"))).toBeDisabled();
+    await expect(products.rowButton(moved, pt("move.down"))).toBeFocused();
+    // The positions are numbered as shown.
+    await expect(products.row(moved).getByRole("spinbutton", { name: new RegExp(`^${pt("positions.of", { name: "" })}`) })).toHaveValue("1");
+  });
+
+  test("a supplier viewer sees the products without forms", async ({ page, baseURL, openBrowser }) => {
+    const id = await createCampaign(page, baseURL!);
+    const products = new ProductsPage(page, id);
+    await products.goto();
+    await products.addIds("SKU-000005");
+    const viewer = await openBrowser("supplierViewer");
+    const seen = new ProductsPage(viewer.page, id);
+    await seen.goto();
+    await expect(seen.row("SKU-000005")).toBeVisible();
+    await expect(viewer.page.getByText(pt("readOnly"))).toBeVisible();
+    await expect(seen.ids).toHaveCount(0);
+    await expect(viewer.page.getByRole("button", { name: new RegExp(pt("remove")) })).toHaveCount(0);
+  });
+});
+
+test.describe("campaign history", () => {
+  test.use({ role: "supplierAdmin" });
+
+  test("open the history after changes and download it as CSV", async ({ page, baseURL, javaScriptEnabled }) => {
+    const name = unique("History e2e");
+    const id = await createCampaign(page, baseURL!, name);
+    const products = new ProductsPage(page, id);
+    await products.goto();
+    await products.addIds("SKU-000001 SKU-000002");
+    await expect(products.table.locator("tbody tr")).toHaveCount(2);
+    await products.click(products.rowButton("SKU-000001", pt("toggle.off")));
+    await expect(products.row("SKU-000001")).toContainText(pt("status.off"));
+
+    await page.getByRole("navigation", { name: ct("editor.sections") }).getByRole("link", { name: ct("editor.section.history") }).click();
+    await expect(page.getByRole("heading", { level: 2, name: pt("history.title") })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/campaigns/${id}/history$`));
+    const entries = page.getByRole("article");
+    await expect(entries).toHaveCount(3);
+    // Newest first: the switch-off, the addition, the creation.
+    await expect(entries.nth(0).getByRole("heading")).toContainText(`${pt("history.actions.update")} · ${pt("history.by", { by: "supplier.admin@example.com" })}`);
+    await expect(entries.nth(0)).toContainText(pt("history.offers.switchedOff", { ids: "SKU-000001" }));
+    const productIds = entries.nth(0).getByRole("row").filter({ has: page.getByRole("rowheader", { name: pt("history.fields.productIds"), exact: true }) });
+    await expect(productIds.getByRole("cell").nth(0)).toHaveText("SKU-000001, SKU-000002");
+    await expect(productIds.getByRole("cell").nth(1)).toHaveText("SKU-000002");
+    await expect(entries.nth(1)).toContainText(pt("history.offers.added", { ids: "SKU-000001, SKU-000002" }));
+    await expect(entries.nth(2).getByRole("heading")).toContainText(pt("history.actions.create"));
+    await expect(entries.nth(2).getByRole("row").filter({ has: page.getByRole("rowheader", { name: pt("history.fields.name"), exact: true }) }).first()).toContainText(name);
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
+
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("link", { name: pt("history.download") }).click();
+    const download = await downloading;
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris" }).format(new Date());
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^campaign-history-e2e-[a-z0-9-]+-history-${today}\\.csv$`));
+    const csv = fs.readFileSync((await download.path())!, "utf8").replace(/^\uFEFF/, "");
+    const lines = csv.split("\r\n");
+    expect(lines[0]).toBe("Date (Europe/Paris),By,Action,Field,Before,After");
+    expect(lines.some((l) => /,supplier\.admin@example\.com,Edited,Products switched on,"\[""SKU-000001"",""SKU-000002""\]","\[""SKU-000002""\]"$/.test(l))).toBe(true);
+    expect(lines.some((l) => l.includes(`,Created,Name,,${name}`))).toBe(true);
+    // Still on the history page.
+    await expect(page.getByRole("heading", { level: 2, name: pt("history.title") })).toBeVisible();
+  });
+});

@@ -1,0 +1,247 @@
+/**
+ * The Targeting and the Banners and creative sections of the campaign editor in the browser,
+ * with JavaScript on and off: dayparting set by keyboard, saved and kept; a banner uploaded and
+ * counted; a video longer than 20 s refused with the spec's message; axe on both pages.
+ *
+ * Every test creates its own draft (the creation form, posted as the signed-in user), so the
+ * specs running in parallel, and the JS-on and JS-off servers, never share a campaign.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Locator, Page } from "@playwright/test";
+import { expectNoSeriousA11yViolations } from "./a11y";
+import { en, expect, submitAndWait, test } from "./fixtures";
+
+const TEAM = "acme-brand";
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixture = (name: string) => path.resolve(here, "../fixtures/media", name);
+
+/** Texts of the campaignTargeting namespace, as the app renders them. */
+function texts(ns: string) {
+  const dict = JSON.parse(fs.readFileSync(new URL(`../../locales/en-GB/${ns}.json`, import.meta.url), "utf8")) as Record<string, unknown>;
+  return (key: string, values: Record<string, string | number> = {}): string => {
+    const found = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], dict);
+    if (typeof found !== "string") throw new Error(`No en-GB ${ns} text for ${key}`);
+    return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? `{{${name}}}`));
+  };
+}
+const tt = texts("campaignTargeting");
+const ct = texts("campaigns");
+
+function unique(label: string): string {
+  return `${label} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** Creates a draft through the creation form (as the page's signed-in user); returns its id. */
+async function createCampaign(page: Page, baseURL: string, type: "banner-ads" | "sponsored-products" = "banner-ads"): Promise<string> {
+  const response = await page.request.post(`/teams/${TEAM}/campaigns/new/${type}`, {
+    form: { intent: "create-campaign", name: unique("Targeting e2e"), startDay: "2030-01-01", campaignType: type },
+    headers: { Origin: baseURL },
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(302);
+  const id = /\/campaigns\/([^/?]+)$/.exec(response.headers().location ?? "")?.[1];
+  expect(id, "the new campaign's id").toBeTruthy();
+  return id!;
+}
+
+class TargetingPage {
+  readonly heading: Locator;
+  readonly grid: Locator;
+  readonly save: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole("heading", { level: 2, name: ct("editor.section.targeting") });
+    this.grid = page.getByRole("table", { name: /Hours the campaign runs/ });
+    this.save = page.getByRole("button", { name: tt("save"), exact: true });
+  }
+
+  async goto(id: string) {
+    await this.page.goto(`/campaigns/${id}/targeting`);
+    await expect(this.heading).toBeVisible();
+  }
+
+  cell(day: string, hour: number): Locator {
+    const pad = (h: number) => `${String(h).padStart(2, "0")}:00`;
+    return this.grid.getByRole("checkbox", { name: new RegExp(`^${tt(`days.${day}`)}, ${pad(hour)} to ${pad((hour + 1) % 24)}`) });
+  }
+
+  preset(name: "all" | "none" | "business"): Locator {
+    return this.page.getByRole("group", { name: tt("dayparting.presets") }).getByRole("button", { name: tt(`dayparting.preset.${name}`) });
+  }
+}
+
+test.describe("targeting: dayparting by keyboard", () => {
+  test.use({ role: "supplierAdmin" });
+
+  test("clears the grid, ticks hours with the keyboard, saves, and finds them kept", async ({ page, app, baseURL, javaScriptEnabled }) => {
+    const id = await createCampaign(page, baseURL!);
+    const targeting = new TargetingPage(page);
+    await targeting.goto(id);
+    await expect(page.getByText(/Hours are in the retailer's time zone, Europe\/Paris/)).toBeVisible();
+    await expect(targeting.grid.getByRole("columnheader", { name: "09:00" })).toBeVisible();
+    await expect(targeting.grid.getByRole("rowheader", { name: "Monday" })).toBeVisible();
+    await expect(targeting.cell("mon", 9)).toBeChecked();
+
+    // The quick fill: in place with JS, a round trip to the server without.
+    await targeting.preset("none").focus();
+    if (javaScriptEnabled) await page.keyboard.press("Enter");
+    else await submitAndWait(page, `/campaigns/${id}/targeting`, () => page.keyboard.press("Enter"));
+    await expect(targeting.cell("mon", 9)).not.toBeChecked();
+    await expect(targeting.cell("sun", 23)).not.toBeChecked();
+
+    // Space ticks, Tab moves to the next hour (and, with JS, the arrow keys move in the grid).
+    await targeting.cell("mon", 9).focus();
+    await page.keyboard.press("Space");
+    await page.keyboard.press("Tab");
+    await expect(targeting.cell("mon", 10)).toBeFocused();
+    await page.keyboard.press("Space");
+    const expected: [string, number][] = [["mon", 9], ["mon", 10]];
+    if (javaScriptEnabled) {
+      await page.keyboard.press("ArrowDown");
+      await expect(targeting.cell("tue", 10)).toBeFocused();
+      await page.keyboard.press("Space");
+      expected.push(["tue", 10]);
+    }
+
+    await targeting.save.focus();
+    await submitAndWait(page, `/campaigns/${id}/targeting`, () => page.keyboard.press("Enter"));
+    await expect(app.shell.toast(en("toast.changesSaved"))).toBeVisible();
+
+    await page.reload();
+    await expect(targeting.heading).toBeVisible();
+    for (const [day, hour] of expected) await expect(targeting.cell(day, hour)).toBeChecked();
+    await expect(targeting.cell("mon", 8)).not.toBeChecked();
+    await expect(targeting.cell("mon", 11)).not.toBeChecked();
+    await expect(page.getByText(tt("dayparting.savedHours_other", { count: expected.length }))).toBeVisible();
+  });
+
+  test("refuses a save with no device, keeping the rest of the input", async ({ page, baseURL }) => {
+    const id = await createCampaign(page, baseURL!);
+    const targeting = new TargetingPage(page);
+    await targeting.goto(id);
+    const devices = page.getByRole("group", { name: tt("devices.legend") });
+    for (const d of ["desktop", "mobile", "tablet", "unknown"]) await devices.getByRole("checkbox", { name: tt(`devices.${d}`) }).uncheck();
+    await page.getByLabel(tt("capping.max")).fill("8");
+    await targeting.save.click();
+    await expect(devices.getByText(tt("errors.devicesEmpty"))).toBeVisible();
+    await expect(page.getByLabel(tt("capping.max"))).toHaveValue("8");
+  });
+});
+
+class CreativePage {
+  readonly heading: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole("heading", { level: 2, name: ct("editor.section.creative") });
+  }
+
+  async goto(id: string) {
+    await this.page.goto(`/campaigns/${id}/creative`);
+    await expect(this.heading).toBeVisible();
+  }
+
+  slot(slot: string): Locator {
+    return this.page.getByRole("group", { name: new RegExp(`^Slot ${slot} `) });
+  }
+}
+
+test.describe("banners and creative", () => {
+  test.use({ role: "supplierAdmin" });
+
+  test("uploads a banner with its link, which then counts", async ({ page, app, baseURL }) => {
+    const id = await createCampaign(page, baseURL!);
+    const creative = new CreativePage(page);
+    await creative.goto(id);
+    await expect(page.getByText(tt("banners.counted_other", { count: 0, total: 4 }))).toBeVisible();
+    const slot = creative.slot("670x980");
+    await slot.getByLabel(tt("banners.image", { size: "670x980" })).setInputFiles(fixture("banner-670x980.png"));
+    await slot.getByLabel(tt("banners.link")).fill("https://shop.example/acme");
+    await submitAndWait(page, `/campaigns/${id}/creative`, () => page.getByRole("button", { name: tt("banners.save") }).click());
+    await expect(app.shell.toast(en("toast.changesSaved"))).toBeVisible();
+
+    await expect(page.getByText(tt("banners.counted_one", { count: 1, total: 4 }))).toBeVisible();
+    await expect(creative.slot("670x980").getByText(tt("banners.status.counted"))).toBeVisible();
+    const image = creative.slot("670x980").getByRole("img", { name: tt("banners.currentImage", { slot: "670x980" }) });
+    await expect(image).toBeVisible();
+    const served = await page.request.get((await image.getAttribute("src"))!);
+    expect(served.status()).toBe(200);
+    expect(served.headers()["content-type"]).toBe("image/png");
+    await expect(creative.slot("670x980").getByLabel(tt("banners.link"))).toHaveValue("https://shop.example/acme");
+  });
+
+  test("refuses a banner of the wrong size with the required size", async ({ page, baseURL }) => {
+    const id = await createCampaign(page, baseURL!);
+    const creative = new CreativePage(page);
+    await creative.goto(id);
+    const slot = creative.slot("345x90");
+    await slot.getByLabel(tt("banners.image", { size: "690x180" })).setInputFiles(fixture("banner-670x980.png"));
+    await submitAndWait(page, `/campaigns/${id}/creative`, () => page.getByRole("button", { name: tt("banners.save") }).click());
+    await expect(slot.getByText(tt("media.bannerSize", { slot: "345x90", width: 690, height: 180, actualWidth: 670, actualHeight: 980 }))).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: tt("errors.filesNotSaved") })).toBeVisible();
+  });
+
+  test("refuses a video longer than 20 s with 'Video is longer than 20s', keeping the typed texts", async ({ page, baseURL }) => {
+    const id = await createCampaign(page, baseURL!);
+    const creative = new CreativePage(page);
+    await creative.goto(id);
+    await page.getByRole("checkbox", { name: tt("creative.show.video") }).check();
+    await page.getByLabel(tt("creative.headline"), { exact: true }).fill("Spring sale");
+    await page.getByLabel(tt("creative.video"), { exact: true }).setInputFiles(fixture("video-25s-1280x720.mp4"));
+    await submitAndWait(page, `/campaigns/${id}/creative`, () => page.getByRole("button", { name: tt("creative.save") }).click());
+    await expect(page.getByText("Video is longer than 20s", { exact: true })).toBeVisible();
+    await expect(page.getByLabel(tt("creative.headline"), { exact: true })).toHaveValue("Spring sale");
+    await expect(page.getByRole("checkbox", { name: tt("creative.show.video") })).toBeChecked();
+    // Nothing was saved: no current video (a fresh GET; a reload would post the form again without JS).
+    await creative.goto(id);
+    await expect(page.getByLabel(tt("creative.headline"), { exact: true })).toHaveValue("");
+    await expect(page.getByRole("checkbox", { name: tt("creative.removeVideo") })).toHaveCount(0);
+  });
+
+  test("says banners are not supported on a sponsored-products campaign", async ({ page, baseURL }) => {
+    const id = await createCampaign(page, baseURL!, "sponsored-products");
+    await new CreativePage(page).goto(id);
+    await expect(page.getByText("This banner type is no longer supported at the moment", { exact: true })).toBeVisible();
+    await expect(page.getByRole("button", { name: tt("banners.save") })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: tt("creative.save") })).toBeVisible();
+  });
+});
+
+test.describe("what a supplier viewer sees", () => {
+  test.use({ role: "supplierViewer" });
+
+  test("reads the sections without a way to save", async ({ page, browser, server, baseURL }) => {
+    // The campaign is created by a supplier admin in another context.
+    const context = await browser.newContext({ baseURL, storageState: path.join(server.authDir, "supplierAdmin.json") });
+    const id = await createCampaign(await context.newPage(), baseURL!);
+    await context.close();
+    const targeting = new TargetingPage(page);
+    await targeting.goto(id);
+    await expect(page.getByText(tt("readOnly"))).toBeVisible();
+    await expect(targeting.save).toHaveCount(0);
+    await expect(targeting.cell("mon", 9)).toBeDisabled();
+  });
+});
+
+test.describe("accessibility of the sections", () => {
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "axe needs JavaScript in the page");
+  test.use({ role: "retailerAdmin" });
+
+  test("axe finds no serious violation on Targeting", async ({ page, baseURL }) => {
+    test.setTimeout(90_000);
+    const id = await createCampaign(page, baseURL!);
+    await new TargetingPage(page).goto(id);
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test("axe finds no serious violation on Banners and creative, for both types", async ({ page, baseURL }) => {
+    test.setTimeout(90_000);
+    const id = await createCampaign(page, baseURL!);
+    await new CreativePage(page).goto(id);
+    await expectNoSeriousA11yViolations(page);
+    const sp = await createCampaign(page, baseURL!, "sponsored-products");
+    await new CreativePage(page).goto(sp);
+    await expectNoSeriousA11yViolations(page);
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * The retailer settings screen. Saving changes the whole server's settings (every campaign's bid
+ * limits), so this runs in the stateful project, one test at a time, and puts the defaults back.
+ */
+import fs from "node:fs";
+import type { Locator, Page } from "@playwright/test";
+import { expectNoSeriousA11yViolations } from "./a11y";
+import { en, expect, Shell, submitAndWait, test } from "./fixtures";
+
+/** axe runs inside the page, so only where JavaScript is on. */
+async function checkA11y(page: Page, javaScriptEnabled: boolean) {
+  if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
+}
+
+const dict = JSON.parse(fs.readFileSync(new URL("../../locales/en-GB/retailer.json", import.meta.url), "utf8")) as Record<string, unknown>;
+function r(key: string, values: Record<string, string | number> = {}): string {
+  const found = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], dict);
+  if (typeof found !== "string") throw new Error(`No en-GB retailer text for ${key}`);
+  return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? `{{${name}}}`));
+}
+
+const PATH = "/settings/retailer";
+
+class RetailerSettingsPage {
+  readonly heading: Locator;
+  readonly save: Locator;
+  readonly resetToggle: Locator;
+  readonly resetConfirm: Locator;
+  readonly defaultsNotice: Locator;
+  readonly conflict: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole("heading", { level: 1, name: r("title"), exact: true });
+    this.save = page.getByRole("button", { name: r("save"), exact: true });
+    this.resetToggle = page.getByText(r("reset.action"), { exact: true });
+    this.resetConfirm = page.getByRole("button", { name: r("reset.confirm"), exact: true });
+    this.defaultsNotice = page.getByText(r("defaultsInForce"), { exact: true });
+    this.conflict = page.getByRole("alert").filter({ hasText: r("errors.conflict") });
+  }
+
+  async goto() {
+    await this.page.goto(PATH);
+    await expect(this.heading).toBeVisible();
+  }
+
+  type(type: "sponsored-products" | "banner-ads"): Locator {
+    return this.page.getByRole("region", { name: r(`campaignTypes.${type}`), exact: true });
+  }
+
+  /** The minimum or maximum bid input of a strategy of a type. */
+  limit(type: "sponsored-products" | "banner-ads", strategy: "CPC" | "CPM" | "vCPM" | "FIXED", end: "min" | "max"): Locator {
+    return this.type(type).getByLabel(r(`types.${end}For`, { strategy: r(`strategyShort.${strategy}`) }), { exact: true });
+  }
+
+  async submit() {
+    await submitAndWait(this.page, PATH, () => this.save.click());
+  }
+
+  async saveAndSeeToast() {
+    await this.submit();
+    await expect(new Shell(this.page).toast(en("toast.changesSaved"))).toBeVisible();
+  }
+
+  async resetToDefaults() {
+    await this.resetToggle.click();
+    await submitAndWait(this.page, PATH, () => this.resetConfirm.click());
+    await expect(this.defaultsNotice).toBeVisible({ timeout: 15_000 });
+  }
+}
+
+test.describe("retailer settings", () => {
+  test.use({ role: "operator" });
+  // A long form, axe over it, and several round trips: more than the default 30 s on a busy machine.
+  test.slow();
+
+  test("an operator changes a bid limit, sees it saved, and resets to the defaults", async ({ app, javaScriptEnabled }) => {
+    const { page } = app;
+    const screen = new RetailerSettingsPage(page);
+    await page.goto("/settings");
+    await page.getByRole("link", { name: r("hub.link"), exact: true }).click();
+    await expect(page).toHaveURL(PATH);
+    await expect(screen.heading).toBeVisible();
+    await expect(screen.defaultsNotice).toBeVisible();
+    await checkA11y(page, javaScriptEnabled);
+
+    const cpcMin = screen.limit("sponsored-products", "CPC", "min");
+    await expect(cpcMin).toHaveValue("0.15");
+    try {
+      await cpcMin.fill("0.25");
+      await screen.saveAndSeeToast();
+      await expect(page.getByText(r("lastChange", { by: "operator@example.com", at: "" }).trim())).toBeVisible();
+
+      await page.reload();
+      await expect(screen.limit("sponsored-products", "CPC", "min")).toHaveValue("0.25");
+      // The other type's limits are untouched.
+      await expect(screen.limit("banner-ads", "CPM", "max")).toHaveValue("300.00");
+    } finally {
+      await screen.goto();
+      await screen.resetToDefaults();
+    }
+    await expect(new Shell(page).toast(en("toast.changesSaved"))).toBeVisible();
+    await expect(screen.limit("sponsored-products", "CPC", "min")).toHaveValue("0.15");
+  });
+
+  test("limits out of range are refused with a message beside the field, nothing saved", async ({ app, javaScriptEnabled }) => {
+    const { page } = app;
+    const screen = new RetailerSettingsPage(page);
+    await screen.goto();
+    const max = screen.limit("banner-ads", "vCPM", "max");
+    const min = screen.limit("sponsored-products", "CPM", "min");
+    await max.fill("1500");
+    await min.fill("200");
+    if (javaScriptEnabled) await screen.save.click(); // checked in the browser, no request
+    else await screen.submit();
+    await expect(max).toHaveAttribute("aria-invalid", "true");
+    await expect(screen.type("banner-ads").getByText(r("errors.amount.tooHigh"), { exact: true })).toBeVisible();
+    await expect(screen.type("sponsored-products").getByText(r("errors.bidLimit.minAboveMax"), { exact: true })).toBeVisible();
+    await expect(max).toHaveValue("1500");
+    await checkA11y(page, javaScriptEnabled);
+
+    await screen.goto();
+    await expect(screen.defaultsNotice).toBeVisible();
+    await expect(screen.limit("banner-ads", "vCPM", "max")).toHaveValue("300.00");
+  });
+
+  test("a save based on settings changed meanwhile is refused, the input kept, and goes through when sent again", async ({ app, openBrowser }) => {
+    const { page } = app;
+    const mine = new RetailerSettingsPage(page);
+    const other = await openBrowser("operator");
+    const theirs = new RetailerSettingsPage(other.page);
+    await mine.goto();
+    await theirs.goto();
+    try {
+      await theirs.limit("banner-ads", "CPM", "min").fill("2");
+      await theirs.saveAndSeeToast();
+
+      await mine.limit("sponsored-products", "CPC", "min").fill("0.27");
+      await mine.submit();
+      await expect(mine.conflict).toBeVisible();
+      await expect(mine.limit("sponsored-products", "CPC", "min")).toHaveValue("0.27");
+
+      await mine.saveAndSeeToast();
+      await mine.goto();
+      await expect(mine.limit("sponsored-products", "CPC", "min")).toHaveValue("0.27");
+    } finally {
+      await mine.goto();
+      await mine.resetToDefaults();
+    }
+  });
+});
+
+test.describe("retailer settings, read only", () => {
+  test.use({ role: "retailerAdmin" });
+
+  test("a retailer ADMIN sees the values without a form", async ({ app, javaScriptEnabled }) => {
+    const { page } = app;
+    const screen = new RetailerSettingsPage(page);
+    await page.goto("/settings");
+    await page.getByRole("link", { name: r("hub.link"), exact: true }).click();
+    await expect(screen.heading).toBeVisible();
+    await expect(page.getByText(r("readOnly"), { exact: true })).toBeVisible();
+    await expect(screen.save).toHaveCount(0);
+    await expect(screen.resetToggle).toHaveCount(0);
+    const cpc = screen.type("sponsored-products").getByRole("row", { name: new RegExp(`^${r("strategyShort.CPC")}\\b`) });
+    await expect(cpc).toContainText("€0.15");
+    await expect(cpc).toContainText("€20.00");
+    await checkA11y(page, javaScriptEnabled);
+  });
+});
+
+test.describe("retailer settings, no access", () => {
+  test.use({ role: "supplierAdmin" });
+
+  test("a supplier is not authorized", async ({ app }) => {
+    await app.page.goto(PATH);
+    await expect(app.page).toHaveURL("/not-authorized");
+  });
+});

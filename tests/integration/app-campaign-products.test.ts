@@ -1,0 +1,521 @@
+/**
+ * A campaign's Products section and History (issue 4 §4, §6) through the real route loaders and
+ * actions: adding by ids with every separator, unknown and already-present ids reported, the 1P/3P
+ * rule, switching on and off, removing (bulk removal confirmed first), positions and the sort,
+ * the 200-product warning, rights and scope, the history page and its CSV download.
+ *
+ * Each test creates its own campaign through the creation form of the demo team and uses catalog
+ * products with ids unique to this file.
+ */
+import { randomUUID } from "node:crypto";
+import Papa from "papaparse";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeProductInput, makeTeamData } from "../factories";
+import { call, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
+
+let app: TestApp;
+let routes: {
+  create: typeof import("~/routes/teams.$teamId.campaigns.new.$type");
+  products: typeof import("~/routes/campaigns.$campaignId.products");
+  history: typeof import("~/routes/campaigns.$campaignId.history");
+  csv: typeof import("~/routes/campaigns.$campaignId.history[.]csv");
+};
+let t: Awaited<ReturnType<TestApp["m"]["i18n"]["getFixedT"]>>;
+const cookies: Record<string, string> = {};
+const TEAM = "acme-brand";
+const context = { requestId: "t", clientIp: "127.0.0.1" };
+const RUN = randomUUID().slice(0, 6).toUpperCase();
+/** Catalog ids of this file: P-<run>-<name>. */
+const sku = (name: string) => `P-${RUN}-${name}`;
+
+const storage = () => app.m.storageIndex.getStorage();
+const fresh = async (id: string) => (await storage().campaigns.getOne(id))!;
+const productsPath = (id: string) => `/campaigns/${id}/products`;
+
+function run(fn: (a: never) => unknown, request: Request, params: Record<string, string>) {
+  return call(() => fn({ request, params, context } as never));
+}
+
+/** Creates a draft through the creation form; returns its id. */
+async function newCampaign(who = "supplier.admin", name = `Products ${randomUUID().slice(0, 8)}`): Promise<string> {
+  const request = postRequest(
+    `/teams/${TEAM}/campaigns/new/sponsored-products`,
+    { intent: "create-campaign", name, startDay: "2030-01-01", campaignType: "sponsored-products" },
+    { cookie: cookies[who] },
+  );
+  const outcome = await run(routes.create.action, request, { teamId: TEAM, type: "sponsored-products" });
+  expect(outcome.status, JSON.stringify(outcome.data)).toBe(302);
+  return outcome.location!.split("/").pop()!;
+}
+
+const loadProducts = (who: string, id: string, query = "") =>
+  run(routes.products.loader, getRequest(`${productsPath(id)}${query}`, { cookie: cookies[who] }), { campaignId: id });
+
+async function post(who: string, id: string, form: Record<string, string>, extra: [string, string][] = []) {
+  const version = form.version ?? String((await fresh(id)).version);
+  const request = postRequest(productsPath(id), { ...form, version }, { cookie: cookies[who] });
+  if (extra.length) {
+    // Repeated fields (checkboxes): rebuild the body with them.
+    const body = new URLSearchParams({ ...form, version });
+    for (const [k, v] of extra) body.append(k, v);
+    return run(routes.products.action, new Request(request.url, { method: "POST", headers: request.headers, body: body.toString() }), { campaignId: id });
+  }
+  return run(routes.products.action, request, { campaignId: id });
+}
+
+const addIds = (who: string, id: string, ids: string, version?: string) => post(who, id, { intent: "add-products", ids, ...(version ? { version } : {}) });
+
+/** The toast flashed by a redirect. */
+async function toastOf(headers: Headers) {
+  const cookie = headers.getSetCookie().find((c) => c.startsWith("toast="))!.split(";")[0]!;
+  return (await app.m.toast.getToast(getRequest("/", { cookie }))).toast;
+}
+
+const message = (key: string) => {
+  const [k, json] = key.split("::");
+  return t(k!, json ? JSON.parse(json) : undefined);
+};
+
+beforeAll(async () => {
+  app = await startApp();
+  routes = {
+    create: await import("~/routes/teams.$teamId.campaigns.new.$type"),
+    products: await import("~/routes/campaigns.$campaignId.products"),
+    history: await import("~/routes/campaigns.$campaignId.history"),
+    csv: await import("~/routes/campaigns.$campaignId.history[.]csv"),
+  };
+  t = await app.m.i18n.getFixedT("en-GB");
+  for (const email of ["operator@example.com", "retailer.admin@example.com", "retailer.viewer@example.com", "supplier.admin@example.com", "supplier.viewer@example.com"]) {
+    cookies[email.split("@")[0]!] = await signIn(app.m, email, app.demoPassword);
+  }
+  await storage().catalog.upsertMany([
+    makeProductInput({ id: sku("A"), title: "Alpha coffee", availability: "in stock", party: "1P" }),
+    makeProductInput({ id: sku("B"), title: "Bravo tea", availability: "out of stock", party: "1P" }),
+    makeProductInput({ id: sku("C"), title: "Charlie cocoa", availability: "in store", party: "1P" }),
+    makeProductInput({ id: sku("D"), title: "Delta sugar", availability: "preorder", party: "1P" }),
+    makeProductInput({ id: sku("E"), title: "Echo milk", availability: "not found", party: "1P" }),
+    makeProductInput({ id: sku("X3"), title: "Xray marketplace mug", availability: "in stock", party: "3P" }),
+    makeProductInput({ id: sku("Y3"), title: "Yankee marketplace cup", availability: "in stock", party: "3P" }),
+    makeProductInput({ id: sku("M"), title: "Mixed kettle", availability: "in stock", party: "1P_3P" }),
+    makeProductInput({ id: sku("N"), title: "Mixed teapot", availability: "in store", party: "1P_3P" }),
+  ]);
+});
+afterAll(async () => {
+  await app?.stop();
+});
+
+describe("adding products", () => {
+  it("adds by ids separated by spaces, commas, semicolons and line breaks, stored as offers in display order", async () => {
+    const id = await newCampaign();
+    const outcome = await addIds("supplier.admin", id, `${sku("A")}, ${sku("B")};${sku("C")}\n${sku("D")}  ${sku("A")}\r\n`);
+    expect(outcome.status).toBe(302);
+    expect(outcome.location).toBe(productsPath(id));
+    const toast = await toastOf(outcome.headers);
+    expect(t(toast!.title, toast!.values)).toBe("4 products added.");
+    const campaign = await fresh(id);
+    expect(campaign.offers[sku("A")]).toEqual({ on: true, availability: "in stock", title: "Alpha coffee", image_link: `/images/products/${sku("A")}.svg`, pos: null, party: "1P" });
+    // Sorted by availability: in stock, in store, preorder, out of stock.
+    expect(campaign.productIds).toEqual([sku("A"), sku("C"), sku("D"), sku("B")]);
+    const page = await loadProducts("supplier.admin", id);
+    expect(page.data.products.map((p: { id: string }) => p.id)).toEqual([sku("A"), sku("C"), sku("D"), sku("B")]);
+    expect(page.data).toMatchObject({ count: 4, onCount: 4, party: "1P", tooMany: false, canEdit: true });
+  });
+
+  it("matches ids typed in lower case", async () => {
+    const id = await newCampaign();
+    expect((await addIds("supplier.admin", id, sku("A").toLowerCase())).status).toBe(302);
+    expect((await fresh(id)).productIds).toEqual([sku("A")]);
+  });
+
+  it("adds the known ids, reports the unknown ones by id and keeps only them in the box", async () => {
+    const id = await newCampaign();
+    const outcome = await addIds("supplier.admin", id, `${sku("A")} NOPE-1 ${sku("C")};NOPE-2`);
+    expect(outcome.status).toBe(200);
+    expect(outcome.data.report).toEqual({ added: 2, present: [], unknown: ["NOPE-1", "NOPE-2"] });
+    expect(message(outcome.data.result.error.ids[0])).toBe("Not in the catalog: NOPE-1, NOPE-2. Check these identifiers and add them again.");
+    expect(outcome.data.result.initialValue.ids).toBe("NOPE-1\nNOPE-2");
+    expect((await fresh(id)).productIds).toEqual([sku("A"), sku("C")]);
+  });
+
+  it("refuses a paste of unknown ids only, saving nothing", async () => {
+    const id = await newCampaign();
+    const before = await fresh(id);
+    const outcome = await addIds("supplier.admin", id, "NOPE-1, NOPE-2");
+    expect(outcome.status).toBe(400);
+    expect(t(outcome.data.failure)).toBe("Upsert mass product");
+    expect(message(outcome.data.result.error.ids[0])).toContain("NOPE-1, NOPE-2");
+    expect((await fresh(id)).version).toBe(before.version);
+  });
+
+  it("reports products already in the campaign", async () => {
+    const id = await newCampaign();
+    await addIds("supplier.admin", id, sku("A"));
+    const outcome = await addIds("supplier.admin", id, `${sku("A")} ${sku("B")}`);
+    expect(outcome.status).toBe(200);
+    expect(outcome.data.report).toEqual({ added: 1, present: [sku("A")], unknown: [] });
+    const only = await addIds("supplier.admin", id, sku("A"));
+    expect(only.status).toBe(400);
+    expect(only.data.report.present).toEqual([sku("A")]);
+    expect(t(only.data.failure)).toBe("Upsert product");
+    expect(message(only.data.result.error[""][0])).toBe("No product was added.");
+  });
+
+  it("asks for at least one id", async () => {
+    const id = await newCampaign();
+    const outcome = await addIds("supplier.admin", id, " ,; \n");
+    expect(outcome.status).toBe(400);
+    expect(message(outcome.data.result.error.ids[0])).toBe("Enter at least one product identifier.");
+  });
+});
+
+describe("the 1P/3P rule", () => {
+  const mixed = "Sponsoring of 1P & 3P mixed products is not allowed";
+
+  it("refuses 3P products in a 1P campaign, saving nothing", async () => {
+    const id = await newCampaign();
+    await addIds("supplier.admin", id, sku("A"));
+    const before = await fresh(id);
+    const outcome = await addIds("supplier.admin", id, `${sku("X3")} ${sku("B")}`);
+    expect(outcome.status).toBe(400);
+    expect(t(outcome.data.failure)).toBe("Upsert mass product");
+    expect(message(outcome.data.result.error[""][0])).toBe(mixed);
+    expect(message(outcome.data.result.error.ids[0])).toContain(sku("X3"));
+    expect(outcome.data.result.initialValue.ids).toBe(`${sku("X3")} ${sku("B")}`);
+    const after = await fresh(id);
+    expect(after.version).toBe(before.version);
+    expect(Object.keys(after.offers)).toEqual([sku("A")]);
+  });
+
+  it("refuses one paste mixing 1P and 3P", async () => {
+    const id = await newCampaign();
+    const outcome = await addIds("supplier.admin", id, `${sku("A")} ${sku("X3")}`);
+    expect(outcome.status).toBe(400);
+    expect(message(outcome.data.result.error[""][0])).toBe(mixed);
+    expect((await fresh(id)).offers).toEqual({});
+  });
+
+  it("counts switched-off products too", async () => {
+    const id = await newCampaign();
+    await addIds("supplier.admin", id, sku("X3"));
+    await post("supplier.admin", id, { intent: "toggle-product", productId: sku("X3"), state: "off" });
+    expect((await addIds("supplier.admin", id, sku("A"))).status).toBe(400);
+  });
+
+  it("lets 1P_3P products mix with 1P, and with 3P", async () => {
+    const first = await newCampaign();
+    expect((await addIds("supplier.admin", first, `${sku("M")} ${sku("A")}`)).status).toBe(302);
+    expect((await addIds("supplier.admin", first, sku("N"))).status).toBe(302);
+    expect((await loadProducts("supplier.admin", first)).data.party).toBe("1P");
+    const second = await newCampaign();
+    expect((await addIds("supplier.admin", second, sku("M"))).status).toBe(302);
+    expect((await loadProducts("supplier.admin", second)).data.party).toBe("1P_3P");
+    expect((await addIds("supplier.admin", second, `${sku("X3")} ${sku("Y3")}`)).status).toBe(302);
+    expect((await loadProducts("supplier.admin", second)).data.party).toBe("3P");
+    // Now bound to 3P: a 1P product is refused.
+    expect((await addIds("supplier.admin", second, sku("A"))).status).toBe(400);
+  });
+});
+
+describe("switching, removing, positions", () => {
+  it("switches a product off and on again: productIds follows", async () => {
+    const id = await newCampaign();
+    await addIds("supplier.admin", id, `${sku("A")} ${sku("C")}`);
+    const off = await post("supplier.admin", id, { intent: "toggle-product", productId: sku("A"), state: "off" });
+    expect(off.status).toBe(302);
+    expect(off.location).toBe(`${productsPath(id)}#product-${sku("A")}`);
+    let campaign = await fresh(id);
+    expect(campaign.offers[sku("A")]!.on).toBe(false);
+    expect(campaign.productIds).toEqual([sku("C")]);
+    expect((await loadProducts("supplier.admin", id)).data).toMatchObject({ count: 2, onCount: 1 });
+    await post("supplier.admin", id, { intent: "toggle-product", productId: sku("A"), state: "on" });
+    campaign = await fresh(id);
+    expect(campaign.productIds).toEqual([sku("A"), sku("C")]);
+  });
+
+  it("removes one product at once, and several only after a confirmation", async () => {
+    const id = await newCampaign();
+    await addIds("supplier.admin", id, `${sku("A")} ${sku("B")} ${sku("C")} ${sku("D")}`);
+    const one = await post("supplier.admin", id, { intent: "remove-product", productId: sku("D") });
+    expect(one.status).toBe(302);
+    expect(Object.keys((await fresh(id)).offers).sort()).toEqual([sku("A"), sku("B"), sku("C")]);
+
+    const ask = await post("supplier.admin", id, { intent: "bulk-products", bulk: "remove" }, [["selected", sku("A")], ["selected", sku("B")]]);
+    expect(ask.status).toBe(200);
+    expect(ask.data).toEqual({ form: "confirm", products: [{ id: sku("A"), title: "Alpha coffee" }, { id: sku("B"), title: "Bravo tea" }] });
+    expect(Object.keys((await fresh(id)).offers)).toHaveLength(3);
+
+    const done = await post("supplier.admin", id, { intent: "bulk-products", bulk: "remove", confirmed: "yes" }, [["selected", sku("A")], ["selected", sku("B")]]);
+    expect(done.status).toBe(302);
+    expect(t((await toastOf(done.headers))!.title, { count: 2 })).toBe("2 products removed.");
+    const campaign = await fresh(id);
+    expect(Object.keys(campaign.offers)).toEqual([sku("C")]);
+    expect(campaign.productIds).toEqual([sku("C")]);
+  });
+
+  it("switches selected products off in bulk, and asks for a selection", async () => {
+    const id = await newCampaign();
+    await addIds("supplier.admin", id, `${sku("A")} ${sku("B")} ${sku("C")}`);
+    const none = await post("supplier.admin", id, { intent: "bulk-products", bulk: "off" });
+    expect(none.status).toBe(400);
+    expect(message(none.data.message)).toBe("Select at least one product first.");
+    const done = await post("supplier.admin", id, { intent: "bulk-products", bulk: "off" }, [["selected", sku("A")], ["selected", sku("C")]]);
+    expect(done.status).toBe(302);
+    expect((await fresh(id)).productIds).toEqual([sku("B")]);
+  });
+
+  it("reports a product no longer in the campaign with the failure title", async () => {
+    const id = await newCampaign();
+    await addIds("supplier.admin", id, sku("A"));
+    const outcome = await post("supplier.admin", id, { intent: "remove-product", productId: sku("B") });
+    expect(outcome.status).toBe(400);
+    expect(t(outcome.data.failure)).toBe("Remove product");
+    expect(message(outcome.data.message)).toContain(sku("B"));
+    const toggle = await post("supplier.admin", id, { intent: "toggle-product", productId: sku("B"), state: "off" });
+    expect(t(toggle.data.failure)).toBe("Upsert product");
+  });
+
+  it("sorts by position, then availability; positions typed and moves up and down", async () => {
+    const id = await newCampaign();
+    await addIds("supplier.admin", id, `${sku("E")} ${sku("B")} ${sku("D")} ${sku("C")} ${sku("A")}`);
+    // No position: by availability rank (in stock 5, in store 4, preorder 3, out of stock 0, not found -1).
+    expect((await fresh(id)).productIds).toEqual([sku("A"), sku("C"), sku("D"), sku("B"), sku("E")]);
+
+    const saved = await post("supplier.admin", id, {
+      intent: "save-positions",
+      "positions[0].id": sku("E"),
+      "positions[0].pos": "1",
+      "positions[1].id": sku("B"),
+      "positions[1].pos": "2",
+      "positions[2].id": sku("A"),
+      "positions[2].pos": "",
+    });
+    expect(saved.status).toBe(302);
+    let campaign = await fresh(id);
+    expect(campaign.offers[sku("E")]!.pos).toBe(1);
+    expect(campaign.offers[sku("A")]!.pos).toBeNull();
+    expect(campaign.productIds).toEqual([sku("E"), sku("B"), sku("A"), sku("C"), sku("D")]);
+
+    const invalid = await post("supplier.admin", id, { intent: "save-positions", "positions[0].id": sku("E"), "positions[0].pos": "0" });
+    expect(invalid.status).toBe(400);
+    expect(t(invalid.data.failure)).toBe("Upsert mass product");
+    expect(message(invalid.data.message)).toBe("A position is a whole number from 1 to 9999, or empty.");
+
+    const up = await post("supplier.admin", id, { intent: "move-product", productId: sku("C"), direction: "up" });
+    expect(up.status).toBe(302);
+    expect(up.location).toBe(`${productsPath(id)}?moved=${sku("C")}&dir=up`);
+    campaign = await fresh(id);
+    expect(campaign.productIds).toEqual([sku("E"), sku("B"), sku("C"), sku("A"), sku("D")]);
+    expect(Object.values(campaign.offers).map((o) => o.pos).sort()).toEqual([1, 2, 3, 4, 5]);
+
+    await post("supplier.admin", id, { intent: "move-product", productId: sku("E"), direction: "down" });
+    expect((await fresh(id)).productIds).toEqual([sku("B"), sku("E"), sku("C"), sku("A"), sku("D")]);
+    const page = await loadProducts("supplier.admin", id, `?moved=${sku("E")}&dir=down`);
+    expect(page.data.moved).toEqual({ id: sku("E"), direction: "down" });
+    expect(page.data.products.map((p: { id: string; pos: number }) => [p.id, p.pos])).toEqual([
+      [sku("B"), 1],
+      [sku("E"), 2],
+      [sku("C"), 3],
+      [sku("A"), 4],
+      [sku("D"), 5],
+    ]);
+  });
+
+  it("refuses a stale version with a conflict, keeping the input", async () => {
+    const id = await newCampaign();
+    const stale = String((await fresh(id)).version);
+    await addIds("supplier.admin", id, sku("A"));
+    const outcome = await addIds("supplier.admin", id, sku("B"), stale);
+    expect(outcome.status).toBe(409);
+    expect(message(outcome.data.result.error[""][0])).toBe(t("errors.conflict"));
+    expect(outcome.data.result.initialValue.ids).toBe(sku("B"));
+    expect(Object.keys((await fresh(id)).offers)).toEqual([sku("A")]);
+  });
+
+  it("a form without the loaded campaign's version is 'No fetched campaign'", async () => {
+    const id = await newCampaign();
+    const request = postRequest(productsPath(id), { intent: "add-products", ids: sku("A") }, { cookie: cookies["supplier.admin"] });
+    const outcome = await run(routes.products.action, request, { campaignId: id });
+    expect(outcome.status).toBe(400);
+    expect(t(outcome.data.failure)).toBe("No fetched campaign");
+  });
+});
+
+describe("more than 200 products", () => {
+  it("warns past 200 products, without refusing them", async () => {
+    const many = Array.from({ length: 201 }, (_, i) => makeProductInput({ id: sku(`MANY-${String(i).padStart(3, "0")}`), party: "1P" }));
+    await storage().catalog.upsertMany(many);
+    const id = await newCampaign();
+    const first = await addIds("supplier.admin", id, many.slice(0, 200).map((p) => p.id).join("\n"));
+    expect(first.status).toBe(302);
+    expect((await toastOf(first.headers))!.description).toBeUndefined();
+    expect((await loadProducts("supplier.admin", id)).data.tooMany).toBe(false);
+    const second = await addIds("supplier.admin", id, many[200]!.id);
+    expect(second.status).toBe(302);
+    const toast = (await toastOf(second.headers))!;
+    expect(t(toast.description!, toast.values)).toBe("The campaign now has 201 products: more than 200 may not all be shown.");
+    const page = await loadProducts("supplier.admin", id);
+    expect(page.data).toMatchObject({ count: 201, tooMany: true, threshold: 200 });
+    expect((await fresh(id)).productIds).toHaveLength(201);
+  });
+});
+
+describe("rights and scope", () => {
+  let otherCampaign: string;
+  beforeAll(async () => {
+    const other = await storage().teams.create(makeTeamData({ name: `Other Brand ${randomUUID().slice(0, 6)}` }), { by: "system" });
+    const request = postRequest(
+      `/teams/${other.id}/campaigns/new/sponsored-products`,
+      { intent: "create-campaign", name: "Not yours", startDay: "2030-01-01", campaignType: "sponsored-products" },
+      { cookie: cookies["retailer.admin"] },
+    );
+    const outcome = await run(routes.create.action, request, { teamId: other.id, type: "sponsored-products" });
+    otherCampaign = outcome.location!.split("/").pop()!;
+  });
+
+  it("lets a supplier viewer read the products but answers 403 to every change", async () => {
+    const id = await newCampaign("retailer.admin");
+    await addIds("retailer.admin", id, sku("A"));
+    const page = await loadProducts("supplier.viewer", id);
+    expect(page.status).toBe(200);
+    expect(page.data).toMatchObject({ canEdit: false, count: 1 });
+    const before = await fresh(id);
+    for (const form of <Record<string, string>[]>[
+      { intent: "add-products", ids: sku("B") },
+      { intent: "toggle-product", productId: sku("A"), state: "off" },
+      { intent: "remove-product", productId: sku("A") },
+      { intent: "move-product", productId: sku("A"), direction: "down" },
+      { intent: "save-positions", "positions[0].id": sku("A"), "positions[0].pos": "3" },
+    ]) {
+      const outcome = await post("supplier.viewer", id, form);
+      expect(outcome.status, form.intent).toBe(403);
+    }
+    const bulk = await post("supplier.viewer", id, { intent: "bulk-products", bulk: "remove" }, [["selected", sku("A")]]);
+    expect(bulk.status).toBe(403);
+    expect(t(bulk.data.message)).toBe("Insufficient permissions");
+    expect((await fresh(id)).version).toBe(before.version);
+    expect((await loadProducts("retailer.viewer", id)).data.canEdit).toBe(false);
+  });
+
+  it("answers 404 to the products, history and CSV of a campaign outside the user's teams", async () => {
+    const params = { campaignId: otherCampaign };
+    const cookie = cookies["supplier.admin"];
+    expect((await run(routes.products.loader, getRequest(productsPath(otherCampaign), { cookie }), params)).status).toBe(404);
+    expect((await run(routes.products.action, postRequest(productsPath(otherCampaign), { intent: "add-products", ids: sku("A"), version: "1" }, { cookie }), params)).status).toBe(404);
+    expect((await run(routes.history.loader, getRequest(`/campaigns/${otherCampaign}/history`, { cookie }), params)).status).toBe(404);
+    expect((await run(routes.csv.loader, getRequest(`/campaigns/${otherCampaign}/history.csv`, { cookie }), params)).status).toBe(404);
+    expect((await run(routes.history.loader, getRequest(`/campaigns/no-such-campaign/history`, { cookie }), { campaignId: "no-such-campaign" })).status).toBe(404);
+    // A retailer sees it.
+    expect((await run(routes.history.loader, getRequest(`/campaigns/${otherCampaign}/history`, { cookie: cookies["retailer.viewer"] }), params)).status).toBe(200);
+  });
+});
+
+describe("history", () => {
+  const loadHistory = (who: string, id: string, query = "") =>
+    run(routes.history.loader, getRequest(`/campaigns/${id}/history${query}`, { cookie: cookies[who] }), { campaignId: id });
+
+  async function exportCsv(who: string, id: string) {
+    const request = getRequest(`/campaigns/${id}/history.csv`, { cookie: cookies[who] });
+    const response = (await routes.csv.loader({ request, params: { campaignId: id }, context } as never)) as Response;
+    const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await response.arrayBuffer());
+    return { response, text, rows: Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), { skipEmptyLines: true }).data };
+  }
+
+  it("lists every change newest first, with who, when and each field before and after, readable", async () => {
+    const id = await newCampaign("supplier.admin");
+    await addIds("supplier.admin", id, `${sku("A")} ${sku("C")}`);
+    await post("retailer.admin", id, { intent: "toggle-product", productId: sku("A"), state: "off" });
+    const campaign = await fresh(id);
+    await storage().campaigns.update(id, { bid: 150, pacingTotal: 250_000 }, { by: "" }, { expectVersion: campaign.version });
+
+    const outcome = await loadHistory("supplier.viewer", id);
+    expect(outcome.status).toBe(200);
+    const entries = outcome.data.entries as { by: string; action: string; actionLabel: string; atText: string; at: string; changes: { field: string; label: string; before: { text: string }; after: { text: string }; offers: unknown }[] }[];
+    expect(entries.map((e) => [e.action, e.by])).toEqual([
+      ["update", "system"],
+      ["update", "retailer.admin@example.com"],
+      ["update", "supplier.admin@example.com"],
+      ["create", "supplier.admin@example.com"],
+    ]);
+    expect(entries[0]!.actionLabel).toBe("Edited");
+    // Money in cents shown as money.
+    const bid = entries[0]!.changes.find((c) => c.field === "bid")!;
+    expect(bid.label).toBe("Bid");
+    expect(bid.before.text).toBe("€0.00");
+    expect(bid.after.text).toBe("€1.50");
+    expect(entries[0]!.changes.find((c) => c.field === "pacingTotal")!.after.text).toBe("€2,500.00");
+    // The toggle: offers before/after with a summary, and productIds.
+    const toggle = entries[1]!.changes;
+    expect(toggle.find((c) => c.field === "offers")!.offers).toMatchObject({ switchedOff: [sku("A")], added: [], removed: [] });
+    expect(toggle.find((c) => c.field === "offers")!.before.text).toContain('"on":true');
+    const ids = toggle.find((c) => c.field === "productIds")!;
+    expect(ids.before.text).toBe(`${sku("A")}, ${sku("C")}`);
+    expect(ids.after.text).toBe(sku("C"));
+    expect(entries[2]!.changes.find((c) => c.field === "offers")!.offers).toMatchObject({ added: [sku("A"), sku("C")] });
+    // The instant, in the user's time zone (Europe/Paris).
+    const at = new Date(entries[0]!.at);
+    expect(entries[0]!.atText).toBe(new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "Europe/Paris" }).format(at));
+    expect(outcome.data.timeZone).toBe("Europe/Paris");
+    expect(outcome.data.next).toBeNull();
+  });
+
+  it("pages with a cursor", async () => {
+    const id = await newCampaign();
+    await addIds("supplier.admin", id, sku("A"));
+    for (let i = 0; i < 21; i++) {
+      const state = i % 2 === 0 ? "off" : "on";
+      expect((await post("supplier.admin", id, { intent: "toggle-product", productId: sku("A"), state })).status).toBe(302);
+    }
+    // 23 entries: create, add, 21 toggles.
+    const first = await loadHistory("supplier.admin", id);
+    expect(first.data.entries).toHaveLength(20);
+    expect(first.data.next).toBeTruthy();
+    expect(first.data.paged).toBe(false);
+    const second = await loadHistory("supplier.admin", id, `?after=${encodeURIComponent(first.data.next)}`);
+    expect(second.data.entries).toHaveLength(3);
+    expect(second.data.paged).toBe(true);
+    expect(second.data.next).toBeNull();
+    expect(second.data.entries.at(-1).action).toBe("create");
+    const seen = new Set([...first.data.entries, ...second.data.entries].map((e: { id: string }) => e.id));
+    expect(seen.size).toBe(23);
+    expect((await loadHistory("supplier.admin", id, "?after=not-a-cursor")).status).toBe(400);
+  });
+
+  it("downloads the history as CSV: headers, one row per field, money as decimals, formulas neutralised, named after the campaign", async () => {
+    const name = `=Spring été ${randomUUID().slice(0, 4)}`;
+    const id = await newCampaign("supplier.admin", name);
+    await addIds("supplier.admin", id, sku("A"));
+    const campaign = await fresh(id);
+    await storage().campaigns.update(id, { bid: 150 }, { by: "retailer.admin@example.com" }, { expectVersion: campaign.version });
+
+    const { response, rows } = await exportCsv("supplier.viewer", id);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    const disposition = response.headers.get("Content-Disposition")!;
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris" }).format(new Date());
+    const slug = name.toLowerCase().normalize("NFKD").replace(/\p{M}+/gu, "").replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "");
+    expect(disposition).toContain(`filename="campaign-${slug}-history-${today}.csv"`);
+    expect(disposition).toMatch(/^attachment;/);
+    expect(rows[0]).toEqual(["Date (Europe/Paris)", "By", "Action", "Field", "Before", "After"]);
+    const body = rows.slice(1);
+    // Oldest first: the creation rows, then the products, then the bid.
+    expect(body[0]![2]).toBe("Created");
+    expect(body[0]![1]).toBe("supplier.admin@example.com");
+    const nameRow = body.find((r) => r[3] === "Name")!;
+    expect(nameRow[5]).toBe(`'${name}`);
+    const productIds = body.find((r) => r[3] === "Products switched on" && r[4] === "[]")!;
+    expect(productIds[5]).toBe(JSON.stringify([sku("A")]));
+    const bid = body.at(-1)!;
+    expect(bid.slice(1)).toEqual(["retailer.admin@example.com", "Edited", "Bid", "0.00", "1.50"]);
+    expect(bid[0]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  });
+
+  it("gives the CSV to every reader of the campaign, in their language", async () => {
+    const french = await app.createUser({ claims: { type: "retailer", role: "VIEWER" }, locale: "fr", roleByTeam: {} });
+    cookies.french = await signIn(app.m, french.email, french.password);
+    const id = await newCampaign();
+    const { response, rows } = await exportCsv("french", id);
+    expect(response.status).toBe(200);
+    expect(rows[0]).toEqual(["Date (Europe/Paris)", "Par", "Action", "Champ", "Avant", "Après"]);
+    expect(rows[1]![2]).toBe("Création");
+  });
+});

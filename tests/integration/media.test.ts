@@ -1,0 +1,330 @@
+/**
+ * Media measurement on real bytes (mp4box for MP4, image-size for pictures), campaign assets
+ * stored through the files store, and /files/campaigns/… served only to those who may see the
+ * campaign's team.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { unstable_parseMultipartFormData as parseMultipartFormData } from "@remix-run/node";
+import * as MP4Box from "mp4box";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Campaign } from "~/domain/campaign";
+import { checkVideo, VIDEO_TOO_LONG } from "~/domain/media";
+import { makeTeamData } from "../factories";
+import { buildMp4, buildPng, withExifOrientation } from "../fixtures/media/build-media";
+import { args, BASE_URL, call, getRequest, signIn, startApp, type TestApp } from "./app-helpers";
+
+const FIXTURES = path.resolve(__dirname, "../fixtures/media");
+const fixture = (name: string) => new Uint8Array(fs.readFileSync(path.join(FIXTURES, name)));
+const text = (value: string) => new TextEncoder().encode(value);
+
+let app: TestApp;
+let media: typeof import("~/services/media.server");
+let files: typeof import("~/services/files.server");
+let route: typeof import("~/routes/files.$");
+const cookies: Record<string, string> = {};
+
+beforeAll(async () => {
+  app = await startApp();
+  media = await import("~/services/media.server");
+  files = await import("~/services/files.server");
+  route = await import("~/routes/files.$");
+  for (const email of ["operator@example.com", "retailer.viewer@example.com", "supplier.viewer@example.com"]) {
+    cookies[email.split("@")[0]!] = await signIn(app.m, email, app.demoPassword);
+  }
+});
+afterAll(async () => {
+  await app?.stop();
+});
+
+/** A fragmented MP4 written by mp4box's own writer: moov without durations, then one moof per sample. */
+function fragmentedMp4(seconds: number, width: number, height: number): Uint8Array {
+  const file = MP4Box.createFile();
+  const id = file.addTrack({ type: "avc1", width, height, timescale: 1000, avcDecoderConfigRecord: new Uint8Array([1, 0x42, 0xc0, 0x1e, 0xff, 0xe0, 0]).buffer });
+  for (let i = 0; i < seconds; i++) file.addSample(id, new Uint8Array(8), { duration: 1000, is_sync: i === 0 });
+  const stream = file.getBuffer();
+  return new Uint8Array(stream.buffer, 0, stream.byteLength).slice();
+}
+
+describe("measureVideo", () => {
+  it("works on the committed fixtures, which are what build-media.ts writes", () => {
+    expect(fixture("video-2s-1920x1080.mp4")).toEqual(buildMp4({ timescale: 600, duration: 1200, width: 1920, height: 1080, samples: 10 }));
+    expect(fixture("video-25s-1280x720.mp4")).toEqual(buildMp4({ timescale: 90000, duration: 25 * 90000, width: 1280, height: 720, samples: 25 }));
+    expect(fixture("banner-670x980.png")).toEqual(buildPng(670, 980));
+  });
+
+  it("reads a 2 s MP4's duration and size from its boxes, and the rules accept it", () => {
+    const measured = media.measureVideo(fixture("video-2s-1920x1080.mp4"), "video/mp4");
+    expect(measured).toEqual({ ok: true, mime: "video/mp4", durationSeconds: 2, width: 1920, height: 1080 });
+    if (measured.ok) expect(checkVideo(measured)).toEqual({ ok: true, value: "16:9" });
+  });
+
+  it("measures a 25 s MP4 as 25 s, refused with 'Video is longer than 20s'", () => {
+    const measured = media.measureVideo(fixture("video-25s-1280x720.mp4"), "video/mp4");
+    expect(measured).toEqual({ ok: true, mime: "video/mp4", durationSeconds: 25, width: 1280, height: 720 });
+    if (measured.ok) expect(checkVideo(measured)).toEqual({ ok: false, reason: VIDEO_TOO_LONG });
+    const en = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../locales/en-GB/campaigns.json"), "utf8"));
+    expect(en.creative.videoTooLong).toBe("Video is longer than 20s");
+  });
+
+  it("reads the timescale of the file, not a fixed one", () => {
+    const measured = media.measureVideo(buildMp4({ timescale: 30_000, duration: 30_000 * 21, width: 1280, height: 720, samples: 21 }), "");
+    expect(measured).toMatchObject({ ok: true, durationSeconds: 21 });
+  });
+
+  it("does not let a file pass by writing 0 as its header durations", () => {
+    const bytes = buildMp4({ timescale: 1000, duration: 25_000, width: 1280, height: 720, samples: 10, hideHeaderDurations: true });
+    expect(media.measureVideo(bytes, "video/mp4")).toMatchObject({ ok: true, durationSeconds: 25 });
+  });
+
+  it("reads a fragmented MP4 (mp4box's writer) to its last fragment", () => {
+    expect(media.measureVideo(fragmentedMp4(25, 1080, 1920), "video/mp4")).toEqual({ ok: true, mime: "video/mp4", durationSeconds: 25, width: 1080, height: 1920 });
+    expect(media.measureVideo(fragmentedMp4(3, 1080, 1920), "video/mp4")).toMatchObject({ ok: true, durationSeconds: 3 });
+  });
+
+  it("turns the size of a video recorded in portrait (90 degree matrix)", () => {
+    const bytes = buildMp4({ timescale: 600, duration: 1200, width: 1920, height: 1080, rotation: 90 });
+    expect(media.measureVideo(bytes, "video/mp4")).toMatchObject({ ok: true, width: 1080, height: 1920 });
+    const upsideDown = buildMp4({ timescale: 600, duration: 1200, width: 1920, height: 1080, rotation: 180 });
+    expect(media.measureVideo(upsideDown, "video/mp4")).toMatchObject({ ok: true, width: 1920, height: 1080 });
+  });
+
+  it.each([
+    ["text named .mp4", fixture("not-a-video.mp4"), "video/mp4", "media:errors.unreadableVideo"],
+    ["text of no declared type", fixture("not-a-video.mp4"), "", "media:errors.unsupportedVideoType"],
+    ["an MP4 cut before its moov ends", fixture("video-2s-1920x1080.mp4").subarray(0, 200), "video/mp4", "media:errors.unreadableVideo"],
+    ["a WebM file", new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01]), "video/webm", "media:errors.unsupportedVideoType"],
+    ["a QuickTime file", new Uint8Array([0, 0, 0, 20, ...text("ftypqt  "), 0, 0, 2, 0, ...text("qt  ")]), "video/quicktime", "media:errors.unsupportedVideoType"],
+    ["a PNG", fixture("banner-670x980.png"), "image/png", "media:errors.unsupportedVideoType"],
+    ["an MP4 declared as a PNG", fixture("video-2s-1920x1080.mp4"), "image/png", "media:errors.typeMismatch"],
+    ["an MP4 with sound only", buildMp4({ timescale: 600, duration: 1200, width: 0, height: 0, handler: "soun" }), "video/mp4", "media:errors.noVideoTrack"],
+    ["an empty file", new Uint8Array(), "video/mp4", "media:errors.empty"],
+  ])("refuses %s", (_name, bytes, mime, reason) => {
+    expect(media.measureVideo(bytes, mime)).toEqual({ ok: false, reason });
+  });
+});
+
+describe("measureImage", () => {
+  it.each([
+    ["banner-670x980.png", "image/png", 670, 980],
+    ["image-160x90.jpg", "image/jpeg", 160, 90],
+    ["image-90x160.webp", "image/webp", 90, 160],
+    ["image-32x18.gif", "image/gif", 32, 18],
+  ])("reads the size of %s", (name, mime, width, height) => {
+    expect(media.measureImage(fixture(name), mime)).toEqual({ ok: true, mime, width, height });
+    // Without a declared type (no JS, unknown extension) the content decides.
+    expect(media.measureImage(fixture(name), "application/octet-stream")).toEqual({ ok: true, mime, width, height });
+  });
+
+  it("swaps the sides of a JPEG whose EXIF orientation turns it", () => {
+    const turned = withExifOrientation(fixture("image-160x90.jpg"), 6);
+    expect(media.measureImage(turned, "image/jpeg")).toEqual({ ok: true, mime: "image/jpeg", width: 90, height: 160 });
+  });
+
+  it("measures an SVG (which uploads refuse)", () => {
+    const svg = text('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="150"></svg>');
+    expect(media.measureImage(svg, "image/svg+xml")).toEqual({ ok: true, mime: "image/svg+xml", width: 300, height: 150 });
+  });
+
+  it.each([
+    ["text named .png", text("not an image at all"), "image/png", "media:errors.unreadableImage"],
+    ["text", text("not an image at all"), "text/plain", "media:errors.unsupportedImageType"],
+    ["a PNG declared as a JPEG", fixture("banner-670x980.png"), "image/jpeg", "media:errors.typeMismatch"],
+    ["a PNG cut after its signature", fixture("banner-670x980.png").subarray(0, 12), "image/png", "media:errors.unreadableImage"],
+    ["an MP4", fixture("video-2s-1920x1080.mp4"), "video/mp4", "media:errors.unsupportedImageType"],
+  ])("refuses %s", (_name, bytes, mime, reason) => {
+    expect(media.measureImage(bytes, mime)).toEqual({ ok: false, reason });
+  });
+});
+
+describe("campaign assets", () => {
+  let campaign: Campaign;
+  let otherCampaign: Campaign;
+  const storage = () => app.m.storageIndex.getStorage();
+  const filesOf = (campaignId: string) => {
+    const dir = path.join(app.dir, "files", "campaigns", campaignId);
+    return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+  };
+  const asFile = (bytes: Uint8Array, name: string, type: string) => new File([bytes as BlobPart], name, { type });
+  const fetchFile = (key: string, cookie: string | undefined, headers: Record<string, string> = {}) =>
+    call(() => route.loader({ ...args(getRequest(`/files/${key}`, { cookie, headers: { ...headers } })), params: { "*": key } } as never));
+
+  async function newCampaign(teamId: string, name: string): Promise<Campaign> {
+    const { newCampaignData } = await import("~/domain/campaign");
+    const { DEFAULT_RETAILER_SETTINGS } = await import("~/domain/retailer-settings");
+    const team = (await storage().teams.getOne(teamId))!;
+    const data = newCampaignData(
+      { name, campaignType: "banner-ads", team: { id: team.id, name: team.name, account_type: team.account_type } },
+      DEFAULT_RETAILER_SETTINGS,
+      "test@example.com",
+      new Date(),
+      "Europe/Paris",
+    );
+    return storage().campaigns.create(data, { by: "test@example.com" });
+  }
+
+  beforeAll(async () => {
+    campaign = await newCampaign("acme-brand", `Media ${Date.now()}`);
+    const other = await storage().teams.create(makeTeamData({ name: `Media Other ${Date.now()}` }), { by: "system" });
+    otherCampaign = await newCampaign(other.id, `Media Other ${Date.now()}`);
+  });
+
+  it("stores a banner of its slot's size and serves it with its type", async () => {
+    const saved = await files.saveCampaignAsset(campaign.id, "banner", asFile(fixture("banner-670x980.png"), "b.png", "image/png"), { slot: "670x980" });
+    expect(saved).toMatchObject({ ok: true, kind: "banner", mime: "image/png", width: 670, height: 980 });
+    if (!saved.ok) return;
+    expect(saved.key).toMatch(new RegExp(`^campaigns/${campaign.id}/banner-670x980-[0-9a-f-]+\\.png$`));
+    expect(saved.url).toBe(`/files/${saved.key}`);
+    expect(filesOf(campaign.id)).toEqual([path.basename(saved.key)]);
+
+    const served = await fetchFile(saved.key, cookies.operator);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("Content-Type")).toBe("image/png");
+    expect(served.headers.get("X-Content-Type-Options")).toBe("nosniff");
+
+    await files.deleteCampaignAsset(campaign.id, saved.key);
+    expect(filesOf(campaign.id)).toEqual([]);
+  });
+
+  it("refuses a banner of another size, or for a slot that takes none, storing nothing", async () => {
+    const png = asFile(fixture("banner-670x980.png"), "b.png", "image/png");
+    expect(await files.saveCampaignAsset(campaign.id, "banner", png, { slot: "1560x260" })).toEqual({
+      ok: false,
+      reason: "media:errors.bannerSize",
+      values: { slot: "1560x260", width: 1560, height: 260, actualWidth: 670, actualHeight: 980 },
+    });
+    expect(await files.saveCampaignAsset(campaign.id, "banner", png, { slot: "sp" })).toMatchObject({ ok: false, reason: "media:errors.unknownSlot" });
+    const small = asFile(buildPng(690, 280), "s.png", "image/png");
+    expect(await files.saveCampaignAsset(campaign.id, "banner", small, { slot: "345x140" })).toMatchObject({ ok: true, width: 690, height: 280 });
+    expect(filesOf(campaign.id)).toHaveLength(1);
+    for (const name of filesOf(campaign.id)) await files.deleteCampaignAsset(campaign.id, `campaigns/${campaign.id}/${name}`);
+  });
+
+  it("accepts a 2 s video and refuses a 25 s one with the spec's message", async () => {
+    const short = await files.saveCampaignAsset(campaign.id, "video", asFile(fixture("video-2s-1920x1080.mp4"), "ad.mp4", "video/mp4"), { aspectRatio: "16:9" });
+    expect(short).toMatchObject({ ok: true, mime: "video/mp4", durationSeconds: 2, width: 1920, height: 1080, aspectRatio: "16:9" });
+    expect(short.ok && short.key).toMatch(/\/video-[0-9a-f-]+\.mp4$/);
+
+    const before = filesOf(campaign.id);
+    const long = await files.saveCampaignAsset(campaign.id, "video", asFile(fixture("video-25s-1280x720.mp4"), "long.mp4", "video/mp4"));
+    expect(long).toEqual({ ok: false, reason: "campaigns:creative.videoTooLong" });
+    const junk = await files.saveCampaignAsset(campaign.id, "video", asFile(fixture("not-a-video.mp4"), "junk.mp4", "video/mp4"));
+    expect(junk).toEqual({ ok: false, reason: "media:errors.unreadableVideo" });
+    const portrait = await files.saveCampaignAsset(campaign.id, "video", asFile(fixture("video-2s-1920x1080.mp4"), "ad.mp4", "video/mp4"), { aspectRatio: "9:16" });
+    expect(portrait).toEqual({ ok: false, reason: "media:errors.aspectRatioMismatch", values: { actual: "16:9", expected: "9:16" } });
+    expect(filesOf(campaign.id)).toEqual(before);
+  });
+
+  it("serves a video in byte ranges, as <video> asks for it", async () => {
+    const saved = await files.saveCampaignAsset(campaign.id, "video", asFile(fixture("video-2s-1920x1080.mp4"), "ad.mp4", "video/mp4"));
+    if (!saved.ok) throw new Error(saved.reason);
+    const size = fixture("video-2s-1920x1080.mp4").byteLength;
+
+    const whole = (await route.loader({ ...args(getRequest(`/files/${saved.key}`, { cookie: cookies.operator })), params: { "*": saved.key } } as never)) as Response;
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get("Content-Type")).toBe("video/mp4");
+    expect(whole.headers.get("Accept-Ranges")).toBe("bytes");
+    expect(new Uint8Array(await whole.arrayBuffer())).toEqual(fixture("video-2s-1920x1080.mp4"));
+
+    const part = (await route.loader({ ...args(getRequest(`/files/${saved.key}`, { cookie: cookies.operator, headers: { Range: "bytes=4-11" } })), params: { "*": saved.key } } as never)) as Response;
+    expect(part.status).toBe(206);
+    expect(part.headers.get("Content-Range")).toBe(`bytes 4-11/${size}`);
+    expect(new TextDecoder().decode(await part.arrayBuffer())).toBe("ftypisom");
+
+    const outside = await fetchFile(saved.key, cookies.operator, { Range: `bytes=${size}-` });
+    expect(outside.status).toBe(416);
+    expect(outside.headers.get("Content-Range")).toBe(`bytes */${size}`);
+  });
+
+  it("checks posters, brand and background images as pictures", async () => {
+    const jpeg = asFile(fixture("image-160x90.jpg"), "p.jpg", "image/jpeg");
+    expect(await files.saveCampaignAsset(campaign.id, "poster", jpeg, { aspectRatio: "16:9" })).toMatchObject({ ok: true, mime: "image/jpeg", aspectRatio: "16:9" });
+    expect(await files.saveCampaignAsset(campaign.id, "poster", jpeg, { aspectRatio: "9:16" })).toMatchObject({ ok: false, reason: "media:errors.aspectRatioMismatch" });
+    const gif = asFile(fixture("image-32x18.gif"), "g.gif", "image/gif");
+    expect(await files.saveCampaignAsset(campaign.id, "background_image", gif)).toMatchObject({ ok: true, mime: "image/gif" });
+    const webp = asFile(fixture("image-90x160.webp"), "w.webp", "image/webp");
+    const brand = await files.saveCampaignAsset(campaign.id, "brand_image", webp);
+    expect(brand).toMatchObject({ ok: true, mime: "image/webp" });
+    expect(brand.ok && brand.key).toMatch(/\/brand_image-[0-9a-f-]+\.webp$/);
+
+    const svg = asFile(text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>'), "x.svg", "image/svg+xml");
+    expect(await files.saveCampaignAsset(campaign.id, "brand_image", svg)).toEqual({ ok: false, reason: "media:errors.unsupportedImageType" });
+    const video = asFile(fixture("video-2s-1920x1080.mp4"), "v.mp4", "video/mp4");
+    expect(await files.saveCampaignAsset(campaign.id, "background_image", video)).toEqual({ ok: false, reason: "media:errors.unsupportedImageType" });
+    const big = asFile(new Uint8Array(5 * 1024 * 1024 + 1), "big.png", "image/png");
+    expect(await files.saveCampaignAsset(campaign.id, "brand_image", big)).toEqual({ ok: false, reason: "media:errors.tooLarge", values: { maxMegabytes: 5 } });
+  });
+
+  it("serves campaign files only to users who may see the campaign's team", async () => {
+    const mine = await files.saveCampaignAsset(campaign.id, "brand_image", asFile(fixture("image-32x18.gif"), "g.gif", "image/gif"));
+    const theirs = await files.saveCampaignAsset(otherCampaign.id, "brand_image", asFile(fixture("image-32x18.gif"), "g.gif", "image/gif"));
+    if (!mine.ok || !theirs.ok) throw new Error("not saved");
+
+    // acme-brand's supplier viewer sees acme-brand's campaign files, not another team's.
+    expect((await fetchFile(mine.key, cookies["supplier.viewer"])).status).toBe(200);
+    expect((await fetchFile(theirs.key, cookies["supplier.viewer"])).status).toBe(404);
+    // Retailers and operators see every team.
+    expect((await fetchFile(theirs.key, cookies["retailer.viewer"])).status).toBe(200);
+    expect((await fetchFile(theirs.key, cookies.operator)).status).toBe(200);
+    // No session: the sign-in page.
+    const anonymous = await fetchFile(mine.key, undefined);
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.location).toMatch(/^\/login\?to=/);
+    // Unknown campaign, missing file, a key outside the known folders.
+    expect((await fetchFile(`campaigns/no-such-campaign/brand_image-x.gif`, cookies.operator)).status).toBe(404);
+    expect((await fetchFile(`campaigns/${campaign.id}/nothing.gif`, cookies.operator)).status).toBe(404);
+    expect((await fetchFile(`campaigns/../console.db`, cookies.operator)).status).toBe(404);
+    expect((await fetchFile(`other/${campaign.id}/x.gif`, cookies.operator)).status).toBe(404);
+
+    // A deleted campaign's files are no longer served.
+    const doomed = await newCampaign("acme-brand", `Media Doomed ${Date.now()}`);
+    const doomedFile = await files.saveCampaignAsset(doomed.id, "brand_image", asFile(fixture("image-32x18.gif"), "g.gif", "image/gif"));
+    if (!doomedFile.ok) throw new Error("not saved");
+    expect((await fetchFile(doomedFile.key, cookies.operator)).status).toBe(200);
+    await storage().campaigns.delete(doomed.id, { by: "test@example.com" }, new Date());
+    expect((await fetchFile(doomedFile.key, cookies.operator)).status).toBe(404);
+  });
+
+  it("deletes only the campaign's own files", async () => {
+    const logoKey = "teams/acme-brand/logo-keep.png";
+    await files.getFileStore().put(logoKey, fixture("banner-670x980.png"));
+    await files.deleteCampaignAsset(campaign.id, logoKey);
+    const theirs = await files.saveCampaignAsset(otherCampaign.id, "brand_image", asFile(fixture("image-32x18.gif"), "g.gif", "image/gif"));
+    if (!theirs.ok) throw new Error("not saved");
+    await files.deleteCampaignAsset(campaign.id, theirs.key);
+    expect(await files.getFileStore().get(logoKey)).not.toBeNull();
+    expect(await files.getFileStore().get(theirs.key)).not.toBeNull();
+  });
+});
+
+describe("reading an upload form", () => {
+  function multipart(form: FormData): Request {
+    return new Request(new URL("/campaigns/x/creative", BASE_URL), { method: "POST", body: form });
+  }
+
+  it("keeps each file up to one byte over its limit, and ignores files it does not expect", async () => {
+    const form = new FormData();
+    form.set("intent", "upload");
+    form.set("banner", new File([new Uint8Array(100)], "b.png", { type: "image/png" }));
+    form.set("stray", new File([new Uint8Array(100)], "s.bin"));
+    const read = await parseMultipartFormData(multipart(form), files.limitedUploadHandler({ banner: 10 }));
+    expect(read.get("intent")).toBe("upload");
+    expect((read.get("banner") as File).size).toBe(11);
+    expect((read.get("banner") as File).type).toBe("image/png");
+    expect(read.get("stray")).toBeNull();
+  });
+
+  it("reads campaign asset forms with each kind's limit", async () => {
+    const form = new FormData();
+    form.set("video", new File([fixture("video-2s-1920x1080.mp4") as BlobPart], "ad.mp4", { type: "video/mp4" }));
+    form.set("headline", "Hello");
+    const read = await files.readCampaignAssetForm(multipart(form), { video: "video", poster: "poster" });
+    expect(read.get("headline")).toBe("Hello");
+    const video = read.get("video") as File;
+    expect(new Uint8Array(await video.arrayBuffer())).toEqual(fixture("video-2s-1920x1080.mp4"));
+    expect(read.get("poster")).toBeNull();
+
+    const plain = new Request(new URL("/x", BASE_URL), { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1" });
+    expect((await files.readCampaignAssetForm(plain, { video: "video" })).get("a")).toBe("1");
+  });
+});

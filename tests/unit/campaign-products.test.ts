@@ -1,0 +1,235 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { describe, expect, it } from "vitest";
+import type { CampaignOffer } from "~/domain/campaign";
+import { formatInstant, historyValueText, summariseOffersChange, type HistoryFormat } from "~/domain/campaign-history-view";
+import {
+  addOffers,
+  exceedsProductWarning,
+  moveOffer,
+  offerFromProduct,
+  orderedOffers,
+  planAddition,
+  productIdsOf,
+  removeOffers,
+  setOfferPositions,
+  setOffersOn,
+  type Offers,
+} from "~/domain/campaign-products";
+import {
+  AddProductsSchema,
+  BulkProductsSchema,
+  MoveProductSchema,
+  RemoveProductSchema,
+  SavePositionsSchema,
+  ToggleProductSchema,
+} from "~/forms/campaign-products";
+
+function form(pairs: [string, string][]): FormData {
+  const data = new FormData();
+  for (const [k, v] of pairs) data.append(k, v);
+  return data;
+}
+
+const offer = (overrides: Partial<CampaignOffer> = {}): CampaignOffer => ({
+  on: true,
+  availability: "in stock",
+  title: "A product",
+  image_link: "/img.svg",
+  pos: null,
+  party: "1P",
+  ...overrides,
+});
+const product = (id: string, party: "1P" | "3P" | "1P_3P" = "1P", availability = "in stock") => ({ id, party, availability, title: `Product ${id}`, image_link: `/${id}.svg` });
+
+describe("product form schemas", () => {
+  it("reads ids separated by spaces, commas, semicolons and line breaks, without duplicates", () => {
+    const s = parseWithZod(form([["intent", "add-products"], ["version", "3"], ["ids", " A, B;C\nD\r\nE\tF  A ;; "]]), { schema: AddProductsSchema });
+    expect(s.status).toBe("success");
+    expect(s.status === "success" && s.value).toEqual({ intent: "add-products", version: 3, ids: ["A", "B", "C", "D", "E", "F"] });
+  });
+
+  it("asks for at least one id and at most 1000", () => {
+    const empty = parseWithZod(form([["intent", "add-products"], ["version", "3"], ["ids", " ;, \n"]]), { schema: AddProductsSchema });
+    expect(empty.reply().error).toEqual({ ids: ["campaignProducts:errors.noIds"] });
+    const missing = parseWithZod(form([["intent", "add-products"], ["version", "3"]]), { schema: AddProductsSchema });
+    expect(missing.reply().error).toEqual({ ids: ["campaignProducts:errors.noIds"] });
+    const many = Array.from({ length: 1001 }, (_, i) => `SKU-${i}`).join(" ");
+    const tooMany = parseWithZod(form([["intent", "add-products"], ["version", "3"], ["ids", many]]), { schema: AddProductsSchema });
+    expect(tooMany.reply().error).toEqual({ ids: ["campaignProducts:errors.tooManyIds"] });
+  });
+
+  it("needs the version of the loaded campaign", () => {
+    const s = parseWithZod(form([["intent", "add-products"], ["ids", "A"]]), { schema: AddProductsSchema });
+    expect(s.status).toBe("error");
+    expect(Object.keys(s.reply().error ?? {})).toEqual(["version"]);
+  });
+
+  it("toggles to a stated state only", () => {
+    const on = parseWithZod(form([["intent", "toggle-product"], ["version", "2"], ["productId", "A"], ["state", "on"]]), { schema: ToggleProductSchema });
+    expect(on.status === "success" && on.value).toEqual({ intent: "toggle-product", version: 2, productId: "A", state: "on" });
+    const bad = parseWithZod(form([["intent", "toggle-product"], ["version", "2"], ["productId", "A"], ["state", "maybe"]]), { schema: ToggleProductSchema });
+    expect(bad.status).toBe("error");
+    const noId = parseWithZod(form([["intent", "remove-product"], ["version", "2"], ["productId", "  "]]), { schema: RemoveProductSchema });
+    expect(noId.status).toBe("error");
+  });
+
+  it("moves up or down only", () => {
+    expect(parseWithZod(form([["intent", "move-product"], ["version", "2"], ["productId", "A"], ["direction", "down"]]), { schema: MoveProductSchema }).status).toBe("success");
+    expect(parseWithZod(form([["intent", "move-product"], ["version", "2"], ["productId", "A"], ["direction", "left"]]), { schema: MoveProductSchema }).status).toBe("error");
+  });
+
+  it("reads positions: whole numbers from 1 to 9999, empty for none", () => {
+    const s = parseWithZod(
+      form([
+        ["intent", "save-positions"],
+        ["version", "2"],
+        ["positions[0].id", "A"],
+        ["positions[0].pos", "2"],
+        ["positions[1].id", "B"],
+        ["positions[1].pos", ""],
+      ]),
+      { schema: SavePositionsSchema },
+    );
+    expect(s.status === "success" && s.value.positions).toEqual([
+      { id: "A", pos: 2 },
+      { id: "B", pos: null },
+    ]);
+    for (const bad of ["0", "1.5", "10000", "-1", "two"]) {
+      const r = parseWithZod(form([["intent", "save-positions"], ["version", "2"], ["positions[0].id", "A"], ["positions[0].pos", bad]]), { schema: SavePositionsSchema });
+      expect(r.reply().error, bad).toEqual({ "positions[0].pos": ["campaignProducts:errors.positionInvalid"] });
+    }
+  });
+
+  it("reads a bulk selection of one or several products, and asks for one", () => {
+    const one = parseWithZod(form([["intent", "bulk-products"], ["version", "2"], ["bulk", "off"], ["selected", "A"]]), { schema: BulkProductsSchema });
+    expect(one.status === "success" && one.value).toEqual({ intent: "bulk-products", version: 2, bulk: "off", selected: ["A"], confirmed: false });
+    const several = parseWithZod(
+      form([["intent", "bulk-products"], ["version", "2"], ["bulk", "remove"], ["selected", "A"], ["selected", "B"], ["selected", "A"], ["confirmed", "yes"]]),
+      { schema: BulkProductsSchema },
+    );
+    expect(several.status === "success" && several.value).toMatchObject({ selected: ["A", "B"], confirmed: true });
+    const none = parseWithZod(form([["intent", "bulk-products"], ["version", "2"], ["bulk", "on"]]), { schema: BulkProductsSchema });
+    expect(none.reply().error).toEqual({ selected: ["campaignProducts:errors.noneSelected"] });
+  });
+});
+
+describe("campaign products rules", () => {
+  it("makes an offer of a catalog product: on, no position", () => {
+    expect(offerFromProduct({ availability: "preorder", title: "Tea", image_link: "/t.svg", party: "3P" })).toEqual({
+      on: true,
+      availability: "preorder",
+      title: "Tea",
+      image_link: "/t.svg",
+      pos: null,
+      party: "3P",
+    });
+  });
+
+  it("orders by position, then availability rank, then id; productIds keeps the ones on", () => {
+    const offers: Offers = {
+      gone: offer({ availability: "not found" }),
+      out: offer({ availability: "out of stock" }),
+      store: offer({ availability: "in store" }),
+      b: offer({ availability: "in stock" }),
+      a: offer({ availability: "in stock" }),
+      pinned: offer({ availability: "out of stock", pos: 1 }),
+      off: offer({ availability: "in stock", on: false }),
+    };
+    expect(orderedOffers(offers).map((o) => o.id)).toEqual(["pinned", "a", "b", "off", "store", "out", "gone"]);
+    expect(productIdsOf(offers)).toEqual(["pinned", "a", "b", "store", "out", "gone"]);
+  });
+
+  it("sorts the ids asked into added, already present and unknown", () => {
+    const found = new Map([
+      ["A", { id: "A" }],
+      ["b", { id: "B" }],
+      ["B", { id: "B" }],
+    ]);
+    expect(planAddition({ A: offer() }, ["A", "b", "B", "Z"], found)).toEqual({ added: ["B"], present: ["A"], unknown: ["Z"] });
+  });
+
+  it("adds products, refusing a 1P/3P mix whole and naming the products that clash", () => {
+    const added = addOffers({ A: offer() }, [product("B", "1P"), product("M", "1P_3P")]);
+    expect(added.ok && added.value.productIds).toEqual(["A", "B", "M"]);
+    expect(addOffers({ A: offer() }, [product("X", "3P"), product("B")])).toEqual({ ok: false, reason: "campaign.products.mixedParty", ids: ["X"] });
+    expect(addOffers({}, [product("A"), product("B"), product("X", "3P")])).toEqual({ ok: false, reason: "campaign.products.mixedParty", ids: ["X"] });
+    expect(addOffers({ M: offer({ party: "1P_3P" }) }, [product("X", "3P")]).ok).toBe(true);
+    // Switched-off products count.
+    expect(addOffers({ X: offer({ party: "3P", on: false }) }, [product("A")]).ok).toBe(false);
+    expect(addOffers({ A: offer() }, [product("A")])).toEqual({ ok: false, reason: "campaign.products.nothingToAdd" });
+  });
+
+  it("switches on and off, removes, and refuses products not in the campaign", () => {
+    const offers: Offers = { A: offer(), B: offer({ availability: "in store" }) };
+    const off = setOffersOn(offers, ["A"], false);
+    expect(off.ok && off.value.offers.A!.on).toBe(false);
+    expect(off.ok && off.value.productIds).toEqual(["B"]);
+    const removed = removeOffers(offers, ["A"]);
+    expect(removed.ok && Object.keys(removed.value.offers)).toEqual(["B"]);
+    expect(removeOffers(offers, ["A", "Z"])).toEqual({ ok: false, reason: "campaign.products.notInCampaign", ids: ["Z"] });
+    expect(setOffersOn(offers, ["Z"], true)).toEqual({ ok: false, reason: "campaign.products.notInCampaign", ids: ["Z"] });
+  });
+
+  it("sets positions typed, keeping the others", () => {
+    const offers: Offers = { A: offer(), B: offer({ availability: "in store", pos: 5 }), C: offer({ availability: "out of stock" }) };
+    const next = setOfferPositions(offers, [{ id: "C", pos: 1 }, { id: "B", pos: null }]);
+    expect(next.ok && next.value.productIds).toEqual(["C", "A", "B"]);
+    expect(setOfferPositions(offers, [{ id: "Z", pos: 1 }]).ok).toBe(false);
+  });
+
+  it("moves a product up or down, numbering the list", () => {
+    const offers: Offers = { A: offer(), B: offer({ availability: "in store" }), C: offer({ availability: "out of stock" }) };
+    const up = moveOffer(offers, "C", "up");
+    expect(up.ok && up.value.productIds).toEqual(["A", "C", "B"]);
+    expect(up.ok && Object.fromEntries(Object.entries(up.value.offers).map(([id, o]) => [id, o.pos]))).toEqual({ A: 1, C: 2, B: 3 });
+    const top = moveOffer(offers, "A", "up");
+    expect(top.ok && top.value.productIds).toEqual(["A", "B", "C"]);
+    const down = moveOffer(offers, "A", "down");
+    expect(down.ok && down.value.productIds).toEqual(["B", "A", "C"]);
+    expect(moveOffer(offers, "Z", "down").ok).toBe(false);
+  });
+
+  it("warns past 200 products", () => {
+    expect(exceedsProductWarning(200)).toBe(false);
+    expect(exceedsProductWarning(201)).toBe(true);
+  });
+});
+
+describe("history values", () => {
+  const f: HistoryFormat = { locale: "en-GB", currency: "EUR", timeZone: "Europe/Paris", yes: "Yes", no: "No" };
+
+  it.each<[string, unknown, string]>([
+    ["bid", 150, "€1.50"],
+    ["pacingTotal", 250000, "€2,500.00"],
+    ["pacingDaily", null, ""],
+    ["placementBids", { plp: 120, search: 200 }, "plp: €1.20, search: €2.00"],
+    ["pacingDevices", { mobile: 500, app: null }, "mobile: €5.00, app: —"],
+    ["startDate", "2030-01-01T23:00:00.000Z", "2 Jan 2030, 00:00:00"],
+    ["insufficient_funds", true, "Yes"],
+    ["quick", false, "No"],
+    ["productIds", ["A", "B"], "A, B"],
+    ["name", "Spring", "Spring"],
+    ["capping", { enabled: true, type: "views", max: 5 }, '{"enabled":true,"type":"views","max":5}'],
+    ["devices", undefined, ""],
+  ])("%s %j → %j", (field, value, text) => {
+    expect(historyValueText(field, value, f)).toBe(text);
+  });
+
+  it("formats money in the reader's locale and instants in the reader's time zone", () => {
+    expect(historyValueText("bid", 150, { ...f, locale: "fr" }).replace(/\s/g, " ")).toBe("1,50 €");
+    expect(formatInstant("2030-06-01T12:00:00.000Z", { locale: "en-GB", timeZone: "America/New_York" })).toBe("1 Jun 2030, 08:00:00");
+  });
+
+  it("summarises a change of products", () => {
+    const before = { A: { on: true, pos: null }, B: { on: true, pos: 1 }, C: { on: false, pos: null } };
+    const after = { B: { on: false, pos: 2 }, C: { on: true, pos: null }, D: { on: true, pos: null } };
+    expect(summariseOffersChange(before, after)).toEqual({
+      added: ["D"],
+      removed: ["A"],
+      switchedOn: ["C"],
+      switchedOff: ["B"],
+      moved: [{ id: "B", before: 1, after: 2 }],
+    });
+    expect(summariseOffersChange(null, { A: { on: true } }).added).toEqual(["A"]);
+  });
+});
