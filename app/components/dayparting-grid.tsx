@@ -5,7 +5,7 @@
  * filled, nothing saved). With JS, the quick fills fill the grid in place and the arrow keys move
  * between cells (Home/End: first/last hour of the day, Ctrl+Home/End: first/last cell).
  */
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { WEEK_DAYS, type WeekDay } from "~/domain/campaign";
 import { DAYPART_PRESETS, daypartPresetEntries, type DaypartPreset } from "~/domain/campaign-targeting";
@@ -42,6 +42,9 @@ export function DaypartingGrid({
   const tableRef = useRef<HTMLTableElement>(null);
   const [count, setCount] = useState(checked.size);
   const [announcement, setAnnouncement] = useState("");
+  // The arrow keys are an enhancement: they are only mentioned once JS runs.
+  const [enhanced, setEnhanced] = useState(false);
+  useEffect(() => setEnhanced(true), []);
 
   const boxes = () => Array.from(tableRef.current?.querySelectorAll<HTMLInputElement>(`input[type="checkbox"][name="${name}"]`) ?? []);
   const recount = () => setCount(boxes().filter((b) => b.checked).length);
@@ -113,7 +116,10 @@ export function DaypartingGrid({
       </p>
       <div className="table-wrap daypart-wrap">
         <table className="daypart-grid" ref={tableRef} onKeyDown={onKeyDown} onChange={recount} aria-describedby={describedBy}>
-          <caption>{t("dayparting.caption", { timeZone })}</caption>
+          <caption>
+            {t("dayparting.caption", { timeZone })}
+            {enhanced ? ` ${t("dayparting.keys")}` : null}
+          </caption>
           <thead>
             <tr>
               <th scope="col">

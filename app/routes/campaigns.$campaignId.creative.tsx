@@ -112,8 +112,7 @@ export default function CampaignCreativeRoute() {
 function FormProblem({ errors }: { errors?: string[] }) {
   const { t } = useTranslation();
   if (!errors?.length) return null;
-  const conflict = errors[0] === "errors.conflict";
-  return <FormAlert title={t(conflict ? "errors.conflictTitle" : "errors.conflictTitle")} message={t(errors[0]!)} />;
+  return <FormAlert title={t("errors.conflictTitle")} message={t(errors[0]!)} />;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -495,18 +495,22 @@ function AddProductsForm({ version, count }: { version: number; count: number })
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
+  // After a partial addition the box keeps only the ids to correct: the server's initial value
+  // without JavaScript; with it, a fresh textarea per answer (conform keeps what was typed).
+  const keep = addData && addData.report && addData.report.added > 0 ? addData.result.initialValue?.ids : undefined;
+  const answer = useRef<{ data: unknown; n: number; value: string }>({ data: null, n: 0, value: "" });
+  if (addData && addData !== answer.current.data) {
+    answer.current = typeof keep === "string" ? { data: addData, n: answer.current.n + 1, value: keep } : { ...answer.current, data: addData };
+  }
   // Products added without anything to report (a redirect): the box is emptied for the next ones.
   const seen = useRef(count);
   useEffect(() => {
     if (count === seen.current) return;
     seen.current = count;
-    if (!addData) form.reset();
+    if (addData) return;
+    answer.current = { data: null, n: 0, value: "" };
+    form.reset();
   }, [count, addData, form]);
-  // After a partial addition the box keeps only the ids to correct: the server's initial value
-  // without JavaScript; with it, a fresh textarea per answer (conform keeps what was typed).
-  const keep = addData && addData.report && addData.report.added > 0 ? addData.result.initialValue?.ids : undefined;
-  const answer = useRef<{ data: unknown; n: number }>({ data: null, n: 0 });
-  if (addData && addData !== answer.current.data) answer.current = { data: addData, n: answer.current.n + 1 };
   const textareaProps = getTextareaProps(fields.ids);
   const report = addData?.report ?? null;
   const errorId = fields.ids.errors?.length ? `${fields.ids.id}-error` : undefined;
@@ -530,8 +534,8 @@ function AddProductsForm({ version, count }: { version: number; count: number })
         <label htmlFor={fields.ids.id}>{t("add.label")}</label>
         <textarea
           {...textareaProps}
-          key={typeof keep === "string" ? `kept-${answer.current.n}` : fields.ids.key}
-          defaultValue={typeof keep === "string" ? keep : textareaProps.defaultValue}
+          key={`${fields.ids.key}-${answer.current.n}`}
+          defaultValue={answer.current.n ? answer.current.value : textareaProps.defaultValue}
           rows={3}
           spellCheck={false}
           autoComplete="off"

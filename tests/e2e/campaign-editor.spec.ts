@@ -169,7 +169,8 @@ class CampaignEditor {
 /** Presses Tab until `target` has the focus (keyboard only); fails after `max` presses. */
 async function tabTo(page: Page, target: Locator, max = 80) {
   for (let i = 0; i < max; i++) {
-    if (await target.evaluate((el) => el === document.activeElement)) return;
+    // A navigation may replace the document meanwhile: then ask again on the new one.
+    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
     await page.keyboard.press("Tab");
   }
   throw new Error(`Tab never reached ${target}`);

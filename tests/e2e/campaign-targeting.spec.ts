@@ -199,6 +199,52 @@ test.describe("banners and creative", () => {
     await expect(page.getByRole("checkbox", { name: tt("creative.removeVideo") })).toHaveCount(0);
   });
 
+  test("captures the poster from the chosen video's current frame (JS)", async ({ page, baseURL, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, "capturing a frame needs JavaScript; without it the poster is uploaded");
+    const id = await createCampaign(page, baseURL!);
+    const creative = new CreativePage(page);
+    await creative.goto(id);
+    const capture = page.getByRole("button", { name: tt("creative.capture.button") });
+    await expect(capture).toHaveCount(0);
+    // A short clip the browser can decode, recorded in the page (the MP4 fixtures only carry the boxes a parser reads).
+    await page.evaluate(async () => {
+      const canvas = document.createElement("canvas");
+      canvas.width = 320;
+      canvas.height = 180;
+      const context = canvas.getContext("2d")!;
+      const stream = canvas.captureStream(30);
+      const recorder = new MediaRecorder(stream, { mimeType: "video/webm" });
+      const chunks: Blob[] = [];
+      recorder.ondataavailable = (event) => chunks.push(event.data);
+      const stopped = new Promise((resolve) => (recorder.onstop = resolve));
+      recorder.start();
+      for (let i = 0; i < 15; i++) {
+        context.fillStyle = `hsl(${i * 20}, 70%, 50%)`;
+        context.fillRect(0, 0, 320, 180);
+        await new Promise((resolve) => setTimeout(resolve, 40));
+      }
+      recorder.stop();
+      await stopped;
+      const input = document.getElementById("creative-video") as HTMLInputElement;
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(chunks, "clip.webm", { type: "video/webm" }));
+      input.files = transfer.files;
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    await expect(capture).toBeVisible();
+    const preview = page.getByLabel(tt("creative.capture.videoLabel"));
+    await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.readyState), { message: "the clip is loaded" }).toBeGreaterThanOrEqual(2);
+    await capture.click();
+    await expect(page.getByText(/is the new poster/)).toBeVisible();
+    await expect(page.getByRole("img", { name: tt("creative.capture.previewAlt") })).toBeVisible();
+    const poster = await page.getByLabel(tt("creative.poster"), { exact: true }).evaluate((input: HTMLInputElement) => {
+      const f = input.files?.[0];
+      return f ? { name: f.name, type: f.type, size: f.size } : null;
+    });
+    expect(poster).toMatchObject({ name: "poster.jpg", type: "image/jpeg" });
+    expect(poster!.size).toBeGreaterThan(0);
+  });
+
   test("says banners are not supported on a sponsored-products campaign", async ({ page, baseURL }) => {
     const id = await createCampaign(page, baseURL!, "sponsored-products");
     await new CreativePage(page).goto(id);

@@ -112,6 +112,7 @@ test.describe("retailer settings", () => {
     await min.fill("200");
     if (javaScriptEnabled) await screen.save.click(); // checked in the browser, no request
     else await screen.submit();
+    await expect(page.getByRole("alert").filter({ hasText: r("errors.invalid") })).toBeVisible();
     await expect(max).toHaveAttribute("aria-invalid", "true");
     await expect(screen.type("banner-ads").getByText(r("errors.amount.tooHigh"), { exact: true })).toBeVisible();
     await expect(screen.type("sponsored-products").getByText(r("errors.bidLimit.minAboveMax"), { exact: true })).toBeVisible();

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeTeamData } from "../factories";
+import { makeTeamData, makeWalletInput } from "../factories";
 import { BASE_URL, call, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
 
 let app: TestApp;
@@ -116,6 +116,25 @@ describe("scope", () => {
     expect(names(await loadList("retailer.admin", `${q}&team=${otherTeam}`))).toEqual([`Scope other ${RUN}`]);
   });
 
+  it("offers and applies the wallet filter of a team the user may see, never another team's wallets", async () => {
+    const wallet = await storage().wallets.create(otherTeam, makeWalletInput({ label: `Other wallet ${RUN}` }), { by: "system" });
+    const withWallet = await newCampaign(`Wallet with ${RUN}`, { team: otherTeam });
+    await newCampaign(`Wallet without ${RUN}`, { team: otherTeam });
+    await storage().campaigns.update(withWallet, { wallet: wallet.id }, { by: "system" });
+    const q = `?q=${encodeURIComponent(`Wallet ${RUN}`)}`;
+
+    const tab = await loadTab("retailer.admin", otherTeam, q);
+    expect(tab.data.walletOptions).toEqual([{ id: wallet.id, label: `Other wallet ${RUN}` }]);
+    expect(names(await loadTab("retailer.admin", otherTeam, `${q}&wallet=${wallet.id}`))).toEqual([`Wallet with ${RUN}`]);
+    expect((await loadList("retailer.admin", `${q}&team=${otherTeam}`)).data.walletOptions).toHaveLength(1);
+    const row = (await loadList("retailer.admin", `${q}&wallet=${wallet.id}`)).data.list.rows[0];
+    expect(row.wallet).toEqual({ id: wallet.id, label: `Other wallet ${RUN}` });
+    // A supplier naming that team gets neither its campaigns nor its wallets.
+    const supplier = await loadList("supplier.admin", `${q}&team=${otherTeam}`);
+    expect(supplier.data.walletOptions).toEqual([]);
+    expect(supplier.data.list.rows).toEqual([]);
+  });
+
   it("gives every column of a row, its live status included", async () => {
     const id = await newCampaign(`Columns ${RUN}`, { startDay: "2030-02-01", endDay: "2030-03-31" });
     const row = (await loadList("retailer.admin", `?q=${encodeURIComponent(`Columns ${RUN}`)}`)).data.list.rows[0];
@@ -204,7 +223,7 @@ describe("filters, search, sort and pages in the URL", () => {
     const broken = await loadList("retailer.admin", `?team=${pagingTeam}&sort=name&after=not-a-cursor`);
     expect(broken.status).toBe(200);
     expect(names(broken)[0]).toBe(`Page ${RUN} 00`);
-    // The tab pages the same way, with the wallet filter offered.
+    // The tab pages the same way.
     const tab = await loadTab("retailer.admin", pagingTeam, "?sort=name&dir=desc");
     expect(names(tab)[0]).toBe(`Page ${RUN} 26`);
     expect(created).toHaveLength(27);

@@ -718,6 +718,8 @@ describe("a suspended or archived team", () => {
     expect((await act("retailer.admin", paused.campaign.id, "enable")).status).toBe(302);
     expect((await act("retailer.admin", paused.campaign.id, "pause")).status).toBe(302);
     expect(await storage().publication.getCampaign(live.campaign.id)).not.toBeNull();
+    // The team's count of live (active) campaigns follows the actions.
+    expect((await storage().teams.getOne(team.id))!.liveCampaigns).toBe(1);
 
     await setTeamStatus(team.id, "suspended");
     expect(await storage().publication.getCampaign(live.campaign.id)).toBeNull();

@@ -90,6 +90,13 @@ describe("who may open the retailer settings", () => {
     expect(outcome.location).toBe("/not-authorized");
   });
 
+  it("the Settings hub links to the screen for those who may read it", async () => {
+    for (const who of ["operator", "retailer.admin"]) {
+      const hub = await call(() => app.m.routes.settings.loader({ request: getRequest("/settings", { cookie: cookies[who] }), params: {}, context } as never));
+      expect(hub.data.retailerSettingsLink, who).toBe(true);
+    }
+  });
+
   it("a visitor who is not signed in is sent to the login page", async () => {
     const outcome = await call(() => route.loader({ request: getRequest(PATH), params: {}, context } as never));
     expect(outcome.status).toBe(302);

@@ -30,7 +30,7 @@ import { preparePublication } from "./publication.server";
 export const OPEN_END_SORT_KEY = "9999-12-31T23:59:59.999Z";
 
 export function endSortKey(endDate: string | null | undefined): string {
-  return endDate || OPEN_END_SORT_KEY;
+  return endDate ? String(utcInstant(endDate)) : OPEN_END_SORT_KEY;
 }
 
 /** The instant fields of a campaign, stored as UTC ISO strings (Z) so that they sort and compare. */
