@@ -194,6 +194,12 @@ export default function CampaignProductsRoute() {
     target?.focus();
   }, [moved, location.key]);
 
+  // With JavaScript, the confirmation takes the focus when it appears (it follows the bulk bar).
+  const confirmRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (confirm) confirmRef.current?.focus();
+  }, [confirm]);
+
   const partyLabel = (p: Party | null) => (p ? t(`party.${p}`) : "—");
   const availabilityLabel = (a: string) => t(`availability.${availabilityKey(a)}`, { defaultValue: a });
 
@@ -213,36 +219,6 @@ export default function CampaignProductsRoute() {
       {canEdit ? <AddProductsForm version={version} count={count} /> : <p className="muted">{t("readOnly")}</p>}
 
       {listError ? <FormAlert title={t(listError.failure)} message={translateMessage(t, listError.message)} /> : null}
-
-      {confirm && canEdit ? (
-        <div className="confirm-body products-confirm" role="alertdialog" aria-labelledby="products-confirm-title" aria-describedby="products-confirm-list">
-          <p id="products-confirm-title">
-            <strong>{t("bulk.confirmTitle", { count: confirm.products.length })}</strong>
-          </p>
-          <ul id="products-confirm-list">
-            {confirm.products.map((p) => (
-              <li key={p.id}>
-                {p.title} <span className="muted">({p.id})</span>
-              </li>
-            ))}
-          </ul>
-          <div className="confirm-actions">
-            <Form method="post" action={here}>
-              <input type="hidden" name="intent" value={bulkProductsIntent} />
-              <input type="hidden" name="version" value={version} />
-              <input type="hidden" name="bulk" value="remove" />
-              <input type="hidden" name="confirmed" value="yes" />
-              {confirm.products.map((p) => (
-                <input key={p.id} type="hidden" name="selected" value={p.id} />
-              ))}
-              <SubmitButton pending={pending.intent === bulkProductsIntent} className="products-danger">
-                {t("bulk.confirmSubmit", { count: confirm.products.length })}
-              </SubmitButton>
-            </Form>
-            <Link to={here}>{t("bulk.cancel")}</Link>
-          </div>
-        </div>
-      ) : null}
 
       {products.length === 0 ? (
         <p className="empty-state">{canEdit ? t("empty") : t("emptyReadOnly")}</p>
@@ -268,6 +244,35 @@ export default function CampaignProductsRoute() {
                   {t("bulk.remove")}
                 </button>
               </Form>
+              {confirm ? (
+                <div className="confirm-body products-confirm" role="region" aria-labelledby="products-confirm-title" ref={confirmRef} tabIndex={-1}>
+                  <p id="products-confirm-title">
+                    <strong>{t("bulk.confirmTitle", { count: confirm.products.length })}</strong>
+                  </p>
+                  <ul id="products-confirm-list">
+                    {confirm.products.map((p) => (
+                      <li key={p.id}>
+                        {p.title} <span className="muted">({p.id})</span>
+                      </li>
+                    ))}
+                  </ul>
+                  <div className="confirm-actions">
+                    <Form method="post" action={here} preventScrollReset>
+                      <input type="hidden" name="intent" value={bulkProductsIntent} />
+                      <input type="hidden" name="version" value={version} />
+                      <input type="hidden" name="bulk" value="remove" />
+                      <input type="hidden" name="confirmed" value="yes" />
+                      {confirm.products.map((p) => (
+                        <input key={p.id} type="hidden" name="selected" value={p.id} />
+                      ))}
+                      <SubmitButton pending={pending.intent === bulkProductsIntent} className="products-danger">
+                        {t("bulk.confirmSubmit", { count: confirm.products.length })}
+                      </SubmitButton>
+                    </Form>
+                    <Link to={here}>{t("bulk.cancel")}</Link>
+                  </div>
+                </div>
+              ) : null}
             </>
           ) : null}
           <div className="table-wrap">

@@ -256,7 +256,7 @@ export async function campaignListPage(request: Request, user: User, fixedTeam: 
     enabledCampaignTypes(),
   ]);
   // The wallet filter: the wallets of the page's team, or of the team filter when the user may see it.
-  const walletTeam = fixedTeam?.id ?? state.team;
+  const walletTeam = fixedTeam?.id ?? (state.team && teams.options.some((o) => o.id === state.team) ? state.team : null);
   const wallets = walletTeam ? await walletOptions(walletTeam) : [];
   const createTeams = fixedTeam
     ? can(user, "Campaign", "create", { teamId: fixedTeam.id })

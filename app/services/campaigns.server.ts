@@ -41,7 +41,7 @@ import { retailerSettings as walletRetailerSettings } from "./wallets.server";
 
 /** The teams whose campaigns the user may see: undefined = all (retailers, operators). */
 export function campaignTeamScope(user: User): string[] | undefined {
-  return undefined;
+  return user.claims.type === "supplier" ? [...user.teamIds] : undefined;
 }
 
 export interface CampaignContext {

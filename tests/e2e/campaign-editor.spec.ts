@@ -225,8 +225,9 @@ test.describe("the campaign editor, as a retailer administrator", () => {
     await editor.act("pause");
     await expect(editor.badge).toHaveText(ct("liveStatus.paused"));
     await editor.act("archive", "actions.confirmSubmit.archive");
-    await expect(editor.badge).toHaveText(ct("liveStatus.archived"));
+    // Success toasts fade after 3 s: read it first.
     await expect(editor.toast(ct("toast.action.archive", { name }))).toBeVisible();
+    await expect(editor.badge).toHaveText(ct("liveStatus.archived"));
     // Archived: read only, no action left.
     await expect(page.getByText(et("readOnly"))).toBeVisible();
     await expect(editor.actions).toHaveCount(0);
@@ -244,8 +245,9 @@ test.describe("the campaign editor, as a retailer administrator", () => {
     await editor.actions.locator("summary").filter({ hasText: new RegExp(`^${ct("actions.delete")}$`) }).click();
     await expect(page.getByText(ct("actions.confirm.delete", { name }))).toBeVisible();
     await submitAndWait(page, `/campaigns/${id}`, () => editor.actions.getByRole("button", { name: ct("actions.confirmSubmit.delete") }).click());
-    await expect(page).toHaveURL(new RegExp(`/teams/${TEAM}/campaigns`));
+    // Success toasts fade after 3 s: read it first.
     await expect(editor.toast(ct("toast.deleted"))).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/teams/${TEAM}/campaigns`));
     const gone = await page.goto(`/campaigns/${id}`);
     expect(gone?.status()).toBe(404);
   });

@@ -65,7 +65,7 @@ class ProductsPage {
     this.idsError = page.locator(".products-add .field-errors");
     this.alert = page.getByRole("alert");
     this.bulk = page.getByRole("form", { name: pt("bulk.label") });
-    this.confirmation = page.getByRole("alertdialog");
+    this.confirmation = page.getByRole("region", { name: /^Remove (this product|these \d+ products) from the campaign\?$/ });
   }
 
   get path() {
@@ -148,6 +148,7 @@ test.describe("campaign products", () => {
     await products.row("SKU-000004").getByRole("checkbox").check();
     await products.click(products.bulk.getByRole("button", { name: pt("bulk.remove") }));
     await expect(products.confirmation).toContainText(pt("bulk.confirmTitle_other", { count: 2 }));
+    if (javaScriptEnabled) await expect(products.confirmation).toBeFocused();
     await expect(products.table.locator("tbody tr")).toHaveCount(3);
     await products.click(products.confirmation.getByRole("button", { name: pt("bulk.confirmSubmit_other", { count: 2 }) }));
     await expect(app.shell.toast(pt("toast.removed_other", { count: 2 }))).toBeVisible();

@@ -62,9 +62,15 @@ class TargetingPage {
     await expect(this.heading).toBeVisible();
   }
 
+  /** A cell's checkbox (by id: role queries over 168 cells are slow; its label is checked in the test). */
   cell(day: string, hour: number): Locator {
+    return this.grid.locator(`#daypart-${day}-${hour}`);
+  }
+
+  /** The label a cell's checkbox must have, e.g. "Monday, 09:00 to 10:00". */
+  static cellName(day: string, hour: number): RegExp {
     const pad = (h: number) => `${String(h).padStart(2, "0")}:00`;
-    return this.grid.getByRole("checkbox", { name: new RegExp(`^${tt(`days.${day}`)}, ${pad(hour)} to ${pad((hour + 1) % 24)}`) });
+    return new RegExp(`^${tt(`days.${day}`)}, ${pad(hour)} to ${pad((hour + 1) % 24)}`);
   }
 
   preset(name: "all" | "none" | "business"): Locator {
@@ -76,6 +82,7 @@ test.describe("targeting: dayparting by keyboard", () => {
   test.use({ role: "supplierAdmin" });
 
   test("clears the grid, ticks hours with the keyboard, saves, and finds them kept", async ({ page, app, baseURL, javaScriptEnabled }) => {
+    test.setTimeout(60_000);
     const id = await createCampaign(page, baseURL!);
     const targeting = new TargetingPage(page);
     await targeting.goto(id);
@@ -83,6 +90,8 @@ test.describe("targeting: dayparting by keyboard", () => {
     await expect(targeting.grid.getByRole("columnheader", { name: "09:00" })).toBeVisible();
     await expect(targeting.grid.getByRole("rowheader", { name: "Monday" })).toBeVisible();
     await expect(targeting.cell("mon", 9)).toBeChecked();
+    await expect(targeting.cell("mon", 9)).toHaveAccessibleName(TargetingPage.cellName("mon", 9));
+    await expect(targeting.cell("tue", 10)).toHaveAccessibleName(TargetingPage.cellName("tue", 10));
 
     // The quick fill: in place with JS, a round trip to the server without.
     await targeting.preset("none").focus();

@@ -451,6 +451,10 @@ describe("history", () => {
     expect(ids.before.text).toBe(`${sku("A")}, ${sku("C")}`);
     expect(ids.after.text).toBe(sku("C"));
     expect(entries[2]!.changes.find((c) => c.field === "offers")!.offers).toMatchObject({ added: [sku("A"), sku("C")] });
+    // Words shown in the reader's language.
+    expect(entries[3]!.changes.find((c) => c.field === "status")!.after.text).toBe("Draft");
+    expect(entries[3]!.changes.find((c) => c.field === "campaignType")!.after.text).toBe("Sponsored products");
+    expect(entries[3]!.actionLabel).toBe("Created");
     // The instant, in the user's time zone (Europe/Paris).
     const at = new Date(entries[0]!.at);
     expect(entries[0]!.atText).toBe(new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "Europe/Paris" }).format(at));
