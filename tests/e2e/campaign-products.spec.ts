@@ -159,6 +159,7 @@ test.describe("campaign products", () => {
   });
 
   test("move a product by keyboard: the list reorders and the focus stays on the moved product", async ({ page, baseURL }) => {
+    test.slow(); // Each move is a full page without JavaScript.
     const id = await createCampaign(page, baseURL!);
     const products = new ProductsPage(page, id);
     await products.goto();
@@ -200,6 +201,7 @@ test.describe("campaign history", () => {
   test.use({ role: "supplierAdmin" });
 
   test("open the history after changes and download it as CSV", async ({ page, baseURL, javaScriptEnabled }) => {
+    test.slow(); // Several round trips, axe, and a download.
     const name = unique("History e2e");
     const id = await createCampaign(page, baseURL!, name);
     const products = new ProductsPage(page, id);
