@@ -79,11 +79,16 @@ export async function republishTeam(team: Team): Promise<number> {
   const publish = publisherFor(team, settings);
   let changed = 0;
   for (const campaign of await getStorage().campaigns.listForTeam(team.id)) {
-    const payload = publish(campaign);
-    const current = await getStorage().publication.getCampaign(campaign.id);
-    if (!payload && !current) continue;
-    await getStorage().publication.apply(campaign.id, payload);
-    changed++;
+    // One campaign failing to publish must not undo the team's change or stop the others.
+    try {
+      const payload = publish(campaign);
+      const current = await getStorage().publication.getCampaign(campaign.id);
+      if (!payload && !current) continue;
+      await getStorage().publication.apply(campaign.id, payload);
+      changed++;
+    } catch (error) {
+      logFailure("Publish campaign error", campaign.id, error, { teamId: team.id, teamStatus: team.status });
+    }
   }
   return changed;
 }
