@@ -11,7 +11,9 @@ const notFound = () => new Response("Not found", { status: 404, headers: { "Cont
 /** Team files: the team must be visible. Campaign files: the campaign's team, and reading campaigns in it. */
 async function mayRead(user: User, owner: FileOwner): Promise<boolean> {
   if (owner.type === "team") return Boolean(await getVisibleTeam(user, owner.teamId));
-  const campaign = await getStorage().campaigns.getOne(owner.campaignId);
+  // A duplicate shares its source's files, and a deleted draft may have been a source: its copy in
+  // deleted campaigns still names the team that owns the files.
+  const campaign = (await getStorage().campaigns.getOne(owner.campaignId)) ?? (await getStorage().campaigns.getDeleted(owner.campaignId));
   if (!campaign || !(await getVisibleTeam(user, campaign.team))) return false;
   return can(user, "Campaign", "read", { teamId: campaign.team });
 }

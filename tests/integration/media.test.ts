@@ -276,13 +276,20 @@ describe("campaign assets", () => {
     expect((await fetchFile(`campaigns/../console.db`, cookies.operator)).status).toBe(404);
     expect((await fetchFile(`other/${campaign.id}/x.gif`, cookies.operator)).status).toBe(404);
 
-    // A deleted campaign's files are no longer served.
+    // A deleted draft may have been duplicated (the copy shares its files): its files stay readable
+    // by those who see its team, from the copy kept in deleted campaigns.
     const doomed = await newCampaign("acme-brand", `Media Doomed ${Date.now()}`);
     const doomedFile = await files.saveCampaignAsset(doomed.id, "brand_image", asFile(fixture("image-32x18.gif"), "g.gif", "image/gif"));
     if (!doomedFile.ok) throw new Error("not saved");
     expect((await fetchFile(doomedFile.key, cookies.operator)).status).toBe(200);
     await storage().campaigns.delete(doomed.id, { by: "test@example.com" }, new Date());
-    expect((await fetchFile(doomedFile.key, cookies.operator)).status).toBe(404);
+    expect((await fetchFile(doomedFile.key, cookies.operator)).status).toBe(200);
+    expect((await fetchFile(doomedFile.key, cookies["supplier.viewer"])).status).toBe(200);
+    const theirsDoomed = await newCampaign(otherCampaign.team, `Media Doomed Other ${Date.now()}`);
+    const theirsFile = await files.saveCampaignAsset(theirsDoomed.id, "brand_image", asFile(fixture("image-32x18.gif"), "g.gif", "image/gif"));
+    if (!theirsFile.ok) throw new Error("not saved");
+    await storage().campaigns.delete(theirsDoomed.id, { by: "test@example.com" }, new Date());
+    expect((await fetchFile(theirsFile.key, cookies["supplier.viewer"])).status).toBe(404);
   });
 
   it("deletes only the campaign's own files", async () => {
