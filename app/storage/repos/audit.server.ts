@@ -25,9 +25,23 @@ export function diffFields(
   return changes;
 }
 
+let lastStamp = 0n;
+
+/**
+ * An audit entry id that sorts by time: lists order by `at` and break ties by id, so two changes
+ * in the same millisecond keep the order they were made in (within a process, by a monotonic
+ * clock); the random tail keeps ids unique across processes.
+ */
+export function auditEntryId(): string {
+  let stamp = process.hrtime.bigint();
+  if (stamp <= lastStamp) stamp = lastStamp + 1n;
+  lastStamp = stamp;
+  return `${stamp.toString(36).padStart(14, "0")}-${randomUUID().slice(0, 8)}`;
+}
+
 /** Adds an audit entry to a running transaction, so the change and its record land together. */
 export function appendAuditInTransaction(tx: TransactionContext, entry: Omit<AuditEntryData, "at">, now: Date): void {
-  tx.create<AuditEntryData>(COLLECTIONS.audit, randomUUID(), { ...entry, at: now.toISOString() });
+  tx.create<AuditEntryData>(COLLECTIONS.audit, auditEntryId(), { ...entry, at: now.toISOString() });
 }
 
 export function createAuditRepo(store: DocumentStore): AuditRepo {
@@ -45,7 +59,7 @@ export function createAuditRepo(store: DocumentStore): AuditRepo {
       }) as Promise<{ items: AuditEntry[]; next: string | null }>;
     },
     async append(entry, now = new Date()) {
-      return store.create<AuditEntryData>(COLLECTIONS.audit, randomUUID(), { ...entry, at: now.toISOString() });
+      return store.create<AuditEntryData>(COLLECTIONS.audit, auditEntryId(), { ...entry, at: now.toISOString() });
     },
   };
 }
