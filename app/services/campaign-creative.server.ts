@@ -141,7 +141,7 @@ async function storeUploads(
 /**
  * After a refused save, drops the files stored for it (nobody refers to them). Files replaced or
  * removed by a successful save are kept: a duplicated campaign refers to the same keys (see
- * docs/decisions/0016-campaign-targeting-and-creative.md).
+ * docs/decisions/0012-campaign-targeting-and-creative.md).
  */
 async function dropCreated(campaignId: string, result: SaveResult, created: string[]) {
   if (!result.ok) await Promise.all(created.map((key) => deleteCampaignAsset(campaignId, key)));
