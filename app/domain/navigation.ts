@@ -66,6 +66,7 @@ export interface MenuItem {
  */
 export const MAIN_MENU: readonly MenuItem[] = [
   { key: "dashboard", to: "/", resource: "Home", shortcut: "d" },
+  { key: "campaigns", to: "/campaigns", resource: "Campaign", shortcut: "c" },
   { key: "settings", to: "/settings", resource: "RetailerSettings", shortcut: "s" },
   { key: "activity", to: "/health", resource: "Health", shortcut: "a" },
   { key: "faq", to: "/faq", resource: null, shortcut: "f" },

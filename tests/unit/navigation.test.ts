@@ -65,21 +65,21 @@ describe("menuFor per account type", () => {
   const keys = (s: Subject) => menuFor(s).map((item) => item.key);
 
   it.each([
-    [subject("operator", "ADMIN"), ["dashboard", "settings", "activity", "faq"]],
-    [subject("operator", "VIEWER"), ["dashboard", "settings", "activity", "faq"]],
-    [subject("retailer", "ADMIN"), ["dashboard", "settings", "faq"]],
-    [subject("retailer", "EDITOR"), ["dashboard", "faq"]],
-    [subject("retailer", "REVIEWER"), ["dashboard", "faq"]],
-    [subject("retailer", "VIEWER"), ["dashboard", "faq"]],
-    [subject("supplier", "ADMIN", { "team-a": "ADMIN" }), ["dashboard", "faq"]],
-    [subject("supplier", "VIEWER", { "team-a": "VIEWER" }), ["dashboard", "faq"]],
+    [subject("operator", "ADMIN"), ["dashboard", "campaigns", "settings", "activity", "faq"]],
+    [subject("operator", "VIEWER"), ["dashboard", "campaigns", "settings", "activity", "faq"]],
+    [subject("retailer", "ADMIN"), ["dashboard", "campaigns", "settings", "faq"]],
+    [subject("retailer", "EDITOR"), ["dashboard", "campaigns", "faq"]],
+    [subject("retailer", "REVIEWER"), ["dashboard", "campaigns", "faq"]],
+    [subject("retailer", "VIEWER"), ["dashboard", "campaigns", "faq"]],
+    [subject("supplier", "ADMIN", { "team-a": "ADMIN" }), ["dashboard", "campaigns", "faq"]],
+    [subject("supplier", "VIEWER", { "team-a": "VIEWER" }), ["dashboard", "campaigns", "faq"]],
   ] as [Subject, string[]][])("%o sees %j", (s, expected) => {
     expect(keys(s)).toEqual(expected);
   });
 
   it("links point at their screens, in the spec's menu order", () => {
     const items = menuFor(subject("operator", "ADMIN"));
-    expect(items.map((i) => i.to)).toEqual(["/", "/settings", "/health", "/faq"]);
+    expect(items.map((i) => i.to)).toEqual(["/", "/campaigns", "/settings", "/health", "/faq"]);
     // Shortcuts are unique.
     expect(new Set(items.map((i) => i.shortcut)).size).toBe(items.length);
   });
