@@ -1,5 +1,6 @@
 /** What the server does once before it listens: open (and migrate) storage, seed demo data. */
 import { getEnv } from "./env.server";
+import { seedDemoCampaigns } from "./demo-campaigns.server";
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoData } from "./seed.server";
 import { initStorage } from "./storage.server";
 
@@ -8,7 +9,8 @@ export async function boot(): Promise<void> {
   const storage = await initStorage();
   await storage.config.get();
   if (!env.SEED_DEMO_DATA) return;
-  const created = await seedDemoData(storage);
+  let created = await seedDemoData(storage);
+  if (env.SEED_DEMO_CAMPAIGNS) created += await seedDemoCampaigns(storage, new Date());
   const lines = [
     created ? `Seeded ${created} demo records.` : "Demo data already present.",
     `Demo sign-ins (password ${DEMO_PASSWORD}, demo data only):`,

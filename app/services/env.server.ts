@@ -19,6 +19,8 @@ const EnvSchema = z.object({
   SESSION_SECRET: z.string().min(32).optional(),
   COOKIE_SECURE: bool.optional(),
   SEED_DEMO_DATA: bool.optional(),
+  /** Demo wallet and campaigns on top of the demo data (default: with it); browser tests turn it off. */
+  SEED_DEMO_CAMPAIGNS: bool.optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Ads console <no-reply@example.com>"),
   RETAILER_CURRENCY_LOCALE: z.string().default("fr-FR"),
@@ -32,6 +34,7 @@ export type Env = z.infer<typeof EnvSchema> & {
   SESSION_SECRET: string;
   COOKIE_SECURE: boolean;
   SEED_DEMO_DATA: boolean;
+  SEED_DEMO_CAMPAIGNS: boolean;
   OUTBOX_DIR: string;
 };
 
@@ -67,6 +70,7 @@ export function getEnv(): Env {
     SESSION_SECRET: env.SESSION_SECRET ?? localSessionSecret(env.DATA_DIR),
     COOKIE_SECURE: env.COOKIE_SECURE ?? publicUrl.startsWith("https:"),
     SEED_DEMO_DATA: env.SEED_DEMO_DATA ?? env.STORAGE === "sqlite",
+    SEED_DEMO_CAMPAIGNS: env.SEED_DEMO_CAMPAIGNS ?? env.SEED_DEMO_DATA ?? env.STORAGE === "sqlite",
     OUTBOX_DIR: path.join(env.DATA_DIR, "outbox"),
   };
   return cached;

@@ -1,0 +1,100 @@
+/**
+ * Demo wallet and campaigns for `npm start` (demo data only; idempotent: seeded once, when the
+ * demo team has no campaign). Built through the same repositories and rules as the console:
+ * the running campaign is published to the ad server's cache like any other.
+ */
+import { dayOfInstant, newCampaignData, type CampaignData, type CampaignOffer } from "~/domain/campaign";
+import { publishedCampaign } from "~/domain/campaign-publication";
+import { DEFAULT_RETAILER_SETTINGS } from "~/domain/retailer-settings";
+import type { Storage } from "~/storage/port";
+import { getEnv } from "./env.server";
+import { DEMO_TEAM_ID } from "./seed.server";
+
+export const DEMO_WALLET_ID = "acme-brand-main";
+
+function addDays(day: string, days: number): string {
+  const d = new Date(`${day}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Seeds the demo wallet (credited €5,000) and four campaigns; returns how many records it made. */
+export async function seedDemoCampaigns(storage: Storage, now: Date): Promise<number> {
+  const team = await storage.teams.getOne(DEMO_TEAM_ID);
+  if (!team) return 0;
+  if ((await storage.campaigns.listForTeam(team.id)).length > 0) return 0;
+  const actor = { by: "system" };
+  const timeZone = getEnv().RETAILER_TIMEZONE;
+  const settings = (await storage.config.get()).retailerSettings ?? DEFAULT_RETAILER_SETTINGS;
+  let created = 0;
+
+  let wallet = await storage.wallets.getOne(DEMO_WALLET_ID);
+  if (!wallet) {
+    wallet = await storage.wallets.create(
+      team.id,
+      { label: "Acme 2026 budget", currency: "EUR", status: "active", dailyBudget: 15_000, budgetEditing: false, external_id: "", tags: [] },
+      actor,
+      DEMO_WALLET_ID,
+    );
+    const posted = await storage.ledger.post(
+      { walletId: wallet.id, type: "credit", amount: 500_000, reference: "DEMO-PO-1", comment: "Demo funding", by: "system", idempotencyKey: "00000000-0000-4000-8000-000000000001" },
+      now,
+    );
+    if (posted.ok) wallet = posted.wallet;
+    created++;
+  }
+
+  const acme = await storage.catalog.list({ brand: "Acme", party: "1P", limit: 12 });
+  const offers = (count: number): Pick<CampaignData, "offers" | "productIds"> => {
+    const picked = acme.items.slice(0, count);
+    const entries: [string, CampaignOffer][] = picked.map((p, i) => [
+      p.id,
+      { on: true, availability: p.availability, title: p.title, image_link: p.image_link, pos: i + 1, party: p.party },
+    ]);
+    return { offers: Object.fromEntries(entries), productIds: picked.map((p) => p.id) };
+  };
+  const today = dayOfInstant(now.toISOString(), timeZone);
+  const selectedWallet = { label: wallet.label, credit: wallet.credit, balance: wallet.balance, status: wallet.status };
+  const base = (name: string, startDay: string, endDay: string | null, type: "sponsored-products" | "banner-ads" = "sponsored-products") =>
+    newCampaignData({ name, startDay, endDay, campaignType: type, team }, settings, "system", now, timeZone);
+
+  const demos: CampaignData[] = [
+    {
+      ...base("Acme everyday essentials", addDays(today, -14), null),
+      status: "active",
+      bid: 45,
+      wallet: wallet.id,
+      selectedWallet,
+      pacingTotal: 150_000,
+      pacingDaily: 8_000,
+      ...offers(6),
+    },
+    {
+      ...base("Acme Christmas push", addDays(today, 18), addDays(today, 32)),
+      status: "active",
+      bid: 60,
+      wallet: wallet.id,
+      selectedWallet,
+      pacingTotal: 200_000,
+      ...offers(4),
+    },
+    { ...base("Acme new launches", today, null), bid: 30, ...offers(3) },
+    {
+      ...base("Acme home banners", addDays(today, -30), addDays(today, 60), "banner-ads"),
+      status: "paused",
+      bid: 400,
+      wallet: wallet.id,
+      selectedWallet,
+      ...offers(2),
+    },
+  ];
+  for (const data of demos) {
+    const campaign = await storage.campaigns.create(data, actor);
+    const payload = publishedCampaign(campaign, { settings, teamStatus: team.status, timeZone, now });
+    if (payload) await storage.publication.apply(campaign.id, payload);
+    created++;
+  }
+  // The teams list's "live campaigns" (active ones), kept by the campaign service from now on.
+  await storage.documents.update("team", team.id, { liveCampaigns: demos.filter((d) => d.status === "active").length });
+  return created;
+}
