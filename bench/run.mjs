@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: builds, starts the server on freshly seeded data, measures gzip JS per route
-// (from the build manifest) and SSR throughput and latency (autocannon) for /login and / signed
-// in, each beside the static /error-404 page in the same run, and writes bench/RESULTS.md.
+// (from the build manifest) and SSR throughput and latency (autocannon) for /login, / and the
+// campaign list, editor and products pages signed in, each beside the static /error-404 page in the same run, and writes bench/RESULTS.md.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -84,10 +84,16 @@ async function main() {
     await waitFor(`${BASE}/login`);
     const js = await jsPerRoute();
     const cookie = await signIn();
+    const listHtml = await (await fetch(`${BASE}/campaigns`, { headers: { cookie } })).text();
+    const campaignId = /\/campaigns\/([0-9a-f-]{36})/.exec(listHtml)?.[1];
+    if (!campaignId) throw new Error("No demo campaign in /campaigns");
     const pairs = [];
     for (const [name, url, headers] of [
       ["/login", `${BASE}/login`, {}],
       ["/ (signed in)", `${BASE}/`, { cookie }],
+      ["/campaigns (signed in)", `${BASE}/campaigns`, { cookie }],
+      ["/campaigns/{id} editor (signed in)", `${BASE}/campaigns/${campaignId}`, { cookie }],
+      ["/campaigns/{id}/products (signed in)", `${BASE}/campaigns/${campaignId}/products`, { cookie }],
     ]) {
       const page = await load(url, headers);
       const staticPage = await load(`${BASE}/error-404`, headers);
