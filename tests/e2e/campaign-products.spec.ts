@@ -83,8 +83,9 @@ class ProductsPage {
     await submitAndWait(this.page, this.path, () => this.add.click());
   }
 
+  /** The row whose id cell is exactly this id (other rows' buttons may name it in their labels). */
   row(id: string): Locator {
-    return this.table.getByRole("row").filter({ hasText: id });
+    return this.table.locator("tbody tr").filter({ has: this.table.page().locator(".products-id", { hasText: new RegExp(`^\\s*${id}\\s*$`) }) });
   }
 
   rowButton(id: string, name: string): Locator {
