@@ -15,6 +15,7 @@ import type { EntryType, LedgerEntry, Team, User, Wallet } from "~/domain/types"
 import { computeRunway, deriveWalletLiveStatus, isRecentlyUpdated, spentShare } from "~/domain/wallet";
 import type { WalletFormValue } from "~/forms/wallets";
 import { ConflictError, type Page, type PostEntryResult, type WalletInput } from "~/storage/port";
+import { refreshWalletCampaigns } from "./campaign-wallets.server";
 import { getEnv } from "./env.server";
 import { getFixedT } from "./i18n.server";
 import { getStorage } from "./storage.server";
@@ -157,6 +158,7 @@ export async function updateWallet(user: User, wallet: Wallet, value: Omit<Walle
   if (value.currency !== wallet.currency && wallet.entryCount > 0) return { ok: false, reason: "wallets:form.currencyLocked" };
   try {
     const updated = await getStorage().wallets.update(wallet.id, toInput(value), { by: user.email }, { expectVersion: value.version });
+    await refreshWalletCampaigns(updated.id);
     return { ok: true, wallet: updated };
   } catch (error) {
     if (error instanceof ConflictError) return { ok: false, reason: "errors.conflict" };
@@ -175,12 +177,17 @@ export interface PostEntryValue {
   idempotencyKey: string;
 }
 
+/** Posts an entry; the campaigns on the wallet then get its new balance and funds flag. */
 export async function postEntry(user: User, wallet: Wallet, value: PostEntryValue, now = new Date()): Promise<PostEntryResult> {
-  return getStorage().ledger.post({ walletId: wallet.id, ...value, by: user.email }, now);
+  const result = await getStorage().ledger.post({ walletId: wallet.id, ...value, by: user.email }, now);
+  if (result.ok && !result.duplicate) await refreshWalletCampaigns(wallet.id);
+  return result;
 }
 
 export async function reverseEntry(user: User, wallet: Wallet, entryId: string, comment: string, now = new Date()): Promise<PostEntryResult> {
-  return getStorage().ledger.reverse(wallet.id, entryId, user.email, comment, now);
+  const result = await getStorage().ledger.reverse(wallet.id, entryId, user.email, comment, now);
+  if (result.ok && !result.duplicate) await refreshWalletCampaigns(wallet.id);
+  return result;
 }
 
 function presentEntry(entry: LedgerEntry, wallet: Wallet, ctx: ViewContext, reversed: boolean, reversalOfSeq: number | null) {
