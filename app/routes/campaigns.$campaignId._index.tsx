@@ -7,10 +7,8 @@ import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { SelectField } from "~/components/select-field";
 import { UpdateGeneralSchema, updateGeneralIntent } from "~/forms/campaigns";
 import { requireUser } from "~/services/auth.server";
-import { campaignEditable, generalSection, requireCampaign, updateGeneral } from "~/services/campaigns.server";
+import { campaignEditable, generalSection, redirectSaved, requireCampaign, updateGeneral } from "~/services/campaigns.server";
 import { getRequestLocale } from "~/services/i18n.server";
-import { redirectWithToast } from "~/services/toast.server";
-import { splitMessage } from "~/utils/message";
 import { useIsPending } from "~/utils/misc";
 
 export const meta: MetaFunction = () => [{ title: "General · Campaign · Ads console" }];
@@ -35,13 +33,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!outcome.ok) {
     return data({ result: submission.reply({ formErrors: outcome.formErrors, fieldErrors: outcome.fieldErrors }) }, { status: outcome.status });
   }
-  const warning = outcome.warnings[0] ? splitMessage(outcome.warnings[0]) : null;
-  return redirectWithToast(`/campaigns/${ctx.campaign.id}`, {
-    type: "success",
-    title: "toast.changesSaved",
-    description: warning?.key,
-    values: warning?.values as Record<string, string> | undefined,
-  });
+  return redirectSaved(`/campaigns/${ctx.campaign.id}`, outcome.warnings);
 }
 
 export default function CampaignGeneralRoute() {
@@ -52,9 +44,8 @@ export default function CampaignGeneralRoute() {
 
 function GeneralForm() {
   const { t } = useTranslation(["campaignEditor", "campaigns"]);
+  // Message keys name their namespace ("campaigns:…") or are common's: the default t reads both.
   const { t: tc } = useTranslation();
-  /** A message key: "ns:key" of an area, else common's. */
-  const tm = (key: string) => (key.includes(":") ? t(key) : tc(key));
   const view = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
@@ -76,7 +67,7 @@ function GeneralForm() {
         <h2 id="general-title">{t("campaigns:editor.section.general")}</h2>
         {readOnly ? <p className="notice">{t("readOnly")}</p> : null}
         {form.errors?.length ? (
-          <FormAlert title={conflict ? tc("errors.conflictTitle") : tc("errors.errorOccurred")} message={form.errors.map(tm).join(" ")} />
+          <FormAlert title={conflict ? tc("errors.conflictTitle") : tc("errors.errorOccurred")} message={form.errors.map((k) => tc(k)).join(" ")} />
         ) : null}
         <Form method="post" {...getFormProps(form)}>
           <input type="hidden" name="intent" value={updateGeneralIntent} />

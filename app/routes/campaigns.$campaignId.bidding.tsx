@@ -62,9 +62,8 @@ export default function CampaignBiddingRoute() {
 
 function BiddingForm() {
   const { t } = useTranslation(["campaignEditor", "campaigns"]);
+  // Message keys name their namespace ("campaigns:…") or are common's: the default t reads both.
   const { t: tc } = useTranslation();
-  /** A message key: "ns:key" of an area, else common's. */
-  const tm = (key: string) => (key.includes(":") ? t(key) : tc(key));
   const view = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
@@ -96,7 +95,7 @@ function BiddingForm() {
       {form.errors?.length || applyError ? (
         <FormAlert
           title={conflict ? tc("errors.conflictTitle") : tc("errors.errorOccurred")}
-          message={[...(form.errors ?? []), ...(applyError ? [applyError] : [])].map(tm).join(" ")}
+          message={[...(form.errors ?? []), ...(applyError ? [applyError] : [])].map((k) => tc(k)).join(" ")}
         />
       ) : null}
       {!readOnly ? (

@@ -7,10 +7,8 @@ import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { PACING_DEVICES, PACING_PLACEMENTS } from "~/domain/campaign-pacing";
 import { UpdateBudgetSchema, updateBudgetIntent } from "~/forms/campaigns";
 import { requireUser } from "~/services/auth.server";
-import { budgetSection, campaignEditable, requireCampaign, updateBudget } from "~/services/campaigns.server";
+import { budgetSection, campaignEditable, redirectSaved, requireCampaign, updateBudget } from "~/services/campaigns.server";
 import { getRequestLocale } from "~/services/i18n.server";
-import { redirectWithToast } from "~/services/toast.server";
-import { splitMessage } from "~/utils/message";
 import { useIsPending } from "~/utils/misc";
 
 export const meta: MetaFunction = () => [{ title: "Budget and pacing · Campaign · Ads console" }];
@@ -35,13 +33,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!outcome.ok) {
     return data({ result: submission.reply({ formErrors: outcome.formErrors, fieldErrors: outcome.fieldErrors }) }, { status: outcome.status });
   }
-  const warning = outcome.warnings[0] ? splitMessage(outcome.warnings[0]) : null;
-  return redirectWithToast(`/campaigns/${ctx.campaign.id}/budget`, {
-    type: "success",
-    title: "toast.changesSaved",
-    description: warning?.key,
-    values: warning?.values as Record<string, string> | undefined,
-  });
+  return redirectSaved(`/campaigns/${ctx.campaign.id}/budget`, outcome.warnings);
 }
 
 export default function CampaignBudgetRoute() {
@@ -83,9 +75,8 @@ function PacingView() {
 
 function BudgetForm() {
   const { t } = useTranslation(["campaignEditor", "campaigns"]);
+  // Message keys name their namespace ("campaigns:…") or are common's: the default t reads both.
   const { t: tc } = useTranslation();
-  /** A message key: "ns:key" of an area, else common's. */
-  const tm = (key: string) => (key.includes(":") ? t(key) : tc(key));
   const view = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
@@ -116,7 +107,7 @@ function BudgetForm() {
         </p>
       ))}
       {form.errors?.length ? (
-        <FormAlert title={conflict ? tc("errors.conflictTitle") : tc("errors.errorOccurred")} message={form.errors.map(tm).join(" ")} />
+        <FormAlert title={conflict ? tc("errors.conflictTitle") : tc("errors.errorOccurred")} message={form.errors.map((k) => tc(k)).join(" ")} />
       ) : null}
       <Form method="post" {...getFormProps(form)}>
         <input type="hidden" name="intent" value={updateBudgetIntent} />

@@ -76,9 +76,8 @@ export const SECTIONS = ["general", "bidding", "budget", "targeting", "creative"
 
 export default function CampaignLayoutRoute() {
   const { t } = useTranslation(["campaigns", "campaignEditor"]);
+  // Message keys name their namespace ("campaigns:…") or are common's: the default t reads both.
   const { t: tc } = useTranslation();
-  /** A message key: "ns:key" of an area, else common's. */
-  const tm = (key: string) => (key.includes(":") ? t(key) : tc(key));
   const { campaign, team, actions, canDuplicate } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const location = useLocation();
@@ -117,7 +116,7 @@ export default function CampaignLayoutRoute() {
         actionError.message === "errors.conflict" ? (
           <FormAlert title={tc("errors.conflictTitle")} message={tc("errors.conflict")} />
         ) : (
-          <FormAlert title={tm(actionError.message)} message={actionError.problems.map(tm).join(" · ") || undefined} />
+          <FormAlert title={tc(actionError.message)} message={actionError.problems.map((k) => tc(k)).join(" · ") || undefined} />
         )
       ) : null}
       <div className="campaign-toolbar">

@@ -31,9 +31,10 @@ import { canSeeTeam } from "~/domain/teams";
 import type { Team, User, Wallet } from "~/domain/types";
 import type { CreateCampaignValue, UpdateBiddingValue, UpdateBudgetValue, UpdateGeneralValue } from "~/forms/campaigns";
 import { COLLECTIONS, ConflictError, NotFoundError, type Patch } from "~/storage/port";
-import { withValues } from "~/utils/message";
+import { splitMessage, withValues } from "~/utils/message";
 import { getRetailerSettings, retailerTimeZone } from "./retailer-settings.server";
 import { getStorage } from "./storage.server";
+import { redirectWithToast } from "./toast.server";
 import { retailerSettings as walletRetailerSettings } from "./wallets.server";
 
 // ---------------------------------------------------------------------------------------------
@@ -154,6 +155,17 @@ export function isEditableStatus(status: Campaign["status"]): boolean {
 /** The user may change this campaign's sections now (rights and status). */
 export function campaignEditable(user: User, ctx: CampaignContext): boolean {
   return canEditCampaign(user, ctx.team.id) && isEditableStatus(ctx.campaign.status);
+}
+
+/** PRG after a section save: 'Changes Saved', with the save's first warning as the description. */
+export function redirectSaved(url: string, warnings: readonly string[]) {
+  const warning = warnings[0] ? splitMessage(warnings[0]) : null;
+  return redirectWithToast(url, {
+    type: "success",
+    title: "toast.changesSaved",
+    description: warning?.key,
+    values: warning?.values as Record<string, string> | undefined,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
