@@ -9,29 +9,17 @@
  * Every test creates its own campaigns and wallets (unique names) on the demo team "Acme Brand",
  * signed in as the retailer administrator, so parallel specs and the two servers never share one.
  */
-import fs from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./a11y";
-import { en, expect, submitAndWait, test } from "./fixtures";
+import { en, enTexts, expect, submitAndWait, test, uniqueName } from "./fixtures";
 
 const TEAM = "acme-brand";
 
-function texts(ns: string) {
-  const dict = JSON.parse(fs.readFileSync(new URL(`../../locales/en-GB/${ns}.json`, import.meta.url), "utf8")) as Record<string, unknown>;
-  return (key: string, values: Record<string, string | number> = {}): string => {
-    const found = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], dict);
-    if (typeof found !== "string") throw new Error(`No en-GB ${ns} text for ${key}`);
-    return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? `{{${name}}}`));
-  };
-}
 /** Texts of the campaigns, campaignEditor and wallets namespaces, as the app renders them. */
-const ct = texts("campaigns");
-const et = texts("campaignEditor");
-const wt = texts("wallets");
+const ct = enTexts("campaigns");
+const et = enTexts("campaignEditor");
+const wt = enTexts("wallets");
 
-function unique(label: string): string {
-  return `${label} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-}
 
 /** A day in Paris (the retailer's time zone) as yyyy-mm-dd, `offset` days from today. */
 function parisDay(offset = 0): string {
@@ -45,7 +33,7 @@ function parisDay(offset = 0): string {
 
 /** Creates a wallet on the team's Wallets tab and credits it; returns its label. */
 async function fundedWallet(page: Page, amount = "100.00"): Promise<string> {
-  const label = unique("Editor wallet");
+  const label = uniqueName("Editor wallet");
   await page.goto(`/teams/${TEAM}/wallets`);
   const form = page.locator("#create-wallet-form");
   const labelField = form.getByLabel(wt("fields.label"), { exact: true });
@@ -183,7 +171,7 @@ test.describe("the campaign editor, as a retailer administrator", () => {
     test.slow(); // Two dozen round trips, with JavaScript off each a full page.
     const { page } = app;
     const walletLabel = await fundedWallet(page);
-    const name = unique("Editor e2e");
+    const name = uniqueName("Editor e2e");
     const editor = await new NewCampaignPage(page).createDraft(name, parisDay(1));
     await expect(editor.toast(ct("toast.created", { name }))).toBeVisible();
     await expect(editor.badge).toHaveText(ct("liveStatus.draft"));
@@ -235,7 +223,7 @@ test.describe("the campaign editor, as a retailer administrator", () => {
 
   test("delete a draft after a confirmation: 'Campaign successfully deleted'", async ({ app }) => {
     const { page } = app;
-    const name = unique("Delete me");
+    const name = uniqueName("Delete me");
     const editor = await new NewCampaignPage(page).createDraft(name);
     const id = editor.id();
     // Activating it is refused first: no bid yet.
@@ -255,7 +243,7 @@ test.describe("the campaign editor, as a retailer administrator", () => {
   test("a stale version from another browser is refused and the input kept", async ({ app, openBrowser }) => {
     test.slow(); // Two browsers.
     const { page } = app;
-    const name = unique("Conflict");
+    const name = uniqueName("Conflict");
     const editor = await new NewCampaignPage(page).createDraft(name);
     const other = await openBrowser("retailerAdmin");
     const otherEditor = new CampaignEditor(other.page);
@@ -291,7 +279,7 @@ test.describe("the campaign editor, as a retailer administrator", () => {
 
   test("keyboard only: create a draft, rename it, set its bid", async ({ app }) => {
     const { page } = app;
-    const name = unique("Keyboard");
+    const name = uniqueName("Keyboard");
     const creation = new NewCampaignPage(page);
     await creation.open();
     await tabTo(page, creation.name);
@@ -322,7 +310,7 @@ test.describe("the campaign editor, as a retailer administrator", () => {
     test.skip(!javaScriptEnabled, "axe runs in the JS-on project");
     test.slow(); // Four axe runs.
     const { page } = app;
-    const editor = await new NewCampaignPage(page).createDraft(unique("Axe"));
+    const editor = await new NewCampaignPage(page).createDraft(uniqueName("Axe"));
     await expectNoSeriousA11yViolations(page);
     await editor.section("bidding");
     await editor.bid.fill("0.01");

@@ -8,41 +8,22 @@
  * tag unique to the test, and filters the list by it, so parallel specs and the JS-on and JS-off
  * servers never share a row.
  */
-import fs from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./a11y";
-import { expect, submitAndWait, test } from "./fixtures";
+import { createCampaign, enTexts, expect, submitAndWait, test } from "./fixtures";
 
 const TEAM = "acme-brand";
 
-function texts(ns: string) {
-  const dict = JSON.parse(fs.readFileSync(new URL(`../../locales/en-GB/${ns}.json`, import.meta.url), "utf8")) as Record<string, unknown>;
-  return (key: string, values: Record<string, string | number> = {}): string => {
-    const found = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], dict);
-    if (typeof found !== "string") throw new Error(`No en-GB ${ns} text for ${key}`);
-    return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? `{{${name}}}`));
-  };
-}
-const lt = texts("campaignList");
-const ct = texts("campaigns");
-const tt = texts("teams");
+const lt = enTexts("campaignList");
+const ct = enTexts("campaigns");
+const tt = enTexts("teams");
 
 function uniqueTag(label: string): string {
   return `${label}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
-/** Creates a draft through the creation form (as the page's signed-in user); returns its id. */
-async function createCampaign(page: Page, baseURL: string, name: string, options: { startDay?: string; type?: string } = {}): Promise<string> {
-  const type = options.type ?? "sponsored-products";
-  const response = await page.request.post(`/teams/${TEAM}/campaigns/new/${type}`, {
-    form: { intent: "create-campaign", name, startDay: options.startDay ?? "2030-01-01", campaignType: type },
-    headers: { Origin: baseURL },
-    maxRedirects: 0,
-  });
-  expect(response.status()).toBe(302);
-  const id = /\/campaigns\/([^/?]+)$/.exec(response.headers().location ?? "")?.[1];
-  expect(id, "the new campaign's id").toBeTruthy();
-  return id!;
+function createCampaignNamed(page: Page, baseURL: string, name: string, options: { startDay?: string; type?: string } = {}): Promise<string> {
+  return createCampaign(page, baseURL, { name, ...options });
 }
 
 /** The list page, by its roles and labels. */
@@ -94,8 +75,8 @@ test.describe("as a supplier administrator", () => {
   test("filters through the form land in the URL, and the URL restores them", async ({ app, baseURL }) => {
     const { page } = app;
     const tag = uniqueTag("Filt");
-    await createCampaign(page, baseURL!, `${tag} products`);
-    await createCampaign(page, baseURL!, `${tag} banners`, { type: "banner-ads" });
+    await createCampaignNamed(page, baseURL!, `${tag} products`);
+    await createCampaignNamed(page, baseURL!, `${tag} banners`, { type: "banner-ads" });
     const list = new CampaignListPage(page);
 
     await page.goto("/campaigns");
@@ -119,8 +100,8 @@ test.describe("as a supplier administrator", () => {
   test("saves a custom view and reopens it from its link", async ({ app, baseURL }) => {
     const { page, shell } = app;
     const tag = uniqueTag("View");
-    await createCampaign(page, baseURL!, `${tag} Alpha`);
-    await createCampaign(page, baseURL!, `${tag} Zulu`);
+    await createCampaignNamed(page, baseURL!, `${tag} Alpha`);
+    await createCampaignNamed(page, baseURL!, `${tag} Zulu`);
     const list = new CampaignListPage(page);
 
     await page.goto(`/campaigns?q=${tag}&sort=name&dir=desc`);
@@ -156,8 +137,8 @@ test.describe("as a supplier administrator", () => {
   test("bulk edits the end date: the review and the result name the campaign that refuses it", async ({ app, baseURL }) => {
     const { page } = app;
     const tag = uniqueTag("Bulk");
-    await createCampaign(page, baseURL!, `${tag} early`, { startDay: "2030-01-01" });
-    await createCampaign(page, baseURL!, `${tag} late`, { startDay: "2030-09-01" });
+    await createCampaignNamed(page, baseURL!, `${tag} early`, { startDay: "2030-01-01" });
+    await createCampaignNamed(page, baseURL!, `${tag} late`, { startDay: "2030-09-01" });
     const list = new CampaignListPage(page);
 
     await page.goto(`/campaigns?q=${tag}&sort=name`);
@@ -190,7 +171,7 @@ test.describe("as a supplier administrator", () => {
   test("duplicates a campaign from the list and opens the copy", async ({ app, baseURL }) => {
     const { page } = app;
     const tag = uniqueTag("Dup");
-    await createCampaign(page, baseURL!, `${tag} source`);
+    await createCampaignNamed(page, baseURL!, `${tag} source`);
     const list = new CampaignListPage(page);
     await page.goto(`/campaigns?q=${tag}`);
     await list.row(`${tag} source`).getByRole("button", { name: lt("table.duplicate", { name: `${tag} source` }) }).click();
@@ -203,7 +184,7 @@ test.describe("as a supplier administrator", () => {
   test("opens a team on its Campaigns tab, with links to create a campaign", async ({ app, baseURL }) => {
     const { page } = app;
     const tag = uniqueTag("Tab");
-    await createCampaign(page, baseURL!, `${tag} one`);
+    await createCampaignNamed(page, baseURL!, `${tag} one`);
     await page.goto(`/teams/${TEAM}`);
     await expect(page).toHaveURL(new RegExp(`/teams/${TEAM}/campaigns$`));
     const tabs = page.getByRole("navigation", { name: tt("page.tabs") });
@@ -238,8 +219,8 @@ test.describe("accessibility", () => {
     test.slow();
     const { page } = app;
     const tag = uniqueTag("Axe");
-    await createCampaign(page, baseURL!, `${tag} one`);
-    await createCampaign(page, baseURL!, `${tag} two`, { type: "banner-ads" });
+    await createCampaignNamed(page, baseURL!, `${tag} one`);
+    await createCampaignNamed(page, baseURL!, `${tag} two`, { type: "banner-ads" });
     const list = new CampaignListPage(page);
     await page.goto(`/campaigns?q=${tag}`);
     await expect(list.rowNames()).toHaveCount(2);
@@ -258,7 +239,7 @@ test.describe("accessibility", () => {
     test.slow();
     const { page } = app;
     const tag = uniqueTag("AxeTab");
-    await createCampaign(page, baseURL!, `${tag} one`);
+    await createCampaignNamed(page, baseURL!, `${tag} one`);
     await page.goto(`/teams/${TEAM}/campaigns?q=${tag}`);
     await expect(page.getByRole("rowheader")).toHaveCount(1);
     await expectNoSeriousA11yViolations(page);

@@ -11,37 +11,16 @@
 import fs from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./a11y";
-import { expect, submitAndWait, test } from "./fixtures";
+import { createCampaign, enTexts, expect, submitAndWait, test, uniqueName } from "./fixtures";
 
-const TEAM = "acme-brand";
 
-function texts(ns: string) {
-  const dict = JSON.parse(fs.readFileSync(new URL(`../../locales/en-GB/${ns}.json`, import.meta.url), "utf8")) as Record<string, unknown>;
-  return (key: string, values: Record<string, string | number> = {}): string => {
-    const found = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], dict);
-    if (typeof found !== "string") throw new Error(`No en-GB ${ns} text for ${key}`);
-    return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? `{{${name}}}`));
-  };
-}
 /** Texts of the campaignProducts namespace (locales/en-GB/campaignProducts.json). */
-const pt = texts("campaignProducts");
-const ct = texts("campaigns");
+const pt = enTexts("campaignProducts");
+const ct = enTexts("campaigns");
 
-function unique(label: string): string {
-  return `${label} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-}
 
-/** Creates a draft through the creation form (as the page's signed-in user); returns its id. */
-async function createCampaign(page: Page, baseURL: string, name = unique("Products e2e")): Promise<string> {
-  const response = await page.request.post(`/teams/${TEAM}/campaigns/new/sponsored-products`, {
-    form: { intent: "create-campaign", name, startDay: "2030-01-01", campaignType: "sponsored-products" },
-    headers: { Origin: baseURL },
-    maxRedirects: 0,
-  });
-  expect(response.status()).toBe(302);
-  const id = /\/campaigns\/([^/?]+)$/.exec(response.headers().location ?? "")?.[1];
-  expect(id, "the new campaign's id").toBeTruthy();
-  return id!;
+function createProductsCampaign(page: Page, baseURL: string, name = uniqueName("Products e2e")): Promise<string> {
+  return createCampaign(page, baseURL, { name });
 }
 
 class ProductsPage {
@@ -111,7 +90,7 @@ test.describe("campaign products", () => {
 
   test("add products by pasting ids, see the unknown one reported and a 3P one refused, switch one off, remove one, remove two after a confirmation", async ({ page, app, baseURL, javaScriptEnabled }) => {
     test.slow(); // A dozen round trips, each a full page without JavaScript.
-    const id = await createCampaign(page, baseURL!);
+    const id = await createProductsCampaign(page, baseURL!);
     const products = new ProductsPage(page, id);
     await products.goto();
     await expect(page.getByText(pt("empty"))).toBeVisible();
@@ -161,7 +140,7 @@ test.describe("campaign products", () => {
 
   test("move a product by keyboard: the list reorders and the focus stays on the moved product", async ({ page, baseURL }) => {
     test.slow(); // Each move is a full page without JavaScript.
-    const id = await createCampaign(page, baseURL!);
+    const id = await createProductsCampaign(page, baseURL!);
     const products = new ProductsPage(page, id);
     await products.goto();
     await products.addIds("SKU-000001 SKU-000002 SKU-000003");
@@ -184,7 +163,7 @@ test.describe("campaign products", () => {
   });
 
   test("a supplier viewer sees the products without forms", async ({ page, baseURL, openBrowser }) => {
-    const id = await createCampaign(page, baseURL!);
+    const id = await createProductsCampaign(page, baseURL!);
     const products = new ProductsPage(page, id);
     await products.goto();
     await products.addIds("SKU-000005");
@@ -203,8 +182,8 @@ test.describe("campaign history", () => {
 
   test("open the history after changes and download it as CSV", async ({ page, baseURL, javaScriptEnabled }) => {
     test.slow(); // Several round trips, axe, and a download.
-    const name = unique("History e2e");
-    const id = await createCampaign(page, baseURL!, name);
+    const name = uniqueName("History e2e");
+    const id = await createProductsCampaign(page, baseURL!, name);
     const products = new ProductsPage(page, id);
     await products.goto();
     await products.addIds("SKU-000001 SKU-000002");

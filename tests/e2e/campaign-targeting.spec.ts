@@ -6,44 +6,21 @@
  * Every test creates its own draft (the creation form, posted as the signed-in user), so the
  * specs running in parallel, and the JS-on and JS-off servers, never share a campaign.
  */
-import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Locator, Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./a11y";
-import { en, expect, submitAndWait, test } from "./fixtures";
+import { createCampaign, en, enTexts, expect, submitAndWait, test, uniqueName } from "./fixtures";
 
-const TEAM = "acme-brand";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (name: string) => path.resolve(here, "../fixtures/media", name);
 
-/** Texts of the campaignTargeting namespace, as the app renders them. */
-function texts(ns: string) {
-  const dict = JSON.parse(fs.readFileSync(new URL(`../../locales/en-GB/${ns}.json`, import.meta.url), "utf8")) as Record<string, unknown>;
-  return (key: string, values: Record<string, string | number> = {}): string => {
-    const found = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], dict);
-    if (typeof found !== "string") throw new Error(`No en-GB ${ns} text for ${key}`);
-    return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? `{{${name}}}`));
-  };
-}
-const tt = texts("campaignTargeting");
-const ct = texts("campaigns");
+const tt = enTexts("campaignTargeting");
+const ct = enTexts("campaigns");
 
-function unique(label: string): string {
-  return `${label} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-}
 
-/** Creates a draft through the creation form (as the page's signed-in user); returns its id. */
-async function createCampaign(page: Page, baseURL: string, type: "banner-ads" | "sponsored-products" = "banner-ads"): Promise<string> {
-  const response = await page.request.post(`/teams/${TEAM}/campaigns/new/${type}`, {
-    form: { intent: "create-campaign", name: unique("Targeting e2e"), startDay: "2030-01-01", campaignType: type },
-    headers: { Origin: baseURL },
-    maxRedirects: 0,
-  });
-  expect(response.status()).toBe(302);
-  const id = /\/campaigns\/([^/?]+)$/.exec(response.headers().location ?? "")?.[1];
-  expect(id, "the new campaign's id").toBeTruthy();
-  return id!;
+function createTargetingCampaign(page: Page, baseURL: string, type: "banner-ads" | "sponsored-products" = "banner-ads"): Promise<string> {
+  return createCampaign(page, baseURL, { name: uniqueName("Targeting e2e"), type });
 }
 
 class TargetingPage {
@@ -83,7 +60,7 @@ test.describe("targeting: dayparting by keyboard", () => {
 
   test("clears the grid, ticks hours with the keyboard, saves, and finds them kept", async ({ page, app, baseURL, javaScriptEnabled }) => {
     test.setTimeout(60_000);
-    const id = await createCampaign(page, baseURL!);
+    const id = await createTargetingCampaign(page, baseURL!);
     const targeting = new TargetingPage(page);
     await targeting.goto(id);
     await expect(page.getByText(/Hours are in the retailer's time zone, Europe\/Paris/)).toBeVisible();
@@ -127,7 +104,7 @@ test.describe("targeting: dayparting by keyboard", () => {
   });
 
   test("refuses a save with no device, keeping the rest of the input", async ({ page, baseURL }) => {
-    const id = await createCampaign(page, baseURL!);
+    const id = await createTargetingCampaign(page, baseURL!);
     const targeting = new TargetingPage(page);
     await targeting.goto(id);
     const devices = page.getByRole("group", { name: tt("devices.legend") });
@@ -160,7 +137,7 @@ test.describe("banners and creative", () => {
   test.use({ role: "supplierAdmin" });
 
   test("uploads a banner with its link, which then counts", async ({ page, app, baseURL }) => {
-    const id = await createCampaign(page, baseURL!);
+    const id = await createTargetingCampaign(page, baseURL!);
     const creative = new CreativePage(page);
     await creative.goto(id);
     await expect(page.getByText(tt("banners.counted_other", { count: 0, total: 4 }))).toBeVisible();
@@ -181,7 +158,7 @@ test.describe("banners and creative", () => {
   });
 
   test("refuses a banner of the wrong size with the required size", async ({ page, baseURL }) => {
-    const id = await createCampaign(page, baseURL!);
+    const id = await createTargetingCampaign(page, baseURL!);
     const creative = new CreativePage(page);
     await creative.goto(id);
     const slot = creative.slot("345x90");
@@ -192,7 +169,7 @@ test.describe("banners and creative", () => {
   });
 
   test("refuses a video longer than 20 s with 'Video is longer than 20s', keeping the typed texts", async ({ page, baseURL }) => {
-    const id = await createCampaign(page, baseURL!);
+    const id = await createTargetingCampaign(page, baseURL!);
     const creative = new CreativePage(page);
     await creative.goto(id);
     await page.getByRole("checkbox", { name: tt("creative.show.video") }).check();
@@ -210,7 +187,7 @@ test.describe("banners and creative", () => {
 
   test("captures the poster from the chosen video's current frame (JS)", async ({ page, baseURL, javaScriptEnabled }) => {
     test.skip(!javaScriptEnabled, "capturing a frame needs JavaScript; without it the poster is uploaded");
-    const id = await createCampaign(page, baseURL!);
+    const id = await createTargetingCampaign(page, baseURL!);
     const creative = new CreativePage(page);
     await creative.goto(id);
     const capture = page.getByRole("button", { name: tt("creative.capture.button") });
@@ -255,7 +232,7 @@ test.describe("banners and creative", () => {
   });
 
   test("says banners are not supported on a sponsored-products campaign", async ({ page, baseURL }) => {
-    const id = await createCampaign(page, baseURL!, "sponsored-products");
+    const id = await createTargetingCampaign(page, baseURL!, "sponsored-products");
     await new CreativePage(page).goto(id);
     await expect(page.getByText("This banner type is no longer supported at the moment", { exact: true })).toBeVisible();
     await expect(page.getByRole("button", { name: tt("banners.save") })).toHaveCount(0);
@@ -269,7 +246,7 @@ test.describe("what a supplier viewer sees", () => {
   test("reads the sections without a way to save", async ({ page, browser, server, baseURL }) => {
     // The campaign is created by a supplier admin in another context.
     const context = await browser.newContext({ baseURL, storageState: path.join(server.authDir, "supplierAdmin.json") });
-    const id = await createCampaign(await context.newPage(), baseURL!);
+    const id = await createTargetingCampaign(await context.newPage(), baseURL!);
     await context.close();
     const targeting = new TargetingPage(page);
     await targeting.goto(id);
@@ -285,17 +262,17 @@ test.describe("accessibility of the sections", () => {
 
   test("axe finds no serious violation on Targeting", async ({ page, baseURL }) => {
     test.setTimeout(90_000);
-    const id = await createCampaign(page, baseURL!);
+    const id = await createTargetingCampaign(page, baseURL!);
     await new TargetingPage(page).goto(id);
     await expectNoSeriousA11yViolations(page);
   });
 
   test("axe finds no serious violation on Banners and creative, for both types", async ({ page, baseURL }) => {
     test.setTimeout(90_000);
-    const id = await createCampaign(page, baseURL!);
+    const id = await createTargetingCampaign(page, baseURL!);
     await new CreativePage(page).goto(id);
     await expectNoSeriousA11yViolations(page);
-    const sp = await createCampaign(page, baseURL!, "sponsored-products");
+    const sp = await createTargetingCampaign(page, baseURL!, "sponsored-products");
     await new CreativePage(page).goto(sp);
     await expectNoSeriousA11yViolations(page);
   });

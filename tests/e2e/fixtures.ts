@@ -39,18 +39,20 @@ export function unknownEmail(): string {
 
 export type Texts = (key: string, values?: Record<string, string | number>) => string;
 
-function loadTexts(locale: "en-GB" | "fr"): Texts {
-  const file = new URL(`../../locales/${locale}/common.json`, import.meta.url);
+function loadTexts(locale: "en-GB" | "fr", ns = "common"): Texts {
+  const file = new URL(`../../locales/${locale}/${ns}.json`, import.meta.url);
   const dict = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
   return (key, values = {}) => {
     const found = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], dict);
-    if (typeof found !== "string") throw new Error(`No ${locale} text for ${key}`);
+    if (typeof found !== "string") throw new Error(`No ${locale} ${ns} text for ${key}`);
     return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? `{{${name}}}`));
   };
 }
 
 export const en = loadTexts("en-GB");
 export const fr = loadTexts("fr");
+/** The en-GB texts of one area's namespace (locales/en-GB/<ns>.json), as the app renders them. */
+export const enTexts = (ns: string): Texts => loadTexts("en-GB", ns);
 
 // ---------------------------------------------------------------------------------------------
 // Page objects
@@ -439,3 +441,32 @@ export const test = base.extend<E2EFixtures, E2EOptions>({
 });
 
 export { expect };
+
+// ---------------------------------------------------------------------------------------------
+// Campaigns
+
+/** A name no other test (or earlier run) uses. */
+export function uniqueName(label: string): string {
+  return `${label} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/**
+ * Creates a draft through the creation form, as the page's signed-in user (for the demo team by
+ * default), and returns its id.
+ */
+export async function createCampaign(
+  page: Page,
+  baseURL: string,
+  options: { name?: string; type?: "sponsored-products" | "banner-ads" | string; startDay?: string; team?: string } = {},
+): Promise<string> {
+  const type = options.type ?? "sponsored-products";
+  const response = await page.request.post(`/teams/${options.team ?? "acme-brand"}/campaigns/new/${type}`, {
+    form: { intent: "create-campaign", name: options.name ?? uniqueName("Campaign e2e"), startDay: options.startDay ?? "2030-01-01", campaignType: type },
+    headers: { Origin: baseURL },
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(302);
+  const id = /\/campaigns\/([^/?]+)$/.exec(response.headers().location ?? "")?.[1];
+  expect(id, "the new campaign's id").toBeTruthy();
+  return id!;
+}
