@@ -4,7 +4,7 @@ import Backend from "i18next-http-backend";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider, initReactI18next } from "react-i18next";
-import { i18nConfig } from "./i18n";
+import { i18nConfig } from "~/i18n";
 
 async function hydrate() {
   await i18next

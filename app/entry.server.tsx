@@ -7,11 +7,12 @@ import { createInstance } from "i18next";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider, initReactI18next } from "react-i18next";
-import { i18nConfig } from "./i18n";
-import { boot } from "./services/boot.server";
-import { remixI18next, resources } from "./services/i18n.server";
-import { NonceProvider } from "./utils/nonce-provider";
-import { securityHeaders } from "./utils/security-headers.server";
+import { i18nConfig } from "~/i18n";
+import { boot } from "~/services/boot.server";
+import { remixI18next } from "~/http/i18n.server";
+import { resources } from "~/services/i18n.server";
+import { NonceProvider } from "~/utils/nonce-provider";
+import { securityHeaders } from "~/http/security-headers.server";
 
 /** Called by server.mjs before it listens. */
 export { boot };

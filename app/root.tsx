@@ -3,22 +3,22 @@ import { data } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useChangeLanguage } from "remix-i18next/react";
-import { GeneralErrorBoundary } from "./components/error-boundary";
-import { Shell } from "./components/layout/shell";
-import { Toasts } from "./components/toasts";
-import { VersionCheck } from "./components/version-check";
-import { currencyForLocale } from "./domain/money";
-import { menuFor } from "./domain/navigation";
-import { APP_VERSION } from "./domain/version";
-import { getCurrentUser, refreshSessionIfDue } from "./services/auth.server";
-import { getLiveConfig } from "./services/config.server";
-import { getEnv } from "./services/env.server";
-import { getRequestLocale } from "./services/i18n.server";
-import { getDisplayPreferences } from "./services/preferences.server";
-import { getToast } from "./services/toast.server";
-import { toSessionUser } from "./services/users.server";
-import stylesUrl from "./styles/app.css";
-import { useNonce } from "./utils/nonce-provider";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Shell } from "~/components/layout/shell";
+import { Toasts } from "~/components/toasts";
+import { VersionCheck } from "~/components/version-check";
+import { currencyForLocale } from "~/domain/money";
+import { menuFor } from "~/domain/navigation";
+import { APP_VERSION } from "~/domain/version";
+import { getCurrentUser, refreshSessionIfDue } from "~/http/auth.server";
+import { getLiveConfig } from "~/services/config.server";
+import { getEnv } from "~/services/env.server";
+import { getRequestLocale } from "~/http/i18n.server";
+import { getDisplayPreferences } from "~/http/preferences.server";
+import { getToast } from "~/http/toast.server";
+import { toSessionUser } from "~/services/users.server";
+import stylesUrl from "~/styles/app.css";
+import { useNonce } from "~/utils/nonce-provider";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesUrl },

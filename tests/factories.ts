@@ -1,6 +1,6 @@
 /** Realistic fixtures for tests. */
 import { createHash, randomUUID } from "node:crypto";
-import { newCampaignData, type CampaignData, type NewCampaignInput } from "~/domain/campaign";
+import { newCampaignData, type CampaignData, type NewCampaignInput } from "~/domain/campaigns/campaign";
 import type { ProductInput } from "~/domain/catalog";
 import { DEFAULT_RETAILER_SETTINGS } from "~/domain/retailer-settings";
 import type { Role } from "~/domain/types";

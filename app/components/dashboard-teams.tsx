@@ -4,8 +4,8 @@ import { useTranslation } from "react-i18next";
 import type { TeamStatus } from "~/domain/types";
 import { useRootData } from "~/root";
 import { formatMoney } from "~/utils/format";
-import { FormAlert } from "./forms";
-import { TeamStatusBadge } from "./team-status-badge";
+import { FormAlert } from "~/components/forms";
+import { TeamStatusBadge } from "~/components/team-status-badge";
 
 interface DashboardTeamsResult {
   ok: boolean;

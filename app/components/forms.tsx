@@ -1,6 +1,6 @@
 /** Form building blocks: a labelled field with its errors, wired for assistive tech. */
 import { useTranslation } from "react-i18next";
-import { splitMessage } from "~/utils/message";
+import { splitMessage } from "~/domain/message";
 import { cn } from "~/utils/misc";
 
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { SUPPORTED_LOCALES } from "~/domain/locale";
 import { setLocaleIntent } from "~/forms/preferences-intents";
 import { useRootData } from "~/root";
-import { PreferenceForm } from "./layout/user-menu";
+import { PreferenceForm } from "~/components/layout/user-menu";
 
 /** Language choice on public pages (kept in a cookie until the user signs in). */
 export function LanguageSwitch() {

@@ -1,6 +1,6 @@
 /** A conform-wired select; apart from forms.tsx so pages without selects skip conform. */
 import { getSelectProps, type FieldMetadata } from "@conform-to/react";
-import { ErrorList } from "./forms";
+import { ErrorList } from "~/components/forms";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyField = FieldMetadata<any, any, string[]>;

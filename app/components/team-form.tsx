@@ -3,8 +3,8 @@ import { getInputProps } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
 import { LOGO_MAX_BYTES } from "~/domain/team-form";
 import { ALLOWED_TEAM_ACCOUNT_TYPES, INTERNAL_BILLING_TAG } from "~/domain/types";
-import { ErrorList, Field } from "./forms";
-import { SelectField, type AnyField } from "./select-field";
+import { ErrorList, Field } from "~/components/forms";
+import { SelectField, type AnyField } from "~/components/select-field";
 
 type TeamFieldName =
   | "name"

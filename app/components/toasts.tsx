@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Icon } from "./icons";
+import { Icon } from "~/components/icons";
 
 export interface ToastView {
   type: "success" | "error";

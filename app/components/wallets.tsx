@@ -3,8 +3,8 @@ import { getInputProps } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
 import { WALLET_STATUSES } from "~/domain/types";
 import { WALLET_CURRENCIES } from "~/forms/wallets";
-import { Field } from "./forms";
-import { SelectField, type AnyField } from "./select-field";
+import { Field } from "~/components/forms";
+import { SelectField, type AnyField } from "~/components/select-field";
 
 type WalletFieldName = "label" | "currency" | "status" | "dailyBudget" | "budgetEditing" | "external_id" | "tags";
 

@@ -2,9 +2,9 @@
  * The retailer's product catalog (spec section 3) and saved campaign list views. Pure data.
  * Prices are integer cents.
  */
-import type { Party } from "./availability";
-import { foldText, searchTokens } from "./search";
-import type { DocMeta } from "./types";
+import type { Party } from "~/domain/availability";
+import { foldText, searchTokens } from "~/domain/search";
+import type { DocMeta } from "~/domain/types";
 
 export interface ProductInput {
   title: string;

@@ -18,7 +18,7 @@
  *   at their own size. So the stored size of a slot is the one of `storedBannerSizes` equal to the
  *   slot or to twice the slot, else the slot's own size.
  */
-import type { AspectRatio } from "./campaign";
+import type { AspectRatio } from "~/domain/campaigns/campaign";
 
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];

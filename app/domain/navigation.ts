@@ -1,5 +1,5 @@
 /** The guard's data: which resource a path needs, which paths are public, and the main menu. */
-import { can, type Resource, type Subject } from "./permissions";
+import { can, type Resource, type Subject } from "~/domain/permissions";
 
 export const PUBLIC_PATHS = [
   "/login",

@@ -1,7 +1,7 @@
 /**
  * Spec section 6, made whole by the rights table of NOTES.md: data plus one pure function.
  */
-import { ROLES, type AccountType, type Claims, type Role } from "./types";
+import { ROLES, type AccountType, type Claims, type Role } from "~/domain/types";
 
 export const RESOURCES = [
   "Home",

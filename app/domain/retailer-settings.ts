@@ -3,7 +3,7 @@
  * limits, slots, placements, slot-to-placement mapping and banner sizes, with the spec's values as
  * defaults. Pure data and lookups: no I/O, no framework. Bids are in cents.
  */
-import type { TeamAccountType } from "./types";
+import type { TeamAccountType } from "~/domain/types";
 
 export const CAMPAIGN_TYPES = ["sponsored-products", "banner-ads"] as const;
 export type CampaignType = (typeof CAMPAIGN_TYPES)[number];

@@ -2,8 +2,8 @@
  * Rules of the team form: lists typed as comma-separated text, tags, the logo's type and size,
  * and the status changes offered. Pure: no I/O, no framework.
  */
-import { canChangeTeamStatus } from "./teams";
-import { INTERNAL_BILLING_TAG, type Claims, type TeamStatus } from "./types";
+import { canChangeTeamStatus } from "~/domain/teams";
+import { INTERNAL_BILLING_TAG, type Claims, type TeamStatus } from "~/domain/types";
 
 export const TEAM_NAME_MAX = 100;
 export const TEAM_TEXT_MAX = 200;

@@ -1,5 +1,5 @@
 /** Team rules: who sees which team, status changes. Pure. */
-import type { Claims, TeamStatus } from "./types";
+import type { Claims, TeamStatus } from "~/domain/types";
 
 /** Spec section 6: retailers and operators see active and suspended teams (operators archived ones too, when they ask); others the teams listing them. */
 export function canSeeTeam(

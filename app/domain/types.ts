@@ -1,5 +1,5 @@
 /** Entity types shared by every layer. Pure data: no I/O, no framework. */
-import type { RetailerSettings } from "./retailer-settings";
+import type { RetailerSettings } from "~/domain/retailer-settings";
 
 export const ACCOUNT_TYPES = ["operator", "retailer", "supplier"] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];

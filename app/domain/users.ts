@@ -3,8 +3,8 @@
  * table): nobody grants a right above their own, nobody changes themselves, a retailer admin never
  * sees or touches operators. Pure: no I/O, no clock.
  */
-import { canGrant, effectiveTeamRole, isTeamManager, roleRank, type Subject } from "./permissions";
-import { ACCOUNT_TYPES, ROLES, type AccountType, type Claims, type Role } from "./types";
+import { canGrant, effectiveTeamRole, isTeamManager, roleRank, type Subject } from "~/domain/permissions";
+import { ACCOUNT_TYPES, ROLES, type AccountType, type Claims, type Role } from "~/domain/types";
 
 /** How long an e-mailed invitation link stays valid. */
 export const INVITATION_TTL_DAYS = 7;

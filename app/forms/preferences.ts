@@ -2,7 +2,7 @@
 import * as z from "zod";
 import { SUPPORTED_LOCALES } from "~/domain/locale";
 
-import { setDirectionIntent, setLocaleIntent, setThemeIntent, toggleMenuIntent } from "./preferences-intents";
+import { setDirectionIntent, setLocaleIntent, setThemeIntent, toggleMenuIntent } from "~/forms/preferences-intents";
 
 const redirectTo = z.string().default("/");
 

@@ -3,7 +3,7 @@ import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { DashboardTeams } from "~/components/dashboard-teams";
-import { requireUser } from "~/services/auth.server";
+import { requireUser } from "~/http/auth.server";
 import { listDashboardTeams } from "~/services/teams-admin.server";
 
 export const DASHBOARD_TABS = ["teams", "wallets", "campaigns"] as const;

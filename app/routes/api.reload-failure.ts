@@ -1,6 +1,6 @@
 import { data, type ActionFunctionArgs } from "@remix-run/node";
 import * as z from "zod";
-import { getCurrentUser } from "~/services/auth.server";
+import { getCurrentUser } from "~/http/auth.server";
 import { getStorage } from "~/services/storage.server";
 
 const ReloadFailureSchema = z.object({ from: z.coerce.number().int(), to: z.coerce.number().int() });

@@ -5,9 +5,9 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { ResetPasswordSchema } from "~/forms/auth";
-import { destroySessionHeaders } from "~/services/auth.server";
+import { destroySessionHeaders } from "~/http/auth.server";
 import { checkResetToken, resetPassword } from "~/services/password-reset.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { useIsPending } from "~/utils/misc";
 
 export const handle = { layout: "full" };

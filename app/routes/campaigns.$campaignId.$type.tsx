@@ -1,6 +1,6 @@
 import { data, redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { campaignPrefixRedirect } from "~/domain/campaign-urls";
-import { requireUser } from "~/services/auth.server";
+import { campaignPrefixRedirect } from "~/domain/campaigns/urls";
+import { requireUser } from "~/http/auth.server";
 
 /** /campaigns/new-{id}/{type} (route name campaign-new): redirects to the team's creation page. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,15 +1,16 @@
+import { unknownIntent } from "~/http/reply.server";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
-import { ApplyMinBidSchema, UpdateBiddingSchema, applyMinBidIntent, updateBiddingIntent } from "~/forms/campaigns";
-import { requireUser } from "~/services/auth.server";
-import { applyMinimumBid, biddingSection, campaignEditable, requireCampaign, updateBidding } from "~/services/campaigns.server";
-import { getRequestLocale } from "~/services/i18n.server";
-import { redirectWithToast } from "~/services/toast.server";
-import { splitMessage } from "~/utils/message";
+import { ApplyMinBidSchema, UpdateBiddingSchema, applyMinBidIntent, updateBiddingIntent } from "~/forms/campaigns/campaigns";
+import { requireUser } from "~/http/auth.server";
+import { applyMinimumBid, biddingSection, campaignEditable, requireCampaign, updateBidding } from "~/services/campaigns/campaigns.server";
+import { getRequestLocale } from "~/http/i18n.server";
+import { redirectWithToast } from "~/http/toast.server";
+import { splitMessage } from "~/domain/message";
 import { useIsPending } from "~/utils/misc";
 
 export const meta: MetaFunction = () => [{ title: "Bidding · Campaign · Ads console" }];
@@ -51,7 +52,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return redirectWithToast(here, { type: "success", title: "toast.changesSaved", description: "campaignEditor:bidding.minApplied" });
     }
     default:
-      throw data({ error: "Unknown intent" }, { status: 400 });
+      return unknownIntent();
   }
 }
 

@@ -1,14 +1,15 @@
+import { unknownIntent } from "~/http/reply.server";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
-import { PACING_DEVICES, PACING_PLACEMENTS } from "~/domain/campaign-pacing";
-import { UpdateBudgetSchema, updateBudgetIntent } from "~/forms/campaigns";
-import { requireUser } from "~/services/auth.server";
-import { budgetSection, campaignEditable, redirectSaved, requireCampaign, updateBudget } from "~/services/campaigns.server";
-import { getRequestLocale } from "~/services/i18n.server";
+import { PACING_DEVICES, PACING_PLACEMENTS } from "~/domain/campaigns/pacing";
+import { UpdateBudgetSchema, updateBudgetIntent } from "~/forms/campaigns/campaigns";
+import { requireUser } from "~/http/auth.server";
+import { budgetSection, campaignEditable, redirectSaved, requireCampaign, updateBudget } from "~/services/campaigns/campaigns.server";
+import { getRequestLocale } from "~/http/i18n.server";
 import { useIsPending } from "~/utils/misc";
 
 export const meta: MetaFunction = () => [{ title: "Budget and pacing · Campaign · Ads console" }];
@@ -26,7 +27,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!params.campaignId) return data({ result: undefined, error: "campaigns:errors.noCampaignId" }, { status: 400 });
   const ctx = await requireCampaign(user, params.campaignId);
   const formData = await request.formData();
-  if (formData.get("intent") !== updateBudgetIntent) throw data({ error: "Unknown intent" }, { status: 400 });
+  if (formData.get("intent") !== updateBudgetIntent) return unknownIntent();
   const submission = parseWithZod(formData, { schema: UpdateBudgetSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const outcome = await updateBudget(user, ctx, submission.value, await getRequestLocale(request));

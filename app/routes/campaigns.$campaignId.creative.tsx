@@ -1,3 +1,4 @@
+import { unknownIntent } from "~/http/reply.server";
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -5,9 +6,9 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
-import { PosterCapture } from "~/components/poster-capture";
-import { ASPECT_RATIOS } from "~/domain/campaign";
-import { CREATIVE_ELEMENTS } from "~/domain/campaign-publication";
+import { PosterCapture } from "~/components/campaigns/poster-capture";
+import { ASPECT_RATIOS } from "~/domain/campaigns/campaign";
+import { CREATIVE_ELEMENTS } from "~/domain/campaigns/publication";
 import { IMAGE_TYPES, VIDEO_TYPES } from "~/domain/media";
 import {
   bannerFields,
@@ -21,11 +22,11 @@ import {
   updateBannersIntent,
   UpdateCreativeSchema,
   updateCreativeIntent,
-} from "~/forms/campaign-creative";
-import { requirePermission, requireUser } from "~/services/auth.server";
-import { creativeView, readCreativeForm, removeBanner, updateBanners, updateCreative } from "~/services/campaign-creative.server";
-import { requireCampaign, type SaveResult } from "~/services/campaigns.server";
-import { redirectWithToast } from "~/services/toast.server";
+} from "~/forms/campaigns/creative";
+import { requirePermission, requireUser } from "~/http/auth.server";
+import { creativeView, readCreativeForm, removeBanner, updateBanners, updateCreative } from "~/services/campaigns/creative.server";
+import { requireCampaign, type SaveResult } from "~/services/campaigns/campaigns.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Banners and creative · Ads console" }];
 
@@ -79,7 +80,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return outcome.ok ? done() : refused("creative", submission, outcome, CREATIVE_FILES);
     }
     default:
-      throw data({ error: "Unknown intent" }, { status: 400 });
+      return unknownIntent();
   }
 }
 

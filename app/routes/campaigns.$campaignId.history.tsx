@@ -1,10 +1,10 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { requireUser } from "~/services/auth.server";
-import { historyPage, type HistoryChange, type HistoryValue } from "~/services/campaign-history.server";
-import { campaignViewContext, requireCampaign } from "~/services/campaigns.server";
-import { getRequestLocale } from "~/services/i18n.server";
+import { requireUser } from "~/http/auth.server";
+import { historyPage, type HistoryChange, type HistoryValue } from "~/services/campaigns/history.server";
+import { campaignViewContext, requireCampaign } from "~/services/campaigns/campaigns.server";
+import { getRequestLocale } from "~/http/i18n.server";
 
 export const meta: MetaFunction = () => [{ title: "History · Ads console" }];
 

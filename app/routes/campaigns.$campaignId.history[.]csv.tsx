@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/auth.server";
-import { exportHistoryCsv } from "~/services/campaign-history.server";
-import { campaignViewContext, requireCampaign } from "~/services/campaigns.server";
-import { getRequestLocale } from "~/services/i18n.server";
+import { requireUser } from "~/http/auth.server";
+import { exportHistoryCsv } from "~/services/campaigns/history.server";
+import { campaignViewContext, requireCampaign } from "~/services/campaigns/campaigns.server";
+import { getRequestLocale } from "~/http/i18n.server";
 
 /** The campaign's whole history as a CSV download: the same rights and scope as the page. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,3 +1,4 @@
+import { unknownIntent } from "~/http/reply.server";
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -19,9 +20,9 @@ import {
   removeProductIntent,
   savePositionsIntent,
   toggleProductIntent,
-} from "~/forms/campaign-products";
-import { MAX_POSITION } from "~/domain/campaign-products";
-import { requireUser } from "~/services/auth.server";
+} from "~/forms/campaigns/products";
+import { MAX_POSITION } from "~/domain/campaigns/products";
+import { requireUser } from "~/http/auth.server";
 import {
   FAILURE,
   addProducts,
@@ -34,10 +35,10 @@ import {
   toggleProduct,
   type ProductRow,
   type ProductsOutcome,
-} from "~/services/campaign-products.server";
-import { canEditCampaign, requireCampaign } from "~/services/campaigns.server";
-import { redirectWithToast } from "~/services/toast.server";
-import { splitMessage, withValues } from "~/utils/message";
+} from "~/services/campaigns/products.server";
+import { canEditCampaign, requireCampaign } from "~/services/campaigns/campaigns.server";
+import { redirectWithToast } from "~/http/toast.server";
+import { splitMessage, withValues } from "~/domain/message";
 import { cn } from "~/utils/misc";
 
 export const meta: MetaFunction = () => [{ title: "Products · Ads console" }];
@@ -150,7 +151,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return redirectWithToast(here, { type: "success", title, values: { count: value.selected.length } });
     }
     default:
-      throw data({ error: "Unknown intent" }, { status: 400 });
+      return unknownIntent();
   }
 }
 

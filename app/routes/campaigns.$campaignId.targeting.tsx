@@ -1,20 +1,21 @@
+import { unknownIntent } from "~/http/reply.server";
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { DaypartingGrid } from "~/components/dayparting-grid";
+import { DaypartingGrid } from "~/components/campaigns/dayparting-grid";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
 import { SelectField } from "~/components/select-field";
-import { CAPPING_TYPES } from "~/domain/campaign";
-import { TARGET_DEVICES } from "~/domain/campaign-pacing";
-import { daypartPresetEntries, isDaypartPreset, type DaypartPreset } from "~/domain/campaign-targeting";
-import { daypartField, daypartPresetField, UpdateTargetingSchema, updateTargetingIntent } from "~/forms/campaign-targeting";
-import { requirePermission, requireUser } from "~/services/auth.server";
-import { requireCampaign } from "~/services/campaigns.server";
-import { targetingView, updateTargeting } from "~/services/campaign-targeting.server";
-import { getRequestLocale } from "~/services/i18n.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { CAPPING_TYPES } from "~/domain/campaigns/campaign";
+import { TARGET_DEVICES } from "~/domain/campaigns/pacing";
+import { daypartPresetEntries, isDaypartPreset, type DaypartPreset } from "~/domain/campaigns/targeting";
+import { daypartField, daypartPresetField, UpdateTargetingSchema, updateTargetingIntent } from "~/forms/campaigns/targeting";
+import { requirePermission, requireUser } from "~/http/auth.server";
+import { requireCampaign } from "~/services/campaigns/campaigns.server";
+import { targetingView, updateTargeting } from "~/services/campaigns/targeting.server";
+import { getRequestLocale } from "~/http/i18n.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { useIsPending } from "~/utils/misc";
 
 export const meta: MetaFunction = () => [{ title: "Targeting · Ads console" }];
@@ -46,7 +47,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return data<ActionData>({ result: { initialValue: submission.payload as Record<string, unknown> } as SubmissionResult<string[]>, preset });
   }
 
-  if (formData.get("intent") !== updateTargetingIntent) throw data({ error: "Unknown intent" }, { status: 400 });
+  if (formData.get("intent") !== updateTargetingIntent) return unknownIntent();
   const submission = parseWithZod(formData, { schema: UpdateTargetingSchema });
   if (submission.status !== "success") return data<ActionData>({ result: submission.reply() }, { status: 400 });
   const outcome = await updateTargeting(user, ctx, submission.value);

@@ -1,15 +1,16 @@
+import { unknownIntent } from "~/http/reply.server";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, NavLink, Outlet, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CampaignActionBar } from "~/components/campaign-actions";
-import { LiveStatusBadge } from "~/components/campaign-status-badge";
+import { CampaignActionBar } from "~/components/campaigns/actions";
+import { LiveStatusBadge } from "~/components/campaigns/status-badge";
 import { FormAlert } from "~/components/forms";
-import { campaignPrefixRedirect } from "~/domain/campaign-urls";
+import { campaignPrefixRedirect } from "~/domain/campaigns/urls";
 import { safeRedirectPath } from "~/domain/navigation";
 import { can } from "~/domain/permissions";
-import { CampaignActionSchema, campaignActionIntent, duplicateCampaignIntent } from "~/forms/campaigns";
-import { requireUser } from "~/services/auth.server";
+import { CampaignActionSchema, campaignActionIntent, duplicateCampaignIntent } from "~/forms/campaigns/campaigns";
+import { requireUser } from "~/http/auth.server";
 import {
   campaignViewContext,
   duplicateCampaign,
@@ -17,9 +18,10 @@ import {
   presentCampaign,
   requireCampaign,
   runCampaignAction,
-} from "~/services/campaigns.server";
-import { getRequestLocale, getFixedT } from "~/services/i18n.server";
-import { redirectWithToast } from "~/services/toast.server";
+} from "~/services/campaigns/campaigns.server";
+import { getRequestLocale } from "~/http/i18n.server";
+import { getFixedT } from "~/services/i18n.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { getStorage } from "~/services/storage.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.campaign.name ?? "Campaign"} · Ads console` }];
@@ -58,7 +60,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     // Spec section 8: duplication returns the new id silently (no toast).
     return redirect(`/campaigns/${id}`);
   }
-  if (intent !== campaignActionIntent) throw data({ error: "Unknown intent" }, { status: 400 });
+  if (intent !== campaignActionIntent) return unknownIntent();
   const submission = parseWithZod(formData, { schema: CampaignActionSchema });
   if (submission.status !== "success") return data({ actionError: { message: "campaigns:actions.unknown", problems: [] as string[] } }, { status: 400 });
   const { action: act, version, reason } = submission.value;

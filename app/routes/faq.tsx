@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useTranslation } from "react-i18next";
-import { requireUser } from "~/services/auth.server";
+import { requireUser } from "~/http/auth.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);

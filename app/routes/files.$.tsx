@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { can } from "~/domain/permissions";
 import type { User } from "~/domain/types";
-import { requireUser } from "~/services/auth.server";
+import { requireUser } from "~/http/auth.server";
 import { fileOwnerOf, getFileStore, parseByteRange, type FileOwner } from "~/services/files.server";
 import { getStorage } from "~/services/storage.server";
 import { getVisibleTeam } from "~/services/teams.server";

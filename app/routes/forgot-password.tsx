@@ -6,8 +6,8 @@ import { useTranslation } from "react-i18next";
 import { Field, SubmitButton } from "~/components/forms";
 import { LanguageSwitch } from "~/components/language-switch";
 import { ForgotPasswordSchema } from "~/forms/auth";
-import { requireAnonymous } from "~/services/auth.server";
-import { getRequestLocale } from "~/services/i18n.server";
+import { requireAnonymous } from "~/http/auth.server";
+import { getRequestLocale } from "~/http/i18n.server";
 import { requestPasswordReset } from "~/services/password-reset.server";
 import { useIsPending } from "~/utils/misc";
 

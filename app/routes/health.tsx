@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { requireUser } from "~/services/auth.server";
+import { requireUser } from "~/http/auth.server";
 import { getStorage } from "~/services/storage.server";
 import { formatDateTime } from "~/utils/format";
 

@@ -1,3 +1,4 @@
+import { unknownIntent } from "~/http/reply.server";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -6,10 +7,10 @@ import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { LanguageSwitch } from "~/components/language-switch";
 import { acceptInvitationIntent, AcceptInvitationSchema, createAccountIntent, CreateAccountSchema } from "~/forms/users";
-import { destroySessionHeaders, getCurrentUser } from "~/services/auth.server";
-import { getRequestLocale } from "~/services/i18n.server";
+import { destroySessionHeaders, getCurrentUser } from "~/http/auth.server";
+import { getRequestLocale } from "~/http/i18n.server";
 import { acceptAsUser, acceptWithNewAccount, describeInvitation } from "~/services/invitations.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { useIsPending } from "~/utils/misc";
 
 /** Public: the link of the invitation e-mail lands here (/invitation?token=…). */
@@ -61,7 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
     case signOutIntent:
       return redirect(selfPath(token), { headers: await destroySessionHeaders(request) });
     default:
-      throw data({ error: "Unknown intent" }, { status: 400 });
+      return unknownIntent();
   }
 }
 

@@ -7,7 +7,7 @@ import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { LanguageSwitch } from "~/components/language-switch";
 import { safeRedirectPath } from "~/domain/navigation";
 import { LoginSchema } from "~/forms/auth";
-import { requireAnonymous, signInWithPassword } from "~/services/auth.server";
+import { requireAnonymous, signInWithPassword } from "~/http/auth.server";
 import { loadTeamsOnSignIn } from "~/services/users-admin.server";
 import { useIsPending } from "~/utils/misc";
 

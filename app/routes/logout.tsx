@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { logout } from "~/services/auth.server";
+import { logout } from "~/http/auth.server";
 
 export async function loader() {
   return redirect("/");

@@ -2,8 +2,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { safeRedirectPath } from "~/domain/navigation";
 import { PreferencesSchema } from "~/forms/preferences";
-import { getCurrentUser } from "~/services/auth.server";
-import { saveDisplayPreferences, saveLocale } from "~/services/preferences.server";
+import { getCurrentUser } from "~/http/auth.server";
+import { saveDisplayPreferences, saveLocale } from "~/http/preferences.server";
 
 export async function loader() {
   return redirect("/");

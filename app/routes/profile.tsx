@@ -1,3 +1,4 @@
+import { unknownIntent } from "~/http/reply.server";
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
@@ -7,11 +8,11 @@ import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { SUPPORTED_LOCALES } from "~/domain/locale";
 import { ChangePasswordSchema } from "~/forms/auth";
 import { ProfileSchema } from "~/forms/profile";
-import { createUserSession, requireUser } from "~/services/auth.server";
+import { createUserSession, requireUser } from "~/http/auth.server";
 import { changePassword } from "~/services/password-reset.server";
-import { localeCookie } from "~/services/session.server";
+import { localeCookie } from "~/http/session.server";
 import { getStorage } from "~/services/storage.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { ConflictError } from "~/storage/port";
 import { useIsPending } from "~/utils/misc";
 
@@ -43,7 +44,7 @@ export async function action({ request }: ActionFunctionArgs) {
     case "change-password":
       return updatePassword(request, user, formData);
     default:
-      throw data({ error: "Unknown intent" }, { status: 400 });
+      return unknownIntent();
   }
 }
 

@@ -6,10 +6,10 @@ import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { can } from "~/domain/permissions";
 import { PlatformSettingsSchema } from "~/forms/settings";
-import { requirePermission, requireUser } from "~/services/auth.server";
+import { requirePermission, requireUser } from "~/http/auth.server";
 import { forgetLiveConfig } from "~/services/config.server";
 import { getStorage } from "~/services/storage.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { ConflictError } from "~/storage/port";
 import { useIsPending } from "~/utils/misc";
 

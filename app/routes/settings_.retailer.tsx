@@ -1,3 +1,4 @@
+import { unknownIntent } from "~/http/reply.server";
 import { getCollectionProps, getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -28,10 +29,10 @@ import {
   strategyOptions,
   toFormValue,
 } from "~/forms/retailer-settings";
-import { requirePermission, requireUser } from "~/services/auth.server";
+import { requirePermission, requireUser } from "~/http/auth.server";
 import { getEnv } from "~/services/env.server";
 import { readRetailerSettingsForEdit, resetRetailerSettings, updateRetailerSettings } from "~/services/retailer-settings.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { formatDateTime } from "~/utils/format";
 
 const PATH = "/settings/retailer";
@@ -58,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
     case resetRetailerSettingsIntent:
       return resetSettings(user, formData);
     default:
-      throw data({ error: "Unknown intent" }, { status: 400 });
+      return unknownIntent();
   }
 }
 

@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/auth.server";
+import { requireUser } from "~/http/auth.server";
 import { requireVisibleTeam } from "~/services/teams.server";
 
 /** /teams/{id} opens the team on its first tab, Campaigns. */

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { CampaignListScreen, type CampaignListActionView } from "~/components/campaign-list-screen";
-import { requireUser } from "~/services/auth.server";
-import { campaignListAction, campaignListPage } from "~/services/campaign-list.server";
+import { CampaignListScreen, type CampaignListActionView } from "~/components/campaigns/list-screen";
+import { requireUser } from "~/http/auth.server";
+import { campaignListAction, campaignListPage } from "~/services/campaigns/list.server";
 import { requireVisibleTeam } from "~/services/teams.server";
 
 export const meta: MetaFunction = () => [{ title: "Campaigns · Ads console" }];

@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { campaignNewPath } from "~/domain/campaign-urls";
+import { campaignNewPath } from "~/domain/campaigns/urls";
 import { DEFAULT_CAMPAIGN_TYPE } from "~/domain/retailer-settings";
 
 /** /teams/{id}/campaigns/new: the default type's creation page. */

@@ -1,3 +1,4 @@
+import { unknownIntent } from "~/http/reply.server";
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
@@ -11,10 +12,10 @@ import { statusChangeName, statusChangesFor } from "~/domain/team-form";
 import { canSeeTeam } from "~/domain/teams";
 import { INTERNAL_BILLING_TAG, type Team, type User } from "~/domain/types";
 import { changeStatusIntent, ChangeStatusSchema, freeTagsText, updateTeamIntent, UpdateTeamSchema } from "~/forms/teams";
-import { requirePermission, requireUser } from "~/services/auth.server";
+import { requirePermission, requireUser } from "~/http/auth.server";
 import { requireVisibleTeam } from "~/services/teams.server";
 import { changeTeamStatus, readTeamForm, toTeamView, updateTeam } from "~/services/teams-admin.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { formatDateTime } from "~/utils/format";
 
 /** Details of a team: the edit form and status changes for team managers, the facts for others. */
@@ -41,7 +42,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case changeStatusIntent:
       return saveStatus(user, team, formData);
     default:
-      throw data({ error: "Unknown intent" }, { status: 400 });
+      return unknownIntent();
   }
 }
 

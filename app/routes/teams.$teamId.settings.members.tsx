@@ -1,3 +1,4 @@
+import { unknownIntent } from "~/http/reply.server";
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -18,10 +19,10 @@ import {
   resendInvitationIntent,
   revokeInvitationIntent,
 } from "~/forms/users";
-import { requirePermission, requireUser } from "~/services/auth.server";
+import { requirePermission, requireUser } from "~/http/auth.server";
 import { inviteToTeam, listTeamInvitations, resendInvitation, revokeInvitation } from "~/services/invitations.server";
 import { requireVisibleTeam } from "~/services/teams.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { changeMemberRole, listTeamMembers, removeMember, statusForRefusal, type ChangeOutcome } from "~/services/users-admin.server";
 import { formatDateTime } from "~/utils/format";
 
@@ -101,7 +102,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         : redirectWithToast(here, { type: "success", title: "toast.changesSaved" });
     }
     default:
-      throw data({ error: "Unknown intent" }, { status: 400 });
+      return unknownIntent();
   }
 }
 

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { can } from "~/domain/permissions";
-import { requireUser } from "~/services/auth.server";
+import { requireUser } from "~/http/auth.server";
 import { requireVisibleTeam } from "~/services/teams.server";
 
 /** The Settings tab of a team: Details and Members. */

@@ -3,7 +3,7 @@ import { Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { TeamStatusBadge } from "~/components/team-status-badge";
 import { can } from "~/domain/permissions";
-import { requireUser } from "~/services/auth.server";
+import { requireUser } from "~/http/auth.server";
 import { requireVisibleTeam } from "~/services/teams.server";
 import { roleOnTeam, toTeamView } from "~/services/teams-admin.server";
 

@@ -1,3 +1,4 @@
+import { unknownIntent } from "~/http/reply.server";
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -7,10 +8,10 @@ import { SubmitButton } from "~/components/forms";
 import { RecentlyUpdatedBadge, RunwayText, SpentMeter, WalletFields, WalletStatusBadge } from "~/components/wallets";
 import { can } from "~/domain/permissions";
 import { CreateWalletSchema, createWalletIntent } from "~/forms/wallets";
-import { requirePermission, requireUser } from "~/services/auth.server";
-import { getRequestLocale } from "~/services/i18n.server";
+import { requirePermission, requireUser } from "~/http/auth.server";
+import { getRequestLocale } from "~/http/i18n.server";
 import { requireVisibleTeam } from "~/services/teams.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { createWallet, listTeamWallets, retailerSettings, viewContext } from "~/services/wallets.server";
 import { useIsPending } from "~/utils/misc";
 
@@ -36,7 +37,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const team = await requireVisibleTeam(user, params.teamId);
   requirePermission(user, "Wallet", "create", { teamId: team.id });
   const formData = await request.formData();
-  if (formData.get("intent") !== createWalletIntent) throw data({ error: "Unknown intent" }, { status: 400 });
+  if (formData.get("intent") !== createWalletIntent) return unknownIntent();
   const submission = parseWithZod(formData, { schema: CreateWalletSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const wallet = await createWallet(user, team, submission.value);

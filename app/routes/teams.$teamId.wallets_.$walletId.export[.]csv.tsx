@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { periodInstants } from "~/domain/ledger-period";
-import { requireUser } from "~/services/auth.server";
-import { getRequestLocale } from "~/services/i18n.server";
+import { periodInstants } from "~/domain/wallets/ledger-period";
+import { requireUser } from "~/http/auth.server";
+import { getRequestLocale } from "~/http/i18n.server";
 import { requireVisibleTeam } from "~/services/teams.server";
 import { exportLedgerCsv, requireTeamWallet, viewContext } from "~/services/wallets.server";
 

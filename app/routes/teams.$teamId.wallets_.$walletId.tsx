@@ -1,3 +1,4 @@
+import { unknownIntent } from "~/http/reply.server";
 import { randomUUID } from "node:crypto";
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
@@ -6,7 +7,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { useTranslation } from "react-i18next";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
 import { RecentlyUpdatedBadge, SpentMeter, WalletFields, WalletStatusBadge } from "~/components/wallets";
-import { periodInstants } from "~/domain/ledger-period";
+import { periodInstants } from "~/domain/wallets/ledger-period";
 import { formatMoney } from "~/domain/money";
 import { can } from "~/domain/permissions";
 import type { Team, User, Wallet } from "~/domain/types";
@@ -19,10 +20,10 @@ import {
   UpdateWalletSchema,
   updateWalletIntent,
 } from "~/forms/wallets";
-import { requirePermission, requireUser } from "~/services/auth.server";
-import { getRequestLocale } from "~/services/i18n.server";
+import { requirePermission, requireUser } from "~/http/auth.server";
+import { getRequestLocale } from "~/http/i18n.server";
 import { requireVisibleTeam } from "~/services/teams.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import {
   getEntryView,
   listLedgerPage,
@@ -93,7 +94,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case reverseEntryIntent:
       return reverse(request, user, team, wallet, formData);
     default:
-      throw data({ error: "Unknown intent" }, { status: 400 });
+      return unknownIntent();
   }
 }
 

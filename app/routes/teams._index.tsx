@@ -1,3 +1,4 @@
+import { unknownIntent } from "~/http/reply.server";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
@@ -16,10 +17,10 @@ import {
   TEAM_LIST_SORTS,
 } from "~/forms/teams";
 import { useRootData } from "~/root";
-import { requirePermission, requireUser } from "~/services/auth.server";
+import { requirePermission, requireUser } from "~/http/auth.server";
 import { requireVisibleTeam } from "~/services/teams.server";
 import { changeStatuses, changeTeamStatus, listTeams, MAX_BULK_TEAMS, reviewStatusChange } from "~/services/teams-admin.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { formatMoney } from "~/utils/format";
 
 /** The advertisers list (team managers): search, filters, sort and page all live in the URL. */
@@ -99,7 +100,7 @@ export async function action({ request }: ActionFunctionArgs) {
       });
     }
     default:
-      throw data({ error: "Unknown intent" }, { status: 400 });
+      return unknownIntent();
   }
 }
 

@@ -6,9 +6,9 @@ import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton } from "~/components/forms";
 import { TeamFormFields } from "~/components/team-form";
 import { CreateTeamSchema, createTeamIntent } from "~/forms/teams";
-import { requirePermission, requireUser } from "~/services/auth.server";
+import { requirePermission, requireUser } from "~/http/auth.server";
 import { createTeam, readTeamForm } from "~/services/teams-admin.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { useIsPending } from "~/utils/misc";
 
 export async function loader({ request }: LoaderFunctionArgs) {

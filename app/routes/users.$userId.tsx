@@ -1,3 +1,4 @@
+import { unknownIntent } from "~/http/reply.server";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -16,9 +17,9 @@ import {
   UserDisabledSchema,
   UserTeamRoleSchema,
 } from "~/forms/users";
-import { requireUser } from "~/services/auth.server";
+import { requireUser } from "~/http/auth.server";
 import { getStorage } from "~/services/storage.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import {
   getUserForAdmin,
   setUserDisabled,
@@ -99,7 +100,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       break;
     }
     default:
-      throw data({ error: "Unknown intent" }, { status: 400 });
+      return unknownIntent();
   }
   if (!outcome.ok) {
     if (outcome.reason === "users:errors.notFound" && intent !== setTeamRoleIntent) throw data({ error: "errors.notFound" }, { status: 404 });

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Toasts } from "~/components/toasts";
 import { visibleAccountTypes } from "~/domain/users";
 import { UsersFilterSchema } from "~/forms/users";
-import { requireUser } from "~/services/auth.server";
+import { requireUser } from "~/http/auth.server";
 import { listUsersForAdmin } from "~/services/users-admin.server";
 import { formatDateTime } from "~/utils/format";
 

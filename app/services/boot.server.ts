@@ -1,8 +1,8 @@
 /** What the server does once before it listens: open (and migrate) storage, seed demo data. */
-import { getEnv } from "./env.server";
-import { seedDemoCampaigns } from "./demo-campaigns.server";
-import { DEMO_PASSWORD, DEMO_USERS, seedDemoData } from "./seed.server";
-import { initStorage } from "./storage.server";
+import { getEnv } from "~/services/env.server";
+import { seedDemoCampaigns } from "~/services/demo-campaigns.server";
+import { DEMO_PASSWORD, DEMO_USERS, seedDemoData } from "~/services/seed.server";
+import { initStorage } from "~/services/storage.server";
 
 export async function boot(): Promise<void> {
   const env = getEnv();

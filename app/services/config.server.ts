@@ -1,6 +1,6 @@
 /** The live config document, read at most once a second per process. */
 import type { LiveConfig } from "~/domain/types";
-import { getStorage } from "./storage.server";
+import { getStorage } from "~/services/storage.server";
 
 const TTL_MS = 1000;
 let cache: { at: number; value: LiveConfig } | undefined;

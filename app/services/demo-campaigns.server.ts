@@ -3,12 +3,12 @@
  * demo team has no campaign). Built through the same repositories and rules as the console:
  * the running campaign is published to the ad server's cache like any other.
  */
-import { dayOfInstant, newCampaignData, type CampaignData, type CampaignOffer } from "~/domain/campaign";
-import { publishedCampaign } from "~/domain/campaign-publication";
+import { dayOfInstant, newCampaignData, type CampaignData, type CampaignOffer } from "~/domain/campaigns/campaign";
+import { publishedCampaign } from "~/domain/campaigns/publication";
 import { DEFAULT_RETAILER_SETTINGS } from "~/domain/retailer-settings";
 import type { Storage } from "~/storage/port";
-import { getEnv } from "./env.server";
-import { DEMO_TEAM_ID } from "./seed.server";
+import { getEnv } from "~/services/env.server";
+import { DEMO_TEAM_ID } from "~/services/seed.server";
 
 export const DEMO_WALLET_ID = "acme-brand-main";
 

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { unstable_parseMultipartFormData as parseMultipartFormData, type UploadHandler } from "@remix-run/node";
-import type { AspectRatio } from "~/domain/campaign";
+import type { AspectRatio } from "~/domain/campaigns/campaign";
 import {
   checkAspectRatio,
   checkBannerSize,
@@ -27,9 +27,9 @@ import {
   type MediaFailure,
   type MediaType,
 } from "~/domain/media";
-import { getEnv } from "./env.server";
-import { measureImage, measureVideo } from "./media.server";
-import { getRetailerSettings } from "./retailer-settings.server";
+import { getEnv } from "~/services/env.server";
+import { measureImage, measureVideo } from "~/services/media.server";
+import { getRetailerSettings } from "~/services/retailer-settings.server";
 
 export interface StoredFile {
   bytes: Uint8Array<ArrayBuffer>;

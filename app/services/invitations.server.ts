@@ -8,12 +8,12 @@ import { FALLBACK_LOCALE, normaliseLocale } from "~/domain/locale";
 import type { Invitation, Role, Team, User } from "~/domain/types";
 import { checkInvite, INVITATION_TTL_DAYS, invitationExpiry, invitationState, type InvitationState } from "~/domain/users";
 import { AlreadyExistsError } from "~/storage/port";
-import { getEnv } from "./env.server";
-import { getFixedT } from "./i18n.server";
-import { sendMail } from "./mail.server";
-import { hashPassword } from "./passwords.server";
-import { newUserData } from "./seed.server";
-import { getStorage } from "./storage.server";
+import { getEnv } from "~/services/env.server";
+import { getFixedT } from "~/services/i18n.server";
+import { sendMail } from "~/services/mail.server";
+import { hashPassword } from "~/services/passwords.server";
+import { newUserData } from "~/services/seed.server";
+import { getStorage } from "~/services/storage.server";
 
 export function hashInvitationToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");

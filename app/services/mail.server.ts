@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import nodemailer from "nodemailer";
-import { getEnv } from "./env.server";
+import { getEnv } from "~/services/env.server";
 
 export interface Mail {
   to: string;

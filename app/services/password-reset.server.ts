@@ -3,11 +3,11 @@ import { createHash, randomBytes } from "node:crypto";
 import { normaliseLocale } from "~/domain/locale";
 import { PASSWORD_HISTORY_SIZE } from "~/domain/passwords";
 import type { User } from "~/domain/types";
-import { getEnv } from "./env.server";
-import { getFixedT } from "./i18n.server";
-import { sendMail } from "./mail.server";
-import { hashPassword, isPasswordReused, verifyPassword } from "./passwords.server";
-import { getStorage } from "./storage.server";
+import { getEnv } from "~/services/env.server";
+import { getFixedT } from "~/services/i18n.server";
+import { sendMail } from "~/services/mail.server";
+import { hashPassword, isPasswordReused, verifyPassword } from "~/services/passwords.server";
+import { getStorage } from "~/services/storage.server";
 
 export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");

@@ -7,10 +7,10 @@ import {
 } from "~/domain/retailer-settings";
 import type { User } from "~/domain/types";
 import { ConflictError, fieldOps } from "~/storage/port";
-import { requirePermission } from "./auth.server";
-import { forgetLiveConfig, getLiveConfig } from "./config.server";
-import { getEnv } from "./env.server";
-import { getStorage } from "./storage.server";
+import { requirePermission } from "~/http/auth.server";
+import { forgetLiveConfig, getLiveConfig } from "~/services/config.server";
+import { getEnv } from "~/services/env.server";
+import { getStorage } from "~/services/storage.server";
 
 export async function getRetailerSettings(): Promise<RetailerSettings> {
   const config = await getLiveConfig();

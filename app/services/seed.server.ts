@@ -1,8 +1,8 @@
 /** Demo data, seeded once (idempotent). Demo data only: never set SEED_DEMO_DATA in production. */
 import type { Claims, Role, UserData } from "~/domain/types";
 import type { NewUser, Storage, TeamInput } from "~/storage/port";
-import { seedDemoCatalog } from "./catalog-seed.server";
-import { hashPassword } from "./passwords.server";
+import { seedDemoCatalog } from "~/services/catalog-seed.server";
+import { hashPassword } from "~/services/passwords.server";
 
 /** A team as its form gives it, with empty optional fields. */
 export function newTeamInput(input: Pick<TeamInput, "name"> & Partial<TeamInput>): TeamInput {

@@ -14,9 +14,9 @@ import { canChangeTeamStatus, canSeeTeam, listableTeamStatuses } from "~/domain/
 import type { Role, Team, TeamStatus, User } from "~/domain/types";
 import { teamTags, type TeamListQuery, type TeamFormValue, TEAM_PAGE_SIZE } from "~/forms/teams";
 import { AlreadyExistsError, ConflictError, type TeamInput } from "~/storage/port";
-import { republishTeam } from "./campaigns.server";
-import { fileUrl, getFileStore } from "./files.server";
-import { getStorage } from "./storage.server";
+import { republishTeam } from "~/services/campaigns/campaigns.server";
+import { fileUrl, getFileStore } from "~/services/files.server";
+import { getStorage } from "~/services/storage.server";
 
 // ---------------------------------------------------------------------------------------------
 // What the browser may know of a team

@@ -2,7 +2,7 @@
 import { data } from "@remix-run/node";
 import { canSeeTeam } from "~/domain/teams";
 import type { Team, User } from "~/domain/types";
-import { getStorage } from "./storage.server";
+import { getStorage } from "~/services/storage.server";
 
 export async function getVisibleTeam(user: User, teamId: string): Promise<Team | null> {
   const team = await getStorage().teams.getOne(teamId);

@@ -20,7 +20,7 @@ import {
 } from "~/domain/users";
 import type { UsersFilter } from "~/forms/users";
 import { ConflictError, NotFoundError } from "~/storage/port";
-import { getStorage } from "./storage.server";
+import { getStorage } from "~/services/storage.server";
 
 const STATUS_BY_REASON: Record<string, number> = {
   "users:refused.self": 403,

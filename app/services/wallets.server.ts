@@ -7,18 +7,18 @@
  */
 import { data } from "@remix-run/node";
 import Papa from "papaparse";
-import { CSV_FORMULA_PATTERN, csvFileName, ledgerCsvRows, minorToDecimal, spendOf, type CsvEntry } from "~/domain/ledger-csv";
-import { dayOf, todayInstants, type PeriodInstants } from "~/domain/ledger-period";
+import { CSV_FORMULA_PATTERN, csvFileName, ledgerCsvRows, minorToDecimal, spendOf, type CsvEntry } from "~/domain/wallets/ledger-csv";
+import { dayOf, todayInstants, type PeriodInstants } from "~/domain/wallets/ledger-period";
 import { currencyForLocale, formatMoney } from "~/domain/money";
 import { canSeeSensitive } from "~/domain/permissions";
 import type { EntryType, LedgerEntry, Team, User, Wallet } from "~/domain/types";
-import { computeRunway, deriveWalletLiveStatus, isRecentlyUpdated, spentShare } from "~/domain/wallet";
+import { computeRunway, deriveWalletLiveStatus, isRecentlyUpdated, spentShare } from "~/domain/wallets/wallet";
 import type { WalletFormValue } from "~/forms/wallets";
 import { ConflictError, type Page, type PostEntryResult, type WalletInput } from "~/storage/port";
-import { refreshWalletCampaigns } from "./campaign-wallets.server";
-import { getEnv } from "./env.server";
-import { getFixedT } from "./i18n.server";
-import { getStorage } from "./storage.server";
+import { refreshWalletCampaigns } from "~/services/campaigns/wallets.server";
+import { getEnv } from "~/services/env.server";
+import { getFixedT } from "~/services/i18n.server";
+import { getStorage } from "~/services/storage.server";
 
 export const LEDGER_PAGE_SIZE = 25;
 const EXPORT_PAGE_SIZE = 500;

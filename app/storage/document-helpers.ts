@@ -1,5 +1,5 @@
 /** Helpers shared by the DocumentStore adapters: patches and cursors behave the same on both. */
-import { isFieldOp, type Patch, type QuerySpec } from "./port";
+import { isFieldOp, type Patch, type QuerySpec } from "~/storage/port";
 
 /**
  * Applies a shallow patch to a document's data. `serverTime` is what a serverTime op becomes:

@@ -2,10 +2,10 @@
  * The process's one Storage: the adapter is chosen by STORAGE ("sqlite", the default, or
  * "firestore"), the repositories are the same over either.
  */
-import { FirestoreDocumentStore, loadFirestoreSdk } from "./firestore/document-store.server";
-import type { DocumentStore, Storage } from "./port";
-import { createStorage } from "./repos/index.server";
-import { SqliteDocumentStore } from "./sqlite/document-store.server";
+import { FirestoreDocumentStore, loadFirestoreSdk } from "~/storage/firestore/document-store.server";
+import type { DocumentStore, Storage } from "~/storage/port";
+import { createStorage } from "~/storage/repos/index.server";
+import { SqliteDocumentStore } from "~/storage/sqlite/document-store.server";
 
 export type StorageEnv = Readonly<Record<string, string | undefined>>;
 

@@ -31,13 +31,13 @@ import type {
   User,
   UserData,
 } from "~/domain/types";
-import type { Campaign, CampaignData, DeletedCampaignData } from "~/domain/campaign";
-import type { CampaignStatus } from "~/domain/campaign-status";
+import type { Campaign, CampaignData, DeletedCampaignData } from "~/domain/campaigns/campaign";
+import type { CampaignStatus } from "~/domain/campaigns/status";
 import type { CampaignType } from "~/domain/retailer-settings";
 import type { Party } from "~/domain/availability";
 import type { CampaignView, CampaignViewData, Product, ProductInput } from "~/domain/catalog";
-import type { PublishedCampaign } from "~/domain/campaign-publication";
-import { CAMPAIGN_SORTS, type CampaignSort } from "~/domain/campaign-list";
+import type { PublishedCampaign } from "~/domain/campaigns/publication";
+import { CAMPAIGN_SORTS, type CampaignSort } from "~/domain/campaigns/list";
 
 export type DeletedCampaign = DeletedCampaignData & DocMeta;
 export type { Campaign };

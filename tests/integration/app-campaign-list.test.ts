@@ -20,7 +20,7 @@ let routes: {
   create: typeof import("~/routes/teams.$teamId.campaigns.new.$type");
   campaign: typeof import("~/routes/campaigns.$campaignId");
 };
-let t: Awaited<ReturnType<TestApp["m"]["i18n"]["getFixedT"]>>;
+let t: Awaited<ReturnType<typeof import("~/services/i18n.server").getFixedT>>;
 const cookies: Record<string, string> = {};
 const TEAM = "acme-brand";
 const RUN = randomUUID().slice(0, 6);
@@ -82,7 +82,7 @@ beforeAll(async () => {
     create: await import("~/routes/teams.$teamId.campaigns.new.$type"),
     campaign: await import("~/routes/campaigns.$campaignId"),
   };
-  t = await app.m.i18n.getFixedT("en-GB");
+  t = await (await import("~/services/i18n.server")).getFixedT("en-GB");
   for (const email of ["operator@example.com", "retailer.admin@example.com", "retailer.viewer@example.com", "supplier.admin@example.com", "supplier.viewer@example.com"]) {
     cookies[email.split("@")[0]!] = await signIn(app.m, email, app.demoPassword);
   }

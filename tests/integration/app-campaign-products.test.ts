@@ -20,7 +20,7 @@ let routes: {
   history: typeof import("~/routes/campaigns.$campaignId.history");
   csv: typeof import("~/routes/campaigns.$campaignId.history[.]csv");
 };
-let t: Awaited<ReturnType<TestApp["m"]["i18n"]["getFixedT"]>>;
+let t: Awaited<ReturnType<typeof import("~/services/i18n.server").getFixedT>>;
 const cookies: Record<string, string> = {};
 const TEAM = "acme-brand";
 const context = { requestId: "t", clientIp: "127.0.0.1" };
@@ -84,7 +84,7 @@ beforeAll(async () => {
     history: await import("~/routes/campaigns.$campaignId.history"),
     csv: await import("~/routes/campaigns.$campaignId.history[.]csv"),
   };
-  t = await app.m.i18n.getFixedT("en-GB");
+  t = await (await import("~/services/i18n.server")).getFixedT("en-GB");
   for (const email of ["operator@example.com", "retailer.admin@example.com", "retailer.viewer@example.com", "supplier.admin@example.com", "supplier.viewer@example.com"]) {
     cookies[email.split("@")[0]!] = await signIn(app.m, email, app.demoPassword);
   }

@@ -8,9 +8,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Campaign } from "~/domain/campaign";
-import { daypartPresetEntries } from "~/domain/campaign-targeting";
-import { daypartingEntries } from "~/domain/dayparting";
+import type { Campaign } from "~/domain/campaigns/campaign";
+import { daypartPresetEntries } from "~/domain/campaigns/targeting";
+import { daypartingEntries } from "~/domain/campaigns/dayparting";
 import { makeTeamData } from "../factories";
 import { buildMp4, buildPng } from "../fixtures/media/build-media";
 import { BASE_URL, call, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Campaign } from "~/domain/campaign";
+import type { Campaign } from "~/domain/campaigns/campaign";
 import { DEFAULT_RETAILER_SETTINGS, type RetailerSettings } from "~/domain/retailer-settings";
 import type { Wallet } from "~/domain/types";
 import { makePosting, makeProductInput, makeTeamData, makeWalletInput } from "../factories";
@@ -27,7 +27,7 @@ let routes: {
   teamSettings: typeof import("~/routes/teams.$teamId.settings._index");
   teams: typeof import("~/routes/teams._index");
 };
-let t: Awaited<ReturnType<TestApp["m"]["i18n"]["getFixedT"]>>;
+let t: Awaited<ReturnType<typeof import("~/services/i18n.server").getFixedT>>;
 const cookies: Record<string, string> = {};
 let reviewerEmail = "";
 const TEAM = "acme-brand";
@@ -161,7 +161,7 @@ beforeAll(async () => {
     teamSettings: await import("~/routes/teams.$teamId.settings._index"),
     teams: await import("~/routes/teams._index"),
   };
-  t = await app.m.i18n.getFixedT("en-GB");
+  t = await (await import("~/services/i18n.server")).getFixedT("en-GB");
   for (const email of ["operator@example.com", "retailer.admin@example.com", "retailer.viewer@example.com", "supplier.admin@example.com", "supplier.viewer@example.com"]) {
     cookies[email.split("@")[0]!] = await signIn(app.m, email, app.demoPassword);
   }

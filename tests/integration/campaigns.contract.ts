@@ -8,7 +8,7 @@
  */
 import fs from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { dayEdge, type CampaignData } from "~/domain/campaign";
+import { dayEdge, type CampaignData } from "~/domain/campaigns/campaign";
 import { effectiveOrder } from "~/storage/document-helpers";
 import {
   AlreadyExistsError,

@@ -18,7 +18,7 @@ afterAll(async () => {
 describe("demo campaigns", () => {
   it("seeds a funded wallet and four campaigns once, publishing the active ones", async () => {
     const { seedDemoCampaigns, DEMO_WALLET_ID } = await import("~/services/demo-campaigns.server");
-    const { liveStatusOf } = await import("~/services/campaigns.server");
+    const { liveStatusOf } = await import("~/services/campaigns/campaigns.server");
     const now = new Date();
     expect(await seedDemoCampaigns(storage(), now)).toBe(5);
     const wallet = (await storage().wallets.getOne(DEMO_WALLET_ID))!;

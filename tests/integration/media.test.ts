@@ -8,7 +8,7 @@ import path from "node:path";
 import { unstable_parseMultipartFormData as parseMultipartFormData } from "@remix-run/node";
 import * as MP4Box from "mp4box";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Campaign } from "~/domain/campaign";
+import type { Campaign } from "~/domain/campaigns/campaign";
 import { checkVideo, VIDEO_TOO_LONG } from "~/domain/media";
 import { makeTeamData } from "../factories";
 import { buildMp4, buildPng, withExifOrientation } from "../fixtures/media/build-media";
@@ -150,7 +150,7 @@ describe("campaign assets", () => {
     call(() => route.loader({ ...args(getRequest(`/files/${key}`, { cookie, headers: { ...headers } })), params: { "*": key } } as never));
 
   async function newCampaign(teamId: string, name: string): Promise<Campaign> {
-    const { newCampaignData } = await import("~/domain/campaign");
+    const { newCampaignData } = await import("~/domain/campaigns/campaign");
     const { DEFAULT_RETAILER_SETTINGS } = await import("~/domain/retailer-settings");
     const team = (await storage().teams.getOne(teamId))!;
     const data = newCampaignData(

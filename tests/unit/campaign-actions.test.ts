@@ -5,8 +5,8 @@ import {
   type ActionActor,
   type ActionResult,
   type CampaignAction,
-} from "~/domain/campaign-actions";
-import type { CampaignStatus } from "~/domain/campaign-status";
+} from "~/domain/campaigns/actions";
+import type { CampaignStatus } from "~/domain/campaigns/status";
 import type { AccountType, Role } from "~/domain/types";
 
 const TEAM = "team-1";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyCreative, type Campaign } from "~/domain/campaign";
+import { emptyCreative, type Campaign } from "~/domain/campaigns/campaign";
 import {
   ACTIVATION_TITLE,
   activationProblems,
@@ -7,7 +7,7 @@ import {
   walletFields,
   walletFlag,
   type ActivationRefusal,
-} from "~/domain/campaign-activation";
+} from "~/domain/campaigns/activation";
 import type { TeamStatus, WalletStatus } from "~/domain/types";
 import { makeCampaign, settingsWith } from "./campaign-fixture";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dayEdge, dayOfInstant, duplicateCampaignData, newCampaignData, todayMidnight } from "~/domain/campaign";
+import { dayEdge, dayOfInstant, duplicateCampaignData, newCampaignData, todayMidnight } from "~/domain/campaigns/campaign";
 import { DEFAULT_RETAILER_SETTINGS } from "~/domain/retailer-settings";
 
 const team = { id: "t1", name: "Acme Brand", account_type: "brand" as const };

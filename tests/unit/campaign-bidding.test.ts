@@ -7,7 +7,7 @@ import {
   coerceStrategy,
   defaultStrategy,
   type BidCheck,
-} from "~/domain/campaign-bidding";
+} from "~/domain/campaigns/bidding";
 import {
   DEFAULT_RETAILER_SETTINGS as S,
   type BidLimit,

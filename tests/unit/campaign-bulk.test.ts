@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Campaign } from "~/domain/campaign";
-import { bulkSummary, planBulkEdit, type BulkChange, type BulkContext, type BulkRow } from "~/domain/campaign-bulk";
+import type { Campaign } from "~/domain/campaigns/campaign";
+import { bulkSummary, planBulkEdit, type BulkChange, type BulkContext, type BulkRow } from "~/domain/campaigns/bulk";
 import type { Subject } from "~/domain/permissions";
 import { makeCampaign, PARIS, settingsWith } from "./campaign-fixture";
 

@@ -5,9 +5,9 @@
  */
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import { emptyCreative } from "~/domain/campaign";
-import { bannerStatus, isHttpUrl, supportedBannerSlots, unsupportedBanners } from "~/domain/campaign-creative";
-import { countedBanners } from "~/domain/campaign-publication";
+import { emptyCreative } from "~/domain/campaigns/campaign";
+import { bannerStatus, isHttpUrl, supportedBannerSlots, unsupportedBanners } from "~/domain/campaigns/creative";
+import { countedBanners } from "~/domain/campaigns/publication";
 import { MAX_IMAGE_BYTES } from "~/domain/media";
 import { DEFAULT_RETAILER_SETTINGS, type RetailerSettings } from "~/domain/retailer-settings";
 import {
@@ -19,7 +19,7 @@ import {
   updateBannersIntent,
   UpdateCreativeSchema,
   updateCreativeIntent,
-} from "~/forms/campaign-creative";
+} from "~/forms/campaigns/creative";
 
 const settings = DEFAULT_RETAILER_SETTINGS;
 const SLOTS = ["670x980", "1560x260", "345x140", "345x90"];

@@ -1,6 +1,6 @@
 /** The editor's small rules: completeness gaps, the 'Apply min bid' offer, money in fields, budget progress. */
 import { describe, expect, it } from "vitest";
-import { budgetProgress, centsToInput, completenessGaps, hasBidBelowMinimum } from "~/domain/campaign-editor";
+import { budgetProgress, centsToInput, completenessGaps, hasBidBelowMinimum } from "~/domain/campaigns/editor";
 
 const CPC = { minCents: 15, maxCents: 2_000 };
 

@@ -1,5 +1,5 @@
 /** A stored campaign for unit tests of the campaign rules: a complete draft, overridable. */
-import { newCampaignData, type Campaign } from "~/domain/campaign";
+import { newCampaignData, type Campaign } from "~/domain/campaigns/campaign";
 import { DEFAULT_RETAILER_SETTINGS, type RetailerSettings } from "~/domain/retailer-settings";
 
 export const FIXTURE_NOW = new Date("2026-03-10T10:00:00.000Z");

@@ -1,7 +1,7 @@
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { campaignHistoryCsvRows, campaignHistoryFileName, historyCell, type HistoryCsvEntry } from "~/domain/campaign-history-csv";
-import { CSV_FORMULA_PATTERN } from "~/domain/ledger-csv";
+import { campaignHistoryCsvRows, campaignHistoryFileName, historyCell, type HistoryCsvEntry } from "~/domain/campaigns/history-csv";
+import { CSV_FORMULA_PATTERN } from "~/domain/wallets/ledger-csv";
 
 const headers = { at: "When", by: "By", action: "Action", field: "Field", before: "Before", after: "After" };
 

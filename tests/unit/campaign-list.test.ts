@@ -12,7 +12,7 @@ import {
   storedStatusesForQuery,
   viewQuery,
   type CampaignListState,
-} from "~/domain/campaign-list";
+} from "~/domain/campaigns/list";
 import { CAMPAIGN_SORTS } from "~/storage/port";
 
 const parse = (q: string) => parseListState(new URLSearchParams(q));

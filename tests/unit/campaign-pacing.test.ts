@@ -6,7 +6,7 @@ import {
   type PacingCheck,
   type PacingInput,
   type TargetDevice,
-} from "~/domain/campaign-pacing";
+} from "~/domain/campaigns/pacing";
 
 const NONE = { search: null, plp: null, hub: null, pdp: null, home: null };
 const NO_DEVICES = { mobile: null, tablet: null, app: null, unknown: null };

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import type { CampaignOffer } from "~/domain/campaign";
-import { formatInstant, historyValueText, summariseOffersChange, type HistoryFormat } from "~/domain/campaign-history-view";
+import type { CampaignOffer } from "~/domain/campaigns/campaign";
+import { formatInstant, historyValueText, summariseOffersChange, type HistoryFormat } from "~/domain/campaigns/history-view";
 import {
   addOffers,
   exceedsProductWarning,
@@ -14,7 +14,7 @@ import {
   setOfferPositions,
   setOffersOn,
   type Offers,
-} from "~/domain/campaign-products";
+} from "~/domain/campaigns/products";
 import {
   AddProductsSchema,
   BulkProductsSchema,
@@ -22,7 +22,7 @@ import {
   RemoveProductSchema,
   SavePositionsSchema,
   ToggleProductSchema,
-} from "~/forms/campaign-products";
+} from "~/forms/campaigns/products";
 
 function form(pairs: [string, string][]): FormData {
   const data = new FormData();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyCreative, type Campaign, type CampaignCreative, type CampaignOffer } from "~/domain/campaign";
+import { emptyCreative, type Campaign, type CampaignCreative, type CampaignOffer } from "~/domain/campaigns/campaign";
 import {
   computedSlots,
   countedBanners,
@@ -9,8 +9,8 @@ import {
   publishedCreative,
   publishedPlacements,
   publishedProductIds,
-} from "~/domain/campaign-publication";
-import { fullDayparting } from "~/domain/dayparting";
+} from "~/domain/campaigns/publication";
+import { fullDayparting } from "~/domain/campaigns/dayparting";
 import { DEFAULT_RETAILER_SETTINGS as SETTINGS } from "~/domain/retailer-settings";
 import type { TeamStatus } from "~/domain/types";
 import { FIXTURE_NOW, makeCampaign, PARIS } from "./campaign-fixture";

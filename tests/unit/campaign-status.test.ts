@@ -8,7 +8,7 @@ import {
   type CampaignLiveInput,
   type CampaignLiveStatus,
   type CampaignWallet,
-} from "~/domain/campaign-status";
+} from "~/domain/campaigns/status";
 
 const NOW = new Date("2025-06-10T12:00:00.000Z");
 const BASE: CampaignLiveInput = {

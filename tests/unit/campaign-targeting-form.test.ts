@@ -10,10 +10,10 @@ import {
   isDaypartPreset,
   isSlotOn,
   resolvePlacementsAndSlots,
-} from "~/domain/campaign-targeting";
-import { daypartingEntries } from "~/domain/dayparting";
+} from "~/domain/campaigns/targeting";
+import { daypartingEntries } from "~/domain/campaigns/dayparting";
 import { DEFAULT_RETAILER_SETTINGS } from "~/domain/retailer-settings";
-import { UpdateTargetingSchema, updateTargetingIntent } from "~/forms/campaign-targeting";
+import { UpdateTargetingSchema, updateTargetingIntent } from "~/forms/campaigns/targeting";
 
 type Entries = [string, string][];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { WEEK_DAYS, type Dayparting } from "~/domain/campaign";
+import { WEEK_DAYS, type Dayparting } from "~/domain/campaigns/campaign";
 import {
   daypartingCells,
   daypartingEntries,
@@ -8,7 +8,7 @@ import {
   normaliseDayparting,
   parseDaypartingForm,
   summariseDayparting,
-} from "~/domain/dayparting";
+} from "~/domain/campaigns/dayparting";
 
 const grid = (hours: Partial<Dayparting>): Dayparting => ({ mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [], ...hours });
 const ALL_CELLS = WEEK_DAYS.flatMap((d) => Array.from({ length: 24 }, (_, h) => `${d}-${h}`));

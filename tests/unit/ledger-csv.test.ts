@@ -1,6 +1,6 @@
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { CSV_FORMULA_PATTERN, csvDateTime, csvFileName, ledgerCsvRows, minorToDecimal, spendOf, type CsvEntry } from "~/domain/ledger-csv";
+import { CSV_FORMULA_PATTERN, csvDateTime, csvFileName, ledgerCsvRows, minorToDecimal, spendOf, type CsvEntry } from "~/domain/wallets/ledger-csv";
 
 describe("the ledger as CSV", () => {
   it("writes cents as exact decimals", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, dayOf, dayStart, isIsoDay, periodInstants, todayInstants } from "~/domain/ledger-period";
+import { addDays, dayOf, dayStart, isIsoDay, periodInstants, todayInstants } from "~/domain/wallets/ledger-period";
 
 describe("days of the ledger in the retailer's time zone", () => {
   it("knows real calendar days", () => {

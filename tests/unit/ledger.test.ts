@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyEntry, checkPosting, reversalOf, type PostingProblem } from "~/domain/ledger";
+import { applyEntry, checkPosting, reversalOf, type PostingProblem } from "~/domain/wallets/ledger";
 import type { EntryType, WalletData } from "~/domain/types";
 
 describe("checkPosting: an archived wallet takes nothing; a debit above the balance is refused", () => {

@@ -7,7 +7,7 @@ import {
   RECENTLY_UPDATED_MS,
   spentShare,
   type WalletLiveStatus,
-} from "~/domain/wallet";
+} from "~/domain/wallets/wallet";
 
 /** Every case runs at this instant. */
 const NOW = new Date("2025-06-10T12:00:00.000Z");

@@ -2,9 +2,9 @@ import { NavLink, useFetcher, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { toggleMenuIntent } from "~/forms/preferences-intents";
 import { useRootData } from "~/root";
-import { Icon } from "../icons";
-import { KeyboardShortcuts } from "../keyboard-shortcuts";
-import { UserMenu } from "./user-menu";
+import { Icon } from "~/components/icons";
+import { KeyboardShortcuts } from "~/components/keyboard-shortcuts";
+import { UserMenu } from "~/components/layout/user-menu";
 
 /** Signed-in layout: sticky navbar, vertical main menu (collapsible), boxed content. */
 export function Shell({ children }: { children: React.ReactNode }) {

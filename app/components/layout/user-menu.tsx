@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { SUPPORTED_LOCALES } from "~/domain/locale";
 import { setDirectionIntent, setLocaleIntent, setThemeIntent } from "~/forms/preferences-intents";
 import { useRootData } from "~/root";
-import { Icon } from "../icons";
+import { Icon } from "~/components/icons";
 
 /** The navbar's user menu: a native disclosure, so it opens by keyboard and without JS. */
 export function UserMenu() {

@@ -28,8 +28,8 @@ import {
   type TransactionContext,
   type Where,
   type WriteOptions,
-} from "../port";
-import { applyPatch, decodeCursor, effectiveOrder, encodeCursor, pageSize, toStoredData } from "../document-helpers";
+} from "~/storage/port";
+import { applyPatch, decodeCursor, effectiveOrder, encodeCursor, pageSize, toStoredData } from "~/storage/document-helpers";
 
 /**
  * firebase-admin is loaded on demand: it costs about a second and 30 MB at start-up, which the

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { AuditEntry, AuditEntryData } from "~/domain/types";
-import { COLLECTIONS, type AuditRepo, type DocumentStore, type TransactionContext, type Where } from "../port";
+import { COLLECTIONS, type AuditRepo, type DocumentStore, type TransactionContext, type Where } from "~/storage/port";
 
 const SECRET_FIELDS = new Set(["passwordHash", "passwordHistory"]);
 

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { recordFailure } from "~/domain/login-throttle";
 import type { LoginThrottleData, PasswordResetTokenData } from "~/domain/types";
-import { COLLECTIONS, type DocumentStore, type LoginThrottleRepo, type PasswordResetRepo } from "../port";
+import { COLLECTIONS, type DocumentStore, type LoginThrottleRepo, type PasswordResetRepo } from "~/storage/port";
 
 export function createPasswordResetRepo(store: DocumentStore): PasswordResetRepo {
   const C = COLLECTIONS.passwordReset;

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { CampaignData, DeletedCampaignData } from "~/domain/campaign";
-import { nameKeys } from "~/domain/campaign";
+import type { CampaignData, DeletedCampaignData } from "~/domain/campaigns/campaign";
+import { nameKeys } from "~/domain/campaigns/campaign";
 import { matchesSearch } from "~/domain/search";
 import type { AuditEntry, AuditEntryData } from "~/domain/types";
-import { applyPatch } from "../document-helpers";
+import { applyPatch } from "~/storage/document-helpers";
 import {
   COLLECTIONS,
   ConflictError,
@@ -17,10 +17,10 @@ import {
   type Patch,
   type Stored,
   type Where,
-} from "../port";
-import { appendAuditInTransaction, diffFields } from "./audit.server";
-import { fillPage, selectiveSearchKey } from "./paging.server";
-import { preparePublication } from "./publication.server";
+} from "~/storage/port";
+import { appendAuditInTransaction, diffFields } from "~/storage/repos/audit.server";
+import { fillPage, selectiveSearchKey } from "~/storage/repos/paging.server";
+import { preparePublication } from "~/storage/repos/publication.server";
 
 /**
  * The stored sort key of the end date. A campaign without end date runs for ever: it sorts after

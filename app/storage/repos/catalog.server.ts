@@ -9,9 +9,9 @@ import {
   type CatalogRepo,
   type DocumentStore,
   type Where,
-} from "../port";
+} from "~/storage/port";
 import { randomUUID } from "node:crypto";
-import { fillPage, isDocumentId, selectiveSearchKey } from "./paging.server";
+import { fillPage, isDocumentId, selectiveSearchKey } from "~/storage/repos/paging.server";
 
 /** Writes per transaction: under Firestore's 500. */
 const BATCH = 400;

@@ -1,8 +1,8 @@
 import { APP_VERSION } from "~/domain/version";
 import type { LiveConfigData } from "~/domain/types";
-import { applyPatch } from "../document-helpers";
-import { AlreadyExistsError, COLLECTIONS, ConflictError, type ConfigRepo, type DocumentStore } from "../port";
-import { appendAuditInTransaction, diffFields } from "./audit.server";
+import { applyPatch } from "~/storage/document-helpers";
+import { AlreadyExistsError, COLLECTIONS, ConflictError, type ConfigRepo, type DocumentStore } from "~/storage/port";
+import { appendAuditInTransaction, diffFields } from "~/storage/repos/audit.server";
 
 export const LIVE_CONFIG_ID = "live";
 const RELOAD_LOG_SIZE = 50;

@@ -1,14 +1,14 @@
-import type { DocumentStore, Storage } from "../port";
-import { createAuditRepo } from "./audit.server";
-import { createLoginThrottleRepo, createPasswordResetRepo } from "./auth.server";
-import { createConfigRepo } from "./config.server";
-import { createTeamsRepo } from "./teams.server";
-import { createUsersRepo } from "./users.server";
-import { createCampaignsRepo } from "./campaigns.server";
-import { createCampaignViewsRepo, createCatalogRepo } from "./catalog.server";
-import { createPublicationRepo } from "./publication.server";
-import { createInvitationsRepo } from "./invitations.server";
-import { createLedgerRepo, createWalletsRepo } from "./wallets.server";
+import type { DocumentStore, Storage } from "~/storage/port";
+import { createAuditRepo } from "~/storage/repos/audit.server";
+import { createLoginThrottleRepo, createPasswordResetRepo } from "~/storage/repos/auth.server";
+import { createConfigRepo } from "~/storage/repos/config.server";
+import { createTeamsRepo } from "~/storage/repos/teams.server";
+import { createUsersRepo } from "~/storage/repos/users.server";
+import { createCampaignsRepo } from "~/storage/repos/campaigns.server";
+import { createCampaignViewsRepo, createCatalogRepo } from "~/storage/repos/catalog.server";
+import { createPublicationRepo } from "~/storage/repos/publication.server";
+import { createInvitationsRepo } from "~/storage/repos/invitations.server";
+import { createLedgerRepo, createWalletsRepo } from "~/storage/repos/wallets.server";
 
 /** The repositories, the same code over whichever DocumentStore adapter is chosen. */
 export function createStorage(documents: DocumentStore): Storage {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { InvitationData, Role, UserData } from "~/domain/types";
-import { COLLECTIONS, ConflictError, NotFoundError, type DocumentStore, type InvitationsRepo, type Where } from "../port";
-import { appendAuditInTransaction } from "./audit.server";
+import { COLLECTIONS, ConflictError, NotFoundError, type DocumentStore, type InvitationsRepo, type Where } from "~/storage/port";
+import { appendAuditInTransaction } from "~/storage/repos/audit.server";
 
 export function createInvitationsRepo(store: DocumentStore): InvitationsRepo {
   const C = COLLECTIONS.invitation;

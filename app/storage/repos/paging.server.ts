@@ -4,8 +4,8 @@
  * leaves some rows out.
  */
 import { foldText, MAX_TOKEN_LENGTH } from "~/domain/search";
-import { pageSize } from "../document-helpers";
-import type { Page } from "../port";
+import { pageSize } from "~/storage/document-helpers";
+import type { Page } from "~/storage/port";
 
 /**
  * The token a search is looked up by: its longest word, folded and capped (the most selective

@@ -2,8 +2,8 @@
  * Publication to the ad server's cache (spec section 4): the cache copy of a campaign and each
  * product's campaign list change together, inside the caller's transaction or in one of their own.
  */
-import { COLLECTIONS, type DocumentStore, type PublicationRepo, type PublishedCampaign, type TransactionContext } from "../port";
-import { isDocumentId } from "./paging.server";
+import { COLLECTIONS, type DocumentStore, type PublicationRepo, type PublishedCampaign, type TransactionContext } from "~/storage/port";
+import { isDocumentId } from "~/storage/repos/paging.server";
 
 interface CacheProductData {
   campaigns: string[];

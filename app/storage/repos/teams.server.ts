@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { foldText, matchesSearch, searchKey, searchTokens } from "~/domain/search";
 import type { TeamData } from "~/domain/types";
-import { applyPatch } from "../document-helpers";
+import { applyPatch } from "~/storage/document-helpers";
 import {
   AlreadyExistsError,
   COLLECTIONS,
@@ -12,8 +12,8 @@ import {
   type TeamInput,
   type TeamsRepo,
   type Where,
-} from "../port";
-import { appendAuditInTransaction, diffFields } from "./audit.server";
+} from "~/storage/port";
+import { appendAuditInTransaction, diffFields } from "~/storage/repos/audit.server";
 
 /** The uniqueness key of a team name: folded, then hashed (document ids may not hold every character). */
 export function teamNameKey(name: string): string {

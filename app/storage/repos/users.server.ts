@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { matchesSearch, searchKey, searchTokens } from "~/domain/search";
 import type { Role, User, UserData } from "~/domain/types";
-import { applyPatch } from "../document-helpers";
+import { applyPatch } from "~/storage/document-helpers";
 import {
   AlreadyExistsError,
   ConflictError,
@@ -12,8 +12,8 @@ import {
   type Patch,
   type UsersRepo,
   type Where,
-} from "../port";
-import { appendAuditInTransaction, diffFields } from "./audit.server";
+} from "~/storage/port";
+import { appendAuditInTransaction, diffFields } from "~/storage/repos/audit.server";
 
 function userSearchTokens(user: Pick<UserData, "displayName" | "email">): string[] {
   return searchTokens(user.displayName, user.email.split("@")[0] ?? "", user.email);

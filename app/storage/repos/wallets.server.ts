@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
-import { applyEntry, checkPosting, reversalOf } from "~/domain/ledger";
+import { applyEntry, checkPosting, reversalOf } from "~/domain/wallets/ledger";
 import type { EntryType, LedgerEntryData, TeamData, WalletData } from "~/domain/types";
-import { applyPatch } from "../document-helpers";
+import { applyPatch } from "~/storage/document-helpers";
 import {
   COLLECTIONS,
   ConflictError,
@@ -14,8 +14,8 @@ import {
   type WalletInput,
   type WalletsRepo,
   type Where,
-} from "../port";
-import { appendAuditInTransaction, diffFields } from "./audit.server";
+} from "~/storage/port";
+import { appendAuditInTransaction, diffFields } from "~/storage/repos/audit.server";
 
 export function createWalletsRepo(store: DocumentStore): WalletsRepo {
   const C = COLLECTIONS.wallet;

@@ -13,9 +13,9 @@ import {
   type TransactionContext,
   type Where,
   type WriteOptions,
-} from "../port";
-import { applyPatch, decodeCursor, effectiveOrder, encodeCursor, pageSize, readPath, toStoredData } from "../document-helpers";
-import { MIGRATIONS } from "./migrations";
+} from "~/storage/port";
+import { applyPatch, decodeCursor, effectiveOrder, encodeCursor, pageSize, readPath, toStoredData } from "~/storage/document-helpers";
+import { MIGRATIONS } from "~/storage/sqlite/migrations";
 
 interface Row {
   id: string;

@@ -1,0 +1,112 @@
+/**
+ * Campaign live status, completeness and preview of spec section 4. Pure: `now` is passed in.
+ *
+ * Readings:
+ * - `spend` is in cents and `pacingTotal` in currency units, as the spec stores them, so the
+ *   total budget is reached when spend / 100 >= pacingTotal. A pacingTotal of null, 0 or less is
+ *   no budget (pacing values must be above 0, otherwise dropped).
+ * - `startDate` and `endDate` are ISO instants; the end is the moment it stops, already computed
+ *   as 23:59:59(.999) of its day in the retailer's time zone, and the campaign has ended once `now`
+ *   is after it. A bare day (yyyy-mm-dd) is accepted too and is read in `timeZone` (default
+ *   Europe/Paris): the start at 00:00 of that day, the end at 23:59:59.999 of it.
+ */
+import { TZDate } from "@date-fns/tz";
+import type { BidStrategy } from "~/domain/retailer-settings";
+import type { WalletData } from "~/domain/types";
+
+export const CAMPAIGN_STATUSES = [
+  "draft",
+  "active",
+  "paused",
+  "archived",
+  "deleted",
+  "disabled",
+  "suspended",
+  "test",
+  "locked",
+  "pending",
+  "scheduled",
+  "completed",
+  "pending_review",
+  "approved",
+  "rejected",
+  "incomplete",
+] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export const DERIVED_LIVE_STATUSES = ["scheduled", "ended", "insufficient_funds", "out_of_budget", "running"] as const;
+export type CampaignLiveStatus = Exclude<CampaignStatus, "active"> | (typeof DERIVED_LIVE_STATUSES)[number];
+
+export const DEFAULT_RETAILER_TIME_ZONE = "Europe/Paris";
+
+export interface CampaignLiveInput {
+  status: CampaignStatus;
+  startDate: string | null;
+  endDate: string | null;
+  /** The stored flag, set when the campaign was saved with an unusable wallet. */
+  insufficient_funds?: boolean;
+  /** Cents. */
+  spend: number;
+  /** Currency units, or null. */
+  pacingTotal: number | null;
+}
+
+export type CampaignWallet = Pick<WalletData, "status" | "balance">;
+
+const DAY_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function instant(value: string, timeZone: string, edge: "start" | "end"): number {
+  const m = DAY_ONLY.exec(value);
+  if (!m) return Date.parse(value);
+  const [y, mo, d] = [Number(m[1]), Number(m[2]) - 1, Number(m[3])];
+  return edge === "start"
+    ? new TZDate(y, mo, d, 0, 0, 0, 0, timeZone).getTime()
+    : new TZDate(y, mo, d, 23, 59, 59, 999, timeZone).getTime();
+}
+
+/** The wallet makes the campaign insufficient_funds: none, balance 0 or less, archived or disabled. */
+export function walletIsUnusable(wallet: CampaignWallet | null | undefined): boolean {
+  return !wallet || wallet.balance <= 0 || wallet.status === "archived" || wallet.status === "disabled";
+}
+
+/** Spec section 4, in order: scheduled, ended, insufficient_funds, out_of_budget, running. */
+export function deriveLiveStatus(
+  campaign: CampaignLiveInput,
+  wallet: CampaignWallet | null | undefined,
+  now: Date,
+  timeZone: string = DEFAULT_RETAILER_TIME_ZONE,
+): CampaignLiveStatus {
+  if (campaign.status !== "active") return campaign.status;
+  const t = now.getTime();
+  if (campaign.startDate && instant(campaign.startDate, timeZone, "start") > t) return "scheduled";
+  if (campaign.endDate && instant(campaign.endDate, timeZone, "end") < t) return "ended";
+  if (campaign.insufficient_funds || walletIsUnusable(wallet)) return "insufficient_funds";
+  if (campaign.pacingTotal != null && campaign.pacingTotal > 0 && campaign.spend / 100 >= campaign.pacingTotal) {
+    return "out_of_budget";
+  }
+  return "running";
+}
+
+export interface CampaignCompletenessInput {
+  name: string | null | undefined;
+  startDate: string | null | undefined;
+  bidStrategy: BidStrategy | null | undefined;
+  /** Cents. */
+  bid: number | null | undefined;
+}
+
+/** A name, a start date and either the FIXED strategy or a bid above zero. */
+export function isComplete(campaign: CampaignCompletenessInput): boolean {
+  if (!campaign.name || campaign.name.trim() === "") return false;
+  if (!campaign.startDate) return false;
+  return campaign.bidStrategy === "FIXED" || (typeof campaign.bid === "number" && campaign.bid > 0);
+}
+
+export function isArchived(campaign: { status: CampaignStatus }): boolean {
+  return campaign.status === "archived";
+}
+
+/** Preview only when the retailer enables it and the live status is running or scheduled. */
+export function canPreview(preview: boolean, liveStatus: CampaignLiveStatus): boolean {
+  return preview && (liveStatus === "running" || liveStatus === "scheduled");
+}

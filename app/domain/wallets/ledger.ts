@@ -1,0 +1,31 @@
+/** Ledger rules: what a posting may do to a wallet. Pure. */
+import type { EntryType, WalletData } from "~/domain/types";
+
+export type PostingProblem = "ledger.walletArchived" | "ledger.insufficientBalance" | "ledger.alreadyReversed" | "ledger.notReversible";
+
+/** An archived wallet takes no entry; a debit larger than the balance is refused. */
+export function checkPosting(
+  wallet: Pick<WalletData, "status" | "balance">,
+  type: EntryType,
+  amount: number,
+): PostingProblem | null {
+  if (wallet.status === "archived") return "ledger.walletArchived";
+  if (type === "debit" && amount > wallet.balance) return "ledger.insufficientBalance";
+  return null;
+}
+
+/** The entry that reverses another: the opposite type, the same amount. */
+export function reversalOf(entry: { type: EntryType; amount: number }): { type: EntryType; amount: number } {
+  return { type: entry.type === "credit" ? "debit" : "credit", amount: entry.amount };
+}
+
+/** The wallet totals after an entry: balance = credit - debit, always. */
+export function applyEntry(
+  wallet: Pick<WalletData, "credit" | "debit">,
+  type: EntryType,
+  amount: number,
+): { credit: number; debit: number; balance: number } {
+  const credit = wallet.credit + (type === "credit" ? amount : 0);
+  const debit = wallet.debit + (type === "debit" ? amount : 0);
+  return { credit, debit, balance: credit - debit };
+}

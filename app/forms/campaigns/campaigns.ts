@@ -1,0 +1,147 @@
+/**
+ * Campaign forms: one schema each, shared by the browser (conform) and the actions. Messages are
+ * i18n keys ("campaigns:…" for this area's, the others common's). Money is typed in currency
+ * units and becomes integer cents here; rules that need the retailer settings (bid limits,
+ * strategies) are checked by the service with the same domain functions.
+ */
+import * as z from "zod";
+import { CAMPAIGN_ACTIONS } from "~/domain/campaigns/actions";
+import { parseAmountToMinor } from "~/domain/money";
+import { BID_STRATEGIES, CAMPAIGN_TYPES, PLACEMENTS } from "~/domain/retailer-settings";
+import { PACING_DEVICES, PACING_PLACEMENTS } from "~/domain/campaigns/pacing";
+
+export const createCampaignIntent = "create-campaign";
+export const updateGeneralIntent = "update-general";
+export const updateBiddingIntent = "update-bidding";
+export const applyMinBidIntent = "apply-min-bid";
+export const updateBudgetIntent = "update-budget";
+export const campaignActionIntent = "campaign-action";
+export const duplicateCampaignIntent = "duplicate-campaign";
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A yyyy-mm-dd day from a date input (empty = none). */
+const optionalDay = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : null))
+  .refine((v) => v === null || (DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))), "campaigns:form.dayInvalid");
+
+const name = z.string({ error: "campaigns:form.nameAndStartRequired" }).trim().min(1, "campaigns:form.nameAndStartRequired").max(120, "validation.tooLong");
+
+const endNotBeforeStart = (v: { startDay?: string | null; endDay?: string | null }) => !v.startDay || !v.endDay || v.endDay >= v.startDay;
+
+/** An optional amount in currency units → cents; empty or 0 or less is dropped (null). */
+export const optionalCents = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx) => {
+    if (!value) return null;
+    const parsed = parseAmountToMinor(value);
+    if (parsed.ok) return parsed.value;
+    if (parsed.reason === "amount.notPositive") return null;
+    ctx.addIssue({ code: "custom", message: `campaigns:form.${parsed.reason === "amount.tooLarge" ? "amountTooLarge" : "amountInvalid"}` });
+    return z.NEVER;
+  });
+
+/** A required amount in currency units → cents (0 allowed for FIXED). */
+export const requiredCents = z
+  .string({ error: "campaigns:form.bidRequired" })
+  .trim()
+  .min(1, "campaigns:form.bidRequired")
+  .transform((value, ctx) => {
+    if (/^0+(?:[.,]0{1,2})?$/.test(value)) return 0;
+    const parsed = parseAmountToMinor(value);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: "custom", message: parsed.reason === "amount.notPositive" ? "campaigns:form.bidNotPositive" : "campaigns:form.amountInvalid" });
+      return z.NEVER;
+    }
+    return parsed.value;
+  });
+
+export const CreateCampaignSchema = z
+  .object({
+    intent: z.literal(createCampaignIntent),
+    name,
+    startDay: z.string({ error: "campaigns:form.nameAndStartRequired" }).trim().min(1, "campaigns:form.nameAndStartRequired").regex(DAY, "campaigns:form.dayInvalid"),
+    endDay: optionalDay,
+    campaignType: z.enum(CAMPAIGN_TYPES, { error: "campaigns:form.typeInvalid" }),
+  })
+  .refine(endNotBeforeStart, { path: ["endDay"], message: "campaigns:form.endBeforeStart" });
+export type CreateCampaignValue = z.infer<typeof CreateCampaignSchema>;
+
+const version = z.coerce.number().int().min(1);
+
+export const UpdateGeneralSchema = z
+  .object({
+    intent: z.literal(updateGeneralIntent),
+    version,
+    name,
+    startDay: z.string({ error: "campaigns:form.nameAndStartRequired" }).trim().min(1, "campaigns:form.nameAndStartRequired").regex(DAY, "campaigns:form.dayInvalid"),
+    endDay: optionalDay,
+    /** Empty = no wallet. */
+    wallet: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || null),
+  })
+  .refine(endNotBeforeStart, { path: ["endDay"], message: "campaigns:form.endBeforeStart" });
+export type UpdateGeneralValue = z.infer<typeof UpdateGeneralSchema>;
+
+export const UpdateBiddingSchema = z.object({
+  intent: z.literal(updateBiddingIntent),
+  version,
+  bidStrategy: z.enum(BID_STRATEGIES, { error: "campaigns:form.strategyInvalid" }),
+  bid: requiredCents,
+  bid_search: optionalCents,
+  bid_plp: optionalCents,
+  bid_pdp: optionalCents,
+  bid_hub: optionalCents,
+  bid_home: optionalCents,
+});
+/** The placement bid fields, one per placement. */
+export const PLACEMENT_BID_FIELDS = PLACEMENTS.map((p) => `bid_${p}` as const);
+export type UpdateBiddingValue = z.infer<typeof UpdateBiddingSchema>;
+
+export const ApplyMinBidSchema = z.object({
+  intent: z.literal(applyMinBidIntent),
+  version,
+  /** The strategy chosen on the form when its bid was refused; its minimum applies (and it is saved). */
+  bidStrategy: z.enum(BID_STRATEGIES).optional().catch(undefined),
+});
+
+export const UpdateBudgetSchema = z.object({
+  intent: z.literal(updateBudgetIntent),
+  version,
+  pacingTotal: optionalCents,
+  pacingDaily: optionalCents,
+  pacing_search: optionalCents,
+  pacing_plp: optionalCents,
+  pacing_hub: optionalCents,
+  pacing_pdp: optionalCents,
+  pacing_home: optionalCents,
+  device_mobile: optionalCents,
+  device_tablet: optionalCents,
+  device_app: optionalCents,
+  device_unknown: optionalCents,
+});
+export const PACING_PLACEMENT_FIELDS = PACING_PLACEMENTS.map((p) => `pacing_${p}` as const);
+export const PACING_DEVICE_FIELDS = PACING_DEVICES.map((d) => `device_${d}` as const);
+export type UpdateBudgetValue = z.infer<typeof UpdateBudgetSchema>;
+
+export const CampaignActionSchema = z.object({
+  intent: z.literal(campaignActionIntent),
+  version,
+  action: z.enum(CAMPAIGN_ACTIONS, { error: "campaigns:actions.unknown" }),
+  /** Required by reject (checked by the rule, so the message is the rule's). */
+  reason: z.string().trim().max(500, "validation.tooLong").optional(),
+  /** Set by the confirmation step of destructive actions (delete, archive). */
+  confirmed: z.string().optional().transform((v) => v === "yes"),
+});
+export type CampaignActionValue = z.infer<typeof CampaignActionSchema>;
+
+/** Actions that ask for a confirmation first. */
+export const CONFIRMED_ACTIONS = new Set(["delete", "archive", "disable", "suspend"]);

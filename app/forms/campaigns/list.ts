@@ -1,0 +1,116 @@
+/**
+ * The campaign list's forms (issue 4 section 2): custom views (save, rename, delete) and the bulk
+ * edit (review, then apply). One schema each, read by the actions; the browser gets the same
+ * rules as native attributes (required, maxLength, type=date). Messages are i18n keys.
+ */
+import * as z from "zod";
+import { CAMPAIGN_ACTIONS, type CampaignAction } from "~/domain/campaigns/actions";
+import { optionalCents, requiredCents } from "~/forms/campaigns/campaigns";
+
+export const saveViewIntent = "save-view";
+export const renameViewIntent = "rename-view";
+export const deleteViewIntent = "delete-view";
+export const bulkReviewIntent = "bulk-review";
+export const bulkApplyIntent = "bulk-apply";
+
+export const VIEW_NAME_MAX = 60;
+/** At most one page and a bit: the review lists every campaign. */
+export const MAX_BULK_CAMPAIGNS = 100;
+
+/** Actions offered in bulk: reject needs a reason per campaign, so it stays in the editor. */
+export const BULK_ACTIONS = CAMPAIGN_ACTIONS.filter((a) => a !== "reject") as Exclude<CampaignAction, "reject">[];
+
+const viewName = z
+  .string({ error: "campaignList:views.nameRequired" })
+  .trim()
+  .min(1, "campaignList:views.nameRequired")
+  .max(VIEW_NAME_MAX, "validation.tooLong");
+
+export const SaveViewSchema = z.object({
+  intent: z.literal(saveViewIntent),
+  name: viewName,
+  /** The list's query string when the form was shown (filters, sort, columns). */
+  query: z.string().max(4000).optional().default(""),
+});
+
+export const RenameViewSchema = z.object({
+  intent: z.literal(renameViewIntent),
+  viewId: z.string().trim().min(1).max(128),
+  name: viewName,
+});
+
+export const DeleteViewSchema = z.object({
+  intent: z.literal(deleteViewIntent),
+  viewId: z.string().trim().min(1).max(128),
+  confirmed: z.literal("yes", { error: "campaignList:views.confirmDelete" }),
+});
+
+/** The change of a bulk edit, as the select names it: "action:pause", "endDay", "bid", "daily". */
+export const BULK_CHANGES = [...BULK_ACTIONS.map((a) => `action:${a}` as const), "endDay", "bid", "daily"] as const;
+export type BulkChangeChoice = (typeof BULK_CHANGES)[number];
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export const BulkEditSchema = z
+  .object({
+    intent: z.enum([bulkReviewIntent, bulkApplyIntent]),
+    campaignIds: z
+      .array(z.string().trim().min(1).max(128))
+      .min(1, "campaignList:bulk.noneSelected")
+      .max(MAX_BULK_CAMPAIGNS, "campaignList:bulk.tooMany"),
+    change: z.enum(BULK_CHANGES, { error: "campaignList:bulk.chooseChange" }),
+    endDay: z.string().trim().optional().default(""),
+    bid: z.string().trim().optional().default(""),
+    daily: z.string().trim().optional().default(""),
+    /** The version each campaign was reviewed at (apply only): id -> version. */
+    versions: z.record(z.string(), z.coerce.number().int().min(1)).default({}),
+  })
+  .transform((value, ctx) => {
+    const base = { intent: value.intent, campaignIds: [...new Set(value.campaignIds)], versions: value.versions };
+    if (value.change.startsWith("action:")) {
+      return { ...base, change: { kind: "action" as const, action: value.change.slice("action:".length) as CampaignAction } };
+    }
+    if (value.change === "endDay") {
+      if (!DAY.test(value.endDay) || Number.isNaN(Date.parse(`${value.endDay}T00:00:00Z`))) {
+        ctx.addIssue({ code: "custom", path: ["endDay"], message: "campaigns:form.dayInvalid" });
+        return z.NEVER;
+      }
+      return { ...base, change: { kind: "endDay" as const, day: value.endDay } };
+    }
+    if (value.change === "bid") {
+      const bid = requiredCents.safeParse(value.bid);
+      if (!bid.success) {
+        ctx.addIssue({ code: "custom", path: ["bid"], message: bid.error.issues[0]?.message ?? "campaigns:form.amountInvalid" });
+        return z.NEVER;
+      }
+      return { ...base, change: { kind: "bid" as const, cents: bid.data } };
+    }
+    const daily = optionalCents.safeParse(value.daily);
+    if (!daily.success) {
+      ctx.addIssue({ code: "custom", path: ["daily"], message: daily.error.issues[0]?.message ?? "campaigns:form.amountInvalid" });
+      return z.NEVER;
+    }
+    return { ...base, change: { kind: "daily" as const, cents: daily.data } };
+  });
+export type BulkEditValue = z.infer<typeof BulkEditSchema>;
+
+/** The bulk form's fields as a plain object for the schema (repeated campaignId, version.<id>). */
+export function bulkEditInput(formData: FormData) {
+  const versions: Record<string, string> = {};
+  for (const [key, value] of formData) {
+    if (key.startsWith("version.") && typeof value === "string") versions[key.slice("version.".length)] = value;
+  }
+  const text = (key: string) => {
+    const v = formData.get(key);
+    return typeof v === "string" ? v : undefined;
+  };
+  return {
+    intent: text("intent"),
+    campaignIds: formData.getAll("campaignId").filter((v): v is string => typeof v === "string" && v.trim() !== ""),
+    change: text("change"),
+    endDay: text("endDay"),
+    bid: text("bid"),
+    daily: text("daily"),
+    versions,
+  };
+}

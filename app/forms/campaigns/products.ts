@@ -1,0 +1,97 @@
+/**
+ * The forms of a campaign's Products section: one schema each, shared by the browser (conform)
+ * and the action. Messages are i18n keys of the campaignProducts namespace.
+ */
+import * as z from "zod";
+import { parseProductIds } from "~/domain/catalog";
+import { MAX_POSITION } from "~/domain/campaigns/products";
+
+export const addProductsIntent = "add-products";
+export const toggleProductIntent = "toggle-product";
+export const removeProductIntent = "remove-product";
+export const moveProductIntent = "move-product";
+export const savePositionsIntent = "save-positions";
+export const bulkProductsIntent = "bulk-products";
+
+/** Ids one paste may hold. */
+export const MAX_IDS_PER_ADD = 1000;
+
+const version = z.coerce.number({ error: "campaignProducts:errors.badRequest" }).int().min(1, "campaignProducts:errors.badRequest");
+const productId = z.string({ error: "campaignProducts:errors.badRequest" }).trim().min(1, "campaignProducts:errors.badRequest").max(200);
+
+export const AddProductsSchema = z.object({
+  intent: z.literal(addProductsIntent),
+  version,
+  /** Identifiers separated by spaces, commas, semicolons or line breaks (spec section 5). */
+  ids: z
+    .string({ error: "campaignProducts:errors.noIds" })
+    .max(50_000, "campaignProducts:errors.tooManyIds")
+    .transform((text, ctx) => {
+      const ids = parseProductIds(text);
+      if (!ids.length) ctx.addIssue({ code: "custom", message: "campaignProducts:errors.noIds" });
+      else if (ids.length > MAX_IDS_PER_ADD) ctx.addIssue({ code: "custom", message: "campaignProducts:errors.tooManyIds" });
+      return ids;
+    }),
+});
+export type AddProductsValue = z.infer<typeof AddProductsSchema>;
+
+export const ToggleProductSchema = z.object({
+  intent: z.literal(toggleProductIntent),
+  version,
+  productId,
+  /** The state asked for: "on" or "off". */
+  state: z.enum(["on", "off"], { error: "campaignProducts:errors.badRequest" }),
+});
+export type ToggleProductValue = z.infer<typeof ToggleProductSchema>;
+
+export const RemoveProductSchema = z.object({
+  intent: z.literal(removeProductIntent),
+  version,
+  productId,
+});
+export type RemoveProductValue = z.infer<typeof RemoveProductSchema>;
+
+export const MoveProductSchema = z.object({
+  intent: z.literal(moveProductIntent),
+  version,
+  productId,
+  direction: z.enum(["up", "down"], { error: "campaignProducts:errors.badRequest" }),
+});
+export type MoveProductValue = z.infer<typeof MoveProductSchema>;
+
+/** A position typed in the list: a whole number from 1, or empty for none. */
+const position = z
+  .number({ error: "campaignProducts:errors.positionInvalid" })
+  .int("campaignProducts:errors.positionInvalid")
+  .min(1, "campaignProducts:errors.positionInvalid")
+  .max(MAX_POSITION, "campaignProducts:errors.positionInvalid")
+  .optional()
+  .transform((v) => v ?? null);
+
+export const SavePositionsSchema = z.object({
+  intent: z.literal(savePositionsIntent),
+  version,
+  positions: z.array(z.object({ id: productId, pos: position }), { error: "campaignProducts:errors.badRequest" }).min(1, "campaignProducts:errors.badRequest"),
+});
+export type SavePositionsValue = z.infer<typeof SavePositionsSchema>;
+
+export const BULK_ACTIONS = ["on", "off", "remove"] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+export const BulkProductsSchema = z.object({
+  intent: z.literal(bulkProductsIntent),
+  version,
+  bulk: z.enum(BULK_ACTIONS, { error: "campaignProducts:errors.badRequest" }),
+  selected: z
+    .array(productId, { error: "campaignProducts:errors.noneSelected" })
+    .min(1, "campaignProducts:errors.noneSelected")
+    .transform((ids) => [...new Set(ids)]),
+  /** Set by the confirmation step of a bulk removal. */
+  confirmed: z
+    .string()
+    .optional()
+    .transform((v) => v === "yes"),
+});
+export type BulkProductsValue = z.infer<typeof BulkProductsSchema>;
+
+export const PRODUCT_INTENTS = [addProductsIntent, toggleProductIntent, removeProductIntent, moveProductIntent, savePositionsIntent, bulkProductsIntent] as const;

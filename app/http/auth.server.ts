@@ -1,0 +1,183 @@
+/**
+ * Sign-in (remix-auth with the form strategy), the session re-check on every request, and the
+ * guard of spec section 2.
+ */
+import { data, redirect } from "@remix-run/node";
+import { Authenticator, AuthorizationError } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import {
+  lockMinutesLeft,
+  MAX_FAILURES_PER_ADDRESS,
+  MAX_FAILURES_PER_EMAIL,
+} from "~/domain/login-throttle";
+import { safeRedirectPath } from "~/domain/navigation";
+import { can, type Action, type Resource } from "~/domain/permissions";
+import type { User } from "~/domain/types";
+import { getLiveConfig } from "~/services/config.server";
+import { getDummyHash, verifyPassword } from "~/services/passwords.server";
+import { getSession, getSessionStorage, SESSION_REFRESH_MS } from "~/http/session.server";
+import { getStorage } from "~/services/storage.server";
+
+export type SignInFailure = "auth.invalidCredentials" | "auth.disabled" | "auth.tooManyAttempts";
+
+class SignInError extends Error {
+  constructor(readonly reason: SignInFailure) {
+    super(reason);
+  }
+}
+
+let authenticator: Authenticator<User> | undefined;
+function getAuthenticator(): Authenticator<User> {
+  if (authenticator) return authenticator;
+  authenticator = new Authenticator<User>(getSessionStorage() as never);
+  authenticator.use(
+    new FormStrategy(async ({ form }) => {
+      const email = String(form.get("email") ?? "");
+      const password = String(form.get("password") ?? "");
+      const user = await getStorage().users.getByEmail(email);
+      // Verify against a dummy hash when there is no user, so timing reveals nothing.
+      const valid = await verifyPassword(password, user?.passwordHash ?? (await getDummyHash()));
+      if (!user || !valid) throw new SignInError("auth.invalidCredentials");
+      if (user.disabled) throw new SignInError("auth.disabled");
+      return user;
+    }),
+    "form",
+  );
+  return authenticator;
+}
+
+/** The path of a request as the user sees it (single-fetch data requests carry a .data suffix). */
+export function visiblePath(request: Request): string {
+  const url = new URL(request.url);
+  let pathname = url.pathname.replace(/\.data$/, "");
+  if (pathname === "/_root") pathname = "/";
+  url.searchParams.delete("_routes");
+  url.searchParams.delete("index");
+  const search = url.searchParams.toString();
+  return pathname + (search ? `?${search}` : "");
+}
+
+export function loginRedirectUrl(request: Request): string {
+  const path = visiblePath(request);
+  return path === "/" ? "/login" : `/login?to=${encodeURIComponent(path)}`;
+}
+
+const throttleKeys = (email: string, ip: string) => ({
+  email: `email:${email.trim().toLowerCase()}`,
+  ip: `ip:${ip}`,
+});
+
+export type SignInResult =
+  | { ok: true; user: User; headers: Headers }
+  | { ok: false; reason: SignInFailure; minutes?: number };
+
+/** Checks the throttle, the credentials and the account, then opens a session. */
+export async function signInWithPassword(request: Request, formData: FormData, clientIp: string): Promise<SignInResult> {
+  const storage = getStorage();
+  const now = new Date();
+  const keys = throttleKeys(String(formData.get("email") ?? ""), clientIp);
+  const [byEmail, byIp] = await Promise.all([storage.loginThrottle.get(keys.email), storage.loginThrottle.get(keys.ip)]);
+  const locked = Math.max(lockMinutesLeft(byEmail, now), lockMinutesLeft(byIp, now));
+  if (locked > 0) return { ok: false, reason: "auth.tooManyAttempts", minutes: locked };
+
+  let user: User;
+  try {
+    // The body was read already: the strategy gets the form through the context.
+    const bodiless = new Request(request.url, { method: "POST", headers: request.headers });
+    user = await getAuthenticator().authenticate("form", bodiless, { throwOnError: true, context: { formData } as never });
+  } catch (error) {
+    if (!(error instanceof AuthorizationError)) throw error;
+    const reason = error.cause instanceof SignInError ? error.cause.reason : "auth.invalidCredentials";
+    const [emailState, ipState] = await Promise.all([
+      storage.loginThrottle.recordFailure(keys.email, now, MAX_FAILURES_PER_EMAIL),
+      storage.loginThrottle.recordFailure(keys.ip, now, MAX_FAILURES_PER_ADDRESS),
+    ]);
+    const minutes = Math.max(lockMinutesLeft(emailState, now), lockMinutesLeft(ipState, now));
+    return minutes > 0 ? { ok: false, reason: "auth.tooManyAttempts", minutes } : { ok: false, reason };
+  }
+  await storage.loginThrottle.clear(keys.email);
+  const signedIn = await storage.users.recordSignIn(user.id, "password", now);
+  return { ok: true, user: signedIn, headers: await createUserSession(request, signedIn) };
+}
+
+/** Opens (or re-opens) the session for a user and writes last_refresh_token. */
+export async function createUserSession(request: Request, user: User): Promise<Headers> {
+  const session = await getSession(request);
+  session.set("userId", user.id);
+  session.set("claimsType", user.claims.type);
+  session.set("claimsRole", user.claims.role);
+  session.set("epoch", user.sessionEpoch);
+  session.set("refreshedAt", new Date().toISOString());
+  await getStorage().users.touchRefreshToken(user.id);
+  return new Headers({ "Set-Cookie": await getSessionStorage().commitSession(session) });
+}
+
+export interface CurrentUser {
+  user: User | null;
+  /** The session existed but is no longer valid (disabled, claims changed, password reset). */
+  ended: boolean;
+}
+
+/** Re-checks the session against the user record. */
+export async function getCurrentUser(request: Request): Promise<CurrentUser> {
+  const session = await getSession(request);
+  const userId = session.get("userId");
+  if (!userId) return { user: null, ended: false };
+  const user = await getStorage().users.getOne(userId);
+  const valid =
+    user &&
+    !user.disabled &&
+    user.claims.type === session.get("claimsType") &&
+    user.claims.role === session.get("claimsRole") &&
+    user.sessionEpoch === session.get("epoch");
+  return valid ? { user, ended: false } : { user: null, ended: true };
+}
+
+export async function destroySessionHeaders(request: Request): Promise<Headers> {
+  const session = await getSession(request);
+  return new Headers({ "Set-Cookie": await getSessionStorage().destroySession(session) });
+}
+
+/** Refreshes the session cookie once per SESSION_REFRESH_MS, writing last_refresh_token. */
+export async function refreshSessionIfDue(request: Request, user: User, now = new Date()): Promise<Headers | null> {
+  const session = await getSession(request);
+  const refreshedAt = Date.parse(session.get("refreshedAt") ?? "");
+  if (Number.isFinite(refreshedAt) && now.getTime() - refreshedAt < SESSION_REFRESH_MS) return null;
+  return createUserSession(request, user);
+}
+
+/**
+ * The guard: signed in (else /login?to=), not locked out by maintenance (operators pass), and
+ * holding the read right of the screen (else /not-authorized).
+ */
+export async function requireUser(request: Request, resource: Resource | null = null): Promise<User> {
+  const { user, ended } = await getCurrentUser(request);
+  if (!user) {
+    throw redirect(loginRedirectUrl(request), ended ? { headers: await destroySessionHeaders(request) } : undefined);
+  }
+  if (user.claims.type !== "operator") {
+    const config = await getLiveConfig();
+    if (config?.maintenance) throw redirect("/under-maintenance");
+  }
+  if (resource && !can(user, resource, "read")) throw redirect("/not-authorized");
+  return user;
+}
+
+/** For actions: a refused right answers 403 'Insufficient permissions' and changes nothing. */
+export function requirePermission(user: User, resource: Resource, action: Action, scope: { teamId?: string } = {}): void {
+  if (!can(user, resource, action, scope)) {
+    throw data({ error: "errors.insufficientPermissions" }, { status: 403 });
+  }
+}
+
+/** A signed-in user opening login or forgot-password goes home. */
+export async function requireAnonymous(request: Request): Promise<void> {
+  const { user } = await getCurrentUser(request);
+  if (user) throw redirect("/");
+}
+
+export async function logout(request: Request, to = "/login"): Promise<Response> {
+  const userId = (await getSession(request)).get("userId");
+  if (userId) await getStorage().users.recordSignOut(userId);
+  return redirect(safeRedirectPath(to, "/login"), { headers: await destroySessionHeaders(request) });
+}

@@ -1,0 +1,647 @@
+/**
+ * Campaigns: the use cases behind the lists, the creation page and the editor. Routes authorize
+ * first (requireUser, requirePermission); this module scopes every record again (a campaign
+ * outside the user's teams answers 404), applies the domain rules and saves through the
+ * repository, which audits each change and publishes to the ad server's cache in the same
+ * transaction.
+ */
+import { data } from "@remix-run/node";
+import { applyAction, availableActions, type CampaignAction } from "~/domain/campaigns/actions";
+import { activationProblems, budgetWarning, walletFields, type ActivationRefusal } from "~/domain/campaigns/activation";
+import { allowedStrategies, applyMinBid, bidLimits, checkBid, coerceStrategy } from "~/domain/campaigns/bidding";
+import { budgetProgress, centsToInput, completenessGaps, hasBidBelowMinimum } from "~/domain/campaigns/editor";
+import { publishedCampaign } from "~/domain/campaigns/publication";
+import {
+  PACING_DEVICES,
+  PACING_FIELD,
+  PACING_PLACEMENTS,
+  dayEdge,
+  dayOfInstant,
+  duplicateCampaignData,
+  newCampaignData,
+  type Campaign,
+  type CampaignData,
+} from "~/domain/campaigns/campaign";
+import { validatePacing } from "~/domain/campaigns/pacing";
+import { deriveLiveStatus, isComplete, walletIsUnusable, type CampaignLiveStatus } from "~/domain/campaigns/status";
+import { formatMoney } from "~/domain/money";
+import { can, isReviewer, isTeamManager } from "~/domain/permissions";
+import { needsModeration, type BidStrategy, type Placement, type RetailerSettings } from "~/domain/retailer-settings";
+import { canSeeTeam } from "~/domain/teams";
+import type { Team, User, Wallet } from "~/domain/types";
+import type { CreateCampaignValue, UpdateBiddingValue, UpdateBudgetValue, UpdateGeneralValue } from "~/forms/campaigns/campaigns";
+import { COLLECTIONS, ConflictError, NotFoundError, type Patch } from "~/storage/port";
+import { splitMessage, withValues } from "~/domain/message";
+import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
+import { getStorage } from "~/services/storage.server";
+import { redirectWithToast } from "~/http/toast.server";
+import { retailerSettings as walletRetailerSettings } from "~/services/wallets.server";
+
+// ---------------------------------------------------------------------------------------------
+// Scope
+
+/** The teams whose campaigns the user may see: undefined = all (retailers, operators). */
+export function campaignTeamScope(user: User): string[] | undefined {
+  return user.claims.type === "supplier" ? [...user.teamIds] : undefined;
+}
+
+export interface CampaignContext {
+  campaign: Campaign;
+  team: Team;
+}
+
+/** The campaign and its team, or a 404 that does not reveal whether it exists. */
+export async function requireCampaign(user: User, id: string | undefined): Promise<CampaignContext> {
+  const campaign = id ? await getStorage().campaigns.getOne(id) : null;
+  const team = campaign ? await getStorage().teams.getOne(campaign.team) : null;
+  if (!campaign || !team || !canSeeTeam(user, team)) throw data({ error: "errors.notFound" }, { status: 404 });
+  return { campaign, team };
+}
+
+/** 403 'Insufficient permissions' unless the user may edit campaigns of this team. */
+export function canEditCampaign(user: User, teamId: string): boolean {
+  return can(user, "Campaign", "update", { teamId });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Publication
+
+/** The publication callback for a save: the cache copy to write, or null to withdraw it. */
+export function publisherFor(team: Pick<Team, "status"> | null, settings: RetailerSettings, now = new Date()) {
+  return (campaign: Campaign) => publishedCampaign(campaign, { settings, teamStatus: team?.status ?? null, timeZone: retailerTimeZone(), now });
+}
+
+/**
+ * A team suspended or archived withdraws its campaigns; restored, its active campaigns are
+ * published again. Idempotent: each campaign's publication is recomputed from its state.
+ */
+export async function republishTeam(team: Team): Promise<number> {
+  const settings = await getRetailerSettings();
+  const publish = publisherFor(team, settings);
+  let changed = 0;
+  for (const campaign of await getStorage().campaigns.listForTeam(team.id)) {
+    // One campaign failing to publish must not undo the team's change or stop the others.
+    try {
+      const payload = publish(campaign);
+      const current = await getStorage().publication.getCampaign(campaign.id);
+      if (!payload && !current) continue;
+      await getStorage().publication.apply(campaign.id, payload);
+      changed++;
+    } catch (error) {
+      logFailure("Publish campaign error", campaign.id, error, { teamId: team.id, teamStatus: team.status });
+    }
+  }
+  return changed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Results
+
+export type FieldErrors = Record<string, string[]>;
+export type SaveResult =
+  | { ok: true; campaign: Campaign; warnings: string[] }
+  | { ok: false; status: 400 | 403 | 409; formErrors: string[]; fieldErrors: FieldErrors };
+
+function refused(status: 400 | 403 | 409, formErrors: string[], fieldErrors: FieldErrors = {}): SaveResult {
+  return { ok: false, status, formErrors, fieldErrors };
+}
+
+/** 'Publish campaign error' is for super-admins only (spec section 8); others read 'Error occurred'. */
+function publishFailureMessage(user: User): string {
+  return user.claims.type === "operator" ? "campaigns:errors.publishError" : "errors.errorOccurred";
+}
+
+function logFailure(msg: string, campaignId: string, error: unknown, extra: Record<string, unknown> = {}) {
+  console.error(JSON.stringify({ level: "error", msg, campaignId, ...extra, error: error instanceof Error ? error.message : String(error) }));
+}
+
+async function save(
+  user: User,
+  ctx: CampaignContext,
+  patch: Patch<CampaignData>,
+  version: number,
+  action = "update",
+  warnings: string[] = [],
+): Promise<SaveResult> {
+  const settings = await getRetailerSettings();
+  try {
+    const campaign = await getStorage().campaigns.update(ctx.campaign.id, patch, { by: user.email }, {
+      expectVersion: version,
+      action,
+      publish: publisherFor(ctx.team, settings),
+    });
+    return { ok: true, campaign, warnings };
+  } catch (error) {
+    if (error instanceof ConflictError) return refused(409, ["errors.conflict"]);
+    if (error instanceof NotFoundError) throw data({ error: "errors.notFound" }, { status: 404 });
+    // The save and its publication are one transaction: nothing was written.
+    logFailure("Campaign save failed", ctx.campaign.id, error, { action });
+    return refused(400, [publishFailureMessage(user)]);
+  }
+}
+
+function requireEdit(user: User, ctx: CampaignContext): SaveResult | null {
+  if (!canEditCampaign(user, ctx.team.id)) return refused(403, ["errors.insufficientPermissions"]);
+  // Archived is the end of a campaign's life (as in bulk edit): it is read, not edited.
+  if (!isEditableStatus(ctx.campaign.status)) return refused(400, ["campaigns:campaign.edit.archived"]);
+  return null;
+}
+
+/** Archived (and deleted) campaigns are not edited. */
+export function isEditableStatus(status: Campaign["status"]): boolean {
+  return status !== "archived" && status !== "deleted";
+}
+
+/** The user may change this campaign's sections now (rights and status). */
+export function campaignEditable(user: User, ctx: CampaignContext): boolean {
+  return canEditCampaign(user, ctx.team.id) && isEditableStatus(ctx.campaign.status);
+}
+
+/** PRG after a section save: 'Changes Saved', with the save's first warning as the description. */
+export function redirectSaved(url: string, warnings: readonly string[]) {
+  const warning = warnings[0] ? splitMessage(warnings[0]) : null;
+  return redirectWithToast(url, {
+    type: "success",
+    title: "toast.changesSaved",
+    description: warning?.key,
+    values: warning?.values as Record<string, string> | undefined,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Creation
+
+export async function createCampaign(user: User, team: Team, value: CreateCampaignValue): Promise<Campaign> {
+  const settings = await getRetailerSettings();
+  const draft = newCampaignData(
+    { name: value.name, startDay: value.startDay, endDay: value.endDay, campaignType: value.campaignType, team },
+    settings,
+    user.email,
+    new Date(),
+    retailerTimeZone(),
+  );
+  return getStorage().campaigns.create(draft, { by: user.email });
+}
+
+/** What the creation form starts from: today in the retailer's time zone. */
+export function creationDefaults(now = new Date()) {
+  return { startDay: dayOfInstant(now.toISOString(), retailerTimeZone()) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Editor sections
+
+export async function teamWallets(teamId: string): Promise<Wallet[]> {
+  return getStorage().wallets.listForTeam(teamId);
+}
+
+function money(cents: number, locale: string): string {
+  return formatMoney(cents, walletRetailerSettings().currency, locale);
+}
+
+export async function updateGeneral(user: User, ctx: CampaignContext, value: UpdateGeneralValue, locale = "en-GB"): Promise<SaveResult> {
+  const denied = requireEdit(user, ctx);
+  if (denied) return denied;
+  const tz = retailerTimeZone();
+  const patch: Patch<CampaignData> = {
+    name: value.name,
+    startDate: dayEdge(value.startDay, tz, "start"),
+    endDate: value.endDay ? dayEdge(value.endDay, tz, "end") : null,
+  };
+  const warnings: string[] = [];
+  if (value.wallet) {
+    const wallet = await getStorage().wallets.getOne(value.wallet);
+    // Only the campaign's team's wallets, checked here whatever the form offered.
+    if (!wallet || wallet.teamId !== ctx.team.id) return refused(400, [], { wallet: ["campaigns:general.walletNotOfTeam"] });
+    Object.assign(patch, walletFields(wallet));
+    if (patch.insufficient_funds) warnings.push("campaigns:general.walletUnusable");
+    const over = budgetWarning(ctx.campaign, wallet);
+    if (over) warnings.push(withValues("campaigns:budget.aboveBalance", { budget: money(over.budget, locale), balance: money(over.balance, locale) }));
+  } else {
+    // No wallet: the campaign cannot run (spec section 4: insufficient_funds).
+    Object.assign(patch, walletFields(null));
+  }
+  return save(user, ctx, patch, value.version, "update", warnings);
+}
+
+export async function updateBidding(user: User, ctx: CampaignContext, value: UpdateBiddingValue, locale: string): Promise<SaveResult> {
+  const denied = requireEdit(user, ctx);
+  if (denied) return denied;
+  const settings = await getRetailerSettings();
+  const type = ctx.campaign.campaignType;
+  // A strategy the type (or the team's account type) does not allow becomes the first allowed one.
+  const strategy = coerceStrategy(settings, type, ctx.team.account_type, value.bidStrategy);
+  const limits = bidLimits(settings, type, strategy);
+  const fieldErrors: FieldErrors = {};
+  const check = (field: string, cents: number) => {
+    const result = checkBid(cents, limits);
+    if (result.ok) return;
+    const key = result.reason === "campaign.bid.tooHigh" ? "campaigns:bidding.maxBid" : "campaigns:bidding.minBid";
+    fieldErrors[field] = [withValues(key, { 0: money(result.limitCents ?? 0, locale) })];
+  };
+  if (strategy !== "FIXED") check("bid", value.bid);
+  const placementBids: Partial<Record<Placement, number>> = {};
+  for (const p of settings.types[type].placements) {
+    const cents = value[`bid_${p}`];
+    if (cents !== null && cents !== undefined) {
+      check(`bid_${p}`, cents);
+      placementBids[p] = cents;
+    }
+  }
+  if (Object.keys(fieldErrors).length) return refused(400, [], fieldErrors);
+  return save(user, ctx, { bidStrategy: strategy, bid: value.bid, placementBids }, value.version);
+}
+
+/**
+ * 'Apply min bid': every stored bid below the minimum (the bid, each placement bid) is raised to
+ * it. With a strategy (the one the user had chosen when the bid was refused), it is saved too and
+ * its minimum applies.
+ */
+export async function applyMinimumBid(user: User, ctx: CampaignContext, version: number, chosenStrategy?: BidStrategy | null): Promise<SaveResult> {
+  const denied = requireEdit(user, ctx);
+  if (denied) return denied;
+  const settings = await getRetailerSettings();
+  const c = ctx.campaign;
+  const strategy = coerceStrategy(settings, c.campaignType, ctx.team.account_type, chosenStrategy ?? c.bidStrategy);
+  const limits = bidLimits(settings, c.campaignType, strategy);
+  const placementBids = Object.fromEntries(
+    Object.entries(c.placementBids ?? {})
+      .filter((entry): entry is [string, number] => typeof entry[1] === "number")
+      .map(([p, b]) => [p, applyMinBid(b, limits)]),
+  );
+  const bid = strategy === "FIXED" ? c.bid : applyMinBid(c.bid, limits);
+  return save(user, ctx, { bidStrategy: strategy, bid, placementBids }, version, "apply-min-bid");
+}
+
+export async function updateBudget(user: User, ctx: CampaignContext, value: UpdateBudgetValue, locale = "en-GB"): Promise<SaveResult> {
+  const denied = requireEdit(user, ctx);
+  if (denied) return denied;
+  const checked = validatePacing({
+    total: value.pacingTotal,
+    daily: value.pacingDaily,
+    placements: Object.fromEntries(PACING_PLACEMENTS.map((p) => [p, value[`pacing_${p}`]])),
+    devices: Object.fromEntries(PACING_DEVICES.map((d) => [d, value[`device_${d}`]])),
+  });
+  if (!checked.ok) {
+    const field = checked.field === "daily" ? "pacingDaily" : `pacing_${checked.field}`;
+    const message = checked.reason === "campaign.pacing.dailyNotBelowTotal" ? "campaigns:budget.dailyNotBelowTotal" : "campaigns:budget.placementNotBelowDaily";
+    return refused(400, [], { [field]: [message] });
+  }
+  const p = checked.value;
+  const patch: Patch<CampaignData> = { pacingTotal: p.total, pacingDaily: p.daily, pacingDevices: p.devices };
+  for (const placement of PACING_PLACEMENTS) patch[PACING_FIELD[placement]] = p.placements[placement];
+  const warnings: string[] = [];
+  const wallet = ctx.campaign.wallet ? await getStorage().wallets.getOne(ctx.campaign.wallet) : null;
+  const over = budgetWarning({ pacingTotal: p.total }, wallet);
+  if (over) warnings.push(withValues("campaigns:budget.aboveBalance", { budget: money(over.budget, locale), balance: money(over.balance, locale) }));
+  return save(user, ctx, patch, value.version, "update", warnings);
+}
+
+/** Any other section's patch (targeting, banners, creative, products): rights, version, publication. */
+export async function saveSection(
+  user: User,
+  ctx: CampaignContext,
+  patch: Patch<CampaignData>,
+  version: number,
+  warnings: string[] = [],
+): Promise<SaveResult> {
+  const denied = requireEdit(user, ctx);
+  if (denied) return denied;
+  return save(user, ctx, patch, version, "update", warnings);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the sections show
+
+export interface WalletOption {
+  id: string;
+  label: string;
+  status: Wallet["status"];
+  credit: string;
+  balance: string;
+  /** Balance 0 or less, archived or disabled: choosing it flags insufficient_funds. */
+  unusable: boolean;
+}
+
+/** A warning of the General and Budget sections: an i18n key and its values. */
+export interface SectionNotice {
+  key: string;
+  values?: Record<string, string>;
+}
+
+/** What is missing before the campaign may be activated, and what to be warned about. */
+export async function campaignReadiness(ctx: CampaignContext, locale: string, wallet?: Wallet | null) {
+  const settings = await getRetailerSettings();
+  const c = ctx.campaign;
+  const current = wallet !== undefined ? wallet : c.wallet ? await getStorage().wallets.getOne(c.wallet) : null;
+  const problems: ActivationRefusal[] = activationProblems(c, settings, { teamStatus: ctx.team.status });
+  const warnings: SectionNotice[] = [];
+  if (!c.wallet) warnings.push({ key: "campaignEditor:readiness.noWallet" });
+  else if (walletIsUnusable(current) || c.insufficient_funds) warnings.push({ key: "campaignEditor:readiness.walletUnusable" });
+  const over = budgetWarning(c, current);
+  if (over) warnings.push({ key: "campaigns:budget.aboveBalance", values: { budget: money(over.budget, locale), balance: money(over.balance, locale) } });
+  return {
+    complete: isComplete(c),
+    gaps: completenessGaps(c),
+    /** Besides the gaps (activation.incomplete), what blocks enabling. */
+    problems: problems.filter((p) => p !== "activation.incomplete"),
+    warnings,
+  };
+}
+
+/** The General section's data: the form's raw values, the team's wallets, readiness. */
+export async function generalSection(ctx: CampaignContext, locale: string) {
+  const c = ctx.campaign;
+  const tz = retailerTimeZone();
+  const wallets = await teamWallets(ctx.team.id);
+  const current = wallets.find((w) => w.id === c.wallet) ?? null;
+  return {
+    values: {
+      version: String(c.version),
+      name: c.name,
+      startDay: dayOfInstant(c.startDate, tz),
+      endDay: dayOfInstant(c.endDate, tz),
+      wallet: c.wallet ?? "",
+    },
+    version: c.version,
+    campaignType: c.campaignType,
+    timeZone: tz,
+    wallets: wallets
+      .sort((a, b) => a.label.localeCompare(b.label, locale))
+      .map(
+        (w): WalletOption => ({
+          id: w.id,
+          label: w.label,
+          status: w.status,
+          credit: formatMoney(w.credit, w.currency, locale),
+          balance: formatMoney(w.balance, w.currency, locale),
+          unusable: walletIsUnusable(w),
+        }),
+      ),
+    readiness: await campaignReadiness(ctx, locale, current),
+  };
+}
+
+/** The Bidding section's data: allowed strategies with their limits, raw values, the min-bid offer. */
+export async function biddingSection(ctx: CampaignContext, locale: string) {
+  const settings = await getRetailerSettings();
+  const c = ctx.campaign;
+  const type = c.campaignType;
+  const strategies = allowedStrategies(settings, type, ctx.team.account_type);
+  const strategy = coerceStrategy(settings, type, ctx.team.account_type, c.bidStrategy);
+  const limits = bidLimits(settings, type, strategy);
+  const placements = settings.types[type].placements;
+  return {
+    values: {
+      version: String(c.version),
+      bidStrategy: strategy,
+      bid: c.bid > 0 ? centsToInput(c.bid) : "",
+      ...Object.fromEntries(placements.map((p) => [`bid_${p}`, centsToInput(c.placementBids?.[p])])),
+    } as Record<string, string>,
+    version: c.version,
+    strategy,
+    storedStrategy: c.bidStrategy,
+    strategies: strategies.map((s) => {
+      const l = bidLimits(settings, type, s);
+      return { strategy: s, min: money(l.minCents, locale), max: money(l.maxCents, locale), minInput: centsToInput(l.minCents), maxInput: centsToInput(l.maxCents) };
+    }),
+    limits: { min: money(limits.minCents, locale), max: money(limits.maxCents, locale) },
+    placements: [...placements],
+    belowMinimum: hasBidBelowMinimum({ ...c, bidStrategy: strategy }, limits),
+    sellerOnlyCpc: ctx.team.account_type === "marketplace_seller",
+  };
+}
+
+/** The Budget section's data: raw values and the pacing view (spend to date against the budgets). */
+export async function budgetSection(ctx: CampaignContext, locale: string) {
+  const c = ctx.campaign;
+  const total = budgetProgress(c.spend, c.pacingTotal);
+  const fmt = (cents: number | null) => (cents === null ? null : money(cents, locale));
+  const wallet = c.wallet ? await getStorage().wallets.getOne(c.wallet) : null;
+  return {
+    values: {
+      version: String(c.version),
+      pacingTotal: centsToInput(c.pacingTotal),
+      pacingDaily: centsToInput(c.pacingDaily),
+      ...Object.fromEntries(PACING_PLACEMENTS.map((p) => [`pacing_${p}`, centsToInput(c[PACING_FIELD[p]])])),
+      ...Object.fromEntries(PACING_DEVICES.map((d) => [`device_${d}`, centsToInput(c.pacingDevices?.[d])])),
+    } as Record<string, string>,
+    version: c.version,
+    pacing: {
+      spent: money(total.spent, locale),
+      total: fmt(total.budget),
+      remaining: fmt(total.remaining),
+      percent: total.percent,
+      reached: total.reached,
+      spentCents: total.spent,
+      totalCents: total.budget,
+      daily: fmt(c.pacingDaily),
+    },
+    wallet: wallet ? { label: wallet.label, balance: formatMoney(wallet.balance, wallet.currency, locale) } : null,
+    warnings: (await campaignReadiness(ctx, locale, wallet)).warnings.filter((w) => w.key === "campaigns:budget.aboveBalance"),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lifecycle
+
+export type ActionOutcome =
+  | { ok: true; campaign: Campaign | null; deleted: boolean; message: string }
+  | { ok: false; status: 400 | 403 | 409; message: string; problems?: string[] };
+
+export async function actionContext(ctx: CampaignContext, settings?: RetailerSettings) {
+  const s = settings ?? (await getRetailerSettings());
+  return { moderation: needsModeration(s, ctx.campaign.campaignType), complete: isComplete(ctx.campaign), settings: s };
+}
+
+/** Whether the user holds any campaign action right on the team (else every action is a 403). */
+function mayActOnCampaigns(user: User, teamId: string): boolean {
+  return can(user, "Campaign", "lifecycle", { teamId }) || isTeamManager(user.claims) || isReviewer(user.claims);
+}
+
+/** The actions to offer the user for this campaign (what runCampaignAction would accept). */
+export async function offeredActions(user: User, ctx: CampaignContext): Promise<CampaignAction[]> {
+  const { moderation } = await actionContext(ctx);
+  // Enable is offered while incomplete (the refusal then says what is missing), never for a
+  // withdrawn team (a suspended or archived team's campaigns cannot be enabled).
+  const offered = availableActions(ctx.campaign.status, { subject: user, teamId: ctx.team.id }, { moderation, complete: true });
+  return offered.filter((a) => a !== "enable" || ctx.team.status === "active");
+}
+
+const ACTION_ERROR: Partial<Record<CampaignAction, string>> = {
+  delete: "campaigns:errors.deleteError",
+  archive: "campaigns:errors.archiveError",
+};
+
+function refusalMessage(reason: string): string {
+  switch (reason) {
+    case "campaign.action.forbidden":
+      return "errors.insufficientPermissions";
+    case "campaign.delete.onlyDraft":
+      return "campaigns:errors.onlyDraftDelete";
+    case "campaign.incomplete":
+      return "campaigns:activation.incompleteCampaign";
+    case "campaign.reject.reasonRequired":
+      return "campaigns:actions.reasonRequired";
+    default:
+      return "campaigns:actions.notAllowed";
+  }
+}
+
+export async function runCampaignAction(
+  user: User,
+  ctx: CampaignContext,
+  action: CampaignAction,
+  version: number,
+  reason?: string | null,
+): Promise<ActionOutcome> {
+  if (!mayActOnCampaigns(user, ctx.team.id)) return { ok: false, status: 403, message: "errors.insufficientPermissions" };
+  const { moderation, settings } = await actionContext(ctx);
+  const campaign = ctx.campaign;
+  const actor = { subject: user, teamId: ctx.team.id };
+  // Completeness is checked below with every other activation rule, so the refusal lists them all.
+  const result = applyAction(action, campaign.status, actor, { moderation, complete: true }, reason);
+  if (!result.ok) {
+    return { ok: false, status: result.reason === "campaign.action.forbidden" ? 403 : 400, message: refusalMessage(result.reason) };
+  }
+  if (action === "enable") {
+    const problems = activationProblems(campaign, settings, { teamStatus: ctx.team.status });
+    if (problems.includes("activation.teamInactive")) return { ok: false, status: 400, message: "campaigns:actions.teamWithdrawn" };
+    if (problems.length) return { ok: false, status: 400, message: "campaigns:activation.incompleteCampaign", problems: problems.map((p) => `campaigns:${p}`) };
+  }
+  const now = new Date();
+  try {
+    if (action === "delete") {
+      await getStorage().campaigns.delete(campaign.id, { by: user.email }, now, { expectVersion: version });
+      await refreshTeamCampaignCounters(ctx.team.id, campaign.id, "remove");
+      return { ok: true, campaign: null, deleted: true, message: "campaigns:toast.deleted" };
+    }
+    const patch: Patch<CampaignData> = { status: result.value.status };
+    if (result.value.review) {
+      patch.review = { ...result.value.review, by: user.email, date: now.toISOString() };
+    }
+    const saved = await getStorage().campaigns.update(campaign.id, patch, { by: user.email }, {
+      expectVersion: version,
+      action,
+      publish: publisherFor(ctx.team, settings, now),
+    });
+    // The team's pending-review list holds the campaigns waiting for a reviewer.
+    const pending = result.value.addToPendingReview
+      ? "add"
+      : campaign.status === "pending_review" || ctx.team.pending_review_campaigns?.includes(campaign.id)
+        ? "remove"
+        : "keep";
+    await refreshTeamCampaignCounters(ctx.team.id, campaign.id, pending);
+    return { ok: true, campaign: saved, deleted: false, message: `campaigns:toast.action.${action}${result.value.addToPendingReview ? "Review" : ""}` };
+  } catch (error) {
+    if (error instanceof ConflictError) return { ok: false, status: 409, message: "errors.conflict" };
+    if (error instanceof NotFoundError) throw data({ error: "errors.notFound" }, { status: 404 });
+    logFailure("Campaign action failed", campaign.id, error, { action });
+    return { ok: false, status: 400, message: ACTION_ERROR[action] ?? publishFailureMessage(user) };
+  }
+}
+
+/**
+ * Keeps the team's derived campaign fields after a status change: its pending-review list
+ * (moderation) and its count of active campaigns (the teams list's "live campaigns"), recounted
+ * so it heals itself. A failure here is logged: the campaign's own change is already saved.
+ */
+async function refreshTeamCampaignCounters(teamId: string, campaignId: string, pending: "add" | "remove" | "keep"): Promise<void> {
+  try {
+    const live = (await getStorage().campaigns.listForTeam(teamId)).filter((c) => c.status === "active").length;
+    await getStorage().documents.transaction(async (tx) => {
+      const team = await tx.get<Team>(COLLECTIONS.team, teamId);
+      if (!team) return;
+      const list = team.pending_review_campaigns ?? [];
+      const next = pending === "add" ? [...new Set([...list, campaignId])] : pending === "remove" ? list.filter((id) => id !== campaignId) : list;
+      const patch: Patch<Team> = {};
+      if (next.length !== list.length) patch.pending_review_campaigns = next;
+      if (team.liveCampaigns !== live) patch.liveCampaigns = live;
+      if (Object.keys(patch).length) tx.update<Team>(COLLECTIONS.team, teamId, patch);
+    });
+  } catch (error) {
+    logFailure("Team campaign counters not updated", campaignId, error, { teamId });
+  }
+}
+
+/** Duplicate: a new draft copy; returns its id (no toast, spec section 8). */
+export async function duplicateCampaign(user: User, ctx: CampaignContext, copyName: string): Promise<string> {
+  if (!can(user, "Campaign", "create", { teamId: ctx.team.id })) throw data({ error: "errors.insufficientPermissions" }, { status: 403 });
+  const copy = duplicateCampaignData(ctx.campaign, copyName, user.email, new Date());
+  const created = await getStorage().campaigns.create(copy, { by: user.email });
+  return created.id;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presentation
+
+export interface CampaignViewContext {
+  locale: string;
+  userTimeZone: string;
+  retailerTimeZone: string;
+  currency: string;
+  now: Date;
+}
+
+export function campaignViewContext(user: User, locale: string, now = new Date()): CampaignViewContext {
+  return { locale, userTimeZone: user.timezone || "Europe/Paris", retailerTimeZone: retailerTimeZone(), currency: walletRetailerSettings().currency, now };
+}
+
+export function liveStatusOf(campaign: Campaign, wallet: Pick<Wallet, "status" | "balance"> | null, now: Date): CampaignLiveStatus {
+  return deriveLiveStatus(
+    { status: campaign.status, startDate: campaign.startDate, endDate: campaign.endDate, insufficient_funds: campaign.insufficient_funds, spend: campaign.spend, pacingTotal: campaign.pacingTotal === null ? null : campaign.pacingTotal / 100 },
+    wallet,
+    now,
+    retailerTimeZone(),
+  );
+}
+
+function formatDay(iso: string | null, ctx: CampaignViewContext): string | null {
+  if (!iso) return null;
+  return new Intl.DateTimeFormat(ctx.locale, { dateStyle: "medium", timeZone: ctx.retailerTimeZone }).format(new Date(iso));
+}
+
+function formatInstant(iso: string | null, ctx: CampaignViewContext): string | null {
+  if (!iso) return null;
+  return new Intl.DateTimeFormat(ctx.locale, { dateStyle: "medium", timeStyle: "short", timeZone: ctx.userTimeZone }).format(new Date(iso));
+}
+
+/** One campaign as the lists and the editor header show it. */
+export function presentCampaign(campaign: Campaign, wallet: Wallet | null, ctx: CampaignViewContext) {
+  const money = (cents: number | null) => (cents === null ? null : formatMoney(cents, ctx.currency, ctx.locale));
+  return {
+    id: campaign.id,
+    version: campaign.version,
+    name: campaign.name,
+    status: campaign.status,
+    liveStatus: liveStatusOf(campaign, wallet, ctx.now),
+    campaignType: campaign.campaignType,
+    team: { id: campaign.team, name: campaign.teamInfo.name },
+    wallet: campaign.wallet ? { id: campaign.wallet, label: wallet?.label ?? campaign.selectedWallet?.label ?? "" } : null,
+    bidStrategy: campaign.bidStrategy,
+    bid: money(campaign.bid),
+    bidCents: campaign.bid,
+    start: formatDay(campaign.startDate, ctx),
+    end: formatDay(campaign.endDate, ctx),
+    startDay: dayOfInstant(campaign.startDate, ctx.retailerTimeZone),
+    endDay: dayOfInstant(campaign.endDate, ctx.retailerTimeZone),
+    spend: money(campaign.spend),
+    pacingTotal: money(campaign.pacingTotal),
+    pacingDaily: money(campaign.pacingDaily),
+    updated: formatInstant(campaign.updated, ctx),
+    updatedIso: campaign.updated,
+    by: campaign.by || "system",
+    insufficient_funds: campaign.insufficient_funds,
+    productCount: campaign.productIds.length,
+    complete: isComplete(campaign),
+    review: campaign.review,
+  };
+}
+export type CampaignRow = ReturnType<typeof presentCampaign>;
+
+/** The wallets of a page of campaigns, by id, in one read. */
+export async function walletsOf(campaigns: readonly Campaign[]): Promise<Map<string, Wallet>> {
+  const ids = [...new Set(campaigns.map((c) => c.wallet).filter((w): w is string => !!w))];
+  const wallets = ids.length ? await getStorage().wallets.getMany(ids) : [];
+  return new Map(wallets.map((w) => [w.id, w]));
+}

@@ -1,0 +1,392 @@
+/**
+ * The campaign lists (issue 4 section 2): /campaigns (every campaign the user may see) and a
+ * team's Campaigns tab. The list's state lives in the URL (app/domain/campaign-list.ts); this
+ * module turns it into one storage query (CampaignListSpec: equality filters, one range or order,
+ * a cursor — what both adapters serve), presents the page, and keeps the user's custom views.
+ *
+ * Readings:
+ * - Scope: suppliers see their teams' campaigns (campaignTeamScope), retailers and operators all;
+ *   rows whose team the user may not see (an archived team, for a retailer) are left out of the
+ *   page, as are rows whose live status does not match a live-status filter: such pages may be
+ *   shorter than the page size, and the page says so.
+ * - A supplier listed on more than 30 teams (the most one query may name) picks a team first.
+ * - A start-date range orders by start date (one range per query on Firestore).
+ * - Custom views are saved as the query of /campaigns (viewQuery: no cursor). A view saved from a
+ *   team's Campaigns tab keeps that team as its team filter, so its link opens /campaigns filtered
+ *   on that team: views are the user's own, not the team's, and one menu serves both pages.
+ */
+import { unknownIntent } from "~/http/reply.server";
+import { data, redirect } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod/v4";
+import {
+  hasFilters,
+  listQuery,
+  matchesStatusFilter,
+  parseListState,
+  startRange,
+  storedStatusesForQuery,
+  viewQuery,
+  type CampaignListState,
+  type CampaignSort,
+  type SortDirection,
+} from "~/domain/campaigns/list";
+import { campaignNewPath } from "~/domain/campaigns/urls";
+import { can } from "~/domain/permissions";
+import { isEnabledType } from "~/domain/retailer-settings";
+import { canSeeTeam, listableTeamStatuses } from "~/domain/teams";
+import type { Team, User } from "~/domain/types";
+import {
+  BulkEditSchema,
+  DeleteViewSchema,
+  RenameViewSchema,
+  SaveViewSchema,
+  bulkApplyIntent,
+  bulkEditInput,
+  bulkReviewIntent,
+  deleteViewIntent,
+  renameViewIntent,
+  saveViewIntent,
+} from "~/forms/campaigns/list";
+import { AlreadyExistsError, MAX_CAMPAIGN_VIEWS, NotFoundError, type CampaignListSpec, type Page, type Campaign } from "~/storage/port";
+import { applyBulkEdit, bulkChoices, requireBulkRight, reviewBulkEdit, type BulkResult, type BulkReview } from "~/services/campaigns/bulk.server";
+import { campaignTeamScope, campaignViewContext, presentCampaign, walletsOf } from "~/services/campaigns/campaigns.server";
+import { getRequestLocale } from "~/http/i18n.server";
+import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
+import { getStorage } from "~/services/storage.server";
+import { redirectWithToast } from "~/http/toast.server";
+
+export const CAMPAIGN_PAGE_SIZE = 25;
+/** CampaignListSpec.teamIds: at most 30 teams per query (Firestore's `in`). */
+const MAX_TEAMS_PER_QUERY = 30;
+/** Teams offered in the team filter and the new-campaign picker of retailers and operators. */
+const TEAM_OPTIONS_LIMIT = 100;
+
+// ---------------------------------------------------------------------------------------------
+// The page
+
+export type CampaignListRow = ReturnType<typeof presentCampaign> & { canDuplicate: boolean };
+
+export type CampaignListResult =
+  | {
+      ok: true;
+      rows: CampaignListRow[];
+      next: string | null;
+      /** Rows of the store's page left out by the live-status filter or the team's visibility. */
+      leftOut: number;
+      /** The order actually used (a start-date range orders by start date). */
+      sort: CampaignSort;
+      dir: SortDirection;
+      /** A supplier on too many teams must choose one. */
+      chooseTeam: boolean;
+    }
+  | { ok: false; rows: []; next: null; leftOut: 0; sort: CampaignSort; dir: SortDirection; chooseTeam: false };
+
+/** The teams to ask storage for; null = a supplier on too many teams (choose one). */
+function teamFilter(user: User, state: CampaignListState, fixedTeam: Team | null): string[] | undefined | null {
+  if (fixedTeam) return [fixedTeam.id];
+  const scope = campaignTeamScope(user);
+  if (scope === undefined) return state.team ? [state.team] : undefined;
+  if (state.team) return scope.includes(state.team) ? [state.team] : [];
+  return scope.length > MAX_TEAMS_PER_QUERY ? null : scope;
+}
+
+/** One page of campaigns for the list's state, scoped to the user (and to the team on its tab). */
+export async function listCampaigns(user: User, state: CampaignListState, options: { locale: string; fixedTeam?: Team | null }): Promise<CampaignListResult> {
+  const fixedTeam = options.fixedTeam ?? null;
+  const ranged = !!(state.startFrom || state.startTo);
+  const sort: CampaignSort = ranged ? "startDate" : state.sort;
+  const dir: SortDirection = ranged && state.sort !== "startDate" ? "asc" : state.dir;
+  const teamIds = teamFilter(user, state, fixedTeam);
+  if (teamIds === null) return { ok: true, rows: [], next: null, leftOut: 0, sort, dir, chooseTeam: true };
+  const spec: CampaignListSpec = {
+    teamIds,
+    statuses: storedStatusesForQuery(state),
+    type: state.type ?? undefined,
+    walletId: state.wallet ?? undefined,
+    search: state.q || undefined,
+    ...startRange(state, retailerTimeZone()),
+    sort: state.sort,
+    direction: state.dir,
+    limit: CAMPAIGN_PAGE_SIZE,
+  };
+  const campaigns = getStorage().campaigns;
+  try {
+    let page: Page<Campaign>;
+    try {
+      page = await campaigns.list({ ...spec, after: state.after });
+    } catch (error) {
+      // A cursor that is not ours (edited by hand, or from another order): the first page.
+      if (error instanceof RangeError && state.after) page = await campaigns.list(spec);
+      else throw error;
+    }
+    const teamIdsOfPage = [...new Set(page.items.map((c) => c.team))];
+    const [wallets, teams] = await Promise.all([
+      walletsOf(page.items),
+      teamIdsOfPage.length ? getStorage().teams.getMany(teamIdsOfPage) : Promise.resolve([] as Team[]),
+    ]);
+    const teamById = new Map(teams.map((t) => [t.id, t]));
+    const view = campaignViewContext(user, options.locale);
+    const rows: CampaignListRow[] = [];
+    for (const campaign of page.items) {
+      const team = teamById.get(campaign.team);
+      if (!team || !canSeeTeam(user, team)) continue;
+      const row = presentCampaign(campaign, campaign.wallet ? (wallets.get(campaign.wallet) ?? null) : null, view);
+      if (!matchesStatusFilter(state, row.status, row.liveStatus)) continue;
+      rows.push({ ...row, team: { id: team.id, name: team.name }, canDuplicate: can(user, "Campaign", "create", { teamId: team.id }) });
+    }
+    return { ok: true, rows, next: page.next, leftOut: page.items.length - rows.length, sort, dir, chooseTeam: false };
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", what: "Fetch campaign list", error: error instanceof Error ? error.message : String(error) }));
+    return { ok: false, rows: [], next: null, leftOut: 0, sort, dir, chooseTeam: false };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pickers
+
+export interface TeamOption {
+  id: string;
+  name: string;
+}
+
+/**
+ * The teams a user may filter by: a supplier's own teams; for retailers and operators the first
+ * 100 by name (plus the one in the URL), `more` when there are others (their Campaigns tab or a
+ * link with ?team= reaches them).
+ */
+export async function teamOptions(user: User, current: string | null): Promise<{ options: TeamOption[]; more: boolean }> {
+  const teams = getStorage().teams;
+  let list: Team[];
+  let more = false;
+  if (user.claims.type === "supplier") {
+    list = user.teamIds.length ? await teams.getMany(user.teamIds) : [];
+  } else {
+    const page = await teams.list({ statuses: listableTeamStatuses(user.claims), sort: "name", direction: "asc", limit: TEAM_OPTIONS_LIMIT });
+    list = page.items;
+    more = page.next !== null;
+    if (current && !list.some((t) => t.id === current)) {
+      const extra = await teams.getOne(current);
+      if (extra) list = [...list, extra];
+    }
+  }
+  const options = list
+    .filter((t) => canSeeTeam(user, t))
+    .sort((a, b) => a.nameLower.localeCompare(b.nameLower))
+    .map((t) => ({ id: t.id, name: t.name }));
+  return { options, more };
+}
+
+/** The wallets of a team, for the wallet filter. */
+export async function walletOptions(teamId: string): Promise<{ id: string; label: string }[]> {
+  const wallets = await getStorage().wallets.listForTeam(teamId);
+  return wallets.map((w) => ({ id: w.id, label: w.label })).sort((a, b) => a.label.localeCompare(b.label));
+}
+
+/** The campaign types a new campaign may have (links and the picker). */
+export async function enabledCampaignTypes() {
+  return (await getRetailerSettings()).enabledTypes;
+}
+
+/**
+ * /campaigns?newTeam=…&newType=… (the new-campaign picker, a GET form that works without JS):
+ * the creation page of that team, when the user may create campaigns there.
+ */
+export async function newCampaignRedirect(user: User, params: URLSearchParams): Promise<Response | null> {
+  const teamId = params.get("newTeam");
+  // No team chosen (the select is required; a hand-made link): the list itself.
+  if (!teamId) return null;
+  const team = await getStorage().teams.getOne(teamId);
+  if (!team || !canSeeTeam(user, team)) throw data({ error: "errors.notFound" }, { status: 404 });
+  if (!can(user, "Campaign", "create", { teamId: team.id })) throw data({ error: "errors.insufficientPermissions" }, { status: 403 });
+  const settings = await getRetailerSettings();
+  const type = params.get("newType") ?? "";
+  return redirect(campaignNewPath(team.id, isEnabledType(settings, type) ? type : (settings.enabledTypes[0] ?? "sponsored-products")));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Custom views
+
+export interface ViewLink {
+  id: string;
+  name: string;
+  query: string;
+  href: string;
+}
+
+function viewHref(query: string): string {
+  return `/campaigns${query ? `?${query}` : ""}`;
+}
+
+export async function listViews(user: User): Promise<ViewLink[]> {
+  const views = await getStorage().campaignViews.listForUser(user.id);
+  return views.map((v) => ({ id: v.id, name: v.name, query: v.query, href: viewHref(v.query) }));
+}
+
+/** The stored query of a view: the list's state without its cursor (and the tab's team as filter). */
+export function viewQueryOf(query: string, fixedTeamId: string | null): { query: string; state: CampaignListState } {
+  const state = parseListState(new URLSearchParams(query));
+  if (fixedTeamId) state.team = fixedTeamId;
+  state.after = null;
+  return { query: viewQuery(state), state };
+}
+
+async function requireOwnView(user: User, viewId: string) {
+  const view = await getStorage().campaignViews.getOne(viewId);
+  if (!view || view.userId !== user.id) throw data({ error: "errors.notFound" }, { status: 404 });
+  return view;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list pages' loader
+
+/** Everything a list page shows; fixedTeam is the team of a team's Campaigns tab. */
+export async function campaignListPage(request: Request, user: User, fixedTeam: Team | null) {
+  const params = new URL(request.url).searchParams;
+  if (!fixedTeam) {
+    const toCreate = await newCampaignRedirect(user, params);
+    if (toCreate) throw toCreate;
+  }
+  const state = parseListState(params);
+  // On a team's tab the team is the page's own, never a filter of the URL.
+  if (fixedTeam) state.team = null;
+  const locale = await getRequestLocale(request);
+  const [list, teams, views, types] = await Promise.all([
+    listCampaigns(user, state, { locale, fixedTeam }),
+    fixedTeam ? Promise.resolve({ options: [], more: false }) : teamOptions(user, state.team),
+    listViews(user),
+    enabledCampaignTypes(),
+  ]);
+  // The wallet filter: the wallets of the page's team, or of the team filter when the user may see it.
+  const walletTeam = fixedTeam?.id ?? (state.team && teams.options.some((o) => o.id === state.team) ? state.team : null);
+  const wallets = walletTeam ? await walletOptions(walletTeam) : [];
+  const createTeams = fixedTeam
+    ? can(user, "Campaign", "create", { teamId: fixedTeam.id })
+      ? [{ id: fixedTeam.id, name: fixedTeam.name }]
+      : []
+    : teams.options.filter((t) => can(user, "Campaign", "create", { teamId: t.id }));
+  return {
+    state,
+    query: listQuery(state),
+    viewQuery: viewQuery(state),
+    currentViewHref: viewHref(viewQueryOf(viewQuery(state), fixedTeam?.id ?? null).query),
+    basePath: fixedTeam ? `/teams/${encodeURIComponent(fixedTeam.id)}/campaigns` : "/campaigns",
+    fixedTeam: fixedTeam ? { id: fixedTeam.id, name: fixedTeam.name } : null,
+    list,
+    filtered: hasFilters(state),
+    teamOptions: teams.options,
+    moreTeams: teams.more,
+    walletOptions: wallets,
+    views,
+    maxViews: MAX_CAMPAIGN_VIEWS,
+    bulkChoices: bulkChoices(user),
+    createTeams,
+    types,
+    pageSize: CAMPAIGN_PAGE_SIZE,
+  };
+}
+export type CampaignListPage = Awaited<ReturnType<typeof campaignListPage>>;
+
+// ---------------------------------------------------------------------------------------------
+// The list pages' action: views and bulk edit, shared by /campaigns and a team's tab
+
+export type ViewFormError = { form: "save-view" | "rename-view" | "delete-view"; viewId: string | null; message: string; values?: Record<string, string | number> };
+
+export type CampaignListActionData =
+  | { kind: "view-error"; error: ViewFormError }
+  | { kind: "bulk-error"; errors: string[] }
+  | { kind: "bulk-review"; review: BulkReview; change: BulkChangeEcho }
+  | { kind: "bulk-result"; result: BulkResult; change: BulkChangeEcho };
+
+/** The change as the form sent it, for the confirm form's hidden fields and the page's titles. */
+export interface BulkChangeEcho {
+  change: string;
+  endDay: string;
+  bid: string;
+  daily: string;
+}
+
+/** The list's own URL (its query kept, ?index dropped), to come back to after a change. */
+export function listUrl(request: Request): string {
+  const url = new URL(request.url);
+  url.searchParams.delete("index");
+  const search = url.searchParams.toString();
+  return `${url.pathname}${search ? `?${search}` : ""}`;
+}
+
+function viewError(error: ViewFormError, status: number) {
+  return data<CampaignListActionData>({ kind: "view-error", error }, { status });
+}
+
+/** Handles the list's forms; fixedTeam is the team of a team's Campaigns tab. */
+export async function campaignListAction(request: Request, user: User, fixedTeam: Team | null) {
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const fixedTeamId = fixedTeam?.id ?? null;
+  switch (intent) {
+    case saveViewIntent: {
+      const submission = parseWithZod(formData, { schema: SaveViewSchema });
+      if (submission.status !== "success") {
+        return viewError({ form: "save-view", viewId: null, message: submission.error?.name?.[0] ?? "campaignList:views.nameRequired" }, 400);
+      }
+      const { query, state } = viewQueryOf(submission.value.query, fixedTeamId);
+      const created = await getStorage().campaignViews.create(user.id, { name: submission.value.name, query, columns: [...state.columns] }, new Date());
+      if (!created.ok) {
+        return created.reason === "views.limit"
+          ? viewError({ form: "save-view", viewId: null, message: "campaignList:views.limit", values: { limit: MAX_CAMPAIGN_VIEWS } }, 400)
+          : viewError({ form: "save-view", viewId: null, message: "campaignList:views.nameTaken" }, 400);
+      }
+      return redirectWithToast(listUrl(request), { type: "success", title: "campaignList:toast.viewSaved", values: { name: created.view.name } });
+    }
+    case renameViewIntent: {
+      const submission = parseWithZod(formData, { schema: RenameViewSchema });
+      const viewId = String(formData.get("viewId") ?? "");
+      if (submission.status !== "success") {
+        return viewError({ form: "rename-view", viewId, message: submission.error?.name?.[0] ?? "campaignList:views.nameRequired" }, 400);
+      }
+      await requireOwnView(user, submission.value.viewId);
+      try {
+        const view = await getStorage().campaignViews.rename(submission.value.viewId, submission.value.name, new Date());
+        return redirectWithToast(listUrl(request), { type: "success", title: "campaignList:toast.viewRenamed", values: { name: view.name } });
+      } catch (error) {
+        if (error instanceof AlreadyExistsError) return viewError({ form: "rename-view", viewId, message: "campaignList:views.nameTaken" }, 400);
+        if (error instanceof NotFoundError) throw data({ error: "errors.notFound" }, { status: 404 });
+        throw error;
+      }
+    }
+    case deleteViewIntent: {
+      const submission = parseWithZod(formData, { schema: DeleteViewSchema });
+      const viewId = String(formData.get("viewId") ?? "");
+      if (submission.status !== "success") return viewError({ form: "delete-view", viewId, message: "campaignList:views.confirmDelete" }, 400);
+      const view = await requireOwnView(user, submission.value.viewId);
+      await getStorage().campaignViews.delete(view.id);
+      return redirectWithToast(listUrl(request), { type: "success", title: "campaignList:toast.viewDeleted", values: { name: view.name } });
+    }
+    case bulkReviewIntent:
+    case bulkApplyIntent: {
+      requireBulkRight(user);
+      const submission = BulkEditSchema.safeParse(bulkEditInput(formData));
+      if (!submission.success) {
+        const errors = [...new Set(submission.error.issues.map((i) => (i.message.includes(":") || i.message.startsWith("validation.") ? i.message : "campaignList:bulk.chooseChange")))];
+        return data<CampaignListActionData>({ kind: "bulk-error", errors }, { status: 400 });
+      }
+      const value = submission.data;
+      if (value.change.kind === "action" && !bulkChoices(user).includes(`action:${value.change.action}` as never)) {
+        throw data({ error: "errors.insufficientPermissions" }, { status: 403 });
+      }
+      if (value.change.kind !== "action" && !can(user, "Campaign", "update")) throw data({ error: "errors.insufficientPermissions" }, { status: 403 });
+      const locale = await getRequestLocale(request);
+      const echo: BulkChangeEcho = {
+        change: String(formData.get("change") ?? ""),
+        endDay: String(formData.get("endDay") ?? ""),
+        bid: String(formData.get("bid") ?? ""),
+        daily: String(formData.get("daily") ?? ""),
+      };
+      if (value.intent === bulkReviewIntent) {
+        return data<CampaignListActionData>({ kind: "bulk-review", review: await reviewBulkEdit(user, value, fixedTeamId, locale), change: echo });
+      }
+      return data<CampaignListActionData>({ kind: "bulk-result", result: await applyBulkEdit(user, value, fixedTeamId, locale), change: echo });
+    }
+    default:
+      return unknownIntent();
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * A campaign's products (issue 4 section 4): the list as the Products section shows it, and each
+ * change (add by ids, switch on/off, remove, positions) applied with the domain rules of
+ * campaign-products.ts and saved through saveSection (rights, version check, audit and publication
+ * in one transaction).
+ */
+import { checkPartyMix, type Party } from "~/domain/availability";
+import {
+  addOffers,
+  exceedsProductWarning,
+  moveOffer,
+  orderedOffers,
+  planAddition,
+  PRODUCT_WARNING_THRESHOLD,
+  removeOffers,
+  setOfferPositions,
+  setOffersOn,
+  type AdditionPlan,
+  type ProductsChange,
+} from "~/domain/campaigns/products";
+import type { Campaign } from "~/domain/campaigns/campaign";
+import type { Product } from "~/domain/catalog";
+import type { User } from "~/domain/types";
+import type {
+  AddProductsValue,
+  BulkProductsValue,
+  MoveProductValue,
+  RemoveProductValue,
+  SavePositionsValue,
+  ToggleProductValue,
+} from "~/forms/campaigns/products";
+import { withValues } from "~/domain/message";
+import { canEditCampaign, saveSection, type CampaignContext, type SaveResult } from "~/services/campaigns/campaigns.server";
+import { getStorage } from "~/services/storage.server";
+
+/** The failure titles of spec section 8 (i18n keys). */
+export const FAILURE = {
+  upsertProduct: "campaignProducts:failure.upsertProduct",
+  upsertMassProduct: "campaignProducts:failure.upsertMassProduct",
+  removeProduct: "campaignProducts:failure.removeProduct",
+  noFetchedCampaign: "campaignProducts:failure.noFetchedCampaign",
+} as const;
+export type FailureTitle = (typeof FAILURE)[keyof typeof FAILURE];
+
+type RefusalStatus = Extract<SaveResult, { ok: false }>["status"] | 400 | 403 | 409;
+
+export type ProductsOutcome =
+  | { ok: true; campaign: Campaign; warnings: string[] }
+  | { ok: false; status: RefusalStatus; failure: FailureTitle; message: string; fieldErrors?: Record<string, string[]> };
+
+export type AddOutcome =
+  | (Extract<ProductsOutcome, { ok: true }> & { plan: AdditionPlan })
+  | (Extract<ProductsOutcome, { ok: false }> & { plan?: AdditionPlan });
+
+// ---------------------------------------------------------------------------------------------
+// The list
+
+export interface ProductRow {
+  id: string;
+  title: string;
+  image_link: string;
+  availability: string;
+  party: Party | null;
+  on: boolean;
+  pos: number | null;
+}
+
+export interface ProductsView {
+  products: ProductRow[];
+  count: number;
+  onCount: number;
+  /** The party the campaign is bound to (1P, 3P, 1P_3P), or null without products. */
+  party: Party | null;
+  /** More than 200 products (spec section 9). */
+  tooMany: boolean;
+  threshold: number;
+}
+
+export function presentProducts(campaign: Campaign): ProductsView {
+  const products = orderedOffers(campaign.offers ?? {}).map((o) => ({
+    id: o.id,
+    title: o.title,
+    image_link: o.image_link,
+    availability: o.availability,
+    party: o.party,
+    on: o.on,
+    pos: o.pos,
+  }));
+  const mix = checkPartyMix(products.map((p) => p.party));
+  return {
+    products,
+    count: products.length,
+    onCount: products.filter((p) => p.on).length,
+    party: mix.ok ? mix.value : null,
+    tooMany: exceedsProductWarning(products.length),
+    threshold: PRODUCT_WARNING_THRESHOLD,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes
+
+function productWarnings(campaign: Pick<Campaign, "offers">): string[] {
+  const count = Object.keys(campaign.offers).length;
+  return exceedsProductWarning(count) ? [withValues("campaignProducts:warnings.tooMany", { count, max: PRODUCT_WARNING_THRESHOLD })] : [];
+}
+
+function refusedChange(change: Extract<ProductsChange, { ok: false }>, failure: FailureTitle): ProductsOutcome {
+  const ids = (change.ids ?? []).join(", ");
+  const message =
+    change.reason === "campaign.products.mixedParty"
+      ? "campaignProducts:errors.mixedParty"
+      : change.reason === "campaign.products.notInCampaign"
+        ? withValues("campaignProducts:errors.notInCampaign", { ids })
+        : "campaignProducts:errors.nothingToAdd";
+  return { ok: false, status: 400, failure, message };
+}
+
+async function saveChange(user: User, ctx: CampaignContext, change: ProductsChange, version: number, failure: FailureTitle): Promise<ProductsOutcome> {
+  if (!change.ok) return refusedChange(change, failure);
+  const next = change.value;
+  const result = await saveSection(user, ctx, { offers: next.offers, productIds: next.productIds }, version, productWarnings(next));
+  if (result.ok) return { ok: true, campaign: result.campaign, warnings: result.warnings };
+  return { ok: false, status: result.status, failure, message: result.formErrors[0] ?? "errors.errorOccurred", fieldErrors: result.fieldErrors };
+}
+
+function denied(user: User, ctx: CampaignContext, failure: FailureTitle): ProductsOutcome | null {
+  return canEditCampaign(user, ctx.team.id) ? null : { ok: false, status: 403, failure, message: "errors.insufficientPermissions" };
+}
+
+/**
+ * The catalog products of the ids typed: exact ids first, then the upper-case spelling of those
+ * not found (catalog ids are upper case: "sku-000123" finds SKU-000123).
+ */
+export async function findCatalogProducts(ids: readonly string[]): Promise<Map<string, Product>> {
+  const found = new Map<string, Product>();
+  for (const product of await getStorage().catalog.getMany(ids)) found.set(product.id, product);
+  const retry = ids.filter((id) => !found.has(id) && id.toUpperCase() !== id);
+  if (retry.length) {
+    const upper = new Map((await getStorage().catalog.getMany(retry.map((id) => id.toUpperCase()))).map((p) => [p.id, p]));
+    for (const id of retry) {
+      const product = upper.get(id.toUpperCase());
+      if (product) found.set(id, product);
+    }
+  }
+  return found;
+}
+
+/**
+ * Adds the catalog products among the ids typed; unknown ones and those already in the campaign
+ * are reported in the plan. Refused whole when it would mix 1P and 3P products.
+ */
+export async function addProducts(user: User, ctx: CampaignContext, value: AddProductsValue): Promise<AddOutcome> {
+  const failure = value.ids.length > 1 ? FAILURE.upsertMassProduct : FAILURE.upsertProduct;
+  const refused = denied(user, ctx, failure);
+  if (refused && !refused.ok) return refused;
+  const found = await findCatalogProducts(value.ids);
+  const offers = ctx.campaign.offers ?? {};
+  const plan = planAddition(offers, value.ids, found);
+  if (!plan.added.length) return { ok: false, status: 400, failure, message: "campaignProducts:errors.nothingToAdd", plan };
+  const byId = new Map([...found.values()].map((p) => [p.id, p]));
+  const change = addOffers(
+    offers,
+    plan.added.map((id) => byId.get(id)!),
+  );
+  const outcome = await saveChange(user, ctx, change, value.version, failure);
+  if (!change.ok && change.reason === "campaign.products.mixedParty" && !outcome.ok) {
+    return { ...outcome, fieldErrors: { ids: [withValues("campaignProducts:errors.mixedPartyIds", { ids: (change.ids ?? []).join(", ") })] }, plan };
+  }
+  return { ...outcome, plan };
+}
+
+export async function toggleProduct(user: User, ctx: CampaignContext, value: ToggleProductValue): Promise<ProductsOutcome> {
+  return denied(user, ctx, FAILURE.upsertProduct) ?? saveChange(user, ctx, setOffersOn(ctx.campaign.offers ?? {}, [value.productId], value.state === "on"), value.version, FAILURE.upsertProduct);
+}
+
+export async function removeProduct(user: User, ctx: CampaignContext, value: RemoveProductValue): Promise<ProductsOutcome> {
+  return denied(user, ctx, FAILURE.removeProduct) ?? saveChange(user, ctx, removeOffers(ctx.campaign.offers ?? {}, [value.productId]), value.version, FAILURE.removeProduct);
+}
+
+export async function moveProduct(user: User, ctx: CampaignContext, value: MoveProductValue): Promise<ProductsOutcome> {
+  return denied(user, ctx, FAILURE.upsertProduct) ?? saveChange(user, ctx, moveOffer(ctx.campaign.offers ?? {}, value.productId, value.direction), value.version, FAILURE.upsertProduct);
+}
+
+export async function savePositions(user: User, ctx: CampaignContext, value: SavePositionsValue): Promise<ProductsOutcome> {
+  return (
+    denied(user, ctx, FAILURE.upsertMassProduct) ??
+    saveChange(user, ctx, setOfferPositions(ctx.campaign.offers ?? {}, value.positions), value.version, FAILURE.upsertMassProduct)
+  );
+}
+
+/** Switches the selected products on or off, or removes them (after the confirmation step). */
+export async function bulkProducts(user: User, ctx: CampaignContext, value: BulkProductsValue): Promise<ProductsOutcome> {
+  const offers = ctx.campaign.offers ?? {};
+  if (value.bulk === "remove") {
+    return denied(user, ctx, FAILURE.removeProduct) ?? saveChange(user, ctx, removeOffers(offers, value.selected), value.version, FAILURE.removeProduct);
+  }
+  return (
+    denied(user, ctx, FAILURE.upsertMassProduct) ??
+    saveChange(user, ctx, setOffersOn(offers, value.selected, value.bulk === "on"), value.version, FAILURE.upsertMassProduct)
+  );
+}
+
+/** The products a bulk removal is about to remove, for its confirmation step. */
+export function productsToConfirm(ctx: CampaignContext, ids: readonly string[]): { id: string; title: string }[] {
+  const offers = ctx.campaign.offers ?? {};
+  return ids.filter((id) => offers[id]).map((id) => ({ id, title: offers[id]!.title }));
+}

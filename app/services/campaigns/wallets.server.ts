@@ -1,0 +1,68 @@
+/**
+ * Keeps campaigns in step with their wallet. A campaign stores a snapshot of its wallet (label,
+ * credit, balance, status) and the insufficient_funds flag of spec section 4; when the wallet
+ * changes (a posting, a reversal, a status change) every campaign on it gets the new snapshot and
+ * flag, so a topped-up wallet clears the flag and an emptied, archived or disabled one sets it.
+ * Each campaign is saved like any edit: version-checked, audited (by 'system'), republished.
+ */
+import { walletFields } from "~/domain/campaigns/activation";
+import { publishedCampaign } from "~/domain/campaigns/publication";
+import type { Campaign } from "~/domain/campaigns/campaign";
+import { ConflictError, NotFoundError, type Page } from "~/storage/port";
+import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
+import { getStorage } from "~/services/storage.server";
+
+const PAGE = 200;
+const ATTEMPTS = 3;
+
+function sameSnapshot(campaign: Campaign, fields: ReturnType<typeof walletFields>): boolean {
+  return (
+    campaign.insufficient_funds === fields.insufficient_funds &&
+    JSON.stringify(campaign.selectedWallet) === JSON.stringify(fields.selectedWallet)
+  );
+}
+
+async function refreshOne(campaignId: string, walletId: string): Promise<boolean> {
+  const storage = getStorage();
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const [campaign, wallet] = await Promise.all([storage.campaigns.getOne(campaignId), storage.wallets.getOne(walletId)]);
+    if (!campaign || !wallet || campaign.wallet !== walletId) return false;
+    const fields = walletFields(wallet);
+    if (sameSnapshot(campaign, fields)) return false;
+    const [team, settings] = await Promise.all([storage.teams.getOne(campaign.team), getRetailerSettings()]);
+    try {
+      await storage.campaigns.update(
+        campaign.id,
+        { selectedWallet: fields.selectedWallet, insufficient_funds: fields.insufficient_funds },
+        { by: "system" },
+        {
+          expectVersion: campaign.version,
+          action: "wallet",
+          publish: (next) => publishedCampaign(next, { settings, teamStatus: team?.status ?? null, timeZone: retailerTimeZone(), now: new Date() }),
+        },
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof NotFoundError) return false;
+      if (!(error instanceof ConflictError)) throw error;
+      // Someone saved the campaign meanwhile: read it again and retry.
+    }
+  }
+  return false;
+}
+
+/** Refreshes every campaign on the wallet; returns how many changed. Failures are logged, not thrown. */
+export async function refreshWalletCampaigns(walletId: string): Promise<number> {
+  let changed = 0;
+  try {
+    let after: string | null = null;
+    do {
+      const page: Page<Campaign> = await getStorage().campaigns.list({ walletId, limit: PAGE, after, sort: "created", direction: "asc" });
+      for (const campaign of page.items) if (await refreshOne(campaign.id, walletId)) changed++;
+      after = page.next;
+    } while (after);
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", msg: "Wallet campaigns not refreshed", walletId, error: String(error) }));
+  }
+  return changed;
+}
