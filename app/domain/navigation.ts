@@ -77,18 +77,26 @@ export function menuFor(subject: Subject): MenuItem[] {
 }
 
 /**
- * The `to` value of /login is honoured only for a path on this site: one leading slash, no
- * scheme, no protocol-relative or backslash tricks.
+ * The `to` value of /login (and every other return path) is honoured only for a path on this
+ * site: one leading slash, no scheme, no protocol-relative or backslash tricks. The path is
+ * normalised first (dot segments, %2e) and the check bears on what is returned, so `/.//x`
+ * cannot come out as `//x`.
  */
 export function safeRedirectPath(to: unknown, fallback = "/"): string {
   if (typeof to !== "string" || to.length === 0 || to.length > 2048) return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  if (/[\u0000-\u001f\\]/.test(to)) return fallback;
+  if (!isSameSitePath(to)) return fallback;
+  let normalised: string;
   try {
     const url = new URL(to, "http://site.invalid");
     if (url.origin !== "http://site.invalid") return fallback;
-    return url.pathname + url.search + url.hash;
+    normalised = url.pathname + url.search + url.hash;
   } catch {
     return fallback;
   }
+  return isSameSitePath(normalised) ? normalised : fallback;
+}
+
+function isSameSitePath(path: string): boolean {
+  if (!path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) return false;
+  return !/[\u0000-\u001f\\]/.test(path);
 }

@@ -74,6 +74,9 @@ describe("sign-in", () => {
     ["/\\evil.example"],
     ["javascript:alert(1)"],
     [""],
+    ["/.//evil.example"],
+    ["/%2e%2e//evil.example"],
+    ["/a/..//evil.example"],
   ])("ignores a `to` of %j and goes home", async (to) => {
     const user = await app.createUser();
     const outcome = await attemptSignIn(app.m, user.email, user.password, { to });
