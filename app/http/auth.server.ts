@@ -10,7 +10,7 @@ import {
   MAX_FAILURES_PER_ADDRESS,
   MAX_FAILURES_PER_EMAIL,
 } from "~/domain/login-throttle";
-import { safeRedirectPath } from "~/domain/navigation";
+import { resourceForPath, safeRedirectPath } from "~/domain/navigation";
 import { can, type Action, type Resource } from "~/domain/permissions";
 import type { User } from "~/domain/types";
 import { getLiveConfig } from "~/services/config.server";
@@ -148,9 +148,13 @@ export async function refreshSessionIfDue(request: Request, user: User, now = ne
 
 /**
  * The guard: signed in (else /login?to=), not locked out by maintenance (operators pass), and
- * holding the read right of the screen (else /not-authorized).
+ * holding the read right of the screen (else /not-authorized). The screen's resource comes from
+ * the route-to-resource map of app/domain/navigation.ts for the path the user opened; the
+ * argument only names what the route expects, and tests/unit/permissions.test.ts checks that
+ * every route's argument agrees with the map.
  */
-export async function requireUser(request: Request, resource: Resource | null = null): Promise<User> {
+export async function requireUser(request: Request, _expected?: Resource | null): Promise<User> {
+  const resource = resourceForPath(new URL(visiblePath(request), "http://site.invalid").pathname);
   const { user, ended } = await getCurrentUser(request);
   if (!user) {
     throw redirect(loginRedirectUrl(request), ended ? { headers: await destroySessionHeaders(request) } : undefined);
