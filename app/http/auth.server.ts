@@ -2,7 +2,7 @@
  * Sign-in (remix-auth with the form strategy), the session re-check on every request, and the
  * guard of spec section 2.
  */
-import { data, redirect } from "@remix-run/node";
+import { data, redirect, type Session } from "@remix-run/node";
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import {
@@ -15,7 +15,7 @@ import { can, type Action, type Resource } from "~/domain/permissions";
 import type { User } from "~/domain/types";
 import { getLiveConfig } from "~/services/config.server";
 import { getDummyHash, verifyPassword } from "~/services/passwords.server";
-import { getSession, getSessionStorage, SESSION_REFRESH_MS } from "~/http/session.server";
+import { getSession, getSessionStorage, SESSION_REFRESH_MS, type SessionData } from "~/http/session.server";
 import { getStorage } from "~/services/storage.server";
 
 export type SignInFailure = "auth.invalidCredentials" | "auth.disabled" | "auth.tooManyAttempts";
@@ -100,16 +100,28 @@ export async function signInWithPassword(request: Request, formData: FormData, c
   return { ok: true, user: signedIn, headers: await createUserSession(request, signedIn) };
 }
 
-/** Opens (or re-opens) the session for a user and writes last_refresh_token. */
+/**
+ * Opens a new session for a user (a new id: any session the browser held before is ended, so a
+ * planted id is never signed in) and writes last_refresh_token.
+ */
 export async function createUserSession(request: Request, user: User): Promise<Headers> {
-  const session = await getSession(request);
+  const sessions = getSessionStorage();
+  const previous = await getSession(request);
+  if (previous.id) await sessions.destroySession(previous);
+  const session = await sessions.getSession();
+  fillSession(session, user);
+  await getStorage().users.touchRefreshToken(user.id);
+  // Expired sessions are ignored when read; a few are swept here, at each sign-in.
+  await getStorage().sessions.deleteExpired(new Date(), 20);
+  return new Headers({ "Set-Cookie": await sessions.commitSession(session) });
+}
+
+function fillSession(session: Session<SessionData>, user: User): void {
   session.set("userId", user.id);
   session.set("claimsType", user.claims.type);
   session.set("claimsRole", user.claims.role);
   session.set("epoch", user.sessionEpoch);
   session.set("refreshedAt", new Date().toISOString());
-  await getStorage().users.touchRefreshToken(user.id);
-  return new Headers({ "Set-Cookie": await getSessionStorage().commitSession(session) });
 }
 
 export interface CurrentUser {
@@ -122,7 +134,8 @@ export interface CurrentUser {
 export async function getCurrentUser(request: Request): Promise<CurrentUser> {
   const session = await getSession(request);
   const userId = session.get("userId");
-  if (!userId) return { user: null, ended: false };
+  // A cookie naming a session that no longer exists (signed out, ended by a password change).
+  if (!userId) return { user: null, ended: session.id !== "" };
   const user = await getStorage().users.getOne(userId);
   const valid =
     user &&
@@ -130,7 +143,10 @@ export async function getCurrentUser(request: Request): Promise<CurrentUser> {
     user.claims.type === session.get("claimsType") &&
     user.claims.role === session.get("claimsRole") &&
     user.sessionEpoch === session.get("epoch");
-  return valid ? { user, ended: false } : { user: null, ended: true };
+  if (valid) return { user, ended: false };
+  // Disabled, claims changed or password changed: the session ends on the server too.
+  await getStorage().sessions.delete(session.id);
+  return { user: null, ended: true };
 }
 
 export async function destroySessionHeaders(request: Request): Promise<Headers> {
@@ -143,7 +159,9 @@ export async function refreshSessionIfDue(request: Request, user: User, now = ne
   const session = await getSession(request);
   const refreshedAt = Date.parse(session.get("refreshedAt") ?? "");
   if (Number.isFinite(refreshedAt) && now.getTime() - refreshedAt < SESSION_REFRESH_MS) return null;
-  return createUserSession(request, user);
+  fillSession(session, user);
+  await getStorage().users.touchRefreshToken(user.id);
+  return new Headers({ "Set-Cookie": await getSessionStorage().commitSession(session) });
 }
 
 /**

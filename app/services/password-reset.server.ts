@@ -62,6 +62,7 @@ export async function resetPassword(token: string, password: string, now = new D
   const consumed = await storage.passwordResets.consume(hashToken(token), now);
   if (!consumed.ok) return consumed;
   const updated = await storage.users.setPassword(user.id, await hashPassword(password), PASSWORD_HISTORY_SIZE, { by: user.email });
+  await storage.sessions.deleteForUser(user.id);
   return { ok: true, user: updated };
 }
 
@@ -70,5 +71,7 @@ export async function changePassword(user: User, current: string, next: string):
   if (!(await verifyPassword(current, user.passwordHash))) return { ok: false, reason: "password.wrongCurrent" };
   if (await reused(user, next)) return { ok: false, reason: "password.reused" };
   const updated = await getStorage().users.setPassword(user.id, await hashPassword(next), PASSWORD_HISTORY_SIZE, { by: user.email });
+  // Every session ends (the caller opens a new one for the browser that made the change).
+  await getStorage().sessions.deleteForUser(user.id);
   return { ok: true, user: updated };
 }

@@ -262,3 +262,79 @@ describe("session re-check on every request", () => {
     expect(parseSetCookies(outcome.headers).find((c) => c.name === "__session")?.cleared).toBe(true);
   });
 });
+
+describe("sessions live on the server", () => {
+  const openCampaigns = (m: typeof app.m, cookie: string) =>
+    call(() => m.routes.campaigns.loader(args(getRequest("/campaigns", { cookie })) as never));
+  const logoutWith = async (m: typeof app.m, cookie: string) => {
+    const { action } = await import("~/routes/logout");
+    return call(() => action(args(postRequest("/logout", {}, { cookie })) as never));
+  };
+
+  it("keeps only a random id in the cookie, nothing of the user", async () => {
+    const user = await app.createUser();
+    const outcome = await attemptSignIn(app.m, user.email, user.password);
+    const value = decodeURIComponent(new CookieJar().apply(outcome.headers).header().split("__session=")[1].split(";")[0]);
+    const payload = value.slice(0, value.lastIndexOf("."));
+    const decoded = Buffer.from(payload, "base64").toString("utf8");
+    expect(decoded).not.toContain(user.id);
+    expect(decoded).not.toContain("claimsRole");
+  });
+
+  it("a cookie replayed after sign-out opens nothing", async () => {
+    const user = await app.createUser();
+    const cookie = await signIn(app.m, user.email, user.password);
+    expect((await openCampaigns(app.m, cookie)).status).toBe(200);
+    await logoutWith(app.m, cookie);
+    const replay = await openCampaigns(app.m, cookie);
+    expect(replay.status).toBe(302);
+    expect(replay.location).toBe("/login?to=%2Fcampaigns");
+    expect(parseSetCookies(replay.headers).find((c) => c.name === "__session")?.cleared).toBe(true);
+  });
+
+  it("a sign-out on one server instance ends the session on another", async () => {
+    const user = await app.createUser();
+    const cookie = await signIn(app.m, user.email, user.password);
+    const other = await app.freshModules();
+    expect((await openCampaigns(other, cookie)).status).toBe(200);
+    await logoutWith(app.m, cookie);
+    expect((await openCampaigns(other, cookie)).location).toBe("/login?to=%2Fcampaigns");
+  });
+
+  it("a disabled user's sessions end for good: enabling the account again does not revive them", async () => {
+    const user = await app.createUser();
+    const cookie = await signIn(app.m, user.email, user.password);
+    const users = app.m.storageIndex.getStorage().users;
+    await users.update(user.id, { disabled: true }, { by: "operator@example.com" });
+    expect((await openCampaigns(app.m, cookie)).status).toBe(302);
+    await users.update(user.id, { disabled: false }, { by: "operator@example.com" });
+    expect((await openCampaigns(app.m, cookie)).status).toBe(302);
+  });
+
+  it("endUserSessions ends every session of a user at once (for disabling an account)", async () => {
+    const user = await app.createUser();
+    const laptop = await signIn(app.m, user.email, user.password);
+    const phone = await signIn(app.m, user.email, user.password);
+    const bystander = await app.createUser();
+    const theirs = await signIn(app.m, bystander.email, bystander.password);
+    await app.m.session.endUserSessions(user.id);
+    expect((await openCampaigns(app.m, laptop)).status).toBe(302);
+    expect((await openCampaigns(app.m, phone)).status).toBe(302);
+    expect((await openCampaigns(app.m, theirs)).status).toBe(200);
+  });
+
+  it("signing in gives a new session id, and the one the browser had before ends", async () => {
+    const user = await app.createUser();
+    const first = await signIn(app.m, user.email, user.password);
+    const again = await attemptSignIn(app.m, user.email, user.password, { cookie: first });
+    // /login sends a signed-in user home first; a stale or planted id is replaced, never reused.
+    expect(again.location).toBe("/");
+    await logoutWith(app.m, first);
+    const planted = await attemptSignIn(app.m, user.email, user.password, { cookie: first });
+    const second = new CookieJar().apply(planted.headers).header();
+    expect(second).not.toBe(first);
+    expect((await openCampaigns(app.m, second)).status).toBe(200);
+    expect((await openCampaigns(app.m, first)).status).toBe(302);
+  });
+});
+
