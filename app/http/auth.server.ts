@@ -6,9 +6,12 @@ import { data, redirect, type Session } from "@remix-run/node";
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import {
-  lockMinutesLeft,
+  isKnownAddress,
+  MAX_FAILURES_PER_ACCOUNT,
   MAX_FAILURES_PER_ADDRESS,
-  MAX_FAILURES_PER_EMAIL,
+  MAX_FAILURES_PER_PAIR,
+  signInWaitMinutes,
+  throttleKeys,
 } from "~/domain/login-throttle";
 import { resourceForPath, safeRedirectPath } from "~/domain/navigation";
 import { can, type Action, type Resource } from "~/domain/permissions";
@@ -62,23 +65,24 @@ export function loginRedirectUrl(request: Request): string {
   return path === "/" ? "/login" : `/login?to=${encodeURIComponent(path)}`;
 }
 
-const throttleKeys = (email: string, ip: string) => ({
-  email: `email:${email.trim().toLowerCase()}`,
-  ip: `ip:${ip}`,
-});
-
 export type SignInResult =
   | { ok: true; user: User; headers: Headers }
   | { ok: false; reason: SignInFailure; minutes?: number };
 
-/** Checks the throttle, the credentials and the account, then opens a session. */
+/** Checks the throttle (ADR 14), the credentials and the account, then opens a session. */
 export async function signInWithPassword(request: Request, formData: FormData, clientIp: string): Promise<SignInResult> {
-  const storage = getStorage();
+  const throttle = getStorage().loginThrottle;
   const now = new Date();
   const keys = throttleKeys(String(formData.get("email") ?? ""), clientIp);
-  const [byEmail, byIp] = await Promise.all([storage.loginThrottle.get(keys.email), storage.loginThrottle.get(keys.ip)]);
-  const locked = Math.max(lockMinutesLeft(byEmail, now), lockMinutesLeft(byIp, now));
-  if (locked > 0) return { ok: false, reason: "auth.tooManyAttempts", minutes: locked };
+  const [pair, address, account, known] = await Promise.all([
+    throttle.get(keys.pair),
+    throttle.get(keys.address),
+    throttle.get(keys.account),
+    throttle.get(keys.known),
+  ]);
+  const knownAddress = isKnownAddress(known, now);
+  const wait = signInWaitMinutes({ pair, address, account, known: knownAddress }, now);
+  if (wait > 0) return { ok: false, reason: "auth.tooManyAttempts", minutes: wait };
 
   let user: User;
   try {
@@ -88,15 +92,17 @@ export async function signInWithPassword(request: Request, formData: FormData, c
   } catch (error) {
     if (!(error instanceof AuthorizationError)) throw error;
     const reason = error.cause instanceof SignInError ? error.cause.reason : "auth.invalidCredentials";
-    const [emailState, ipState] = await Promise.all([
-      storage.loginThrottle.recordFailure(keys.email, now, MAX_FAILURES_PER_EMAIL),
-      storage.loginThrottle.recordFailure(keys.ip, now, MAX_FAILURES_PER_ADDRESS),
+    const [pairState, addressState, accountState] = await Promise.all([
+      throttle.recordFailure(keys.pair, now, MAX_FAILURES_PER_PAIR),
+      throttle.recordFailure(keys.address, now, MAX_FAILURES_PER_ADDRESS),
+      throttle.recordFailure(keys.account, now, MAX_FAILURES_PER_ACCOUNT),
     ]);
-    const minutes = Math.max(lockMinutesLeft(emailState, now), lockMinutesLeft(ipState, now));
+    const minutes = signInWaitMinutes({ pair: pairState, address: addressState, account: accountState, known: knownAddress }, now);
     return minutes > 0 ? { ok: false, reason: "auth.tooManyAttempts", minutes } : { ok: false, reason };
   }
-  await storage.loginThrottle.clear(keys.email);
-  const signedIn = await storage.users.recordSignIn(user.id, "password", now);
+  // This address is now known to the account: account-wide locks no longer keep it out.
+  await Promise.all([throttle.clear(keys.pair), throttle.recordFailure(keys.known, now, Number.MAX_SAFE_INTEGER)]);
+  const signedIn = await getStorage().users.recordSignIn(user.id, "password", now);
   return { ok: true, user: signedIn, headers: await createUserSession(request, signedIn) };
 }
 
