@@ -76,3 +76,12 @@ export function recordFailure(state: ThrottleState | null, now: Date, limit: num
         : null;
   return { failures: failures.length >= limit ? [] : failures, lockedUntil };
 }
+
+/** Forgotten-password e-mails per account, and requests per address, in the window (ADR 14). */
+export const MAX_RESET_MAILS_PER_ACCOUNT = 3;
+export const MAX_RESET_REQUESTS_PER_ADDRESS = 10;
+
+export const resetThrottleKeys = (email: string, address: string) => ({
+  account: `reset-account:${email.trim().toLowerCase()}`,
+  address: `reset-ip:${address}`,
+});
