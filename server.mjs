@@ -1,8 +1,9 @@
-// The HTTP server: static files, request ids, the origin check, then Remix.
+// The HTTP server: static files, request ids, the origin check, then the body checks and Remix
+// (app/http/request-body.server.ts: every body bounded and held to a form before it is read).
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createRequestHandler } from "@remix-run/express";
+import { createRequestHandler } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 
@@ -53,13 +54,10 @@ app.use("/build", express.static(path.join(here, "public/build"), { immutable: t
 app.use("/locales", express.static(path.join(here, "locales"), { maxAge: "5m" }));
 app.use(express.static(path.join(here, "public"), { maxAge: "1h" }));
 
+const handleRemix = createRequestHandler(build, process.env.NODE_ENV);
 app.all(
   "*",
-  createRequestHandler({
-    build,
-    mode: process.env.NODE_ENV,
-    getLoadContext: (req) => ({ requestId: req.id, clientIp: req.ip ?? "unknown" }),
-  }),
+  build.entry.module.createRemixHandler(handleRemix, (req) => ({ requestId: req.id, clientIp: req.ip ?? "unknown" })),
 );
 
 const port = Number(process.env.PORT ?? 3000);

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { PassThrough } from "node:stream";
 import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { createInstance } from "i18next";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
@@ -16,6 +16,8 @@ import { securityHeaders } from "~/http/security-headers.server";
 
 /** Called by server.mjs before it listens. */
 export { boot };
+/** server.mjs's handler in front of Remix: request bodies bounded and checked. */
+export { createRemixHandler } from "~/http/request-body.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -67,16 +69,39 @@ export default async function handleRequest(
   });
 }
 
-/** Unexpected errors are logged with the request id; the user sees 'Error occurred' only. */
+/**
+ * Unexpected errors are logged with the request id; the user sees 'Error occurred' only. A
+ * refusal (a thrown 4xx Response or data(), which resource routes hand over as an error
+ * response) and a body the server refused while it streamed are answers, not errors: not logged.
+ */
 export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
+  if (isRefusal(error)) return;
+  if ((context as { bodyRefused?: () => boolean } | undefined)?.bodyRefused?.()) return;
   console.error(
     JSON.stringify({
       level: "error",
       requestId: (context as AppLoadContext | undefined)?.requestId ?? randomUUID(),
       method: request.method,
       url: new URL(request.url).pathname,
-      error: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
+      error: error instanceof Error ? { message: error.message, stack: error.stack } : describe(error),
     }),
   );
+}
+
+function isRefusal(error: unknown): boolean {
+  if (error instanceof Response) return error.status < 500;
+  if (isRouteErrorResponse(error)) return error.status < 500;
+  const init = (error as { type?: string; init?: ResponseInit | null } | null)?.init;
+  return (error as { type?: string } | null)?.type === "DataWithResponseInit" && (init?.status ?? 200) < 500;
+}
+
+/** Something thrown that is not an Error, readable in the log (never '[object Object]'). */
+function describe(error: unknown): string {
+  if (isRouteErrorResponse(error)) return `${error.status} ${JSON.stringify(error.data)}`;
+  try {
+    return typeof error === "object" ? JSON.stringify(error) : String(error);
+  } catch {
+    return String(error);
+  }
 }

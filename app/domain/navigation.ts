@@ -28,7 +28,11 @@ function stripTrailingSlash(pathname: string): string {
   return pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
 }
 
-/** The read right each top-level screen needs (spec section 2); null: any signed-in user. */
+/**
+ * The route-to-resource map of the guard: the read right each screen needs (spec sections 2
+ * and 6); null: any signed-in user. The guard (requireUser) reads it for every request, so a
+ * route cannot forget or mis-name its resource.
+ */
 const SECTION_RESOURCE: Record<string, Resource | null> = {
   "": "Home",
   campaigns: "Campaign",
@@ -44,12 +48,27 @@ const SECTION_RESOURCE: Record<string, Resource | null> = {
   faq: null,
   preferences: null,
   logout: null,
+  /** Stored files: each file's own rule (its team, its campaign) is checked by the route. */
+  files: null,
 };
 
-/** The resource a path needs to be read, or null when any signed-in user may open it. */
+/** Under /teams/{id}: a team's page, and its tabs. */
+const TEAM_TAB_RESOURCE: Record<string, Resource> = {
+  wallets: "Wallet",
+  campaigns: "Campaign",
+  settings: "TeamPage",
+};
+
+/**
+ * The resource a path needs to be read, or null when any signed-in user may open it. A path
+ * of no known section needs Home (the least a signed-in user of any type reads), never nothing.
+ */
 export function resourceForPath(pathname: string): Resource | null {
-  const section = pathname.split("/")[1] ?? "";
-  return SECTION_RESOURCE[section] ?? null;
+  const [section = "", second, third] = pathname.split("?")[0].split("/").slice(1);
+  if (section === "teams" && second && second !== "new") {
+    return (third && TEAM_TAB_RESOURCE[third]) || "TeamPage";
+  }
+  return Object.hasOwn(SECTION_RESOURCE, section) ? SECTION_RESOURCE[section] : "Home";
 }
 
 export interface MenuItem {
@@ -77,18 +96,26 @@ export function menuFor(subject: Subject): MenuItem[] {
 }
 
 /**
- * The `to` value of /login is honoured only for a path on this site: one leading slash, no
- * scheme, no protocol-relative or backslash tricks.
+ * The `to` value of /login (and every other return path) is honoured only for a path on this
+ * site: one leading slash, no scheme, no protocol-relative or backslash tricks. The path is
+ * normalised first (dot segments, %2e) and the check bears on what is returned, so `/.//x`
+ * cannot come out as `//x`.
  */
 export function safeRedirectPath(to: unknown, fallback = "/"): string {
   if (typeof to !== "string" || to.length === 0 || to.length > 2048) return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  if (/[\u0000-\u001f\\]/.test(to)) return fallback;
+  if (!isSameSitePath(to)) return fallback;
+  let normalised: string;
   try {
     const url = new URL(to, "http://site.invalid");
     if (url.origin !== "http://site.invalid") return fallback;
-    return url.pathname + url.search + url.hash;
+    normalised = url.pathname + url.search + url.hash;
   } catch {
     return fallback;
   }
+  return isSameSitePath(normalised) ? normalised : fallback;
+}
+
+function isSameSitePath(path: string): boolean {
+  if (!path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) return false;
+  return !/[\u0000-\u001f\\]/.test(path);
 }

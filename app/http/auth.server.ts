@@ -2,20 +2,23 @@
  * Sign-in (remix-auth with the form strategy), the session re-check on every request, and the
  * guard of spec section 2.
  */
-import { data, redirect } from "@remix-run/node";
+import { data, redirect, type Session } from "@remix-run/node";
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import {
-  lockMinutesLeft,
+  isKnownAddress,
+  MAX_FAILURES_PER_ACCOUNT,
   MAX_FAILURES_PER_ADDRESS,
-  MAX_FAILURES_PER_EMAIL,
+  MAX_FAILURES_PER_PAIR,
+  signInWaitMinutes,
+  throttleKeys,
 } from "~/domain/login-throttle";
-import { safeRedirectPath } from "~/domain/navigation";
+import { resourceForPath, safeRedirectPath } from "~/domain/navigation";
 import { can, type Action, type Resource } from "~/domain/permissions";
 import type { User } from "~/domain/types";
 import { getLiveConfig } from "~/services/config.server";
 import { getDummyHash, verifyPassword } from "~/services/passwords.server";
-import { getSession, getSessionStorage, SESSION_REFRESH_MS } from "~/http/session.server";
+import { getSession, getSessionStorage, SESSION_REFRESH_MS, type SessionData } from "~/http/session.server";
 import { getStorage } from "~/services/storage.server";
 
 export type SignInFailure = "auth.invalidCredentials" | "auth.disabled" | "auth.tooManyAttempts";
@@ -62,23 +65,24 @@ export function loginRedirectUrl(request: Request): string {
   return path === "/" ? "/login" : `/login?to=${encodeURIComponent(path)}`;
 }
 
-const throttleKeys = (email: string, ip: string) => ({
-  email: `email:${email.trim().toLowerCase()}`,
-  ip: `ip:${ip}`,
-});
-
 export type SignInResult =
   | { ok: true; user: User; headers: Headers }
   | { ok: false; reason: SignInFailure; minutes?: number };
 
-/** Checks the throttle, the credentials and the account, then opens a session. */
+/** Checks the throttle (ADR 14), the credentials and the account, then opens a session. */
 export async function signInWithPassword(request: Request, formData: FormData, clientIp: string): Promise<SignInResult> {
-  const storage = getStorage();
+  const throttle = getStorage().loginThrottle;
   const now = new Date();
   const keys = throttleKeys(String(formData.get("email") ?? ""), clientIp);
-  const [byEmail, byIp] = await Promise.all([storage.loginThrottle.get(keys.email), storage.loginThrottle.get(keys.ip)]);
-  const locked = Math.max(lockMinutesLeft(byEmail, now), lockMinutesLeft(byIp, now));
-  if (locked > 0) return { ok: false, reason: "auth.tooManyAttempts", minutes: locked };
+  const [pair, address, account, known] = await Promise.all([
+    throttle.get(keys.pair),
+    throttle.get(keys.address),
+    throttle.get(keys.account),
+    throttle.get(keys.known),
+  ]);
+  const knownAddress = isKnownAddress(known, now);
+  const wait = signInWaitMinutes({ pair, address, account, known: knownAddress }, now);
+  if (wait > 0) return { ok: false, reason: "auth.tooManyAttempts", minutes: wait };
 
   let user: User;
   try {
@@ -88,28 +92,42 @@ export async function signInWithPassword(request: Request, formData: FormData, c
   } catch (error) {
     if (!(error instanceof AuthorizationError)) throw error;
     const reason = error.cause instanceof SignInError ? error.cause.reason : "auth.invalidCredentials";
-    const [emailState, ipState] = await Promise.all([
-      storage.loginThrottle.recordFailure(keys.email, now, MAX_FAILURES_PER_EMAIL),
-      storage.loginThrottle.recordFailure(keys.ip, now, MAX_FAILURES_PER_ADDRESS),
+    const [pairState, addressState, accountState] = await Promise.all([
+      throttle.recordFailure(keys.pair, now, MAX_FAILURES_PER_PAIR),
+      throttle.recordFailure(keys.address, now, MAX_FAILURES_PER_ADDRESS),
+      throttle.recordFailure(keys.account, now, MAX_FAILURES_PER_ACCOUNT),
     ]);
-    const minutes = Math.max(lockMinutesLeft(emailState, now), lockMinutesLeft(ipState, now));
+    const minutes = signInWaitMinutes({ pair: pairState, address: addressState, account: accountState, known: knownAddress }, now);
     return minutes > 0 ? { ok: false, reason: "auth.tooManyAttempts", minutes } : { ok: false, reason };
   }
-  await storage.loginThrottle.clear(keys.email);
-  const signedIn = await storage.users.recordSignIn(user.id, "password", now);
+  // This address is now known to the account: account-wide locks no longer keep it out.
+  await Promise.all([throttle.clear(keys.pair), throttle.recordFailure(keys.known, now, Number.MAX_SAFE_INTEGER)]);
+  const signedIn = await getStorage().users.recordSignIn(user.id, "password", now);
   return { ok: true, user: signedIn, headers: await createUserSession(request, signedIn) };
 }
 
-/** Opens (or re-opens) the session for a user and writes last_refresh_token. */
+/**
+ * Opens a new session for a user (a new id: any session the browser held before is ended, so a
+ * planted id is never signed in) and writes last_refresh_token.
+ */
 export async function createUserSession(request: Request, user: User): Promise<Headers> {
-  const session = await getSession(request);
+  const sessions = getSessionStorage();
+  const previous = await getSession(request);
+  if (previous.id) await sessions.destroySession(previous);
+  const session = await sessions.getSession();
+  fillSession(session, user);
+  await getStorage().users.touchRefreshToken(user.id);
+  // Expired sessions are ignored when read; a few are swept here, at each sign-in.
+  await getStorage().sessions.deleteExpired(new Date(), 20);
+  return new Headers({ "Set-Cookie": await sessions.commitSession(session) });
+}
+
+function fillSession(session: Session<SessionData>, user: User): void {
   session.set("userId", user.id);
   session.set("claimsType", user.claims.type);
   session.set("claimsRole", user.claims.role);
   session.set("epoch", user.sessionEpoch);
   session.set("refreshedAt", new Date().toISOString());
-  await getStorage().users.touchRefreshToken(user.id);
-  return new Headers({ "Set-Cookie": await getSessionStorage().commitSession(session) });
 }
 
 export interface CurrentUser {
@@ -122,7 +140,8 @@ export interface CurrentUser {
 export async function getCurrentUser(request: Request): Promise<CurrentUser> {
   const session = await getSession(request);
   const userId = session.get("userId");
-  if (!userId) return { user: null, ended: false };
+  // A cookie naming a session that no longer exists (signed out, ended by a password change).
+  if (!userId) return { user: null, ended: session.id !== "" };
   const user = await getStorage().users.getOne(userId);
   const valid =
     user &&
@@ -130,7 +149,10 @@ export async function getCurrentUser(request: Request): Promise<CurrentUser> {
     user.claims.type === session.get("claimsType") &&
     user.claims.role === session.get("claimsRole") &&
     user.sessionEpoch === session.get("epoch");
-  return valid ? { user, ended: false } : { user: null, ended: true };
+  if (valid) return { user, ended: false };
+  // Disabled, claims changed or password changed: the session ends on the server too.
+  await getStorage().sessions.delete(session.id);
+  return { user: null, ended: true };
 }
 
 export async function destroySessionHeaders(request: Request): Promise<Headers> {
@@ -143,14 +165,20 @@ export async function refreshSessionIfDue(request: Request, user: User, now = ne
   const session = await getSession(request);
   const refreshedAt = Date.parse(session.get("refreshedAt") ?? "");
   if (Number.isFinite(refreshedAt) && now.getTime() - refreshedAt < SESSION_REFRESH_MS) return null;
-  return createUserSession(request, user);
+  fillSession(session, user);
+  await getStorage().users.touchRefreshToken(user.id);
+  return new Headers({ "Set-Cookie": await getSessionStorage().commitSession(session) });
 }
 
 /**
  * The guard: signed in (else /login?to=), not locked out by maintenance (operators pass), and
- * holding the read right of the screen (else /not-authorized).
+ * holding the read right of the screen (else /not-authorized). The screen's resource comes from
+ * the route-to-resource map of app/domain/navigation.ts for the path the user opened; the
+ * argument only names what the route expects, and tests/unit/permissions.test.ts checks that
+ * every route's argument agrees with the map.
  */
-export async function requireUser(request: Request, resource: Resource | null = null): Promise<User> {
+export async function requireUser(request: Request, _expected?: Resource | null): Promise<User> {
+  const resource = resourceForPath(new URL(visiblePath(request), "http://site.invalid").pathname);
   const { user, ended } = await getCurrentUser(request);
   if (!user) {
     throw redirect(loginRedirectUrl(request), ended ? { headers: await destroySessionHeaders(request) } : undefined);

@@ -1,7 +1,13 @@
-/** The signed session cookie, and the small cookies for toasts, language and theme. */
-import { createCookie, createCookieSessionStorage, type SessionStorage } from "@remix-run/node";
+/**
+ * Sessions kept in storage (the signed cookie holds only a random id), so signing out, a
+ * password change or a disabled account ends a session on every server instance; and the small
+ * cookies for toasts, language and theme.
+ */
+import { randomBytes } from "node:crypto";
+import { createCookie, createSessionStorage, type SessionStorage } from "@remix-run/node";
 import type { AccountType, Role } from "~/domain/types";
 import { getEnv } from "~/services/env.server";
+import { getStorage } from "~/services/storage.server";
 
 export interface SessionData {
   userId: string;
@@ -18,10 +24,12 @@ export const SESSION_REFRESH_MS = 60 * 60 * 1000;
 
 let storage: SessionStorage<SessionData> | undefined;
 
+const expiryOf = (expires: Date | undefined) => expires ?? new Date(Date.now() + SESSION_MAX_AGE_S * 1000);
+
 export function getSessionStorage(): SessionStorage<SessionData> {
   if (storage) return storage;
   const env = getEnv();
-  storage = createCookieSessionStorage<SessionData>({
+  storage = createSessionStorage<SessionData>({
     cookie: {
       name: "__session",
       httpOnly: true,
@@ -31,12 +39,41 @@ export function getSessionStorage(): SessionStorage<SessionData> {
       secrets: [env.SESSION_SECRET],
       maxAge: SESSION_MAX_AGE_S,
     },
+    async createData(data, expires) {
+      const id = randomBytes(32).toString("base64url");
+      await getStorage().sessions.create(id, data as Record<string, unknown>, expiryOf(expires), new Date());
+      return id;
+    },
+    async readData(id) {
+      const record = await getStorage().sessions.get(id, new Date());
+      return (record?.data as Partial<SessionData> | undefined) ?? null;
+    },
+    async updateData(id, data, expires) {
+      // A session ended meanwhile (signed out in another tab) is not brought back.
+      await getStorage().sessions.update(id, data as Record<string, unknown>, expiryOf(expires));
+    },
+    async deleteData(id) {
+      await getStorage().sessions.delete(id);
+    },
   });
   return storage;
 }
 
+/** The session of a request, read from storage once per request. */
+const sessionsOfRequests = new WeakMap<Request, ReturnType<SessionStorage<SessionData>["getSession"]>>();
+
 export async function getSession(request: Request) {
-  return getSessionStorage().getSession(request.headers.get("Cookie"));
+  let session = sessionsOfRequests.get(request);
+  if (!session) {
+    session = getSessionStorage().getSession(request.headers.get("Cookie"));
+    sessionsOfRequests.set(request, session);
+  }
+  return session;
+}
+
+/** Ends every session of a user, on every server instance (e.g. when the account is disabled). */
+export async function endUserSessions(userId: string): Promise<void> {
+  await getStorage().sessions.deleteForUser(userId);
 }
 
 /** The language chosen while signed out. */

@@ -18,11 +18,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
   const submission = parseWithZod(await request.formData(), { schema: ForgotPasswordSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), sent: false }, { status: 400 });
-  await requestPasswordReset(submission.value.email, await getRequestLocale(request));
+  await requestPasswordReset(submission.value.email, await getRequestLocale(request), new Date(), context?.clientIp ?? "unknown");
   // The same answer whatever the e-mail: the form reveals no account.
   return { result: submission.reply({ resetForm: true }), sent: true };
 }

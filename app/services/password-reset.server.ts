@@ -2,6 +2,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { normaliseLocale } from "~/domain/locale";
 import { PASSWORD_HISTORY_SIZE } from "~/domain/passwords";
+import {
+  lockMinutesLeft,
+  MAX_RESET_MAILS_PER_ACCOUNT,
+  MAX_RESET_REQUESTS_PER_ADDRESS,
+  resetThrottleKeys,
+  throttleKeys,
+} from "~/domain/login-throttle";
 import type { User } from "~/domain/types";
 import { getEnv } from "~/services/env.server";
 import { getFixedT } from "~/services/i18n.server";
@@ -18,11 +25,20 @@ export function resetLink(token: string): string {
 }
 
 /**
- * Sends a reset link when the e-mail belongs to an enabled account. The caller answers the same
- * whatever happened, so the form reveals no account.
+ * Sends a reset link when the e-mail belongs to an enabled account, within the limits of ADR 14
+ * (per account and per address). The caller answers the same whatever happened, so the form
+ * reveals neither the account nor the limit.
  */
-export async function requestPasswordReset(email: string, locale: string, now = new Date()): Promise<void> {
+export async function requestPasswordReset(email: string, locale: string, now = new Date(), address = "unknown"): Promise<void> {
   const storage = getStorage();
+  const keys = resetThrottleKeys(email, address);
+  const [byAccount, byAddress] = await Promise.all([storage.loginThrottle.get(keys.account), storage.loginThrottle.get(keys.address)]);
+  if (lockMinutesLeft(byAccount, now) > 0 || lockMinutesLeft(byAddress, now) > 0) return;
+  // Counted whether or not the account exists: the limit tells nothing either.
+  await Promise.all([
+    storage.loginThrottle.recordFailure(keys.account, now, MAX_RESET_MAILS_PER_ACCOUNT),
+    storage.loginThrottle.recordFailure(keys.address, now, MAX_RESET_REQUESTS_PER_ADDRESS),
+  ]);
   const user = await storage.users.getByEmail(email);
   if (!user || user.disabled) return;
   const token = randomBytes(32).toString("base64url");
@@ -62,6 +78,9 @@ export async function resetPassword(token: string, password: string, now = new D
   const consumed = await storage.passwordResets.consume(hashToken(token), now);
   if (!consumed.ok) return consumed;
   const updated = await storage.users.setPassword(user.id, await hashPassword(password), PASSWORD_HISTORY_SIZE, { by: user.email });
+  await storage.sessions.deleteForUser(user.id);
+  // Whoever holds the mailbox is the user: the account-wide sign-in lock (ADR 14) is lifted.
+  await storage.loginThrottle.clear(throttleKeys(user.email, "").account);
   return { ok: true, user: updated };
 }
 
@@ -70,5 +89,7 @@ export async function changePassword(user: User, current: string, next: string):
   if (!(await verifyPassword(current, user.passwordHash))) return { ok: false, reason: "password.wrongCurrent" };
   if (await reused(user, next)) return { ok: false, reason: "password.reused" };
   const updated = await getStorage().users.setPassword(user.id, await hashPassword(next), PASSWORD_HISTORY_SIZE, { by: user.email });
+  // Every session ends (the caller opens a new one for the browser that made the change).
+  await getStorage().sessions.deleteForUser(user.id);
   return { ok: true, user: updated };
 }

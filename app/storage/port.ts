@@ -455,3 +455,37 @@ export interface Storage {
   readonly catalog: CatalogRepo;
   readonly campaignViews: CampaignViewsRepo;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Sessions (server-side, so ending one holds on every server instance)
+
+export const SESSION_COLLECTION = "session";
+
+export interface SessionRecordData {
+  /** The signed-in user, for ending all of a user's sessions. */
+  userId: string | null;
+  /** What the HTTP adapter keeps in the session. */
+  data: Record<string, unknown>;
+  /** ISO instant after which the session no longer opens anything. */
+  expiresAt: string;
+  created: string;
+}
+export type SessionRecord = SessionRecordData & DocMeta;
+
+export interface SessionsRepo {
+  /** Stores a new session under its id (the id is hashed, so stored ids open nothing). */
+  create(id: string, data: Record<string, unknown>, expiresAt: Date, now: Date): Promise<void>;
+  /** The live session, or null when unknown or expired (an expired one is deleted). */
+  get(id: string, now: Date): Promise<SessionRecord | null>;
+  /** Changes a session that still exists; a deleted session stays deleted. */
+  update(id: string, data: Record<string, unknown>, expiresAt: Date): Promise<boolean>;
+  delete(id: string): Promise<void>;
+  /** Ends every session of a user (sign-out everywhere, password change, disabled account). */
+  deleteForUser(userId: string): Promise<number>;
+  /** Removes up to `limit` sessions expired before `now`. */
+  deleteExpired(now: Date, limit?: number): Promise<number>;
+}
+
+export interface Storage {
+  readonly sessions: SessionsRepo;
+}

@@ -160,3 +160,33 @@ describe("maintenance", () => {
     expect((await app.m.storageIndex.getStorage().config.get()).updatedBy).toBe("operator@example.com");
   });
 });
+
+describe("the guard takes the screen's resource from the route-to-resource map", () => {
+  const guard = (pathname: string, cookie: string) => call(() => app.m.auth.requireUser(getRequest(pathname, { cookie })));
+
+  it("refuses a screen the map protects even when the route names no resource", async () => {
+    for (const [pathname, who] of [
+      ["/health", "retailer.admin"],
+      ["/users", "retailer.viewer"],
+      ["/teams", "supplier.admin"],
+      ["/settings/retailer", "supplier.viewer"],
+      ["/health.data", "retailer.viewer"],
+    ] as const) {
+      const outcome = await guard(pathname, cookies[who]);
+      expect(outcome.location, `${who} on ${pathname}`).toBe("/not-authorized");
+    }
+  });
+
+  it("lets through the screens the user may read", async () => {
+    for (const [pathname, who] of [
+      ["/health", "operator"],
+      ["/campaigns", "supplier.viewer"],
+      ["/profile", "supplier.viewer"],
+      ["/teams/any-team/wallets", "retailer.viewer"],
+    ] as const) {
+      const outcome = await guard(pathname, cookies[who]);
+      expect(outcome.thrown, `${who} on ${pathname}`).toBe(false);
+      expect(outcome.data.email, `${who} on ${pathname}`).toBe(`${who}@example.com`);
+    }
+  });
+});

@@ -28,8 +28,10 @@ afterAll(async () => {
   await app?.stop();
 });
 
-function forgot(email: string, headers: Record<string, string> = {}) {
-  return call(() => app.m.routes.forgotPassword.action(args(postRequest("/forgot-password", { email }, { headers })) as never));
+let requests = 0;
+/** Each request from its own address unless one is given (the per-address limit is tested below). */
+function forgot(email: string, headers: Record<string, string> = {}, clientIp = `10.9.${Math.floor(++requests / 250)}.${requests % 250}`) {
+  return call(() => app.m.routes.forgotPassword.action(args(postRequest("/forgot-password", { email }, { headers }), clientIp) as never));
 }
 
 function openLink(url: string) {
@@ -105,6 +107,30 @@ describe("forgot password", () => {
     const [mail] = outboxFor(user.email);
     expect(mail.subject).toBe("Réinitialisez votre mot de passe de la console publicitaire");
     expect(mail.text).toContain("Bonjour Zoé Martin,");
+  });
+
+  it("sends at most three e-mails to one account in 15 minutes, whatever the addresses, with the same answer", async () => {
+    const user = await app.createUser();
+    const outcomes = [];
+    for (let i = 0; i < 8; i++) outcomes.push(await forgot(user.email));
+    expect(outboxFor(user.email)).toHaveLength(3);
+    for (const outcome of outcomes) expect(outcome).toMatchObject({ status: 200, data: { sent: true } });
+    // Another account is not held back.
+    const other = await app.createUser();
+    await forgot(other.email);
+    expect(outboxFor(other.email)).toHaveLength(1);
+  });
+
+  it("answers one address at most ten times in 15 minutes, known accounts or not, with the same answer", async () => {
+    const users = await Promise.all(Array.from({ length: 3 }, () => app.createUser()));
+    const outcomes = [];
+    for (let i = 0; i < 8; i++) outcomes.push(await forgot(`nobody-${i}@retailer.example`, {}, "10.8.0.1"));
+    for (const user of users) outcomes.push(await forgot(user.email, {}, "10.8.0.1"));
+    expect(users.map((u) => outboxFor(u.email).length)).toEqual([1, 1, 0]);
+    for (const outcome of outcomes) expect(outcome).toMatchObject({ status: 200, data: { sent: true } });
+    // From another address the third user gets the mail.
+    await forgot(users[2].email, {}, "10.8.0.2");
+    expect(outboxFor(users[2].email)).toHaveLength(1);
   });
 
   it("answers 400 to an e-mail that is not valid, and sends nothing", async () => {

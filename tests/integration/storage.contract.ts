@@ -761,6 +761,40 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
         }, 60_000);
       });
 
+      describe("sessions", () => {
+        const now = new Date("2025-06-01T10:00:00.000Z");
+        const later = (minutes: number) => new Date(now.getTime() + minutes * 60_000);
+
+        it("are stored, read, updated and deleted by id; an expired one reads as none", async () => {
+          await storage.sessions.create("sid-1", { userId: "u-1", epoch: 0 }, later(60), now);
+          expect(await storage.sessions.get("sid-1", now)).toMatchObject({ userId: "u-1", data: { userId: "u-1", epoch: 0 } });
+          expect(await storage.sessions.get("sid-unknown", now)).toBeNull();
+          expect(await storage.sessions.update("sid-1", { userId: "u-1", epoch: 1 }, later(120))).toBe(true);
+          expect((await storage.sessions.get("sid-1", later(90)))?.data).toEqual({ userId: "u-1", epoch: 1 });
+          expect(await storage.sessions.get("sid-1", later(120))).toBeNull();
+          // Reading it expired removed it: an update does not bring it back.
+          expect(await storage.sessions.update("sid-1", { userId: "u-1" }, later(240))).toBe(false);
+          expect(await storage.sessions.get("sid-1", now)).toBeNull();
+
+          await storage.sessions.create("sid-2", { userId: "u-1" }, later(60), now);
+          await storage.sessions.delete("sid-2");
+          await storage.sessions.delete("sid-2");
+          expect(await storage.sessions.get("sid-2", now)).toBeNull();
+        });
+
+        it("end all of a user's sessions at once, and expired ones are swept", async () => {
+          for (const id of ["a", "b", "c"]) await storage.sessions.create(`sid-${id}`, { userId: "u-1" }, later(60), now);
+          await storage.sessions.create("sid-other", { userId: "u-2" }, later(60), now);
+          await storage.sessions.create("sid-old", { userId: "u-3" }, later(-1), later(-60));
+          expect(await storage.sessions.deleteForUser("u-1")).toBe(3);
+          expect(await storage.sessions.get("sid-a", now)).toBeNull();
+          expect(await storage.sessions.get("sid-other", now)).not.toBeNull();
+          expect(await storage.sessions.deleteExpired(now)).toBe(1);
+          expect(await storage.sessions.deleteExpired(now)).toBe(0);
+          expect(await storage.sessions.get("sid-other", now)).not.toBeNull();
+        });
+      });
+
       describe("login throttle", () => {
         it("accumulates failures, locks at the limit and clears", async () => {
           const key = "email:ops@retailer.example";

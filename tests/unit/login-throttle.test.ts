@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
+  isKnownAddress,
   lockMinutesLeft,
+  MAX_FAILURES_PER_ACCOUNT,
   MAX_FAILURES_PER_ADDRESS,
-  MAX_FAILURES_PER_EMAIL,
+  MAX_FAILURES_PER_PAIR,
   recordFailure,
-  THROTTLE_LOCK_MS,
-  THROTTLE_WINDOW_MS,
+  signInWaitMinutes,
+  throttleKeys,
   type ThrottleState,
 } from "~/domain/login-throttle";
 
@@ -20,13 +22,6 @@ function fail(times: number, limit: number, start: ThrottleState | null = null, 
 }
 
 describe("login throttle", () => {
-  it("has the documented limits: 5 per e-mail, 50 per address, in a 15-minute window, locking 15 minutes", () => {
-    expect(MAX_FAILURES_PER_EMAIL).toBe(5);
-    expect(MAX_FAILURES_PER_ADDRESS).toBe(50);
-    expect(THROTTLE_WINDOW_MS).toBe(15 * MIN);
-    expect(THROTTLE_LOCK_MS).toBe(15 * MIN);
-  });
-
   it("counts failures without locking below the limit", () => {
     const state = fail(4, 5);
     expect(state.failures).toHaveLength(4);
@@ -93,5 +88,55 @@ describe("login throttle", () => {
   it("has no lock without state", () => {
     expect(lockMinutesLeft(null, T0)).toBe(0);
     expect(lockMinutesLeft({ failures: [], lockedUntil: null }, T0)).toBe(0);
+  });
+});
+
+describe("who waits: the pair, the address, and the account for addresses it never signed in from", () => {
+  const DAY = 24 * 60 * MIN;
+  const lockedPair = fail(MAX_FAILURES_PER_PAIR, MAX_FAILURES_PER_PAIR);
+  const lockedAddress = fail(MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_ADDRESS, null, 100);
+  const lockedAccount = fail(MAX_FAILURES_PER_ACCOUNT, MAX_FAILURES_PER_ACCOUNT, null, 100);
+  const now = at(10_000);
+  const none = { pair: null, address: null, account: null, known: false };
+
+  it("nobody waits without failures", () => {
+    expect(signInWaitMinutes(none, now)).toBe(0);
+  });
+
+  it("a locked pair or address waits, known or not", () => {
+    expect(signInWaitMinutes({ ...none, pair: lockedPair }, now)).toBe(15);
+    expect(signInWaitMinutes({ ...none, pair: lockedPair, known: true }, now)).toBe(15);
+    expect(signInWaitMinutes({ ...none, address: lockedAddress, known: true }, now)).toBe(15);
+  });
+
+  it("an account attacked from many addresses locks new addresses, not the ones the user signs in from", () => {
+    expect(signInWaitMinutes({ ...none, account: lockedAccount }, now)).toBe(15);
+    expect(signInWaitMinutes({ ...none, account: lockedAccount, known: true }, now)).toBe(0);
+  });
+
+  it("the account-wide count locks at 20 failures, the pair at 5", () => {
+    expect(fail(MAX_FAILURES_PER_ACCOUNT - 1, MAX_FAILURES_PER_ACCOUNT).lockedUntil).toBeNull();
+    expect(lockedAccount.lockedUntil).not.toBeNull();
+    expect(fail(4, MAX_FAILURES_PER_PAIR).lockedUntil).toBeNull();
+    expect(lockedPair.lockedUntil).not.toBeNull();
+  });
+
+  it("an address stays known for 30 days after the last sign-in from it", () => {
+    const signedIn = recordFailure(null, T0, Number.MAX_SAFE_INTEGER);
+    expect(isKnownAddress(signedIn, T0)).toBe(true);
+    expect(isKnownAddress(signedIn, new Date(T0.getTime() + 29 * DAY))).toBe(true);
+    expect(isKnownAddress(signedIn, new Date(T0.getTime() + 30 * DAY))).toBe(false);
+    expect(isKnownAddress(null, T0)).toBe(false);
+  });
+
+  it("keys an account by its lower-cased e-mail, the pair by account and address", () => {
+    const keys = throttleKeys("  Ops@Retailer.Example ", "10.0.0.1");
+    expect(keys).toEqual({
+      pair: "pair:ops@retailer.example|10.0.0.1",
+      address: "ip:10.0.0.1",
+      account: "account:ops@retailer.example",
+      known: "known:ops@retailer.example|10.0.0.1",
+    });
+    expect(throttleKeys("a@b.example", "10.0.0.2").pair).not.toBe(throttleKeys("a@b.example", "10.0.0.1").pair);
   });
 });

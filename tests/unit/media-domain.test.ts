@@ -103,10 +103,6 @@ describe("video duration (spec: 'Video is longer than 20s')", () => {
   ])("%s s accepted: %s", (seconds, accepted) => {
     expect(checkVideoDuration(seconds)).toEqual(accepted ? { ok: true } : { ok: false, reason: VIDEO_TOO_LONG });
   });
-
-  it("uses the campaigns key of the spec's message", () => {
-    expect(VIDEO_TOO_LONG).toBe("campaigns:creative.videoTooLong");
-  });
 });
 
 describe("aspectRatioOf", () => {

@@ -51,8 +51,31 @@ describe("safeRedirectPath honours only same-site paths", () => {
     expect(safeRedirectPath("/profile", "/login")).toBe("/profile");
   });
 
+  // Dot segments (also percent-encoded) collapse into "//" once parsed: the returned path is checked.
+  it.each([
+    ["/.//evil.example"],
+    ["/.//evil.example/path?x=1"],
+    ["/%2e%2e//evil.example"],
+    ["/%2E%2E//evil.example"],
+    ["/%2e//evil.example"],
+    ["/a/..//evil.example"],
+    ["/a/b/../..//evil.example"],
+    ["/a/%2e%2e//evil.example"],
+    ["/././/evil.example"],
+    ["/..//evil.example"],
+    ["/../..//evil.example"],
+    ["/.///evil.example"],
+  ])("rejects %j, which normalises to a protocol-relative URL", (to) => {
+    expect(safeRedirectPath(to)).toBe("/");
+    expect(safeRedirectPath(to, "/login")).toBe("/login");
+  });
+
   it("never returns something that leaves the site", () => {
-    for (const to of ["/%2F%2Fevil.example", "/./evil", "/../../etc/passwd", "/a/../../b"]) {
+    const variants = ["/%2F%2Fevil.example", "/./evil", "/../../etc/passwd", "/a/../../b", "/.%2F/evil", "/a/./b//c", "/%5C%5Cevil.example", "/.;//evil.example", "/%09/evil.example"];
+    for (const dots of ["/.", "/..", "/%2e", "/%2e%2e", "/a/..", "/a/%2e%2e", "/./a/.."]) {
+      for (const tail of ["//evil.example", "///evil.example", "/\\evil.example", "//evil.example/?q=1#x"]) variants.push(dots + tail);
+    }
+    for (const to of variants) {
       const result = safeRedirectPath(to);
       expect(result.startsWith("/")).toBe(true);
       expect(result.startsWith("//")).toBe(false);

@@ -3,6 +3,8 @@
  * hand from NOTES.md "Rights (spec section 6, made whole)" and spec section 6. Nothing below is
  * derived from the RIGHTS constant, so a wrong cell in the app makes a test fail.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { resourceForPath } from "~/domain/navigation";
 import {
@@ -364,8 +366,25 @@ describe("route read rights per account type (spec sections 2 and 6)", () => {
     ["/profile", null],
     ["/faq", null],
   ];
+  /** Team pages and their tabs; not menu screens, so not in the profiles below. */
+  const TEAM_ROUTES: [path: string, resource: Resource | null][] = [
+    ["/teams/new", "Team"],
+    ["/teams/team-acme", "TeamPage"],
+    ["/teams/team-acme/settings", "TeamPage"],
+    ["/teams/team-acme/settings/members", "TeamPage"],
+    ["/teams/team-acme/wallets", "Wallet"],
+    ["/teams/team-acme/wallets/w1", "Wallet"],
+    ["/teams/team-acme/wallets/w1/export.csv", "Wallet"],
+    ["/teams/team-acme/campaigns", "Campaign"],
+    ["/teams/team-acme/campaigns/new/banner", "Campaign"],
+    ["/settings/retailer", "RetailerSettings"],
+    ["/users/u1", "User"],
+    ["/campaigns/c1/history.csv", "Campaign"],
+    ["/files/teams/t1/logo.png", null],
+    ["/a-screen-nobody-mapped", "Home"],
+  ];
 
-  it.each(ROUTES)("%s needs %s read", (path, resource) => {
+  it.each([...ROUTES, ...TEAM_ROUTES])("%s needs %s read", (path, resource) => {
     expect(resourceForPath(path)).toBe(resource);
   });
 
@@ -411,5 +430,39 @@ describe("route read rights per account type (spec sections 2 and 6)", () => {
       ]);
     }
     expect(readable(subject("operator", "ADMIN"))).toEqual(ALL_RESOURCES);
+  });
+});
+
+describe("every route's guard call agrees with the route-to-resource map", () => {
+  const ROUTES_DIR = path.join(__dirname, "../../app/routes");
+
+  /** A sample URL path for a Remix flat-routes file name (params become "x"). */
+  function samplePath(file: string): string {
+    const name = file.replace(/\.tsx?$/, "").replace(/\[\.\]/g, "\u0000");
+    const segments = name
+      .split(".")
+      .map((segment) => segment.replace(/\u0000/g, "."))
+      .filter((segment) => segment !== "_index" && !segment.startsWith("_"))
+      .map((segment) => (segment.startsWith("$") ? "x" : segment.replace(/_$/, "")));
+    return "/" + segments.join("/");
+  }
+
+  const files = fs.readdirSync(ROUTES_DIR).filter((f) => /\.tsx?$/.test(f));
+  const guarded = files
+    .map((file) => {
+      const source = fs.readFileSync(path.join(ROUTES_DIR, file), "utf8");
+      const calls = [...source.matchAll(/requireUser\(request(?:,\s*"([A-Za-z]+)")?\)/g)].map((m) => (m[1] ?? null) as Resource | null);
+      return [file, samplePath(file), calls] as const;
+    })
+    .filter(([, , calls]) => calls.length > 0);
+
+  it("finds the guarded routes", () => {
+    expect(guarded.map(([file]) => file)).toEqual(expect.arrayContaining(["_index.tsx", "campaigns._index.tsx", "health.tsx", "teams.$teamId.wallets.tsx", "profile.tsx"]));
+    expect(samplePath("teams.$teamId.wallets_.$walletId.export[.]csv.tsx")).toBe("/teams/x/wallets/x/export.csv");
+    expect(samplePath("settings_.retailer.tsx")).toBe("/settings/retailer");
+  });
+
+  it.each(guarded)("%s (%s) names the map's resource", (_file, samplePathname, calls) => {
+    for (const named of calls) expect(named).toBe(resourceForPath(samplePathname));
   });
 });

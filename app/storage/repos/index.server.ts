@@ -9,6 +9,7 @@ import { createCampaignViewsRepo, createCatalogRepo } from "~/storage/repos/cata
 import { createPublicationRepo } from "~/storage/repos/publication.server";
 import { createInvitationsRepo } from "~/storage/repos/invitations.server";
 import { createLedgerRepo, createWalletsRepo } from "~/storage/repos/wallets.server";
+import { createSessionsRepo } from "~/storage/repos/sessions.server";
 
 /** The repositories, the same code over whichever DocumentStore adapter is chosen. */
 export function createStorage(documents: DocumentStore): Storage {
@@ -27,5 +28,6 @@ export function createStorage(documents: DocumentStore): Storage {
     publication: createPublicationRepo(documents),
     catalog: createCatalogRepo(documents),
     campaignViews: createCampaignViewsRepo(documents),
+    sessions: createSessionsRepo(documents),
   };
 }
