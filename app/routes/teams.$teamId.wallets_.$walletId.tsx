@@ -193,7 +193,7 @@ export default function WalletRoute() {
           <dd>
             {wallet.runway ? (
               <>
-                {t("runway.long", { count: wallet.runway.daysToGo, date: wallet.runway.shouldEndBy, average: wallet.runway.averageDailySpend })}
+                {t("runway.long", { count: wallet.runway.daysToGo, date: wallet.runway.shouldEndBy, rate: wallet.runway.dailyRate })}
               </>
             ) : (
               t("runway.none")

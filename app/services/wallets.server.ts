@@ -103,7 +103,7 @@ export function presentWallet(wallet: Wallet, todaySpend: number, ctx: ViewConte
     tags: ctx.seesSensitive ? wallet.tags : null,
     external_id: ctx.seesSensitive ? wallet.external_id : null,
     runway: runway
-      ? { averageDailySpend: money(runway.averageDailySpend), daysToGo: runway.daysToGo, shouldEndBy: formatDay(runway.shouldEndBy, ctx.locale) }
+      ? { averageDailySpend: money(runway.averageDailySpendCents), dailyRate: money(runway.dailyRateCents), daysToGo: runway.daysToGo, shouldEndBy: formatDay(runway.shouldEndBy, ctx.locale) }
       : null,
     spent: { share, percent: new Intl.NumberFormat(ctx.locale, { style: "percent", maximumFractionDigits: 0 }).format(share) },
     balanceUpdated: formatInstant(wallet.balanceUpdated, ctx),

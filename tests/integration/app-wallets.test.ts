@@ -304,6 +304,18 @@ describe("posting to the ledger", () => {
     expect(page.data.wallet.spent.share).toBeCloseTo(0.25);
     expect(page.data.entries[0]).toMatchObject({ type: "debit", amount: "€30.00", balanceAfter: "€90.00", reversible: true });
   });
+
+  it("names the rate the days were counted at: a daily budget below the average spend", async () => {
+    const current = await fresh(wallet.id);
+    await storage().wallets.update(wallet.id, { dailyBudget: 1_000 }, { by: "system" });
+    try {
+      const page = await loadWallet("retailer.admin", wallet.id);
+      // 90.00 at the 10.00 daily budget (below the 30.00 average) lasts 9 days: the sentence says 10.00.
+      expect(page.data.wallet.runway).toMatchObject({ daysToGo: 9, dailyRate: "€10.00", averageDailySpend: "€30.00" });
+    } finally {
+      await storage().wallets.update(wallet.id, { dailyBudget: current.dailyBudget }, { by: "system" });
+    }
+  });
 });
 
 describe("reversing an entry", () => {
