@@ -13,7 +13,8 @@ import { createLedgerRepo, createWalletsRepo } from "~/storage/repos/wallets.ser
 /** The repositories, the same code over whichever DocumentStore adapter is chosen. */
 export function createStorage(documents: DocumentStore): Storage {
   return {
-    documents,
+    kind: documents.kind,
+    close: () => documents.close(),
     users: createUsersRepo(documents),
     teams: createTeamsRepo(documents),
     wallets: createWalletsRepo(documents),
