@@ -22,14 +22,13 @@ import {
 } from "~/forms/wallets";
 import { requirePermission, requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
-import { requireVisibleTeam } from "~/services/teams.server";
+import { requireTeamWallet, requireVisibleTeam } from "~/http/scope.server";
 import { redirectWithToast } from "~/http/toast.server";
 import {
   getEntryView,
   listLedgerPage,
   postEntry,
   presentWallet,
-  requireTeamWallet,
   reverseEntry,
   todaySpendOf,
   updateWallet,

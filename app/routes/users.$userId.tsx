@@ -1,4 +1,5 @@
-import { unknownIntent } from "~/http/reply.server";
+import { failureMessage } from "~/domain/result";
+import { statusOf, unknownIntent } from "~/http/reply.server";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -25,7 +26,6 @@ import {
   setUserDisabled,
   setUserTeamRole,
   updateUserClaims,
-  statusForRefusal,
   userRowForAdmin,
   type ChangeOutcome,
 } from "~/services/users-admin.server";
@@ -94,7 +94,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         return redirectWithToast(here, { type: "error", title, description: "errors.errorOccurred" });
       }
       // A stale page: the spec's failure toast, and the page shows the current state.
-      if (!outcome.ok && outcome.reason === "errors.conflict") {
+      if (!outcome.ok && outcome.kind === "conflict") {
         return redirectWithToast(here, { type: "error", title, description: "errors.errorOccurred" });
       }
       break;
@@ -104,7 +104,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   if (!outcome.ok) {
     if (outcome.reason === "users:errors.notFound" && intent !== setTeamRoleIntent) throw data({ error: "errors.notFound" }, { status: 404 });
-    return data({ title, error: outcome.reason }, { status: statusForRefusal(outcome.reason) });
+    return data({ title, error: failureMessage(outcome) }, { status: statusOf(outcome) });
   }
   return redirectWithToast(here, { type: "success", title: "toast.changesSaved" });
 }
