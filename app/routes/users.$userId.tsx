@@ -5,7 +5,6 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton } from "~/components/forms";
-import { listableTeamStatuses } from "~/domain/teams";
 import type { Role } from "~/domain/types";
 import { checkUserEdit, grantableAccountTypes, grantableRoles } from "~/domain/users";
 import {
@@ -19,12 +18,12 @@ import {
   UserTeamRoleSchema,
 } from "~/forms/users";
 import { requireUser } from "~/http/auth.server";
-import { getStorage } from "~/services/storage.server";
 import { redirectWithToast } from "~/http/toast.server";
 import {
   getUserForAdmin,
   setUserDisabled,
   setUserTeamRole,
+  teamChoicesFor,
   updateUserClaims,
   userRowForAdmin,
   type ChangeOutcome,
@@ -38,12 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!target) throw data({ error: "errors.notFound" }, { status: 404 });
   const edit = checkUserEdit(viewer, target);
   const row = await userRowForAdmin(viewer, target);
-  // Teams the user could be given a role on: the first ones by name that the viewer sees.
-  const candidates = edit.ok
-    ? (await getStorage().teams.list({ statuses: listableTeamStatuses(viewer.claims), sort: "name", direction: "asc", limit: 100 })).items
-        .filter((team) => !target.roleByTeam[team.id])
-        .map((team) => ({ id: team.id, name: team.name }))
-    : [];
+  const candidates = edit.ok ? await teamChoicesFor(viewer, target) : [];
   return {
     user: { ...row, version: target.version, created: target.created, locale: target.locale, timezone: target.timezone },
     editable: edit.ok,

@@ -5,7 +5,7 @@
  */
 import { roleRank } from "~/domain/permissions";
 import { conflict, fail, ok, type Failure, type Result } from "~/domain/result";
-import { canSeeTeam } from "~/domain/teams";
+import { canSeeTeam, listableTeamStatuses } from "~/domain/teams";
 import type { AccountType, Role, Team, User, UserStatus } from "~/domain/types";
 import {
   actorTeamRole,
@@ -115,6 +115,12 @@ export async function getUserForAdmin(viewer: User, userId: string): Promise<Use
 
 export async function userRowForAdmin(viewer: User, user: User): Promise<UserRow> {
   return toRow(user, await teamNames(viewer, [user]));
+}
+
+/** Teams the user could be given a role on: the first 100 by name that the viewer sees. */
+export async function teamChoicesFor(viewer: User, target: User): Promise<{ id: string; name: string }[]> {
+  const page = await getStorage().teams.list({ statuses: listableTeamStatuses(viewer.claims), sort: "name", direction: "asc", limit: 100 });
+  return page.items.filter((team) => canSeeTeam(viewer, team) && !target.roleByTeam[team.id]).map((team) => ({ id: team.id, name: team.name }));
 }
 
 /** Claims change: never oneself, never above one's own rights; the user's sessions end with it. */
