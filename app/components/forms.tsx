@@ -34,10 +34,14 @@ export function Field({
   const helpId = help ? `${props.id}-help` : undefined;
   return (
     <div className={cn("field", className)}>
-      <label htmlFor={props.id}>{label}</label>
+      <label htmlFor={props.id}>
+        {label}
+        {props.required ? <RequiredMark /> : null}
+      </label>
       <input
         key={key ?? undefined}
         {...props}
+        aria-required={props.required ? true : undefined}
         aria-invalid={errorId ? true : undefined}
         aria-describedby={[errorId, helpId].filter(Boolean).join(" ") || undefined}
       />
@@ -48,6 +52,15 @@ export function Field({
       ) : null}
       <ErrorList id={errorId} errors={errors} />
     </div>
+  );
+}
+
+/** The visual marker of a required field (the input carries `required` and aria-required). */
+export function RequiredMark() {
+  return (
+    <span className="required-mark" aria-hidden="true">
+      *
+    </span>
   );
 }
 

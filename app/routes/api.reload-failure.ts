@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs } from "@remix-run/node";
 import * as z from "zod";
 import { getCurrentUser } from "~/http/auth.server";
-import { getStorage } from "~/services/storage.server";
+import { logReloadFailure } from "~/services/config.server";
 
 const ReloadFailureSchema = z.object({ from: z.coerce.number().int(), to: z.coerce.number().int() });
 
@@ -12,6 +12,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = ReloadFailureSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ ok: false }, { status: 400 });
   console.warn(JSON.stringify({ level: "warn", msg: "Version reload failed", requestId: context?.requestId, userId: user.id, ...parsed.data }));
-  await getStorage().config.logReloadFailure({ at: new Date().toISOString(), ...parsed.data, userId: user.id });
+  await logReloadFailure(user, parsed.data);
   return { ok: true };
 }

@@ -2,7 +2,8 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/http/auth.server";
-import { historyPage, type HistoryChange, type HistoryValue } from "~/services/campaigns/history.server";
+import { AuditChanges } from "~/components/audit";
+import { historyPage, type HistoryChange } from "~/services/campaigns/history.server";
 import { campaignViewContext, requireCampaign } from "~/services/campaigns/campaigns.server";
 import { getRequestLocale } from "~/http/i18n.server";
 
@@ -29,6 +30,7 @@ export default function CampaignHistoryRoute() {
   const { t } = useTranslation(["campaignProducts", "campaigns"]);
   const { campaignId, timeZone, entries, next, paged } = useLoaderData<typeof loader>();
   const base = `/campaigns/${encodeURIComponent(campaignId)}/history`;
+  const offerLines = useOfferLines();
   return (
     <section className="panel" aria-labelledby="history-title">
       <div className="page-header">
@@ -48,29 +50,23 @@ export default function CampaignHistoryRoute() {
                 <h3 id={`history-${entry.id}`} className="history-heading">
                   <time dateTime={entry.at}>{entry.atText}</time>
                   <span> · {entry.actionLabel} · </span>
-                  <span>{t("history.by", { by: entry.by })}</span>
+                  <span>{t("history.by", { by: entry.byName })}</span>
                 </h3>
-                {entry.changes.length === 0 ? (
-                  <p className="muted">{t("history.noFields")}</p>
-                ) : (
-                  <div className="table-wrap">
-                    <table className="history-changes">
-                      <caption className="visually-hidden">{t("history.changesOf", { when: entry.atText })}</caption>
-                      <thead>
-                        <tr>
-                          <th scope="col">{t("history.field")}</th>
-                          <th scope="col">{t("history.before")}</th>
-                          <th scope="col">{t("history.after")}</th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {entry.changes.map((change) => (
-                          <ChangeRow key={change.field} change={change} />
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
-                )}
+                <div className="table-wrap">
+                  <AuditChanges
+                    changes={entry.changes}
+                    emptyText={t("history.noFields")}
+                    labels={{
+                      caption: t("history.changesOf", { when: entry.atText }),
+                      field: t("history.field"),
+                      before: t("history.before"),
+                      after: t("history.after"),
+                      none: t("history.none"),
+                      showAll: t("history.showAll"),
+                    }}
+                    summary={offerLines}
+                  />
+                </div>
               </article>
             </li>
           ))}
@@ -86,52 +82,20 @@ export default function CampaignHistoryRoute() {
   );
 }
 
-function ChangeRow({ change }: { change: HistoryChange }) {
+/** What a change of the products did, product by product. */
+function useOfferLines() {
   const { t } = useTranslation("campaignProducts");
-  const o = change.offers;
-  const lines = o
-    ? [
-        o.added.length ? t("history.offers.added", { ids: o.added.join(", ") }) : null,
-        o.removed.length ? t("history.offers.removed", { ids: o.removed.join(", ") }) : null,
-        o.switchedOn.length ? t("history.offers.switchedOn", { ids: o.switchedOn.join(", ") }) : null,
-        o.switchedOff.length ? t("history.offers.switchedOff", { ids: o.switchedOff.join(", ") }) : null,
-        ...o.moved.map((m) => t("history.offers.moved", { id: m.id, before: m.before ?? "—", after: m.after ?? "—" })),
-      ].filter((line): line is string => !!line)
-    : [];
-  return (
-    <tr>
-      <th scope="row">
-        {change.label}
-        {lines.length ? (
-          <ul className="history-summary">
-            {lines.map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-        ) : null}
-      </th>
-      <td>
-        <Value value={change.before} />
-      </td>
-      <td>
-        <Value value={change.after} />
-      </td>
-    </tr>
-  );
-}
-
-function Value({ value }: { value: HistoryValue }) {
-  const { t } = useTranslation("campaignProducts");
-  if (!value.text) return <span className="muted">{t("history.none")}</span>;
-  if (!value.short) return <span className="history-value">{value.text}</span>;
-  return (
-    <details className="history-long">
-      <summary>
-        <span className="history-value">{value.short}</span> <span className="muted">{t("history.showAll")}</span>
-      </summary>
-      <span className="history-value">{value.text}</span>
-    </details>
-  );
+  return (change: HistoryChange): string[] => {
+    const o = change.offers;
+    if (!o) return [];
+    return [
+      o.added.length ? t("history.offers.added", { ids: o.added.join(", ") }) : null,
+      o.removed.length ? t("history.offers.removed", { ids: o.removed.join(", ") }) : null,
+      o.switchedOn.length ? t("history.offers.switchedOn", { ids: o.switchedOn.join(", ") }) : null,
+      o.switchedOff.length ? t("history.offers.switchedOff", { ids: o.switchedOff.join(", ") }) : null,
+      ...o.moved.map((m) => t("history.offers.moved", { id: m.id, before: m.before ?? "—", after: m.after ?? "—" })),
+    ].filter((line): line is string => !!line);
+  };
 }
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

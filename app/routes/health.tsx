@@ -1,97 +1,88 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { AuditChanges } from "~/components/audit";
 import { requireUser } from "~/http/auth.server";
-import { getStorage } from "~/services/storage.server";
-import { formatDateTime } from "~/utils/format";
+import { getRequestLocale } from "~/http/i18n.server";
+import { ACTIVITY_ENTITIES, activityFilterOf, activityPage, reloadFailures } from "~/services/audit.server";
+import { retailerSettings } from "~/services/wallets.server";
 
-const ENTITIES = ["user", "team", "config"] as const;
-
-/** Activity: the audit trail of changes (operators). */
+/**
+ * Activity: the audit trail of changes (operators), filtered in the URL by kind of record, by
+ * campaign or by wallet; names, money and times as people read them.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Health");
-  const params = new URL(request.url).searchParams;
-  const entity = (ENTITIES as readonly string[]).includes(params.get("entity") ?? "") ? params.get("entity")! : undefined;
-  const storage = getStorage();
-  const [page, config] = await Promise.all([
-    storage.audit.list({ entity, limit: 50, after: params.get("after") }).catch((error) => {
-      if (error instanceof RangeError) return storage.audit.list({ entity, limit: 50 });
-      throw error;
-    }),
-    storage.config.get(),
-  ]);
+  const filter = activityFilterOf(new URL(request.url).searchParams);
+  const format = { locale: await getRequestLocale(request), currency: retailerSettings().currency, timeZone: user.timezone || "Europe/Paris" };
+  const [page, reloadLog] = await Promise.all([activityPage(filter, format), reloadFailures(format)]);
   return {
-    entity: entity ?? "",
-    entries: page.items.map((e) => ({ id: e.id, at: e.at, by: e.by, action: e.action, entity: e.entity, entityId: e.entityId, changes: e.changes })),
+    entity: filter.entity ?? "",
+    campaign: filter.campaign ?? null,
+    wallet: filter.wallet ?? null,
+    subject: page.subject,
+    entries: page.entries,
     next: page.next,
-    reloadLog: config.reloadLog.slice(0, 10),
-    timezone: user.timezone,
+    reloadLog,
   };
 }
 
-function show(value: unknown): string {
-  if (value === null || value === undefined) return "—";
-  return typeof value === "string" ? value : JSON.stringify(value);
-}
-
 export default function ActivityRoute() {
-  const { t, i18n } = useTranslation();
-  const { entity, entries, next, reloadLog, timezone } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const { entity, campaign, wallet, subject, entries, next, reloadLog } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const nextParams = new URLSearchParams(params);
   if (next) nextParams.set("after", next);
+  const only = (key: "campaign" | "wallet", id: string) => `?${new URLSearchParams({ [key]: id })}`;
   return (
     <>
       <h1>{t("activity.title")}</h1>
-      <form method="get" className="filters">
-        <label htmlFor="entity">{t("activity.entity")}</label>
-        <select id="entity" name="entity" defaultValue={entity}>
-          <option value="">{t("activity.allEntities")}</option>
-          {ENTITIES.map((e) => (
-            <option key={e} value={e}>
-              {t(`activity.entities.${e}`)}
-            </option>
-          ))}
-        </select>
-        <button type="submit" className="button">{t("actions.filter")}</button>
-      </form>
+      {campaign || wallet ? (
+        <p className="activity-filtered" role="status">
+          <span>{t(campaign ? "activity.filteredCampaign" : "activity.filteredWallet", { name: subject })}</span>{" "}
+          <Link to="/health">{t("activity.clearFilter")}</Link>
+        </p>
+      ) : (
+        <form method="get" className="list-filters activity-filters">
+          <div className="field">
+            <label htmlFor="entity">{t("activity.entity")}</label>
+            <select id="entity" name="entity" defaultValue={entity}>
+              <option value="">{t("activity.allEntities")}</option>
+              {ACTIVITY_ENTITIES.map((e) => (
+                <option key={e} value={e}>
+                  {t(`activity.entities.${e}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className="button">
+            {t("actions.filter")}
+          </button>
+        </form>
+      )}
       {entries.length === 0 ? (
         <p className="empty-state">{t("activity.empty")}</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">{t("activity.title")}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t("activity.when")}</th>
-                <th scope="col">{t("activity.by")}</th>
-                <th scope="col">{t("activity.what")}</th>
-                <th scope="col">{t("activity.changes")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => (
-                <tr key={e.id}>
-                  <td>{formatDateTime(e.at, i18n.language, timezone)}</td>
-                  <td>{e.by}</td>
-                  <td>
-                    {t(`activity.actions.${e.action}`, { defaultValue: e.action })} · {t(`activity.entities.${e.entity}`, { defaultValue: e.entity })}{" "}
-                    <code>{e.entityId}</code>
-                  </td>
-                  <td>
-                    <ul className="changes">
-                      {e.changes.map((c) => (
-                        <li key={c.field}>
-                          <code>{c.field}</code>: {show(c.before)} → {show(c.after)}
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ol className="audit-list">
+          {entries.map((e) => (
+            <li key={e.id} className="audit-entry">
+              <article aria-labelledby={`audit-${e.id}`}>
+                <h2 id={`audit-${e.id}`} className="audit-heading">
+                  <time dateTime={e.at}>{e.atText}</time>
+                  <span> · {t("activity.entry", { action: e.actionLabel, entity: e.entityLabel, subject: e.subject })}</span>
+                  <span> · {t("activity.byName", { name: e.byName })}</span>
+                </h2>
+                <p className="audit-meta muted">
+                  {e.teamName && e.entity !== "team" ? <span>{t("activity.ofTeam", { name: e.teamName })}</span> : null}
+                  {(e.entity === "campaign" || e.entity === "wallet") && !(campaign || wallet) ? (
+                    <Link to={only(e.entity, e.entityId)}>{t("activity.onlyThis", { subject: e.subject })}</Link>
+                  ) : null}
+                </p>
+                <AuditChanges changes={e.changes} emptyText={t("activity.noFields")} />
+              </article>
+            </li>
+          ))}
+        </ol>
       )}
       {next ? (
         <p>
@@ -106,7 +97,7 @@ export default function ActivityRoute() {
           <ul>
             {reloadLog.map((r) => (
               <li key={`${r.at}-${r.userId}`}>
-                {formatDateTime(r.at, i18n.language, timezone)}: {r.from} → {r.to}
+                {r.atText}: {r.from} → {r.to}
               </li>
             ))}
           </ul>

@@ -1,4 +1,5 @@
-import { unknownIntent } from "~/http/reply.server";
+import { failureMessage } from "~/domain/result";
+import { statusOf, unknownIntent } from "~/http/reply.server";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -39,8 +40,8 @@ export async function action({ request }: ActionFunctionArgs) {
       const { user } = await getCurrentUser(request);
       if (!user) throw redirect(`/login?to=${encodeURIComponent(selfPath(token))}`);
       const outcome = await acceptAsUser(token, user);
-      if (!outcome.ok) return data({ result: submission.reply({ formErrors: [outcome.reason] }) }, { status: 400 });
-      return redirectWithToast(`/teams/${encodeURIComponent(outcome.teamId)}`, { type: "success", title: "users:toast.accepted" });
+      if (!outcome.ok) return data({ result: submission.reply({ formErrors: [failureMessage(outcome)] }) }, { status: statusOf(outcome) });
+      return redirectWithToast(`/teams/${encodeURIComponent(outcome.value.teamId)}`, { type: "success", title: "users:toast.accepted" });
     }
     case createAccountIntent: {
       const submission = parseWithZod(formData, { schema: CreateAccountSchema });
@@ -51,7 +52,7 @@ export async function action({ request }: ActionFunctionArgs) {
         password: submission.value.password,
         locale: await getRequestLocale(request),
       });
-      if (!outcome.ok) return data({ result: submission.reply({ ...hide, formErrors: [outcome.reason] }) }, { status: 400 });
+      if (!outcome.ok) return data({ result: submission.reply({ ...hide, formErrors: [failureMessage(outcome)] }) }, { status: statusOf(outcome) });
       // Whoever was signed in on this browser is signed out: the new account signs in next.
       return redirectWithToast(
         "/login",

@@ -1,4 +1,4 @@
-import { unknownIntent } from "~/http/reply.server";
+import { reply, unknownIntent } from "~/http/reply.server";
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
@@ -11,9 +11,8 @@ import { ProfileSchema } from "~/forms/profile";
 import { createUserSession, requireUser } from "~/http/auth.server";
 import { changePassword } from "~/services/password-reset.server";
 import { localeCookie } from "~/http/session.server";
-import { getStorage } from "~/services/storage.server";
+import { updateProfile as saveProfile } from "~/services/users.server";
 import { redirectWithToast } from "~/http/toast.server";
-import { ConflictError } from "~/storage/port";
 import { useIsPending } from "~/utils/misc";
 
 const NOTIFICATION_KEYS = ["campaignStarts", "campaignArchived", "reportGenerated", "walletsDepleting"] as const;
@@ -52,34 +51,24 @@ async function updateProfile(request: Request, user: Awaited<ReturnType<typeof r
   const submission = parseWithZod(formData, { schema: ProfileSchema });
   if (submission.status !== "success") return data({ form: "profile", result: submission.reply() }, { status: 400 });
   const v = submission.value;
-  try {
-    await getStorage().users.update(
-      user.id,
-      {
-        displayName: v.displayName,
-        firstname: v.firstname,
-        lastname: v.lastname,
-        locale: v.locale,
-        timezone: v.timezone,
-        notificationPrefs: {
-          campaignStarts: v.campaignStarts,
-          campaignArchived: v.campaignArchived,
-          reportGenerated: v.reportGenerated,
-          walletsDepleting: v.walletsDepleting,
-        },
+  const headers = { "Set-Cookie": await localeCookie.serialize(v.locale) };
+  return reply(
+    await saveProfile(user, {
+      version: v.version,
+      displayName: v.displayName,
+      firstname: v.firstname,
+      lastname: v.lastname,
+      locale: v.locale,
+      timezone: v.timezone,
+      notificationPrefs: {
+        campaignStarts: v.campaignStarts,
+        campaignArchived: v.campaignArchived,
+        reportGenerated: v.reportGenerated,
+        walletsDepleting: v.walletsDepleting,
       },
-      { by: user.email },
-      { expectVersion: v.version },
-    );
-  } catch (error) {
-    if (error instanceof ConflictError) {
-      return data({ form: "profile", result: submission.reply({ formErrors: ["errors.conflict"] }) }, { status: 409 });
-    }
-    throw error;
-  }
-  return redirectWithToast("/profile", { type: "success", title: "toast.changesSaved" }, {
-    headers: { "Set-Cookie": await localeCookie.serialize(v.locale) },
-  });
+    }),
+    { form: "profile", submission, onSuccess: () => ({ to: "/profile", toast: { type: "success", title: "toast.changesSaved" }, headers }) },
+  );
 }
 
 async function updatePassword(request: Request, user: Awaited<ReturnType<typeof requireUser>>, formData: FormData) {

@@ -7,15 +7,13 @@ import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { can } from "~/domain/permissions";
 import { PlatformSettingsSchema } from "~/forms/settings";
 import { requirePermission, requireUser } from "~/http/auth.server";
-import { forgetLiveConfig } from "~/services/config.server";
-import { getStorage } from "~/services/storage.server";
-import { redirectWithToast } from "~/http/toast.server";
-import { ConflictError } from "~/storage/port";
+import { getPlatformSettings, updatePlatformSettings } from "~/services/config.server";
+import { reply } from "~/http/reply.server";
 import { useIsPending } from "~/utils/misc";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, "RetailerSettings");
-  const config = await getStorage().config.get();
+  const config = await getPlatformSettings();
   return {
     config: { version: config.version, maintenance: config.maintenance, appVersion: config.appVersion, updated: config.updated, updatedBy: config.updatedBy },
     canEdit: can(user, "RetailerSettings", "update"),
@@ -29,17 +27,11 @@ export async function action({ request }: ActionFunctionArgs) {
   requirePermission(user, "RetailerSettings", "update");
   const submission = parseWithZod(await request.formData(), { schema: PlatformSettingsSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const { version, maintenance, appVersion } = submission.value;
-  try {
-    await getStorage().config.update({ maintenance, appVersion }, { by: user.email }, { expectVersion: version });
-  } catch (error) {
-    if (error instanceof ConflictError) {
-      return data({ result: submission.reply({ formErrors: ["errors.conflict"] }) }, { status: 409 });
-    }
-    throw error;
-  }
-  forgetLiveConfig();
-  return redirectWithToast("/settings", { type: "success", title: "toast.changesSaved" });
+  return reply(await updatePlatformSettings(user, submission.value), {
+    form: "platform",
+    submission,
+    onSuccess: () => ({ to: "/settings", toast: { type: "success", title: "toast.changesSaved" } }),
+  });
 }
 
 export default function SettingsRoute() {

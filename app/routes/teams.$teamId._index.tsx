@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/http/auth.server";
-import { requireVisibleTeam } from "~/services/teams.server";
+import { requireVisibleTeam } from "~/http/scope.server";
 
 /** /teams/{id} opens the team on its first tab, Campaigns. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

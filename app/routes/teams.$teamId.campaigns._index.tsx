@@ -3,7 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { CampaignListScreen, type CampaignListActionView } from "~/components/campaigns/list-screen";
 import { requireUser } from "~/http/auth.server";
 import { campaignListAction, campaignListPage } from "~/services/campaigns/list.server";
-import { requireVisibleTeam } from "~/services/teams.server";
+import { requireVisibleTeam } from "~/http/scope.server";
 
 export const meta: MetaFunction = () => [{ title: "Campaigns · Ads console" }];
 

@@ -11,7 +11,7 @@ import { CreateCampaignSchema, createCampaignIntent } from "~/forms/campaigns/ca
 import { requirePermission, requireUser } from "~/http/auth.server";
 import { createCampaign, creationDefaults } from "~/services/campaigns/campaigns.server";
 import { getRetailerSettings } from "~/services/retailer-settings.server";
-import { requireVisibleTeam } from "~/services/teams.server";
+import { requireVisibleTeam } from "~/http/scope.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { useIsPending } from "~/utils/misc";
 

@@ -13,8 +13,9 @@ import { canSeeTeam } from "~/domain/teams";
 import { INTERNAL_BILLING_TAG, type Team, type User } from "~/domain/types";
 import { changeStatusIntent, ChangeStatusSchema, freeTagsText, updateTeamIntent, UpdateTeamSchema } from "~/forms/teams";
 import { requirePermission, requireUser } from "~/http/auth.server";
-import { requireVisibleTeam } from "~/services/teams.server";
-import { changeTeamStatus, readTeamForm, toTeamView, updateTeam } from "~/services/teams-admin.server";
+import { requireVisibleTeam } from "~/http/scope.server";
+import { changeTeamStatus, toTeamView, updateTeam } from "~/services/teams-admin.server";
+import { readTeamForm } from "~/http/multipart.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { formatDateTime } from "~/utils/format";
 

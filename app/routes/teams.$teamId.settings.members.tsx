@@ -1,4 +1,4 @@
-import { unknownIntent } from "~/http/reply.server";
+import { statusOf, unknownIntent } from "~/http/reply.server";
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -21,9 +21,10 @@ import {
 } from "~/forms/users";
 import { requirePermission, requireUser } from "~/http/auth.server";
 import { inviteToTeam, listTeamInvitations, resendInvitation, revokeInvitation } from "~/services/invitations.server";
-import { requireVisibleTeam } from "~/services/teams.server";
+import { requireVisibleTeam } from "~/http/scope.server";
 import { redirectWithToast } from "~/http/toast.server";
-import { changeMemberRole, listTeamMembers, removeMember, statusForRefusal, type ChangeOutcome } from "~/services/users-admin.server";
+import { changeMemberRole, listTeamMembers, removeMember, type ChangeOutcome } from "~/services/users-admin.server";
+import { failureFieldErrors, failureFormErrors, failureMessage, type Failure } from "~/domain/result";
 import { formatDateTime } from "~/utils/format";
 
 /** Team managers (retailer ADMIN, operator) and the team's ADMINs manage its members. */
@@ -47,8 +48,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 
-function refused(form: string, reason: string, subject: string) {
-  return data({ form, result: undefined, error: reason, subject }, { status: statusForRefusal(reason) });
+function refused(form: string, failure: Failure, subject: string) {
+  return data({ form, result: undefined, error: failureMessage(failure), subject }, { status: statusOf(failure) });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -62,13 +63,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (submission.status !== "success") return data({ form: "invite", result: submission.reply(), error: null, subject: "" }, { status: 400 });
       const outcome = await inviteToTeam(user, team, submission.value);
       if (!outcome.ok) {
-        const field = outcome.reason === "users:refused.roleAbove" ? "role" : "email";
         return data(
-          { form: "invite", result: submission.reply({ fieldErrors: { [field]: [outcome.reason] } }), error: null, subject: "" },
-          { status: statusForRefusal(outcome.reason) },
+          { form: "invite", result: submission.reply({ fieldErrors: failureFieldErrors(outcome), formErrors: failureFormErrors(outcome) }), error: null, subject: "" },
+          { status: statusOf(outcome) },
         );
       }
-      return redirectWithToast(here, { type: "success", title: "users:toast.invited", values: { email: outcome.invitation.email } });
+      return redirectWithToast(here, { type: "success", title: "users:toast.invited", values: { email: outcome.value.email } });
     }
     case resendInvitationIntent:
     case revokeInvitationIntent: {
@@ -77,9 +77,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const { invitationId } = submission.value;
       const outcome =
         intent === resendInvitationIntent ? await resendInvitation(user, team, invitationId) : await revokeInvitation(user, team, invitationId);
-      if (!outcome.ok) return refused("invitations", outcome.reason, invitationId);
+      if (!outcome.ok) return refused("invitations", outcome, invitationId);
       const title = intent === resendInvitationIntent ? "users:toast.resent" : "users:toast.revoked";
-      return redirectWithToast(here, { type: "success", title, values: { email: outcome.invitation.email } });
+      return redirectWithToast(here, { type: "success", title, values: { email: outcome.value.email } });
     }
     case changeMemberRoleIntent:
     case removeMemberIntent: {
@@ -96,9 +96,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
         userId = submission.value.userId;
         outcome = await removeMember(user, team.id, userId);
       }
-      if (!outcome.ok) return refused("members", outcome.reason, userId);
+      if (!outcome.ok) return refused("members", outcome, userId);
       return intent === removeMemberIntent
-        ? redirectWithToast(here, { type: "success", title: "users:toast.removed", values: { name: outcome.user.displayName || outcome.user.email, team: team.name } })
+        ? redirectWithToast(here, { type: "success", title: "users:toast.removed", values: { name: outcome.value.displayName || outcome.value.email, team: team.name } })
         : redirectWithToast(here, { type: "success", title: "toast.changesSaved" });
     }
     default:

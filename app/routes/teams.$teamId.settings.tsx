@@ -3,7 +3,7 @@ import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { can } from "~/domain/permissions";
 import { requireUser } from "~/http/auth.server";
-import { requireVisibleTeam } from "~/services/teams.server";
+import { requireVisibleTeam } from "~/http/scope.server";
 
 /** The Settings tab of a team: Details and Members. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { TeamStatusBadge } from "~/components/team-status-badge";
 import { can } from "~/domain/permissions";
 import { requireUser } from "~/http/auth.server";
-import { requireVisibleTeam } from "~/services/teams.server";
+import { requireVisibleTeam } from "~/http/scope.server";
 import { roleOnTeam, toTeamView } from "~/services/teams-admin.server";
 
 /** A team's pages: the team (or a 404 when it is outside the user's scope), its header and tabs. */

@@ -10,7 +10,7 @@ import { can } from "~/domain/permissions";
 import { CreateWalletSchema, createWalletIntent } from "~/forms/wallets";
 import { requirePermission, requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
-import { requireVisibleTeam } from "~/services/teams.server";
+import { requireVisibleTeam } from "~/http/scope.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { createWallet, listTeamWallets, retailerSettings, viewContext } from "~/services/wallets.server";
 import { useIsPending } from "~/utils/misc";

@@ -2,8 +2,8 @@ import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { periodInstants } from "~/domain/wallets/ledger-period";
 import { requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
-import { requireVisibleTeam } from "~/services/teams.server";
-import { exportLedgerCsv, requireTeamWallet, viewContext } from "~/services/wallets.server";
+import { requireTeamWallet, requireVisibleTeam } from "~/http/scope.server";
+import { exportLedgerCsv, viewContext } from "~/services/wallets.server";
 
 /** The ledger of the chosen period as a CSV download (every page, not only the one shown). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -22,14 +22,13 @@ import {
 } from "~/forms/wallets";
 import { requirePermission, requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
-import { requireVisibleTeam } from "~/services/teams.server";
+import { requireTeamWallet, requireVisibleTeam } from "~/http/scope.server";
 import { redirectWithToast } from "~/http/toast.server";
 import {
   getEntryView,
   listLedgerPage,
   postEntry,
   presentWallet,
-  requireTeamWallet,
   reverseEntry,
   todaySpendOf,
   updateWallet,
@@ -193,7 +192,7 @@ export default function WalletRoute() {
           <dd>
             {wallet.runway ? (
               <>
-                {t("runway.long", { count: wallet.runway.daysToGo, date: wallet.runway.shouldEndBy, average: wallet.runway.averageDailySpend })}
+                {t("runway.long", { count: wallet.runway.daysToGo, date: wallet.runway.shouldEndBy, rate: wallet.runway.dailyRate })}
               </>
             ) : (
               t("runway.none")

@@ -18,7 +18,7 @@ import {
 } from "~/forms/teams";
 import { useRootData } from "~/root";
 import { requirePermission, requireUser } from "~/http/auth.server";
-import { requireVisibleTeam } from "~/services/teams.server";
+import { requireVisibleTeam } from "~/http/scope.server";
 import { changeStatuses, changeTeamStatus, listTeams, MAX_BULK_TEAMS, reviewStatusChange } from "~/services/teams-admin.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { formatMoney } from "~/utils/format";

@@ -7,7 +7,8 @@ import { FormAlert, SubmitButton } from "~/components/forms";
 import { TeamFormFields } from "~/components/team-form";
 import { CreateTeamSchema, createTeamIntent } from "~/forms/teams";
 import { requirePermission, requireUser } from "~/http/auth.server";
-import { createTeam, readTeamForm } from "~/services/teams-admin.server";
+import { createTeam } from "~/services/teams-admin.server";
+import { readTeamForm } from "~/http/multipart.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { useIsPending } from "~/utils/misc";
 

@@ -1,10 +1,10 @@
-import { unknownIntent } from "~/http/reply.server";
+import { failureMessage } from "~/domain/result";
+import { statusOf, unknownIntent } from "~/http/reply.server";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton } from "~/components/forms";
-import { listableTeamStatuses } from "~/domain/teams";
 import type { Role } from "~/domain/types";
 import { checkUserEdit, grantableAccountTypes, grantableRoles } from "~/domain/users";
 import {
@@ -18,14 +18,13 @@ import {
   UserTeamRoleSchema,
 } from "~/forms/users";
 import { requireUser } from "~/http/auth.server";
-import { getStorage } from "~/services/storage.server";
 import { redirectWithToast } from "~/http/toast.server";
 import {
   getUserForAdmin,
   setUserDisabled,
   setUserTeamRole,
+  teamChoicesFor,
   updateUserClaims,
-  statusForRefusal,
   userRowForAdmin,
   type ChangeOutcome,
 } from "~/services/users-admin.server";
@@ -38,12 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!target) throw data({ error: "errors.notFound" }, { status: 404 });
   const edit = checkUserEdit(viewer, target);
   const row = await userRowForAdmin(viewer, target);
-  // Teams the user could be given a role on: the first ones by name that the viewer sees.
-  const candidates = edit.ok
-    ? (await getStorage().teams.list({ statuses: listableTeamStatuses(viewer.claims), sort: "name", direction: "asc", limit: 100 })).items
-        .filter((team) => !target.roleByTeam[team.id])
-        .map((team) => ({ id: team.id, name: team.name }))
-    : [];
+  const candidates = edit.ok ? await teamChoicesFor(viewer, target) : [];
   return {
     user: { ...row, version: target.version, created: target.created, locale: target.locale, timezone: target.timezone },
     editable: edit.ok,
@@ -94,7 +88,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         return redirectWithToast(here, { type: "error", title, description: "errors.errorOccurred" });
       }
       // A stale page: the spec's failure toast, and the page shows the current state.
-      if (!outcome.ok && outcome.reason === "errors.conflict") {
+      if (!outcome.ok && outcome.kind === "conflict") {
         return redirectWithToast(here, { type: "error", title, description: "errors.errorOccurred" });
       }
       break;
@@ -104,7 +98,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   if (!outcome.ok) {
     if (outcome.reason === "users:errors.notFound" && intent !== setTeamRoleIntent) throw data({ error: "errors.notFound" }, { status: 404 });
-    return data({ title, error: outcome.reason }, { status: statusForRefusal(outcome.reason) });
+    return data({ title, error: failureMessage(outcome) }, { status: statusOf(outcome) });
   }
   return redirectWithToast(here, { type: "success", title: "toast.changesSaved" });
 }

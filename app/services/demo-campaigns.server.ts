@@ -95,6 +95,6 @@ export async function seedDemoCampaigns(storage: Storage, now: Date): Promise<nu
     created++;
   }
   // The teams list's "live campaigns" (active ones), kept by the campaign service from now on.
-  await storage.documents.update("team", team.id, { liveCampaigns: demos.filter((d) => d.status === "active").length });
+  await storage.teams.updateCampaignCounters(team.id, { liveCampaigns: demos.filter((d) => d.status === "active").length });
   return created;
 }

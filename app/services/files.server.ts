@@ -10,7 +10,6 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { unstable_parseMultipartFormData as parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import type { AspectRatio } from "~/domain/campaigns/campaign";
 import {
   checkAspectRatio,
@@ -27,9 +26,14 @@ import {
   type MediaFailure,
   type MediaType,
 } from "~/domain/media";
+import { can } from "~/domain/permissions";
+import { notFound, ok, type Result } from "~/domain/result";
+import type { User } from "~/domain/types";
 import { getEnv } from "~/services/env.server";
 import { measureImage, measureVideo } from "~/services/media.server";
 import { getRetailerSettings } from "~/services/retailer-settings.server";
+import { getStorage } from "~/services/storage.server";
+import { getVisibleTeam } from "~/services/teams.server";
 
 export interface StoredFile {
   bytes: Uint8Array<ArrayBuffer>;
@@ -124,87 +128,31 @@ export function fileOwnerOf(key: string): FileOwner | null {
   return match[1] === "teams" ? { type: "team", teamId: match[2]! } : { type: "campaign", campaignId: match[2]! };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Byte ranges (a <video> element asks for parts of the file; Safari plays nothing without them)
-
-export type ByteRange = { start: number; end: number };
-
 /**
- * The one range of a "Range: bytes=…" header within a file of `size` bytes: null when there is no
- * usable header (the whole file is sent, as RFC 9110 allows for several ranges or another unit),
- * "unsatisfiable" when it lies outside the file.
+ * Team files: the team must be visible. Campaign files: the campaign's team, and reading
+ * campaigns in it. A duplicate shares its source's files, and a deleted draft may have been a
+ * source: its copy in deleted campaigns still names the team that owns the files.
  */
-export function parseByteRange(header: string | null, size: number): ByteRange | "unsatisfiable" | null {
-  const match = /^bytes=(\d*)-(\d*)$/.exec((header ?? "").trim());
-  if (!match || (match[1] === "" && match[2] === "")) return null;
-  if (match[1] === "") {
-    const suffix = Number(match[2]);
-    if (suffix === 0 || size === 0) return "unsatisfiable";
-    return { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(match[1]);
-  const end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
-  if (start >= size || end < start) return "unsatisfiable";
-  return { start, end };
+async function mayRead(user: User, owner: FileOwner): Promise<boolean> {
+  if (owner.type === "team") return Boolean(await getVisibleTeam(user, owner.teamId));
+  const campaigns = getStorage().campaigns;
+  const campaign = (await campaigns.getOne(owner.campaignId)) ?? (await campaigns.getDeleted(owner.campaignId));
+  if (!campaign || !(await getVisibleTeam(user, campaign.team))) return false;
+  return can(user, "Campaign", "read", { teamId: campaign.team });
+}
+
+/** A stored file for a user who may see its team; else not-found, so its existence is not revealed. */
+export async function readFileFor(user: User, key: string): Promise<Result<StoredFile>> {
+  const owner = fileOwnerOf(key);
+  if (!owner || !(await mayRead(user, owner))) return notFound();
+  const file = await getFileStore().get(key);
+  return file ? ok(file) : notFound();
 }
 
 // ---------------------------------------------------------------------------------------------
 // Campaign assets: banners per slot and the creative's brand image, background image, video and
 // poster (issue 4 §4). Checked from their bytes by app/domain/media.ts, then stored under
 // "campaigns/{campaignId}/{kind}-{uuid}.{ext}" (a banner's name also carries its slot).
-
-const MAX_TEXT_PART_BYTES = 64 * 1024;
-const MAX_PARTS = 200;
-
-async function drain(data: AsyncIterable<Uint8Array>) {
-  for await (const _ of data) {
-    /* discard */
-  }
-}
-
-/**
- * An upload handler for a multipart form: each file field named in `fileLimits` is kept in memory
- * up to one byte over its limit (so "too large" can still be told without holding more), other
- * files are ignored, text fields are kept up to 64 KB.
- */
-export function limitedUploadHandler(fileLimits: Record<string, number>): UploadHandler {
-  let parts = 0;
-  return async ({ name, filename, contentType, data }) => {
-    parts += 1;
-    const isFile = typeof filename === "string";
-    const fileLimit = Object.hasOwn(fileLimits, name) ? fileLimits[name] : undefined;
-    if (parts > MAX_PARTS || (isFile && fileLimit === undefined)) {
-      await drain(data);
-      return undefined;
-    }
-    const limit = isFile ? fileLimit! + 1 : MAX_TEXT_PART_BYTES;
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of data) {
-      if (size >= limit) continue;
-      const room = limit - size;
-      const kept = chunk.byteLength > room ? chunk.subarray(0, room) : chunk;
-      chunks.push(kept);
-      size += kept.byteLength;
-    }
-    if (isFile) {
-      if (filename === "" && size === 0) return undefined;
-      return new File(chunks as BlobPart[], filename, { type: contentType });
-    }
-    return new TextDecoder().decode(Buffer.concat(chunks));
-  };
-}
-
-/**
- * Reads a form that may carry campaign assets: `fields` maps each file field's name to the kind
- * of asset it holds (its size limit). A URL-encoded form is read as usual.
- */
-export async function readCampaignAssetForm(request: Request, fields: Record<string, CampaignAssetKind>): Promise<FormData> {
-  const type = request.headers.get("Content-Type") ?? "";
-  if (!type.startsWith("multipart/form-data")) return request.formData();
-  const limits = Object.fromEntries(Object.entries(fields).map(([name, kind]) => [name, maxBytesFor(kind)]));
-  return parseMultipartFormData(request, limitedUploadHandler(limits));
-}
 
 export interface CampaignAssetOptions {
   /** Banners: the slot (WxH) the image is for; its stored size is required (app/domain/media.ts). */

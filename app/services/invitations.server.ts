@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { FALLBACK_LOCALE, normaliseLocale } from "~/domain/locale";
+import { fail, ok, type Failure, type Result } from "~/domain/result";
 import type { Invitation, Role, Team, User } from "~/domain/types";
 import { checkInvite, INVITATION_TTL_DAYS, invitationExpiry, invitationState, type InvitationState } from "~/domain/users";
 import { AlreadyExistsError } from "~/storage/port";
@@ -14,6 +15,7 @@ import { sendMail } from "~/services/mail.server";
 import { hashPassword } from "~/services/passwords.server";
 import { newUserData } from "~/services/seed.server";
 import { getStorage } from "~/services/storage.server";
+import { userChangeFailure } from "~/services/users-admin.server";
 
 export function hashInvitationToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
@@ -28,18 +30,8 @@ function newToken(): { token: string; tokenHash: string } {
   return { token, tokenHash: hashInvitationToken(token) };
 }
 
-export type InvitationFailure =
-  | "users:invite.alreadyMember"
-  | "users:invite.seesAllTeams"
-  | "users:invitation.notFound"
-  | "users:invitation.notPending"
-  | "users:refused.roleAbove"
-  | "users:refused.notManager"
-  | "users:refused.self"
-  | "users:refused.targetAbove"
-  | "users:refused.notMember";
-
-export type InvitationOutcome = { ok: true; invitation: Invitation } | { ok: false; reason: InvitationFailure };
+/** The invitation, or why not (`reason`: the i18n key). */
+export type InvitationOutcome = Result<Invitation>;
 
 async function sendInvitationMail(input: { invitation: Invitation; token: string; team: Team; inviter: User; inviteeLocale: string | null }) {
   // The invitee's language when their account is known, else the inviter's.
@@ -62,12 +54,12 @@ async function sendInvitationMail(input: { invitation: Invitation; token: string
 /** Invites an e-mail to a team with a role (never above the inviter's own role there). */
 export async function inviteToTeam(actor: User, team: Team, input: { email: string; role: Role }, now = new Date()): Promise<InvitationOutcome> {
   const check = checkInvite(actor, team.id, input.role);
-  if (!check.ok) return { ok: false, reason: check.reason as InvitationFailure };
+  if (!check.ok) return { ...userChangeFailure(check.reason), field: check.reason === "users:refused.roleAbove" ? "role" : "email" };
   const storage = getStorage();
   const existing = await storage.users.getByEmail(input.email);
-  if (existing?.roleByTeam[team.id]) return { ok: false, reason: "users:invite.alreadyMember" };
+  if (existing?.roleByTeam[team.id]) return fail("invalid", "users:invite.alreadyMember", { field: "email" });
   // Retailer staff and operators already work on every team.
-  if (existing && existing.claims.type !== "supplier") return { ok: false, reason: "users:invite.seesAllTeams" };
+  if (existing && existing.claims.type !== "supplier") return fail("invalid", "users:invite.seesAllTeams", { field: "email" });
   const { token, tokenHash } = newToken();
   // An earlier pending invitation of the same e-mail to the team is revoked by the repository.
   const invitation = await storage.invitations.create(
@@ -76,16 +68,16 @@ export async function inviteToTeam(actor: User, team: Team, input: { email: stri
     now,
   );
   await sendInvitationMail({ invitation, token, team, inviter: actor, inviteeLocale: existing?.locale ?? null });
-  return { ok: true, invitation };
+  return ok(invitation);
 }
 
 async function pendingOfTeam(actor: User, team: Team, invitationId: string): Promise<InvitationOutcome> {
   const invitation = await getStorage().invitations.getOne(invitationId);
-  if (!invitation || invitation.teamId !== team.id) return { ok: false, reason: "users:invitation.notFound" };
-  if (invitation.status !== "pending") return { ok: false, reason: "users:invitation.notPending" };
+  if (!invitation || invitation.teamId !== team.id) return fail("not-found", "users:invitation.notFound");
+  if (invitation.status !== "pending") return fail("conflict", "users:invitation.notPending");
   const check = checkInvite(actor, team.id, invitation.role);
-  if (!check.ok) return { ok: false, reason: check.reason as InvitationFailure };
-  return { ok: true, invitation };
+  if (!check.ok) return userChangeFailure(check.reason);
+  return ok(invitation);
 }
 
 /** A fresh link and expiry; the earlier link stops working. */
@@ -97,14 +89,14 @@ export async function resendInvitation(actor: User, team: Team, invitationId: st
   const invitation = await storage.invitations.resend(invitationId, tokenHash, invitationExpiry(now), { by: actor.email }, now);
   const existing = await storage.users.getByEmail(invitation.email);
   await sendInvitationMail({ invitation, token, team, inviter: actor, inviteeLocale: existing?.locale ?? null });
-  return { ok: true, invitation };
+  return ok(invitation);
 }
 
 export async function revokeInvitation(actor: User, team: Team, invitationId: string, now = new Date()): Promise<InvitationOutcome> {
   const found = await pendingOfTeam(actor, team, invitationId);
   if (!found.ok) return found;
   const invitation = await getStorage().invitations.revoke(invitationId, { by: actor.email }, now);
-  return { ok: true, invitation };
+  return ok(invitation);
 }
 
 export interface InvitationRow {
@@ -186,27 +178,26 @@ export async function describeInvitation(token: string, signedIn: User | null, n
   };
 }
 
-export type AcceptOutcome =
-  | { ok: true; teamId: string; user: User }
-  | { ok: false; reason: `users:invitation.problem.${LinkProblem}` | "users:invitation.wrongUser" | "users:invitation.accountExists" };
+/** The accepted invitation's team and the user, or why not (a message about the whole form). */
+export type AcceptOutcome = Result<{ teamId: string; user: User }>;
 
-function problemReason(problem: LinkProblem) {
-  return `users:invitation.problem.${problem}` as const;
+function problemFailure(problem: LinkProblem): Failure {
+  return fail("invalid", `users:invitation.problem.${problem}`);
 }
 
-function fromRepoReason(reason: string): AcceptOutcome {
-  if (reason === "invitation.wrongUser") return { ok: false, reason: "users:invitation.wrongUser" };
+function fromRepoReason(reason: string): Failure {
+  if (reason === "invitation.wrongUser") return fail("invalid", "users:invitation.wrongUser");
   const problem = reason.replace("invitation.", "") as LinkProblem;
-  return { ok: false, reason: problemReason(["expired", "revoked", "accepted"].includes(problem) ? problem : "invalid") };
+  return problemFailure(["expired", "revoked", "accepted"].includes(problem) ? problem : "invalid");
 }
 
 /** A signed-in user accepts an invitation sent to their e-mail: the team and role are theirs. */
 export async function acceptAsUser(token: string, user: User, now = new Date()): Promise<AcceptOutcome> {
   const found = await findUsable(token, now);
-  if (!found.ok) return { ok: false, reason: problemReason(found.problem) };
+  if (!found.ok) return problemFailure(found.problem);
   const result = await getStorage().invitations.accept(hashInvitationToken(token), user.id, now);
   if (!result.ok) return fromRepoReason(result.reason);
-  return { ok: true, teamId: found.team.id, user: (await getStorage().users.getOne(user.id)) ?? user };
+  return ok({ teamId: found.team.id, user: (await getStorage().users.getOne(user.id)) ?? user });
 }
 
 /**
@@ -219,10 +210,10 @@ export async function acceptWithNewAccount(
   now = new Date(),
 ): Promise<AcceptOutcome> {
   const found = await findUsable(token, now);
-  if (!found.ok) return { ok: false, reason: problemReason(found.problem) };
+  if (!found.ok) return problemFailure(found.problem);
   const { invitation } = found;
   const storage = getStorage();
-  if (await storage.users.getByEmail(invitation.email)) return { ok: false, reason: "users:invitation.accountExists" };
+  if (await storage.users.getByEmail(invitation.email)) return fail("invalid", "users:invitation.accountExists");
   let user: User;
   try {
     user = await storage.users.create(
@@ -241,10 +232,10 @@ export async function acceptWithNewAccount(
       { by: invitation.email },
     );
   } catch (error) {
-    if (error instanceof AlreadyExistsError) return { ok: false, reason: "users:invitation.accountExists" };
+    if (error instanceof AlreadyExistsError) return fail("invalid", "users:invitation.accountExists");
     throw error;
   }
   const result = await storage.invitations.accept(hashInvitationToken(token), user.id, now);
   if (!result.ok) return fromRepoReason(result.reason);
-  return { ok: true, teamId: invitation.teamId, user: (await storage.users.getOne(user.id)) ?? user };
+  return ok({ teamId: invitation.teamId, user: (await storage.users.getOne(user.id)) ?? user });
 }

@@ -3,13 +3,9 @@
  * status changes. Routes authorize first; these functions scope again what they read and write.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import {
-  unstable_parseMultipartFormData as parseMultipartFormData,
-  type UploadHandler,
-} from "@remix-run/node";
 import { canSeeSensitive, effectiveTeamRole } from "~/domain/permissions";
 import { foldText } from "~/domain/search";
-import { checkLogo, LOGO_MAX_BYTES, parseTextList, teamIdFor } from "~/domain/team-form";
+import { checkLogo, parseTextList, teamIdFor } from "~/domain/team-form";
 import { canChangeTeamStatus, canSeeTeam, listableTeamStatuses } from "~/domain/teams";
 import type { Role, Team, TeamStatus, User } from "~/domain/types";
 import { teamTags, type TeamListQuery, type TeamFormValue, TEAM_PAGE_SIZE } from "~/forms/teams";
@@ -135,60 +131,6 @@ export async function listDashboardTeams(user: User, after: string | null): Prom
     console.error(JSON.stringify({ level: "error", what: "Fetch teams", error: error instanceof Error ? error.message : String(error) }));
     return { ok: false, rows: [], next: null };
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reading the team form (multipart, with a logo)
-
-const MAX_TEXT_PART_BYTES = 64 * 1024;
-const MAX_PARTS = 60;
-
-async function drain(data: AsyncIterable<Uint8Array>) {
-  for await (const _ of data) {
-    /* discard */
-  }
-}
-
-/**
- * The team form's upload handler: text fields up to 64 KB, the "logo" file kept in memory up to
- * one byte over the logo limit (so "too large" can be told without holding more), any other
- * file ignored.
- */
-function teamFormUploadHandler(): UploadHandler {
-  let parts = 0;
-  return async ({ name, filename, contentType, data }) => {
-    parts += 1;
-    if (parts > MAX_PARTS) {
-      await drain(data);
-      return undefined;
-    }
-    const limit = typeof filename === "string" ? LOGO_MAX_BYTES + 1 : MAX_TEXT_PART_BYTES;
-    if (typeof filename === "string" && name !== "logo") {
-      await drain(data);
-      return undefined;
-    }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of data) {
-      if (size >= limit) continue;
-      const room = limit - size;
-      const kept = chunk.byteLength > room ? chunk.subarray(0, room) : chunk;
-      chunks.push(kept);
-      size += kept.byteLength;
-    }
-    if (typeof filename === "string") {
-      if (filename === "" && size === 0) return undefined;
-      return new File(chunks as BlobPart[], filename, { type: contentType });
-    }
-    return new TextDecoder().decode(Buffer.concat(chunks));
-  };
-}
-
-/** The submitted form: multipart (with a logo) or URL-encoded. */
-export async function readTeamForm(request: Request): Promise<FormData> {
-  const type = request.headers.get("Content-Type") ?? "";
-  if (type.startsWith("multipart/form-data")) return parseMultipartFormData(request, teamFormUploadHandler());
-  return request.formData();
 }
 
 // ---------------------------------------------------------------------------------------------

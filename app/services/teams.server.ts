@@ -1,5 +1,5 @@
-/** Team access shared by every team page: a team outside the user's scope answers 404. */
-import { data } from "@remix-run/node";
+/** Team access shared by every team page: a team outside the user's scope is not found. */
+import { notFound, ok, type Result } from "~/domain/result";
 import { canSeeTeam } from "~/domain/teams";
 import type { Team, User } from "~/domain/types";
 import { getStorage } from "~/services/storage.server";
@@ -9,9 +9,8 @@ export async function getVisibleTeam(user: User, teamId: string): Promise<Team |
   return team && canSeeTeam(user, team) ? team : null;
 }
 
-/** The team, or a 404 that does not reveal whether it exists. */
-export async function requireVisibleTeam(user: User, teamId: string | undefined): Promise<Team> {
+/** The team, or not-found, which does not reveal whether it exists. */
+export async function findVisibleTeam(user: User, teamId: string | undefined): Promise<Result<Team>> {
   const team = teamId ? await getVisibleTeam(user, teamId) : null;
-  if (!team) throw data({ error: "errors.notFound" }, { status: 404 });
-  return team;
+  return team ? ok(team) : notFound();
 }

@@ -4,7 +4,8 @@
  * app/domain/users.ts; this file reads, checks and writes.
  */
 import { roleRank } from "~/domain/permissions";
-import { canSeeTeam } from "~/domain/teams";
+import { conflict, fail, ok, type Failure, type Result } from "~/domain/result";
+import { canSeeTeam, listableTeamStatuses } from "~/domain/teams";
 import type { AccountType, Role, Team, User, UserStatus } from "~/domain/types";
 import {
   actorTeamRole,
@@ -22,37 +23,23 @@ import type { UsersFilter } from "~/forms/users";
 import { ConflictError, NotFoundError } from "~/storage/port";
 import { getStorage } from "~/services/storage.server";
 
-const STATUS_BY_REASON: Record<string, number> = {
-  "users:refused.self": 403,
-  "users:refused.targetAbove": 403,
-  "users:refused.roleAbove": 403,
-  "users:refused.notManager": 403,
-  "users:refused.notMember": 404,
-  "users:errors.notFound": 404,
-  "users:invitation.notFound": 404,
-  "users:invitation.notPending": 409,
-  "errors.conflict": 409,
-};
-
-/** The HTTP status of a refused change: rights 403, out of scope 404, stale 409, else 400. */
-export function statusForRefusal(reason: string): number {
-  return STATUS_BY_REASON[reason] ?? 400;
+/** What a refused change is: out of scope (a team the user is not on) or beyond the actor's rights. */
+export function userChangeFailure(reason: UserChangeRefusal): Failure {
+  return fail(reason === "users:refused.notMember" ? "not-found" : "forbidden", reason);
 }
 
-export type ChangeOutcome =
-  | { ok: true; user: User }
-  | { ok: false; reason: UserChangeRefusal | "users:errors.notFound" | "errors.conflict" };
+/** A change of a user: the saved user, or why not (the reason is the i18n key). */
+export type ChangeOutcome = Result<User>;
 
-const notFound = { ok: false, reason: "users:errors.notFound" } as const;
-const conflict = { ok: false, reason: "errors.conflict" } as const;
+const notFound = () => fail("not-found", "users:errors.notFound");
 
 /** Runs a versioned user update, turning a stale version into a conflict. */
 async function guarded(run: () => Promise<User>): Promise<ChangeOutcome> {
   try {
-    return { ok: true, user: await run() };
+    return ok(await run());
   } catch (error) {
-    if (error instanceof ConflictError) return conflict;
-    if (error instanceof NotFoundError) return notFound;
+    if (error instanceof ConflictError) return conflict();
+    if (error instanceof NotFoundError) return notFound();
     throw error;
   }
 }
@@ -130,13 +117,19 @@ export async function userRowForAdmin(viewer: User, user: User): Promise<UserRow
   return toRow(user, await teamNames(viewer, [user]));
 }
 
+/** Teams the user could be given a role on: the first 100 by name that the viewer sees. */
+export async function teamChoicesFor(viewer: User, target: User): Promise<{ id: string; name: string }[]> {
+  const page = await getStorage().teams.list({ statuses: listableTeamStatuses(viewer.claims), sort: "name", direction: "asc", limit: 100 });
+  return page.items.filter((team) => canSeeTeam(viewer, team) && !target.roleByTeam[team.id]).map((team) => ({ id: team.id, name: team.name }));
+}
+
 /** Claims change: never oneself, never above one's own rights; the user's sessions end with it. */
 export async function updateUserClaims(actor: User, userId: string, input: { type: AccountType; role: Role; version: number }): Promise<ChangeOutcome> {
   const target = await getUserForAdmin(actor, userId);
-  if (!target) return notFound;
+  if (!target) return notFound();
   const check = checkClaimsChange(actor, target, { type: input.type, role: input.role });
-  if (!check.ok) return check;
-  if (target.claims.type === input.type && target.claims.role === input.role) return { ok: true, user: target };
+  if (!check.ok) return userChangeFailure(check.reason);
+  if (target.claims.type === input.type && target.claims.role === input.role) return ok(target);
   return guarded(() =>
     getStorage().users.update(target.id, { claims: { type: input.type, role: input.role } }, { by: actor.email }, { expectVersion: input.version }),
   );
@@ -149,27 +142,27 @@ export async function setUserTeamRole(
   input: { teamId: string; role: Role | null; version: number },
 ): Promise<ChangeOutcome> {
   const target = await getUserForAdmin(actor, userId);
-  if (!target) return notFound;
+  if (!target) return notFound();
   const check = checkUserEdit(actor, target);
-  if (!check.ok) return check;
+  if (!check.ok) return userChangeFailure(check.reason);
   const ceiling = actorTeamRole(actor, input.teamId);
-  if (input.role && (!ceiling || roleRank(input.role) > roleRank(ceiling))) return { ok: false, reason: "users:refused.roleAbove" };
+  if (input.role && (!ceiling || roleRank(input.role) > roleRank(ceiling))) return userChangeFailure("users:refused.roleAbove");
   const team = await getStorage().teams.getOne(input.teamId);
-  if (!team || !canSeeTeam(actor, team)) return notFound;
+  if (!team || !canSeeTeam(actor, team)) return notFound();
   const roleByTeam = { ...target.roleByTeam };
   if (input.role) roleByTeam[input.teamId] = input.role;
   else if (roleByTeam[input.teamId]) delete roleByTeam[input.teamId];
-  else return { ok: false, reason: "users:refused.notMember" };
+  else return userChangeFailure("users:refused.notMember");
   return guarded(() => getStorage().users.update(target.id, { roleByTeam }, { by: actor.email }, { expectVersion: input.version }));
 }
 
 /** Disables or enables an account; a disabled user is signed out on their next request. */
 export async function setUserDisabled(actor: User, userId: string, input: { disabled: boolean; version: number }): Promise<ChangeOutcome> {
   const target = await getUserForAdmin(actor, userId);
-  if (!target) return notFound;
+  if (!target) return notFound();
   const check = checkUserEdit(actor, target);
-  if (!check.ok) return check;
-  if (target.disabled === input.disabled) return { ok: true, user: target };
+  if (!check.ok) return userChangeFailure(check.reason);
+  if (target.disabled === input.disabled) return ok(target);
   return guarded(() => getStorage().users.update(target.id, { disabled: input.disabled }, { by: actor.email }, { expectVersion: input.version }));
 }
 
@@ -218,9 +211,9 @@ export async function listTeamMembers(actor: User, teamId: string): Promise<Memb
 async function memberChange(actor: User, teamId: string, userId: string, next: Role | null): Promise<ChangeOutcome> {
   const storage = getStorage();
   const member = await storage.users.getOne(userId);
-  if (!member || !member.roleByTeam[teamId]) return { ok: false, reason: "users:refused.notMember" };
+  if (!member || !member.roleByTeam[teamId]) return userChangeFailure("users:refused.notMember");
   const check = checkMemberChange(actor, member, teamId, next);
-  if (!check.ok) return check;
+  if (!check.ok) return userChangeFailure(check.reason);
   const roleByTeam = { ...member.roleByTeam };
   if (next) roleByTeam[teamId] = next;
   else delete roleByTeam[teamId];

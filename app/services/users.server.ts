@@ -1,6 +1,9 @@
 /** What the browser may know of the signed-in user: never hashes or session internals. */
 import { canSeeSensitive } from "~/domain/permissions";
+import { conflict, ok, type Result } from "~/domain/result";
 import type { User } from "~/domain/types";
+import { getStorage } from "~/services/storage.server";
+import { ConflictError } from "~/storage/port";
 
 export function toSessionUser(user: User) {
   return {
@@ -21,3 +24,24 @@ export function toSessionUser(user: User) {
   };
 }
 export type SessionUser = ReturnType<typeof toSessionUser>;
+
+export interface ProfileInput {
+  version: number;
+  displayName: string;
+  firstname: string;
+  lastname: string;
+  locale: string;
+  timezone: string;
+  notificationPrefs: User["notificationPrefs"];
+}
+
+/** The signed-in user's own profile; a stale version (another tab saved first) is a conflict. */
+export async function updateProfile(user: User, input: ProfileInput): Promise<Result<User>> {
+  const { version, ...patch } = input;
+  try {
+    return ok(await getStorage().users.update(user.id, patch, { by: user.email }, { expectVersion: version }));
+  } catch (error) {
+    if (error instanceof ConflictError) return conflict();
+    throw error;
+  }
+}

@@ -5,12 +5,12 @@
  * only for operators and retailers; money and dates formatted on the server, so the browser's
  * first render is the server's).
  */
-import { data } from "@remix-run/node";
 import Papa from "papaparse";
 import { CSV_FORMULA_PATTERN, csvFileName, ledgerCsvRows, minorToDecimal, spendOf, type CsvEntry } from "~/domain/wallets/ledger-csv";
 import { dayOf, todayInstants, type PeriodInstants } from "~/domain/wallets/ledger-period";
 import { currencyForLocale, formatMoney } from "~/domain/money";
 import { canSeeSensitive } from "~/domain/permissions";
+import { notFound, ok, type Result } from "~/domain/result";
 import type { EntryType, LedgerEntry, Team, User, Wallet } from "~/domain/types";
 import { computeRunway, deriveWalletLiveStatus, isRecentlyUpdated, spentShare } from "~/domain/wallets/wallet";
 import type { WalletFormValue } from "~/forms/wallets";
@@ -56,11 +56,10 @@ function formatDay(day: string, locale: string): string {
 // ---------------------------------------------------------------------------------------------
 // Wallets
 
-/** The wallet, when it belongs to this team; else a 404 that reveals nothing. */
-export async function requireTeamWallet(team: Team, walletId: string | undefined): Promise<Wallet> {
+/** The wallet, when it belongs to this team; else not-found, which reveals nothing. */
+export async function findTeamWallet(team: Team, walletId: string | undefined): Promise<Result<Wallet>> {
   const wallet = walletId ? await getStorage().wallets.getOne(walletId) : null;
-  if (!wallet || wallet.teamId !== team.id) throw data({ error: "errors.notFound" }, { status: 404 });
-  return wallet;
+  return wallet && wallet.teamId === team.id ? ok(wallet) : notFound();
 }
 
 /** Spend of the retailer's current day, from the ledger. */
@@ -103,7 +102,7 @@ export function presentWallet(wallet: Wallet, todaySpend: number, ctx: ViewConte
     tags: ctx.seesSensitive ? wallet.tags : null,
     external_id: ctx.seesSensitive ? wallet.external_id : null,
     runway: runway
-      ? { averageDailySpend: money(runway.averageDailySpend), daysToGo: runway.daysToGo, shouldEndBy: formatDay(runway.shouldEndBy, ctx.locale) }
+      ? { averageDailySpend: money(runway.averageDailySpendCents), dailyRate: money(runway.dailyRateCents), daysToGo: runway.daysToGo, shouldEndBy: formatDay(runway.shouldEndBy, ctx.locale) }
       : null,
     spent: { share, percent: new Intl.NumberFormat(ctx.locale, { style: "percent", maximumFractionDigits: 0 }).format(share) },
     balanceUpdated: formatInstant(wallet.balanceUpdated, ctx),

@@ -36,7 +36,7 @@ export function createDocumentStore(env: StorageEnv = process.env): DocumentStor
 }
 
 // Kept on globalThis so that a dev rebuild, which re-evaluates this module, reuses the open store.
-const holder = globalThis as typeof globalThis & { __adsConsoleStorage?: Storage };
+const holder = globalThis as typeof globalThis & { __adsConsoleStorage?: Storage; __adsConsoleDocuments?: DocumentStore };
 
 /**
  * Opens the process's storage; with STORAGE=firestore it first loads firebase-admin, which the
@@ -48,13 +48,26 @@ export async function initStorage(env: StorageEnv = process.env): Promise<Storag
 }
 
 export function getStorage(): Storage {
-  holder.__adsConsoleStorage ??= createStorage(createDocumentStore(process.env));
+  if (!holder.__adsConsoleStorage) {
+    holder.__adsConsoleDocuments = createDocumentStore(process.env);
+    holder.__adsConsoleStorage = createStorage(holder.__adsConsoleDocuments);
+  }
   return holder.__adsConsoleStorage;
+}
+
+/**
+ * The raw document store under the process's Storage, for tests and maintenance tools only:
+ * application code writes through the repositories (`getStorage()`), never here.
+ */
+export function getDocumentStoreForTests(): DocumentStore {
+  getStorage();
+  return holder.__adsConsoleDocuments!;
 }
 
 /** Closes the process's storage (shutdown, tests); the next getStorage() opens a new one. */
 export async function closeStorage(): Promise<void> {
   const storage = holder.__adsConsoleStorage;
   holder.__adsConsoleStorage = undefined;
-  if (storage) await storage.documents.close();
+  holder.__adsConsoleDocuments = undefined;
+  if (storage) await storage.close();
 }

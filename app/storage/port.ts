@@ -238,6 +238,19 @@ export interface TeamsRepo {
   create(data: TeamInput, actor: Actor, id?: string): Promise<Team>;
   /** Audited; a rename keeps names unique; ConflictError on a stale version. */
   update(id: string, patch: Partial<TeamInput>, actor: Actor, options?: WriteOptions): Promise<Team>;
+  /**
+   * Keeps the team's derived campaign fields (not audited, derived data): its count of live
+   * (active) campaigns and its list of campaigns pending review (one campaign added or removed),
+   * in one transaction; nothing is written when nothing changes, nor when the team is gone.
+   */
+  updateCampaignCounters(teamId: string, change: TeamCampaignCountersChange): Promise<void>;
+}
+
+export interface TeamCampaignCountersChange {
+  /** The team's count of active campaigns, recounted by the caller. */
+  liveCampaigns?: number;
+  /** A campaign entering or leaving the team's pending-review list. */
+  pendingReview?: { add: string } | { remove: string };
 }
 
 export type WalletInput = Pick<WalletData, "label" | "currency" | "status" | "dailyBudget" | "budgetEditing" | "external_id" | "tags">;
@@ -439,8 +452,15 @@ export interface CampaignViewsRepo {
   delete(id: string): Promise<void>;
 }
 
+/**
+ * The repositories over one document store. The raw store is not part of this surface: every
+ * write goes through a repository, which keeps derived fields, uniqueness and audit together.
+ */
 export interface Storage {
-  readonly documents: DocumentStore;
+  /** Which adapter serves the repositories. */
+  readonly kind: DocumentStore["kind"];
+  /** Closes the underlying store (shutdown, tests). */
+  close(): Promise<void>;
   readonly users: UsersRepo;
   readonly teams: TeamsRepo;
   readonly wallets: WalletsRepo;

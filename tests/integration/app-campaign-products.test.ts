@@ -446,7 +446,9 @@ describe("history", () => {
     // The toggle: offers before/after with a summary, and productIds.
     const toggle = entries[1]!.changes;
     expect(toggle.find((c) => c.field === "offers")!.offers).toMatchObject({ switchedOff: [sku("A")], added: [], removed: [] });
-    expect(toggle.find((c) => c.field === "offers")!.before.text).toContain('"on":true');
+    // Readable pairs, not JSON.
+    expect(toggle.find((c) => c.field === "offers")!.before.text).toMatch(/: \(On: Yes, Availability: in stock, Title: Alpha coffee/);
+    expect(toggle.find((c) => c.field === "offers")!.before.text).not.toContain('"on"');
     const ids = toggle.find((c) => c.field === "productIds")!;
     expect(ids.before.text).toBe(`${sku("A")}, ${sku("C")}`);
     expect(ids.after.text).toBe(sku("C"));

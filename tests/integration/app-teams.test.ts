@@ -97,7 +97,7 @@ function teamForm(name: string, extra: Record<string, string> = {}): Record<stri
 }
 
 async function teamCount(): Promise<number> {
-  return storage().documents.count("team");
+  return app.m.storageIndex.getDocumentStoreForTests().count("team");
 }
 
 function filesUnder(teamId: string): string[] {

@@ -419,7 +419,7 @@ describe("invitation links", () => {
     const email = unique("late");
     const { path, token } = await invite(cookies["retailer.admin"], team.id, email);
     const invitation = (await invitationOf(team.id, email))!;
-    await storage().documents.update(COLLECTIONS.invitation, invitation.id, { expiresAt: new Date(Date.now() - 1000).toISOString() });
+    await app.m.storageIndex.getDocumentStoreForTests().update(COLLECTIONS.invitation, invitation.id, { expiresAt: new Date(Date.now() - 1000).toISOString() });
 
     expect((await openInvitation(path)).data.view).toEqual({ ok: false, problem: "expired" });
     const outcome = await createAccount(token);

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Wallet } from "~/domain/types";
-import { makePosting, makeTeamData, makeWalletInput } from "../factories";
+import { makeCampaignData, makePosting, makeTeamData, makeWalletInput } from "../factories";
 import { call, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
 
 let app: TestApp;
@@ -304,6 +304,18 @@ describe("posting to the ledger", () => {
     expect(page.data.wallet.spent.share).toBeCloseTo(0.25);
     expect(page.data.entries[0]).toMatchObject({ type: "debit", amount: "€30.00", balanceAfter: "€90.00", reversible: true });
   });
+
+  it("names the rate the days were counted at: a daily budget below the average spend", async () => {
+    const current = await fresh(wallet.id);
+    await storage().wallets.update(wallet.id, { dailyBudget: 1_000 }, { by: "system" });
+    try {
+      const page = await loadWallet("retailer.admin", wallet.id);
+      // 90.00 at the 10.00 daily budget (below the 30.00 average) lasts 9 days: the sentence says 10.00.
+      expect(page.data.wallet.runway).toMatchObject({ daysToGo: 9, dailyRate: "€10.00", averageDailySpend: "€30.00" });
+    } finally {
+      await storage().wallets.update(wallet.id, { dailyBudget: current.dailyBudget }, { by: "system" });
+    }
+  });
 });
 
 describe("reversing an entry", () => {
@@ -490,5 +502,68 @@ describe("the ledger's pages, dates and export", () => {
       routes.csv.loader({ request: getRequest(`${walletPath(wallet.id)}/export.csv?to=2026-13-01`, { cookie: cookies.operator }), params: { teamId: TEAM, walletId: wallet.id }, context } as never),
     );
     expect(outcome.status).toBe(400);
+  });
+});
+
+describe("Activity (/health): names, money and times as people read them, filtered by wallet and campaign", () => {
+  let health: typeof import("~/routes/health");
+  beforeAll(async () => {
+    health = await import("~/routes/health");
+  });
+  const loadActivity = (who: string, query = "") => run(health.loader, getRequest(`/health${query}`, { cookie: cookies[who] }), {});
+  type Entry = { byName: string; subject: string; entity: string; atText: string; at: string; teamName: string | null; changes: { field: string; label: string; before: { text: string }; after: { text: string } }[] };
+
+  it("shows a wallet's change with the wallet's and team's names, the actor's name, money in the currency and the time in the reader's zone", async () => {
+    const label = `Activity ${randomUUID().slice(0, 6)}`;
+    const created = await newWallet({ label, dailyBudget: 5_000 });
+    const edited = await walletAction("operator", created.id, {
+      intent: "update-wallet",
+      version: String(created.version),
+      label,
+      currency: "EUR",
+      status: "active",
+      dailyBudget: "75.50",
+    });
+    expect(edited.status).toBe(302);
+    const outcome = await loadActivity("operator", `?wallet=${encodeURIComponent(created.id)}`);
+    expect(outcome.status).toBe(200);
+    expect(outcome.data.subject).toBe(label);
+    const entries = outcome.data.entries as Entry[];
+    expect(entries.map((e) => e.entity)).toEqual(["wallet", "wallet"]);
+    const [update] = entries;
+    expect(update).toMatchObject({ byName: "Olivia Operator", subject: label, teamName: "Acme Brand" });
+    const budget = update!.changes.find((c) => c.field === "dailyBudget")!;
+    expect(budget).toMatchObject({ label: "Daily budget", before: { text: "€50.00" }, after: { text: "€75.50" } });
+    expect(update!.atText).toBe(new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "Europe/Paris" }).format(new Date(update!.at)));
+    // No raw ids, cents, JSON or ISO instants anywhere in what the page shows.
+    const shown = JSON.stringify(entries.map(({ at: _at, id: _id, entityId: _e, teamId: _t, ...rest }) => rest));
+    expect(shown).not.toContain(created.id.slice(0, 12));
+    expect(shown).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
+    expect(shown).not.toContain('\\"');
+  });
+
+  it("filters by campaign, and shows campaign references by name", async () => {
+    const campaign = await storage().campaigns.create(
+      { ...makeCampaignData({ team: TEAM, input: { name: `Activity campaign ${randomUUID().slice(0, 6)}` } }), wallet: otherWallet.id },
+      { by: "supplier.admin@example.com" },
+    );
+    const outcome = await loadActivity("operator", `?campaign=${encodeURIComponent(campaign.id)}`);
+    expect(outcome.status).toBe(200);
+    expect(outcome.data.subject).toBe(campaign.name);
+    const entries = outcome.data.entries as Entry[];
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ entity: "campaign", subject: campaign.name, byName: "Sam Supplier" });
+    expect(entries[0]!.changes.find((c) => c.field === "wallet")!.after.text).toBe("Other wallet");
+    expect(entries[0]!.changes.find((c) => c.field === "team")!.after.text).toBe("Acme Brand");
+    // Another campaign's filter does not show it.
+    const other = await loadActivity("operator", `?campaign=no-such-campaign`);
+    expect(other.data.entries).toEqual([]);
+  });
+
+  it("refuses Activity to anyone but operators", async () => {
+    for (const who of ["retailer.admin", "supplier.admin"]) {
+      const outcome = await loadActivity(who, "?wallet=x");
+      expect(outcome.location ?? String(outcome.status)).toMatch(/not-authorized|403/);
+    }
   });
 });

@@ -314,7 +314,7 @@ describe("reading an upload form", () => {
     form.set("intent", "upload");
     form.set("banner", new File([new Uint8Array(100)], "b.png", { type: "image/png" }));
     form.set("stray", new File([new Uint8Array(100)], "s.bin"));
-    const read = await parseMultipartFormData(multipart(form), files.limitedUploadHandler({ banner: 10 }));
+    const read = await parseMultipartFormData(multipart(form), (await import("~/http/multipart.server")).limitedUploadHandler({ banner: 10 }));
     expect(read.get("intent")).toBe("upload");
     expect((read.get("banner") as File).size).toBe(11);
     expect((read.get("banner") as File).type).toBe("image/png");
@@ -325,13 +325,13 @@ describe("reading an upload form", () => {
     const form = new FormData();
     form.set("video", new File([fixture("video-2s-1920x1080.mp4") as BlobPart], "ad.mp4", { type: "video/mp4" }));
     form.set("headline", "Hello");
-    const read = await files.readCampaignAssetForm(multipart(form), { video: "video", poster: "poster" });
+    const read = await (await import("~/http/multipart.server")).readCampaignAssetForm(multipart(form), { video: "video", poster: "poster" });
     expect(read.get("headline")).toBe("Hello");
     const video = read.get("video") as File;
     expect(new Uint8Array(await video.arrayBuffer())).toEqual(fixture("video-2s-1920x1080.mp4"));
     expect(read.get("poster")).toBeNull();
 
     const plain = new Request(new URL("/x", BASE_URL), { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "a=1" });
-    expect((await files.readCampaignAssetForm(plain, { video: "video" })).get("a")).toBe("1");
+    expect((await (await import("~/http/multipart.server")).readCampaignAssetForm(plain, { video: "video" })).get("a")).toBe("1");
   });
 });

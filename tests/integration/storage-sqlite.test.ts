@@ -82,7 +82,7 @@ describe("storage selection", () => {
     try {
       const storage = getStorage();
       expect(getStorage()).toBe(storage);
-      expect(storage.documents.kind).toBe("sqlite");
+      expect(storage.kind).toBe("sqlite");
       expect((await storage.config.get()).appVersion).toBe(622);
       await closeStorage();
       const reopened = getStorage();

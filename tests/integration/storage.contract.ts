@@ -928,6 +928,23 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(await storage.teams.getOne("team-ghost")).toBeNull();
         });
 
+        it("keeps the campaign counters: live count and pending-review list, unaudited, nothing for a missing team", async () => {
+          const team = await storage.teams.create(makeTeamData({ name: "Counter Foods" }), ADMIN, "team-counters");
+          await storage.teams.updateCampaignCounters(team.id, { liveCampaigns: 3, pendingReview: { add: "c-1" } });
+          await storage.teams.updateCampaignCounters(team.id, { pendingReview: { add: "c-2" } });
+          await storage.teams.updateCampaignCounters(team.id, { pendingReview: { add: "c-1" } });
+          expect(await storage.teams.getOne(team.id)).toMatchObject({ liveCampaigns: 3, pending_review_campaigns: ["c-1", "c-2"] });
+          await storage.teams.updateCampaignCounters(team.id, { liveCampaigns: 2, pendingReview: { remove: "c-1" } });
+          const after = await storage.teams.getOne(team.id);
+          expect(after).toMatchObject({ liveCampaigns: 2, pending_review_campaigns: ["c-2"], version: 4 });
+          // Nothing to change: no write.
+          await storage.teams.updateCampaignCounters(team.id, { liveCampaigns: 2, pendingReview: { remove: "c-9" } });
+          expect((await storage.teams.getOne(team.id))?.version).toBe(4);
+          expect((await auditOf(team.id)).map((e) => e.action)).toEqual(["create"]);
+          await expect(storage.teams.updateCampaignCounters("team-ghost", { liveCampaigns: 1 })).resolves.toBeUndefined();
+          expect(await storage.teams.getOne("team-ghost")).toBeNull();
+        });
+
         describe("list", () => {
           // Created in id order, so that name order, creation order and balance order all differ.
           const FIXTURE = [

@@ -61,19 +61,19 @@ describe("computeRunway: average daily spend since the first debit, days to go a
     ...overrides,
   });
 
-  it.each<[string, Partial<RunwayWallet>, { averageDailySpend: number; daysToGo: number; shouldEndBy: string }]>([
+  it.each<[string, Partial<RunwayWallet>, { averageDailySpendCents: number; dailyRateCents: number; daysToGo: number; shouldEndBy: string }]>([
     // 10 000 over 10 days = 1 000 a day; 50 000 lasts 50 days.
-    ["no daily budget: the average", {}, { averageDailySpend: 1_000, daysToGo: 50, shouldEndBy: "2025-07-30" }],
-    ["a daily budget above the average: the average", { dailyBudget: 5_000 }, { averageDailySpend: 1_000, daysToGo: 50, shouldEndBy: "2025-07-30" }],
-    ["a daily budget below the average: the budget", { dailyBudget: 500 }, { averageDailySpend: 1_000, daysToGo: 100, shouldEndBy: "2025-09-18" }],
-    ["a daily budget of 0 counts as none", { dailyBudget: 0 }, { averageDailySpend: 1_000, daysToGo: 50, shouldEndBy: "2025-07-30" }],
-    ["days to go are whole days, rounded down", { balance: 2_999 }, { averageDailySpend: 1_000, daysToGo: 2, shouldEndBy: "2025-06-12" }],
-    ["an empty wallet ends today", { balance: 0 }, { averageDailySpend: 1_000, daysToGo: 0, shouldEndBy: "2025-06-10" }],
-    ["an overdrawn wallet ends today", { balance: -700 }, { averageDailySpend: 1_000, daysToGo: 0, shouldEndBy: "2025-06-10" }],
-    ["a first debit today counts as one day", { firstDebitAt: ago(2 * HOUR), debit: 3_000, balance: 9_000 }, { averageDailySpend: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
-    ["partial days are not counted", { firstDebitAt: ago(2 * DAY - 1), debit: 3_000, balance: 9_000 }, { averageDailySpend: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
-    ["a first debit in the future counts as one day", { firstDebitAt: new Date(NOW.getTime() + HOUR).toISOString(), debit: 3_000, balance: 9_000 }, { averageDailySpend: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
-    ["the shown average is rounded to the cent", { firstDebitAt: ago(3 * DAY), debit: 1_000, balance: 1_000 }, { averageDailySpend: 333, daysToGo: 3, shouldEndBy: "2025-06-13" }],
+    ["no daily budget: the average", {}, { averageDailySpendCents: 1_000, dailyRateCents: 1_000, daysToGo: 50, shouldEndBy: "2025-07-30" }],
+    ["a daily budget above the average: the average", { dailyBudget: 5_000 }, { averageDailySpendCents: 1_000, dailyRateCents: 1_000, daysToGo: 50, shouldEndBy: "2025-07-30" }],
+    ["a daily budget below the average: the budget", { dailyBudget: 500 }, { averageDailySpendCents: 1_000, dailyRateCents: 500, daysToGo: 100, shouldEndBy: "2025-09-18" }],
+    ["a daily budget of 0 counts as none", { dailyBudget: 0 }, { averageDailySpendCents: 1_000, dailyRateCents: 1_000, daysToGo: 50, shouldEndBy: "2025-07-30" }],
+    ["days to go are whole days, rounded down", { balance: 2_999 }, { averageDailySpendCents: 1_000, dailyRateCents: 1_000, daysToGo: 2, shouldEndBy: "2025-06-12" }],
+    ["an empty wallet ends today", { balance: 0 }, { averageDailySpendCents: 1_000, dailyRateCents: 1_000, daysToGo: 0, shouldEndBy: "2025-06-10" }],
+    ["an overdrawn wallet ends today", { balance: -700 }, { averageDailySpendCents: 1_000, dailyRateCents: 1_000, daysToGo: 0, shouldEndBy: "2025-06-10" }],
+    ["a first debit today counts as one day", { firstDebitAt: ago(2 * HOUR), debit: 3_000, balance: 9_000 }, { averageDailySpendCents: 3_000, dailyRateCents: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
+    ["partial days are not counted", { firstDebitAt: ago(2 * DAY - 1), debit: 3_000, balance: 9_000 }, { averageDailySpendCents: 3_000, dailyRateCents: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
+    ["a first debit in the future counts as one day", { firstDebitAt: new Date(NOW.getTime() + HOUR).toISOString(), debit: 3_000, balance: 9_000 }, { averageDailySpendCents: 3_000, dailyRateCents: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
+    ["the shown average is rounded to the cent", { firstDebitAt: ago(3 * DAY), debit: 1_000, balance: 1_000 }, { averageDailySpendCents: 333, dailyRateCents: 333, daysToGo: 3, shouldEndBy: "2025-06-13" }],
   ])("%s", (_, overrides, expected) => {
     expect(computeRunway(wallet(overrides), NOW)).toEqual(expected);
   });
@@ -88,7 +88,7 @@ describe("computeRunway: average daily spend since the first debit, days to go a
   it("counts from today in UTC days", () => {
     const lateEvening = new Date("2025-06-10T23:30:00.000Z");
     expect(computeRunway(wallet({ firstDebitAt: "2025-06-09T23:30:00.000Z", debit: 1_000, balance: 1_000 }), lateEvening)).toEqual({
-      averageDailySpend: 1_000,
+      averageDailySpendCents: 1_000, dailyRateCents: 1_000,
       daysToGo: 1,
       shouldEndBy: "2025-06-11",
     });

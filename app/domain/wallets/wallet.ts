@@ -20,7 +20,12 @@ export function isRecentlyUpdated(wallet: Pick<WalletData, "balanceUpdated">, no
 
 export interface Runway {
   /** Cents per day, since the first debit. */
-  averageDailySpend: number;
+  averageDailySpendCents: number;
+  /**
+   * Cents per day the days to go were counted at: the smaller of the daily budget and the
+   * average daily spend (the rate the runway sentence names).
+   */
+  dailyRateCents: number;
   /** Whole days the balance lasts (rounded down); 0 when nothing is left. */
   daysToGo: number;
   /** ISO date (yyyy-mm-dd) the balance should run out by. */
@@ -43,7 +48,12 @@ export function computeRunway(
   if (!(pace > 0)) return null;
   const daysToGo = Math.max(0, Math.floor(wallet.balance / pace));
   const end = new Date(now.getTime() + daysToGo * DAY_MS);
-  return { averageDailySpend: Math.round(averageDailySpend), daysToGo, shouldEndBy: end.toISOString().slice(0, 10) };
+  return {
+    averageDailySpendCents: Math.round(averageDailySpend),
+    dailyRateCents: Math.round(pace),
+    daysToGo,
+    shouldEndBy: end.toISOString().slice(0, 10),
+  };
 }
 
 /** Share of the funded amount already spent, 0..1, for the spent-versus-funded bar. */

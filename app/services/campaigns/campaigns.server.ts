@@ -30,7 +30,7 @@ import { needsModeration, type BidStrategy, type Placement, type RetailerSetting
 import { canSeeTeam } from "~/domain/teams";
 import type { Team, User, Wallet } from "~/domain/types";
 import type { CreateCampaignValue, UpdateBiddingValue, UpdateBudgetValue, UpdateGeneralValue } from "~/forms/campaigns/campaigns";
-import { COLLECTIONS, ConflictError, NotFoundError, type Patch } from "~/storage/port";
+import { ConflictError, NotFoundError, type Patch } from "~/storage/port";
 import { splitMessage, withValues } from "~/domain/message";
 import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
@@ -549,16 +549,8 @@ export async function runCampaignAction(
 async function refreshTeamCampaignCounters(teamId: string, campaignId: string, pending: "add" | "remove" | "keep"): Promise<void> {
   try {
     const live = (await getStorage().campaigns.listForTeam(teamId)).filter((c) => c.status === "active").length;
-    await getStorage().documents.transaction(async (tx) => {
-      const team = await tx.get<Team>(COLLECTIONS.team, teamId);
-      if (!team) return;
-      const list = team.pending_review_campaigns ?? [];
-      const next = pending === "add" ? [...new Set([...list, campaignId])] : pending === "remove" ? list.filter((id) => id !== campaignId) : list;
-      const patch: Patch<Team> = {};
-      if (next.length !== list.length) patch.pending_review_campaigns = next;
-      if (team.liveCampaigns !== live) patch.liveCampaigns = live;
-      if (Object.keys(patch).length) tx.update<Team>(COLLECTIONS.team, teamId, patch);
-    });
+    const pendingReview = pending === "add" ? { add: campaignId } : pending === "remove" ? { remove: campaignId } : undefined;
+    await getStorage().teams.updateCampaignCounters(teamId, { liveCampaigns: live, pendingReview });
   } catch (error) {
     logFailure("Team campaign counters not updated", campaignId, error, { teamId });
   }

@@ -14,7 +14,8 @@ import type { User } from "~/domain/types";
 import { bannerInputs, CREATIVE_FILE_FIELDS, bannerFields, type UpdateCreativeValue } from "~/forms/campaigns/creative";
 import { withValues } from "~/domain/message";
 import { canEditCampaign, saveSection, type CampaignContext, type FieldErrors, type SaveResult } from "~/services/campaigns/campaigns.server";
-import { deleteCampaignAsset, fileUrl, getFileStore, readCampaignAssetForm, saveCampaignAsset } from "~/services/files.server";
+import { deleteCampaignAsset, fileUrl, getFileStore, saveCampaignAsset } from "~/services/files.server";
+import { readCampaignAssetForm } from "~/http/multipart.server";
 import { measureImage, measureVideo } from "~/services/media.server";
 import { getRetailerSettings } from "~/services/retailer-settings.server";
 

@@ -5,19 +5,19 @@
  */
 import Papa from "papaparse";
 import { campaignHistoryCsvRows, campaignHistoryFileName } from "~/domain/campaigns/history-csv";
-import { formatInstant, historyValueText, summariseOffersChange, type HistoryFormat, type OffersChangeSummary } from "~/domain/campaigns/history-view";
+import type { AuditChangeView, AuditEntryView, AuditValueView } from "~/domain/audit-view";
 import { dayOfInstant, type Campaign } from "~/domain/campaigns/campaign";
 import { CSV_FORMULA_PATTERN } from "~/domain/wallets/ledger-csv";
 import { foldText } from "~/domain/search";
 import type { AuditEntry } from "~/domain/types";
-/** The largest page the storage serves. */
-const MAX_PAGE_SIZE = 500;
+import { auditWords, presentAuditEntries } from "~/services/audit.server";
 import { getFixedT } from "~/services/i18n.server";
 import { getStorage } from "~/services/storage.server";
 
+/** The largest page the storage serves. */
+const MAX_PAGE_SIZE = 500;
+
 export const HISTORY_PAGE_SIZE = 20;
-/** Values longer than this are shortened on screen, the whole text one click away. */
-export const SHORT_VALUE_LENGTH = 160;
 
 export interface HistoryContext {
   locale: string;
@@ -26,69 +26,10 @@ export interface HistoryContext {
   currency: string;
 }
 
-export interface HistoryValue {
-  text: string;
-  /** The beginning of a long text, else null. */
-  short: string | null;
-}
-
-export interface HistoryChange {
-  field: string;
-  label: string;
-  before: HistoryValue;
-  after: HistoryValue;
-  /** For the products: what changed, product by product. */
-  offers: OffersChangeSummary | null;
-}
-
-export interface HistoryEntryView {
-  id: string;
-  at: string;
-  atText: string;
-  by: string;
-  action: string;
-  actionLabel: string;
-  changes: HistoryChange[];
-}
-
-type T = Awaited<ReturnType<typeof getFixedT>>;
-
-/** The label of a field: this namespace's, else the raw name. */
-function fieldLabel(t: T, field: string): string {
-  return t(`campaignProducts:history.fields.${field}`, { defaultValue: field });
-}
-
-function actionLabel(t: T, action: string): string {
-  return t(`campaignProducts:history.actions.${action}`, { defaultValue: t(`campaigns:actions.${action}`, { defaultValue: action }) });
-}
-
-/** Fields whose values are words of the campaigns namespace. */
-const WORD_FIELDS: Record<string, string> = { status: "campaigns:liveStatus", campaignType: "campaigns:types", bidStrategy: "campaigns:strategies" };
-
-function value(field: string, raw: unknown, format: HistoryFormat, t: T): HistoryValue {
-  const words = WORD_FIELDS[field];
-  const text = words && typeof raw === "string" ? t(`${words}.${raw}`, { defaultValue: raw }) : historyValueText(field, raw, format);
-  return { text, short: text.length > SHORT_VALUE_LENGTH ? `${text.slice(0, SHORT_VALUE_LENGTH)}…` : null };
-}
-
-function present(entry: AuditEntry, t: T, ctx: HistoryContext): HistoryEntryView {
-  const format: HistoryFormat = { locale: ctx.locale, currency: ctx.currency, timeZone: ctx.timeZone, yes: t("campaignProducts:history.yes"), no: t("campaignProducts:history.no") };
-  return {
-    id: entry.id,
-    at: entry.at,
-    atText: formatInstant(entry.at, { locale: ctx.locale, timeZone: ctx.timeZone }),
-    by: entry.by || "system",
-    action: entry.action,
-    actionLabel: actionLabel(t, entry.action),
-    changes: entry.changes.map((c) => ({
-      field: c.field,
-      label: fieldLabel(t, c.field),
-      before: value(c.field, c.before, format, t),
-      after: value(c.field, c.after, format, t),
-      offers: c.field === "offers" ? summariseOffersChange(c.before, c.after) : null,
-    })),
-  };
-}
+/** One entry as the History shows it (the same presenter as Activity's). */
+export type HistoryEntryView = AuditEntryView;
+export type HistoryChange = AuditChangeView;
+export type HistoryValue = AuditValueView;
 
 /** One page of the history, newest first; `next` is the cursor of the following (older) page. */
 export async function historyPage(campaign: Campaign, after: string | null, ctx: HistoryContext, limit = HISTORY_PAGE_SIZE) {
@@ -98,8 +39,7 @@ export async function historyPage(campaign: Campaign, after: string | null, ctx:
     throw error;
   });
   if (!page) return null;
-  const t = await getFixedT(ctx.locale);
-  return { entries: page.items.map((e) => present(e, t, ctx)), next: page.next };
+  return { entries: await presentAuditEntries(page.items, ctx), next: page.next };
 }
 
 /** Every entry of the campaign's history, newest first. */
@@ -117,6 +57,7 @@ async function allEntries(campaignId: string): Promise<AuditEntry[]> {
 /** The whole history as a CSV file (one row per changed field, oldest first). */
 export async function exportHistoryCsv(campaign: Campaign, ctx: HistoryContext, now = new Date()): Promise<{ fileName: string; body: string }> {
   const t = await getFixedT(ctx.locale);
+  const words = auditWords(t);
   const rows = campaignHistoryCsvRows(await allEntries(campaign.id), {
     headers: {
       at: t("campaignProducts:csv.at", { timeZone: ctx.timeZone }),
@@ -127,8 +68,8 @@ export async function exportHistoryCsv(campaign: Campaign, ctx: HistoryContext, 
       after: t("campaignProducts:csv.after"),
     },
     timeZone: ctx.timeZone,
-    actionLabel: (action) => actionLabel(t, action),
-    fieldLabel: (field) => fieldLabel(t, field),
+    actionLabel: (action) => words.action("campaign", action),
+    fieldLabel: (field) => words.field("campaign", field),
   });
   const body = "\uFEFF" + Papa.unparse(rows, { escapeFormulae: CSV_FORMULA_PATTERN, newline: "\r\n" });
   // The file is named after the campaign (folded to plain letters) and today's date.

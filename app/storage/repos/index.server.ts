@@ -14,7 +14,8 @@ import { createSessionsRepo } from "~/storage/repos/sessions.server";
 /** The repositories, the same code over whichever DocumentStore adapter is chosen. */
 export function createStorage(documents: DocumentStore): Storage {
   return {
-    documents,
+    kind: documents.kind,
+    close: () => documents.close(),
     users: createUsersRepo(documents),
     teams: createTeamsRepo(documents),
     wallets: createWalletsRepo(documents),

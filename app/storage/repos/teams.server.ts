@@ -110,5 +110,18 @@ export function createTeamsRepo(store: DocumentStore): TeamsRepo {
         return { ...after, id, version: version + 1 };
       });
     },
+    async updateCampaignCounters(teamId, change) {
+      await store.transaction(async (tx) => {
+        const team = await tx.get<TeamData>(C, teamId);
+        if (!team) return;
+        const list = team.pending_review_campaigns ?? [];
+        const pending = change.pendingReview;
+        const next = !pending ? list : "add" in pending ? [...new Set([...list, pending.add])] : list.filter((id) => id !== pending.remove);
+        const patch: Patch<TeamData> = {};
+        if (next.length !== list.length) patch.pending_review_campaigns = next;
+        if (change.liveCampaigns !== undefined && team.liveCampaigns !== change.liveCampaigns) patch.liveCampaigns = change.liveCampaigns;
+        if (Object.keys(patch).length) tx.update<TeamData>(C, teamId, patch);
+      });
+    },
   };
 }

@@ -1,0 +1,248 @@
+/**
+ * One recorded change (an audit entry) as a person reads it, for Activity (/health) and a
+ * campaign's History alike: who (their name), when (in the reader's time zone), what (the
+ * record's name, not its id) and a field-by-field change, each value formatted by its type:
+ * - money stored in cents, in the retailer's currency and the reader's locale;
+ * - instants in the reader's time zone, days as dates;
+ * - references (team, wallet, campaign, a team's roles) by name;
+ * - yes/no, numbers in the reader's locale, lists joined with commas;
+ * - records as "label: value" pairs, never JSON.
+ * Pure: the words (labels, enumerations) come from the caller's translations.
+ */
+import { CENT_FIELDS, CENT_RECORD_FIELDS } from "~/domain/campaigns/history-csv";
+import { summariseOffersChange, type OffersChangeSummary } from "~/domain/campaigns/history-view";
+import { formatMoney } from "~/domain/money";
+import type { AuditEntry } from "~/domain/types";
+
+/** Values longer than this are shortened on screen, the whole text one click away. */
+export const SHORT_VALUE_LENGTH = 160;
+
+export interface AuditFormat {
+  locale: string;
+  /** The retailer's currency: every amount is in it. */
+  currency: string;
+  /** The reader's time zone: instants are shown in it. */
+  timeZone: string;
+}
+
+/** Names of the records an entry may refer to, by id (users by e-mail, lower case, and by id). */
+export interface AuditNames {
+  teams: ReadonlyMap<string, string>;
+  campaigns: ReadonlyMap<string, string>;
+  wallets: ReadonlyMap<string, string>;
+  users: ReadonlyMap<string, string>;
+}
+
+/** The reader's words. */
+export interface AuditWords {
+  /** The label of a field of an entity ('Daily budget'). */
+  field(entity: string, field: string): string;
+  /** The label of an action ('Edited'). */
+  action(entity: string, action: string): string;
+  /** The label of an entity ('Wallet'). */
+  entity(entity: string): string;
+  /** A stored word shown in the reader's language ('active' → 'Active'), or null to show it as is. */
+  value(entity: string, field: string, value: string): string | null;
+  yes: string;
+  no: string;
+  /** Who acted when no user did. */
+  system: string;
+}
+
+export interface AuditValueView {
+  /** Empty for nothing (null, missing, empty text). */
+  text: string;
+  /** The beginning of a long text, else null. */
+  short: string | null;
+}
+
+export interface AuditChangeView {
+  field: string;
+  label: string;
+  before: AuditValueView;
+  after: AuditValueView;
+  /** For a campaign's products: what changed, product by product. */
+  offers: OffersChangeSummary | null;
+}
+
+export interface AuditEntryView {
+  id: string;
+  /** ISO instant (for <time dateTime>). */
+  at: string;
+  atText: string;
+  /** The actor as stored (an e-mail, or 'system'). */
+  by: string;
+  /** The actor's name when known, else what is stored. */
+  byName: string;
+  action: string;
+  actionLabel: string;
+  entity: string;
+  entityLabel: string;
+  entityId: string;
+  /** The record's name (its id only when no name is known). */
+  subject: string;
+  teamId: string | null;
+  /** The team's name, when the entry belongs to a team. */
+  teamName: string | null;
+  changes: AuditChangeView[];
+}
+
+/** Money fields stored in cents, per entity (a campaign's are the CSV module's). */
+const CENTS: Record<string, ReadonlySet<string>> = {
+  campaign: CENT_FIELDS,
+  wallet: new Set(["balance", "credit", "debit", "dailyBudget", "amount"]),
+  team: new Set(["balance", "credit"]),
+};
+
+/** Fields holding the id of another record. */
+const REFERENCES: Record<string, keyof AuditNames> = {
+  team: "teams",
+  teamId: "teams",
+  wallet: "wallets",
+  walletId: "wallets",
+  campaign: "campaigns",
+  campaignId: "campaigns",
+  sourceId: "campaigns",
+  userId: "users",
+};
+
+/** Fields never worth a line: derived search keys. */
+const HIDDEN_FIELDS: ReadonlySet<string> = new Set(["nameLower", "searchTokens", "emailLower", "labelLower"]);
+
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export function formatAuditInstant(iso: string, f: Pick<AuditFormat, "locale" | "timeZone">): string {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  return new Intl.DateTimeFormat(f.locale, { dateStyle: "medium", timeStyle: "medium", timeZone: f.timeZone }).format(new Date(ms));
+}
+
+function formatDay(day: string, locale: string): string {
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  return Number.isNaN(ms) ? day : new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(ms));
+}
+
+interface Ctx {
+  entity: string;
+  format: AuditFormat;
+  names: AuditNames;
+  words: AuditWords;
+}
+
+function isCents(entity: string, field: string): boolean {
+  return CENTS[entity]?.has(field) ?? false;
+}
+
+function money(value: number, ctx: Ctx): string {
+  return formatMoney(value, ctx.format.currency, ctx.format.locale);
+}
+
+/** A value as text; `field` is the field (or record key) it sits under. */
+function text(field: string, value: unknown, ctx: Ctx, depth = 0): string {
+  if (value === null || value === undefined || value === "") return "";
+  if (typeof value === "number" && Number.isSafeInteger(value) && isCents(ctx.entity, field)) return money(value, ctx);
+  const ref = REFERENCES[field];
+  if (ref && typeof value === "string") return ctx.names[ref].get(value) ?? value;
+  if (typeof value === "boolean") return value ? ctx.words.yes : ctx.words.no;
+  if (typeof value === "number") return Number.isFinite(value) ? new Intl.NumberFormat(ctx.format.locale).format(value) : String(value);
+  if (typeof value === "string") {
+    if (INSTANT.test(value)) return formatAuditInstant(value, ctx.format);
+    if (DAY.test(value)) return formatDay(value, ctx.format.locale);
+    return ctx.words.value(ctx.entity, field, value) ?? value;
+  }
+  if (Array.isArray(value)) {
+    const parts = value.map((v) => text(field, v, ctx, depth + 1)).filter(Boolean);
+    return parts.join(value.every((v) => v === null || typeof v !== "object") ? ", " : "; ");
+  }
+  if (typeof value === "object") return record(field, value as Record<string, unknown>, ctx, depth);
+  return String(value);
+}
+
+/** A record as "label: value" pairs; a team's roles ({teamId: role}) by team name. */
+function record(field: string, value: Record<string, unknown>, ctx: Ctx, depth: number): string {
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  if (!entries.length) return "";
+  const centsRecord = ctx.entity === "campaign" && CENT_RECORD_FIELDS.has(field);
+  const pairs = entries.map(([key, v]) => {
+    const label = field === "roleByTeam" ? (ctx.names.teams.get(key) ?? key) : ctx.words.field(ctx.entity, key);
+    const shown =
+      centsRecord && typeof v === "number" && Number.isSafeInteger(v)
+        ? money(v, ctx)
+        : field === "roleByTeam" && typeof v === "string"
+          ? (ctx.words.value(ctx.entity, "role", v) ?? v)
+          : text(key, v, ctx, depth + 1);
+    return `${label}: ${shown || "—"}`;
+  });
+  return depth === 0 ? pairs.join(", ") : `(${pairs.join(", ")})`;
+}
+
+function shown(field: string, value: unknown, ctx: Ctx): AuditValueView {
+  const t = text(field, value, ctx);
+  return { text: t, short: t.length > SHORT_VALUE_LENGTH ? `${t.slice(0, SHORT_VALUE_LENGTH)}…` : null };
+}
+
+/** The name of what an entry is about: its record's name, else its id. */
+function subjectOf(entry: AuditEntry, names: AuditNames): string {
+  const byEntity: Record<string, keyof AuditNames> = { team: "teams", campaign: "campaigns", wallet: "wallets", user: "users" };
+  const map = byEntity[entry.entity];
+  const known = map ? names[map].get(entry.entityId) : undefined;
+  if (known) return known;
+  // A created record's name is in its first change.
+  const name = entry.changes.find((c) => c.field === "name" || c.field === "label" || c.field === "displayName" || c.field === "email");
+  const after = name?.after ?? name?.before;
+  return typeof after === "string" && after ? after : entry.entityId;
+}
+
+/** One entry as the reader sees it. */
+export function presentAuditEntry(entry: AuditEntry, format: AuditFormat, names: AuditNames, words: AuditWords): AuditEntryView {
+  const ctx: Ctx = { entity: entry.entity, format, names, words };
+  const by = entry.by || "system";
+  return {
+    id: entry.id,
+    at: entry.at,
+    atText: formatAuditInstant(entry.at, format),
+    by,
+    byName: by === "system" ? words.system : (names.users.get(by.toLowerCase()) ?? by),
+    action: entry.action,
+    actionLabel: words.action(entry.entity, entry.action),
+    entity: entry.entity,
+    entityLabel: words.entity(entry.entity),
+    entityId: entry.entityId,
+    subject: subjectOf(entry, names),
+    teamId: entry.teamId,
+    teamName: entry.teamId ? (names.teams.get(entry.teamId) ?? null) : null,
+    changes: entry.changes
+      .filter((c) => !HIDDEN_FIELDS.has(c.field))
+      .map((c) => ({
+        field: c.field,
+        label: words.field(entry.entity, c.field),
+        before: shown(c.field, c.before, ctx),
+        after: shown(c.field, c.after, ctx),
+        offers: entry.entity === "campaign" && c.field === "offers" ? summariseOffersChange(c.before, c.after) : null,
+      }))
+      // Nothing a reader could see changed (e.g. an empty field of a new record).
+      .filter((c) => c.before.text !== c.after.text || c.offers !== null),
+  };
+}
+
+/** The ids an entry refers to, by kind, so the caller can fetch their names once per page. */
+export function auditReferences(entries: readonly AuditEntry[]): Record<keyof AuditNames, Set<string>> {
+  const refs: Record<keyof AuditNames, Set<string>> = { teams: new Set(), campaigns: new Set(), wallets: new Set(), users: new Set() };
+  const visit = (field: string, value: unknown) => {
+    const kind = REFERENCES[field];
+    if (kind && typeof value === "string" && value) refs[kind].add(value);
+    if (field === "roleByTeam" && value && typeof value === "object") for (const id of Object.keys(value)) refs.teams.add(id);
+  };
+  for (const e of entries) {
+    if (e.by && e.by !== "system") refs.users.add(e.by.toLowerCase());
+    if (e.teamId) refs.teams.add(e.teamId);
+    const own: Record<string, keyof AuditNames> = { team: "teams", campaign: "campaigns", wallet: "wallets", user: "users" };
+    if (own[e.entity]) refs[own[e.entity]!].add(e.entityId);
+    for (const c of e.changes) {
+      visit(c.field, c.before);
+      visit(c.field, c.after);
+    }
+  }
+  return refs;
+}

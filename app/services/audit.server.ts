@@ -1,0 +1,155 @@
+/**
+ * The audit trail as people read it: Activity (/health, every change, filtered by kind of record,
+ * campaign or wallet) and a campaign's History share one presenter (app/domain/audit-view.ts);
+ * this module fetches the entries and the names they refer to, and supplies the reader's words.
+ */
+import type { TFunction } from "i18next";
+import {
+  auditReferences,
+  presentAuditEntry,
+  type AuditEntryView,
+  type AuditFormat,
+  type AuditNames,
+  type AuditWords,
+} from "~/domain/audit-view";
+import type { AuditEntry } from "~/domain/types";
+import { getFixedT } from "~/services/i18n.server";
+import { getStorage } from "~/services/storage.server";
+
+export const ACTIVITY_PAGE_SIZE = 50;
+export const ACTIVITY_ENTITIES = ["user", "team", "wallet", "campaign", "invitation", "config"] as const;
+export type ActivityEntity = (typeof ACTIVITY_ENTITIES)[number];
+
+/** Labels of other namespaces, per entity (the Activity's own labels come first). */
+const FIELD_NAMESPACES: Record<string, string[]> = {
+  campaign: ["campaignProducts:history.fields"],
+  wallet: ["wallets:fields"],
+  team: ["teams:fields"],
+};
+
+/** Stored words shown in the reader's language, per entity and field. */
+const VALUE_KEYS: Record<string, Record<string, string>> = {
+  campaign: { status: "campaigns:liveStatus", campaignType: "campaigns:types", bidStrategy: "campaigns:strategies" },
+  team: { status: "teams:status" },
+  wallet: { status: "wallets:status" },
+  user: { role: "common:roles", type: "common:accountTypes", locale: "common:languages" },
+  invitation: { role: "common:roles" },
+};
+
+/** 'dailyBudget' → 'Daily budget', 'external_id' → 'External id': a last resort, never an id. */
+function humanise(field: string): string {
+  const words = field.replace(/_/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export function auditWords(t: TFunction): AuditWords {
+  const has = (key: string) => t(key, { defaultValue: "\u0000" }) !== "\u0000";
+  return {
+    field(entity, field) {
+      for (const key of [`common:activity.fields.${entity}.${field}`, `common:activity.fields.any.${field}`, ...(FIELD_NAMESPACES[entity] ?? []).map((ns) => `${ns}.${field}`)]) {
+        if (has(key)) return t(key, { currency: "" }).replace(/\s*\(\s*\)$/, "");
+      }
+      return humanise(field);
+    },
+    action(entity, action) {
+      if (entity === "campaign" && has(`campaignProducts:history.actions.${action}`)) return t(`campaignProducts:history.actions.${action}`);
+      return has(`common:activity.actions.${action}`) ? t(`common:activity.actions.${action}`) : humanise(action);
+    },
+    entity(entity) {
+      return has(`common:activity.entities.${entity}`) ? t(`common:activity.entities.${entity}`) : humanise(entity);
+    },
+    value(entity, field, value) {
+      const ns = VALUE_KEYS[entity]?.[field];
+      return ns && has(`${ns}.${value}`) ? t(`${ns}.${value}`) : null;
+    },
+    yes: t("common:common.yes"),
+    no: t("common:common.no"),
+    system: t("common:activity.system"),
+  };
+}
+
+/** The names of the records these entries refer to (one read per kind, users one by one). */
+export async function auditNames(entries: readonly AuditEntry[]): Promise<AuditNames> {
+  const refs = auditReferences(entries);
+  const storage = getStorage();
+  const [teams, campaigns, wallets] = await Promise.all([
+    refs.teams.size ? storage.teams.getMany([...refs.teams]) : [],
+    refs.campaigns.size ? storage.campaigns.getMany([...refs.campaigns]) : [],
+    refs.wallets.size ? storage.wallets.getMany([...refs.wallets]) : [],
+  ]);
+  const users = new Map<string, string>();
+  await Promise.all(
+    [...refs.users].map(async (key) => {
+      const user = key.includes("@") ? await storage.users.getByEmail(key) : await storage.users.getOne(key);
+      if (user) users.set(key, user.displayName || user.email);
+    }),
+  );
+  return {
+    teams: new Map(teams.map((t) => [t.id, t.name])),
+    campaigns: new Map(campaigns.map((c) => [c.id, c.name])),
+    wallets: new Map(wallets.map((w) => [w.id, w.label])),
+    users,
+  };
+}
+
+/** Entries presented for one reader. */
+export async function presentAuditEntries(entries: readonly AuditEntry[], format: AuditFormat): Promise<AuditEntryView[]> {
+  const [names, t] = await Promise.all([auditNames(entries), getFixedT(format.locale)]);
+  const words = auditWords(t);
+  return entries.map((e) => presentAuditEntry(e, format, names, words));
+}
+
+export interface ActivityFilter {
+  entity?: ActivityEntity;
+  /** One campaign's changes (by its id). */
+  campaign?: string;
+  /** One wallet's changes (by its id). */
+  wallet?: string;
+  after?: string | null;
+}
+
+export interface ActivityPage {
+  entries: AuditEntryView[];
+  next: string | null;
+  /** The name of the campaign or wallet filtered on, for the filter's label. */
+  subject: string | null;
+}
+
+/** Reads the filter from a query string: unknown kinds are ignored, a campaign wins over a wallet. */
+export function activityFilterOf(params: URLSearchParams): ActivityFilter {
+  const entity = params.get("entity") ?? "";
+  const campaign = params.get("campaign")?.trim() || undefined;
+  const wallet = campaign ? undefined : params.get("wallet")?.trim() || undefined;
+  return {
+    entity: (ACTIVITY_ENTITIES as readonly string[]).includes(entity) ? (entity as ActivityEntity) : undefined,
+    campaign: campaign && campaign.length <= 200 ? campaign : undefined,
+    wallet: wallet && wallet.length <= 200 ? wallet : undefined,
+    after: params.get("after") || null,
+  };
+}
+
+/** One page of the audit trail, newest first (operators: the route checks the right). */
+export async function activityPage(filter: ActivityFilter, format: AuditFormat): Promise<ActivityPage> {
+  const spec = filter.campaign
+    ? { entity: "campaign", entityId: filter.campaign }
+    : filter.wallet
+      ? { entity: "wallet", entityId: filter.wallet }
+      : { entity: filter.entity };
+  const audit = getStorage().audit;
+  // A cursor from another query (edited by hand) shows the first page.
+  const page = await audit.list({ ...spec, limit: ACTIVITY_PAGE_SIZE, after: filter.after ?? null }).catch((error) => {
+    if (filter.after && error instanceof RangeError) return audit.list({ ...spec, limit: ACTIVITY_PAGE_SIZE });
+    throw error;
+  });
+  const entries = await presentAuditEntries(page.items, format);
+  let subject: string | null = null;
+  if (filter.campaign) subject = (await getStorage().campaigns.getOne(filter.campaign))?.name ?? entries[0]?.subject ?? filter.campaign;
+  if (filter.wallet) subject = (await getStorage().wallets.getOne(filter.wallet))?.label ?? entries[0]?.subject ?? filter.wallet;
+  return { entries, next: page.next, subject };
+}
+
+/** The version-reload failures of the live config (newest ten). */
+export async function reloadFailures(format: AuditFormat) {
+  const config = await getStorage().config.get();
+  return config.reloadLog.slice(0, 10).map((r) => ({ ...r, atText: new Intl.DateTimeFormat(format.locale, { dateStyle: "medium", timeStyle: "medium", timeZone: format.timeZone }).format(new Date(r.at)) }));
+}
