@@ -576,7 +576,14 @@ export function campaignViewContext(user: User, locale: string, now = new Date()
 
 export function liveStatusOf(campaign: Campaign, wallet: Pick<Wallet, "status" | "balance"> | null, now: Date): CampaignLiveStatus {
   return deriveLiveStatus(
-    { status: campaign.status, startDate: campaign.startDate, endDate: campaign.endDate, insufficient_funds: campaign.insufficient_funds, spend: campaign.spend, pacingTotal: campaign.pacingTotal === null ? null : campaign.pacingTotal / 100 },
+    {
+      status: campaign.status,
+      startDate: campaign.startDate,
+      endDate: campaign.endDate,
+      insufficient_funds: campaign.insufficient_funds,
+      spendCents: campaign.spend,
+      pacingTotalCents: campaign.pacingTotal,
+    },
     wallet,
     now,
     retailerTimeZone(),
