@@ -19,7 +19,7 @@ export const meta: MetaFunction = () => [{ title: "General · Campaign · Ads co
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Campaign");
   const ctx = orThrow(await requireCampaign(user, params.campaignId));
-  const section = await generalSection(ctx, await getRequestLocale(request));
+  const section = await generalSection(user, ctx, await getRequestLocale(request));
   return { ...section, campaignId: ctx.campaign.id, canEdit: campaignEditable(user, ctx) };
 }
 
@@ -159,8 +159,19 @@ function WalletTable() {
 /** Complete or not, what is missing, and the wallet and budget warnings. */
 function Readiness() {
   const { t } = useTranslation(["campaignEditor", "campaigns"]);
-  const { readiness, campaignId } = useLoaderData<typeof loader>();
+  const { readiness, campaignId, offersActivation } = useLoaderData<typeof loader>();
   const ready = readiness.complete && readiness.problems.length === 0;
+  // Where Activate is not offered (running, rejected, archived…, or not the user's right), the
+  // question does not arise: only the wallet and budget warnings are shown.
+  if (!offersActivation) {
+    return readiness.warnings.length ? (
+      <ul className="notice readiness-warnings" role="note">
+        {readiness.warnings.map((w) => (
+          <li key={w.key}>{t(w.key, w.values)}</li>
+        ))}
+      </ul>
+    ) : null;
+  }
   return (
     <section className={ready ? "panel readiness readiness-ok" : "panel readiness readiness-todo"} aria-labelledby="readiness-title">
       <h2 id="readiness-title">{t("readiness.title")}</h2>

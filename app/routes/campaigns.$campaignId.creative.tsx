@@ -131,12 +131,9 @@ function BannersPanel({ view }: { view: View }) {
       {view.takesBanners ? (
         <BannersForm view={view} />
       ) : (
-        <div className="notice banner-unsupported">
-          <p>
-            <strong>{t("banners.unsupported")}</strong>
-          </p>
-          <p>{t("banners.onlyBannerAds", { type: t(`campaigns:types.${view.campaignType}`) })}</p>
-        </div>
+        // Not a banner ads campaign: no banner slots. 'This banner type is no longer supported at
+        // the moment' belongs to a stored banner whose slot is no longer offered (below), not here.
+        <p className="notice banner-not-offered">{t("banners.onlyBannerAds", { type: t(`campaigns:types.${view.campaignType}`) })}</p>
       )}
       {view.unsupported.length ? <UnsupportedBanners view={view} /> : null}
     </section>

@@ -350,8 +350,11 @@ export async function campaignReadiness(ctx: CampaignContext, locale: string, wa
   };
 }
 
-/** The General section's data: the form's raw values, the team's wallets, readiness. */
-export async function generalSection(ctx: CampaignContext, locale: string) {
+/**
+ * The General section's data: the form's raw values, the team's wallets, readiness. 'Ready to
+ * activate?' is only asked where Activate is offered to this user (`offersActivation`).
+ */
+export async function generalSection(user: User, ctx: CampaignContext, locale: string) {
   const c = ctx.campaign;
   const tz = retailerTimeZone();
   const wallets = await teamWallets(ctx.team.id);
@@ -380,6 +383,7 @@ export async function generalSection(ctx: CampaignContext, locale: string) {
         }),
       ),
     readiness: await campaignReadiness(ctx, locale, current),
+    offersActivation: (await offeredActions(user, ctx)).includes("enable"),
   };
 }
 
