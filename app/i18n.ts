@@ -1,4 +1,5 @@
 /** i18next settings shared by the server and the browser. */
+import { TEXT_FORMATS } from "~/domain/elision";
 import { FALLBACK_LOCALE, SUPPORTED_LOCALES } from "~/domain/locale";
 
 export const i18nConfig = {
@@ -7,7 +8,11 @@ export const i18nConfig = {
   defaultNS: "common",
   /** One namespace per area, so areas can be translated (and edited) independently. */
   ns: ["common", "teams", "wallets", "users", "campaigns", "campaignList", "campaignEditor", "campaignTargeting", "campaignProducts", "retailer", "media"],
-  interpolation: { escapeValue: false },
+  interpolation: {
+    escapeValue: false,
+    /** `{{value, name}}`: the formats of app/domain (e.g. French "de" elided: `{{team, de}}`). */
+    format: (value: unknown, format?: string): string => (format && TEXT_FORMATS[format] && typeof value === "string" ? TEXT_FORMATS[format](value) : String(value)),
+  },
   react: { useSuspense: false },
   load: "currentOnly" as const,
 };

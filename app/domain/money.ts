@@ -2,6 +2,9 @@
 
 export type CurrencyCode = "EUR" | "PLN";
 
+/** An amount in cents (the currency's minor unit): every amount below the view is one. */
+export type Cents = number;
+
 /** EUR, or PLN when the retailer's currency locale is Polish. */
 export function currencyForLocale(currencyLocale: string): CurrencyCode {
   return currencyLocale.toLowerCase().startsWith("pl") ? "PLN" : "EUR";

@@ -32,6 +32,8 @@ export interface Failure {
   field?: string;
   /** Further messages per field (each a message string, see `withValues`). */
   fieldErrors?: Record<string, string[]>;
+  /** Messages detailing the reason (e.g. each gap under 'Incomplete Campaign'), each an i18n key. */
+  details?: string[];
 }
 
 export interface Success<T> {
@@ -52,7 +54,7 @@ export function ok<T>(value?: T, warnings?: string[]): Success<T | undefined> {
 export function fail(
   kind: FailureKind,
   reason: string,
-  extra: { values?: MessageValues; field?: string; fieldErrors?: Record<string, string[]> } = {},
+  extra: { values?: MessageValues; field?: string; fieldErrors?: Record<string, string[]>; details?: string[] } = {},
 ): Failure {
   return { ok: false, kind, reason, ...extra };
 }

@@ -1,4 +1,5 @@
-import { unknownIntent } from "~/http/reply.server";
+import { orThrow, reply, replyInvalid, unknownIntent } from "~/http/reply.server";
+import { savedReply } from "~/http/campaigns.server";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -8,7 +9,7 @@ import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { SelectField } from "~/components/select-field";
 import { UpdateGeneralSchema, updateGeneralIntent } from "~/forms/campaigns/campaigns";
 import { requireUser } from "~/http/auth.server";
-import { campaignEditable, generalSection, redirectSaved, requireCampaign, updateGeneral } from "~/services/campaigns/campaigns.server";
+import { campaignEditable, generalSection, requireCampaign, updateGeneral } from "~/services/campaigns/campaigns.server";
 import { getRequestLocale } from "~/http/i18n.server";
 import { useIsPending } from "~/utils/misc";
 
@@ -17,24 +18,21 @@ export const meta: MetaFunction = () => [{ title: "General · Campaign · Ads co
 /** The General section: name, dates, wallet, type; what is still missing before activation. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Campaign");
-  const ctx = await requireCampaign(user, params.campaignId);
-  const section = await generalSection(ctx, await getRequestLocale(request));
+  const ctx = orThrow(await requireCampaign(user, params.campaignId));
+  const section = await generalSection(user, ctx, await getRequestLocale(request));
   return { ...section, campaignId: ctx.campaign.id, canEdit: campaignEditable(user, ctx) };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, "Campaign");
   if (!params.campaignId) return data({ result: undefined, error: "campaigns:errors.noCampaignId" }, { status: 400 });
-  const ctx = await requireCampaign(user, params.campaignId);
+  const ctx = orThrow(await requireCampaign(user, params.campaignId));
   const formData = await request.formData();
   if (formData.get("intent") !== updateGeneralIntent) return unknownIntent();
   const submission = parseWithZod(formData, { schema: UpdateGeneralSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return replyInvalid("general", submission);
   const outcome = await updateGeneral(user, ctx, submission.value, await getRequestLocale(request));
-  if (!outcome.ok) {
-    return data({ result: submission.reply({ formErrors: outcome.formErrors, fieldErrors: outcome.fieldErrors }) }, { status: outcome.status });
-  }
-  return redirectSaved(`/campaigns/${ctx.campaign.id}`, outcome.warnings);
+  return reply(outcome, { form: "general", submission, onSuccess: (_campaign, warnings) => savedReply(`/campaigns/${ctx.campaign.id}`, warnings) });
 }
 
 export default function CampaignGeneralRoute() {
@@ -161,8 +159,19 @@ function WalletTable() {
 /** Complete or not, what is missing, and the wallet and budget warnings. */
 function Readiness() {
   const { t } = useTranslation(["campaignEditor", "campaigns"]);
-  const { readiness, campaignId } = useLoaderData<typeof loader>();
+  const { readiness, campaignId, offersActivation } = useLoaderData<typeof loader>();
   const ready = readiness.complete && readiness.problems.length === 0;
+  // Where Activate is not offered (running, rejected, archived…, or not the user's right), the
+  // question does not arise: only the wallet and budget warnings are shown.
+  if (!offersActivation) {
+    return readiness.warnings.length ? (
+      <ul className="notice readiness-warnings" role="note">
+        {readiness.warnings.map((w) => (
+          <li key={w.key}>{t(w.key, w.values)}</li>
+        ))}
+      </ul>
+    ) : null;
+  }
   return (
     <section className={ready ? "panel readiness readiness-ok" : "panel readiness readiness-todo"} aria-labelledby="readiness-title">
       <h2 id="readiness-title">{t("readiness.title")}</h2>

@@ -1,4 +1,5 @@
-import { unknownIntent } from "~/http/reply.server";
+import { orThrow, reply, replyInvalid, unknownIntent } from "~/http/reply.server";
+import { savedReply } from "~/http/campaigns.server";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -9,18 +10,19 @@ import { ApplyMinBidSchema, UpdateBiddingSchema, applyMinBidIntent, updateBiddin
 import { requireUser } from "~/http/auth.server";
 import { applyMinimumBid, biddingSection, campaignEditable, requireCampaign, updateBidding } from "~/services/campaigns/campaigns.server";
 import { getRequestLocale } from "~/http/i18n.server";
-import { redirectWithToast } from "~/http/toast.server";
 import { splitMessage } from "~/domain/message";
 import { useIsPending } from "~/utils/misc";
 
 export const meta: MetaFunction = () => [{ title: "Bidding · Campaign · Ads console" }];
 
 const MIN_BID_KEY = "campaigns:bidding.minBid";
+/** The name of the Bidding form's 'Apply min bid' button (present in the form data when it was pressed). */
+const APPLY_MIN_BID_BUTTON = "applyMinBid";
 
 /** The Bidding section: strategy (allowed ones only), bid within the limits, placement bids. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Campaign");
-  const ctx = await requireCampaign(user, params.campaignId);
+  const ctx = orThrow(await requireCampaign(user, params.campaignId));
   const section = await biddingSection(ctx, await getRequestLocale(request));
   return { ...section, campaignId: ctx.campaign.id, canEdit: campaignEditable(user, ctx) };
 }
@@ -28,28 +30,33 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, "Campaign");
   if (!params.campaignId) return data({ form: "none" as const, error: "campaigns:errors.noCampaignId" }, { status: 400 });
-  const ctx = await requireCampaign(user, params.campaignId);
+  const ctx = orThrow(await requireCampaign(user, params.campaignId));
   const formData = await request.formData();
   const here = `/campaigns/${ctx.campaign.id}/bidding`;
   switch (formData.get("intent")) {
     case updateBiddingIntent: {
       const submission = parseWithZod(formData, { schema: UpdateBiddingSchema });
-      if (submission.status !== "success") return data({ form: "bidding" as const, result: submission.reply() }, { status: 400 });
-      const outcome = await updateBidding(user, ctx, submission.value, await getRequestLocale(request));
-      if (!outcome.ok) {
-        return data(
-          { form: "bidding" as const, result: submission.reply({ formErrors: outcome.formErrors, fieldErrors: outcome.fieldErrors }) },
-          { status: outcome.status },
-        );
-      }
-      return redirectWithToast(here, { type: "success", title: "toast.changesSaved" });
+      if (submission.status !== "success") return replyInvalid("bidding", submission);
+      // 'Apply min bid' pressed on the form itself: the typed bids below the minimum are raised.
+      const raiseToMinimum = formData.get(APPLY_MIN_BID_BUTTON) !== null;
+      const outcome = await updateBidding(user, ctx, submission.value, await getRequestLocale(request), { raiseToMinimum });
+      return reply(outcome, {
+        form: "bidding",
+        submission,
+        onSuccess: () =>
+          raiseToMinimum
+            ? { to: here, toast: { type: "success", title: "toast.changesSaved", description: "campaignEditor:bidding.minApplied" } }
+            : savedReply(here, []),
+      });
     }
     case applyMinBidIntent: {
       const submission = parseWithZod(formData, { schema: ApplyMinBidSchema });
       if (submission.status !== "success") return data({ form: "apply" as const, error: "campaigns:actions.unknown" }, { status: 400 });
       const outcome = await applyMinimumBid(user, ctx, submission.value.version, submission.value.bidStrategy);
-      if (!outcome.ok) return data({ form: "apply" as const, error: outcome.formErrors[0] ?? "errors.errorOccurred" }, { status: outcome.status });
-      return redirectWithToast(here, { type: "success", title: "toast.changesSaved", description: "campaignEditor:bidding.minApplied" });
+      return reply(outcome, {
+        form: "apply",
+        onSuccess: () => ({ to: here, toast: { type: "success", title: "toast.changesSaved", description: "campaignEditor:bidding.minApplied" } }),
+      });
     }
     default:
       return unknownIntent();
@@ -86,6 +93,13 @@ function BiddingForm() {
   const conflict = form.errors?.includes("errors.conflict") || applyError === "errors.conflict";
   const applyButton = (
     <button type="submit" form="apply-min-bid-form" className="button">
+      {t("campaigns:bidding.applyMinBid")}
+    </button>
+  );
+  // After a typed bid was refused, 'Apply min bid' submits the Bidding form itself: the typed bids
+  // below the minimum are raised to it and the rest of the input is kept.
+  const applyTypedButton = (
+    <button type="submit" name={APPLY_MIN_BID_BUTTON} value="1" className="button">
       {t("campaigns:bidding.applyMinBid")}
     </button>
   );
@@ -142,7 +156,6 @@ function BiddingForm() {
             errors={fields.bid.errors}
             help={chosen === "FIXED" ? t("bidding.fixedHelp") : t("bidding.limits", { min: chosenLimits.min, max: chosenLimits.max })}
           />
-          {tooLow && !readOnly ? <div className="apply-min-bid">{applyButton}</div> : null}
           <fieldset className="placement-bids">
             <legend>{t("bidding.placementBids")}</legend>
             <p className="field-help">{t("bidding.placementHelp")}</p>
@@ -159,6 +172,8 @@ function BiddingForm() {
           </fieldset>
         </fieldset>
         {readOnly ? null : <SubmitButton pending={pending}>{t("save")}</SubmitButton>}
+        {/* After Save in the form's order, so that Enter in a field still saves. */}
+        {tooLow && !readOnly ? <div className="apply-min-bid">{applyTypedButton}</div> : null}
       </Form>
     </section>
   );

@@ -1,4 +1,5 @@
-import { unknownIntent } from "~/http/reply.server";
+import { orThrow, reply, replyInvalid, unknownIntent } from "~/http/reply.server";
+import { savedReply } from "~/http/campaigns.server";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -8,7 +9,7 @@ import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { PACING_DEVICES, PACING_PLACEMENTS } from "~/domain/campaigns/pacing";
 import { UpdateBudgetSchema, updateBudgetIntent } from "~/forms/campaigns/campaigns";
 import { requireUser } from "~/http/auth.server";
-import { budgetSection, campaignEditable, redirectSaved, requireCampaign, updateBudget } from "~/services/campaigns/campaigns.server";
+import { budgetSection, campaignEditable, requireCampaign, updateBudget } from "~/services/campaigns/campaigns.server";
 import { getRequestLocale } from "~/http/i18n.server";
 import { useIsPending } from "~/utils/misc";
 
@@ -17,7 +18,7 @@ export const meta: MetaFunction = () => [{ title: "Budget and pacing · Campaign
 /** The Budget section: total, daily, per placement and per device budgets, and the pacing view. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Campaign");
-  const ctx = await requireCampaign(user, params.campaignId);
+  const ctx = orThrow(await requireCampaign(user, params.campaignId));
   const section = await budgetSection(ctx, await getRequestLocale(request));
   return { ...section, campaignId: ctx.campaign.id, canEdit: campaignEditable(user, ctx) };
 }
@@ -25,16 +26,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, "Campaign");
   if (!params.campaignId) return data({ result: undefined, error: "campaigns:errors.noCampaignId" }, { status: 400 });
-  const ctx = await requireCampaign(user, params.campaignId);
+  const ctx = orThrow(await requireCampaign(user, params.campaignId));
   const formData = await request.formData();
   if (formData.get("intent") !== updateBudgetIntent) return unknownIntent();
   const submission = parseWithZod(formData, { schema: UpdateBudgetSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return replyInvalid("budget", submission);
   const outcome = await updateBudget(user, ctx, submission.value, await getRequestLocale(request));
-  if (!outcome.ok) {
-    return data({ result: submission.reply({ formErrors: outcome.formErrors, fieldErrors: outcome.fieldErrors }) }, { status: outcome.status });
-  }
-  return redirectSaved(`/campaigns/${ctx.campaign.id}/budget`, outcome.warnings);
+  return reply(outcome, { form: "budget", submission, onSuccess: (_campaign, warnings) => savedReply(`/campaigns/${ctx.campaign.id}/budget`, warnings) });
 }
 
 export default function CampaignBudgetRoute() {

@@ -1,3 +1,4 @@
+import { orThrow } from "~/http/reply.server";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -12,7 +13,7 @@ export const meta: MetaFunction = () => [{ title: "History · Ads console" }];
 /** Every recorded change of the campaign, newest first, a page at a time (cursor in the URL). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Campaign");
-  const ctx = await requireCampaign(user, params.campaignId);
+  const ctx = orThrow(await requireCampaign(user, params.campaignId));
   const view = campaignViewContext(user, await getRequestLocale(request));
   const after = new URL(request.url).searchParams.get("after") || null;
   const page = await historyPage(ctx.campaign, after, { locale: view.locale, timeZone: view.userTimeZone, currency: view.currency });

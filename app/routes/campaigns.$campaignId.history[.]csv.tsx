@@ -1,3 +1,4 @@
+import { orThrow } from "~/http/reply.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/http/auth.server";
 import { exportHistoryCsv } from "~/services/campaigns/history.server";
@@ -7,7 +8,7 @@ import { getRequestLocale } from "~/http/i18n.server";
 /** The campaign's whole history as a CSV download: the same rights and scope as the page. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Campaign");
-  const ctx = await requireCampaign(user, params.campaignId);
+  const ctx = orThrow(await requireCampaign(user, params.campaignId));
   const view = campaignViewContext(user, await getRequestLocale(request));
   const { fileName, body } = await exportHistoryCsv(ctx.campaign, { locale: view.locale, timeZone: view.userTimeZone, currency: view.currency }, view.now);
   return new Response(body, {

@@ -1,4 +1,4 @@
-import { unknownIntent } from "~/http/reply.server";
+import { orThrow, statusOf, unknownIntent } from "~/http/reply.server";
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -35,8 +35,9 @@ import {
   toggleProduct,
   type ProductRow,
   type ProductsOutcome,
+  denied,
 } from "~/services/campaigns/products.server";
-import { canEditCampaign, requireCampaign } from "~/services/campaigns/campaigns.server";
+import { campaignEditable, requireCampaign } from "~/services/campaigns/campaigns.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { splitMessage, withValues } from "~/domain/message";
 import { cn } from "~/utils/misc";
@@ -46,13 +47,13 @@ export const meta: MetaFunction = () => [{ title: "Products · Ads console" }];
 /** The campaign's products, in display order (position, then availability). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Campaign");
-  const ctx = await requireCampaign(user, params.campaignId);
+  const ctx = orThrow(await requireCampaign(user, params.campaignId));
   const search = new URL(request.url).searchParams;
   const direction = search.get("dir");
   return {
     campaignId: ctx.campaign.id,
     version: ctx.campaign.version,
-    canEdit: canEditCampaign(user, ctx.team.id),
+    canEdit: campaignEditable(user, ctx),
     ...presentProducts(ctx.campaign),
     /** The product just moved (PRG target), whose move button keeps the focus. */
     moved: search.get("moved") ? { id: search.get("moved")!, direction: direction === "down" ? ("down" as const) : ("up" as const) } : null,
@@ -62,7 +63,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 type ListFailure = { form: "list"; failure: string; message: string; subject: string | null };
 
 function listFailure(outcome: Extract<ProductsOutcome, { ok: false }>, subject: string | null = null) {
-  return data({ form: "list", failure: outcome.failure, message: outcome.message, subject } satisfies ListFailure, { status: outcome.status });
+  return data({ form: "list", failure: outcome.failure, message: outcome.message, subject } satisfies ListFailure, { status: statusOf(outcome) });
 }
 
 function badRequest(failure: string) {
@@ -73,7 +74,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, "Campaign");
   // Spec section 8: a product change without a loaded campaign.
   if (!params.campaignId) return data({ form: "list", failure: FAILURE.noFetchedCampaign, message: "campaigns:errors.noCampaignId", subject: null } satisfies ListFailure, { status: 400 });
-  const ctx = await requireCampaign(user, params.campaignId);
+  const ctx = orThrow(await requireCampaign(user, params.campaignId));
   const here = `/campaigns/${encodeURIComponent(ctx.campaign.id)}/products`;
   const formData = await request.formData();
   if (!formData.get("version")) return badRequest(FAILURE.noFetchedCampaign);
@@ -94,12 +95,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
           values: { count: plan.added.length, total },
         });
       }
-      const fieldErrors: Record<string, string[]> = { ...(outcome.ok ? {} : outcome.fieldErrors) };
+      const fieldErrors: Record<string, string[]> = { ...(outcome.ok ? {} : (outcome.fieldErrors ?? {})) };
       if (plan.unknown.length) (fieldErrors.ids ??= []).push(withValues("campaignProducts:errors.unknownIds", { ids: plan.unknown.join(", ") }));
       const reply = submission.reply({ formErrors: outcome.ok ? [] : [outcome.message], fieldErrors });
       // After a partial addition, the box keeps only the ids to correct.
       const result = outcome.ok ? { ...reply, initialValue: { ...reply.initialValue, ids: plan.unknown.join("\n") } } : reply;
-      return data({ form: "add" as const, result, failure: outcome.ok ? null : outcome.failure, report }, { status: outcome.ok ? 200 : outcome.status });
+      return data({ form: "add" as const, result, failure: outcome.ok ? null : outcome.failure, report }, { status: outcome.ok ? 200 : statusOf(outcome) });
     }
     case toggleProductIntent: {
       const submission = parseWithZod(formData, { schema: ToggleProductSchema });
@@ -142,7 +143,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const value = submission.value;
       if (value.bulk === "remove" && !value.confirmed) {
         // The confirmation step, with or without JavaScript: what is about to be removed.
-        if (!canEditCampaign(user, ctx.team.id)) return listFailure({ ok: false, status: 403, failure: FAILURE.removeProduct, message: "errors.insufficientPermissions" });
+        const refused = denied(user, ctx, FAILURE.removeProduct);
+        if (refused) return listFailure(refused);
         return data({ form: "confirm" as const, products: productsToConfirm(ctx, value.selected) });
       }
       const outcome = await bulkProducts(user, ctx, value);

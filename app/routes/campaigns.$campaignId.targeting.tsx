@@ -1,4 +1,5 @@
-import { unknownIntent } from "~/http/reply.server";
+import { orThrow, reply, replyInvalid, unknownIntent } from "~/http/reply.server";
+import { savedReply } from "~/http/campaigns.server";
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -15,7 +16,6 @@ import { requirePermission, requireUser } from "~/http/auth.server";
 import { requireCampaign } from "~/services/campaigns/campaigns.server";
 import { targetingView, updateTargeting } from "~/services/campaigns/targeting.server";
 import { getRequestLocale } from "~/http/i18n.server";
-import { redirectWithToast } from "~/http/toast.server";
 import { useIsPending } from "~/utils/misc";
 
 export const meta: MetaFunction = () => [{ title: "Targeting · Ads console" }];
@@ -23,7 +23,7 @@ export const meta: MetaFunction = () => [{ title: "Targeting · Ads console" }];
 /** Devices, frequency capping, placements and slots, and dayparting of a campaign. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Campaign");
-  const ctx = await requireCampaign(user, params.campaignId);
+  const ctx = orThrow(await requireCampaign(user, params.campaignId));
   return targetingView(user, ctx, await getRequestLocale(request));
 }
 
@@ -32,7 +32,7 @@ type ActionData = { result: SubmissionResult<string[]>; preset?: DaypartPreset }
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, "Campaign");
   if (!params.campaignId) return data({ error: "campaigns:errors.noCampaignId" }, { status: 400 });
-  const ctx = await requireCampaign(user, params.campaignId);
+  const ctx = orThrow(await requireCampaign(user, params.campaignId));
   requirePermission(user, "Campaign", "update", { teamId: ctx.team.id });
   const formData = await request.formData();
 
@@ -49,12 +49,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   if (formData.get("intent") !== updateTargetingIntent) return unknownIntent();
   const submission = parseWithZod(formData, { schema: UpdateTargetingSchema });
-  if (submission.status !== "success") return data<ActionData>({ result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return replyInvalid("targeting", submission);
   const outcome = await updateTargeting(user, ctx, submission.value);
-  if (!outcome.ok) {
-    return data<ActionData>({ result: submission.reply({ formErrors: outcome.formErrors, fieldErrors: outcome.fieldErrors }) }, { status: outcome.status });
-  }
-  return redirectWithToast(`/campaigns/${ctx.campaign.id}/targeting`, { type: "success", title: "toast.changesSaved" });
+  return reply(outcome, { form: "targeting", submission, onSuccess: () => savedReply(`/campaigns/${ctx.campaign.id}/targeting`, []) });
 }
 
 function asArray(value: unknown): string[] {

@@ -1,4 +1,5 @@
-import { unknownIntent } from "~/http/reply.server";
+import { orThrow, statusOf, unknownIntent } from "~/http/reply.server";
+import { fail, failureMessage, type Failure } from "~/domain/result";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, NavLink, Outlet, useActionData, useLoaderData, useLocation } from "@remix-run/react";
@@ -8,21 +9,12 @@ import { LiveStatusBadge } from "~/components/campaigns/status-badge";
 import { FormAlert } from "~/components/forms";
 import { campaignPrefixRedirect } from "~/domain/campaigns/urls";
 import { safeRedirectPath } from "~/domain/navigation";
-import { can } from "~/domain/permissions";
 import { CampaignActionSchema, campaignActionIntent, duplicateCampaignIntent } from "~/forms/campaigns/campaigns";
 import { requireUser } from "~/http/auth.server";
-import {
-  campaignViewContext,
-  duplicateCampaign,
-  offeredActions,
-  presentCampaign,
-  requireCampaign,
-  runCampaignAction,
-} from "~/services/campaigns/campaigns.server";
+import { campaignFrame, duplicateCampaign, requireCampaign, runCampaignAction } from "~/services/campaigns/campaigns.server";
 import { getRequestLocale } from "~/http/i18n.server";
 import { getFixedT } from "~/services/i18n.server";
 import { redirectWithToast } from "~/http/toast.server";
-import { getStorage } from "~/services/storage.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.campaign.name ?? "Campaign"} · Ads console` }];
 
@@ -32,46 +24,42 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const rest = new URL(request.url).pathname.split("/")[3];
   const prefixed = campaignPrefixRedirect(params.campaignId ?? "", rest ? decodeURIComponent(rest) : null);
   if (prefixed) throw redirect(prefixed);
-  const ctx = await requireCampaign(user, params.campaignId);
-  const wallet = ctx.campaign.wallet ? await getStorage().wallets.getOne(ctx.campaign.wallet) : null;
-  const view = campaignViewContext(user, await getRequestLocale(request));
-  return {
-    campaign: presentCampaign(ctx.campaign, wallet, view),
-    team: { id: ctx.team.id, name: ctx.team.name, status: ctx.team.status },
-    actions: await offeredActions(user, ctx),
-    canEdit: can(user, "Campaign", "update", { teamId: ctx.team.id }),
-    canDuplicate: can(user, "Campaign", "create", { teamId: ctx.team.id }),
-  };
+  const ctx = orThrow(await requireCampaign(user, params.campaignId));
+  return campaignFrame(user, ctx, await getRequestLocale(request));
 }
 
 export type CampaignLayoutLoader = typeof loader;
+
+/** A refused lifecycle action: its message and what it lists (e.g. each gap of an incomplete campaign). */
+function actionRefused(failure: Failure) {
+  return data({ actionError: { message: failureMessage(failure), problems: failure.details ?? [] } }, { status: statusOf(failure) });
+}
 
 /** Lifecycle actions and duplication, posted from any section of the editor. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, "Campaign");
   const formData = await request.formData();
   const intent = formData.get("intent");
-  if (!params.campaignId) return data({ actionError: { message: "campaigns:errors.noCampaignId", problems: [] as string[] } }, { status: 400 });
-  const ctx = await requireCampaign(user, params.campaignId);
+  if (!params.campaignId) return actionRefused(fail("invalid", "campaigns:errors.noCampaignId"));
+  const ctx = orThrow(await requireCampaign(user, params.campaignId));
   const returnTo = safeRedirectPath(formData.get("returnTo"), `/campaigns/${ctx.campaign.id}`);
   if (intent === duplicateCampaignIntent) {
     const t = await getFixedT(await getRequestLocale(request));
-    const id = await duplicateCampaign(user, ctx, t("campaigns:duplicate.copyName", { name: ctx.campaign.name }));
+    const duplicated = await duplicateCampaign(user, ctx, t("campaigns:duplicate.copyName", { name: ctx.campaign.name }));
     // Spec section 8: duplication returns the new id silently (no toast).
-    return redirect(`/campaigns/${id}`);
+    if (!duplicated.ok) return actionRefused(duplicated);
+    return redirect(`/campaigns/${duplicated.value}`);
   }
   if (intent !== campaignActionIntent) return unknownIntent();
   const submission = parseWithZod(formData, { schema: CampaignActionSchema });
-  if (submission.status !== "success") return data({ actionError: { message: "campaigns:actions.unknown", problems: [] as string[] } }, { status: 400 });
+  if (submission.status !== "success") return actionRefused(fail("invalid", "campaigns:actions.unknown"));
   const { action: act, version, reason } = submission.value;
   const outcome = await runCampaignAction(user, ctx, act, version, reason);
-  if (!outcome.ok) {
-    return data({ actionError: { message: outcome.message, problems: outcome.problems ?? [] } }, { status: outcome.status });
-  }
-  if (outcome.deleted) {
+  if (!outcome.ok) return actionRefused(outcome);
+  if (outcome.value.deleted) {
     return redirectWithToast(`/teams/${encodeURIComponent(ctx.team.id)}/campaigns`, { type: "success", title: "campaigns:toast.deleted" });
   }
-  return redirectWithToast(returnTo, { type: "success", title: outcome.message, values: { name: ctx.campaign.name } });
+  return redirectWithToast(returnTo, { type: "success", title: outcome.value.message, values: { name: ctx.campaign.name } });
 }
 
 export const SECTIONS = ["general", "bidding", "budget", "targeting", "creative", "products", "history"] as const;

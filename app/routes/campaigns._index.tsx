@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { CampaignListScreen, type CampaignListActionView } from "~/components/campaigns/list-screen";
 import { requireUser } from "~/http/auth.server";
-import { campaignListAction, campaignListPage } from "~/services/campaigns/list.server";
+import { campaignListAction, campaignListLoader } from "~/http/campaign-list.server";
 
 export const meta: MetaFunction = () => [{ title: "Campaigns · Ads console" }];
 
@@ -12,7 +12,7 @@ export const meta: MetaFunction = () => [{ title: "Campaigns · Ads console" }];
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Campaign");
-  return campaignListPage(request, user, null);
+  return campaignListLoader(request, user, null);
 }
 
 /** Custom views (save, rename, delete) and the bulk edit (review, then apply). */

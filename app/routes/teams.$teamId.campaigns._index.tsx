@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { CampaignListScreen, type CampaignListActionView } from "~/components/campaigns/list-screen";
 import { requireUser } from "~/http/auth.server";
-import { campaignListAction, campaignListPage } from "~/services/campaigns/list.server";
+import { campaignListAction, campaignListLoader } from "~/http/campaign-list.server";
 import { requireVisibleTeam } from "~/http/scope.server";
 
 export const meta: MetaFunction = () => [{ title: "Campaigns · Ads console" }];
@@ -11,7 +11,7 @@ export const meta: MetaFunction = () => [{ title: "Campaigns · Ads console" }];
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Campaign");
   const team = await requireVisibleTeam(user, params.teamId);
-  return campaignListPage(request, user, team);
+  return campaignListLoader(request, user, team);
 }
 
 /** Custom views and the bulk edit, limited to this team's campaigns. */

@@ -438,16 +438,23 @@ export interface CatalogRepo {
   count(): Promise<number>;
 }
 
-export const MAX_CAMPAIGN_VIEWS = 10;
-
-export type CreateViewResult = { ok: true; view: CampaignView } | { ok: false; reason: "views.limit" | "views.nameTaken" };
+/** A view created, or the refusal the caller's rule gave (checked in the same transaction). */
+export type CreateViewResult<R extends string = string> = { ok: true; view: CampaignView } | { ok: false; reason: R };
 
 export interface CampaignViewsRepo {
   /** The user's views, by name. */
   listForUser(userId: string): Promise<CampaignView[]>;
   getOne(id: string): Promise<CampaignView | null>;
-  /** Refused past MAX_CAMPAIGN_VIEWS per user, or when the user has a view of that name. */
-  create(userId: string, input: Pick<CampaignViewData, "name" | "query" | "columns">, now: Date): Promise<CreateViewResult>;
+  /**
+   * Creates the view unless `refuse` (the domain's rule, given the user's folded view names) says
+   * why not; the names are read and written in one transaction.
+   */
+  create<R extends string>(
+    userId: string,
+    input: Pick<CampaignViewData, "name" | "query" | "columns">,
+    now: Date,
+    refuse: (foldedNames: readonly string[]) => R | null,
+  ): Promise<CreateViewResult<R>>;
   rename(id: string, name: string, now: Date): Promise<CampaignView>;
   delete(id: string): Promise<void>;
 }

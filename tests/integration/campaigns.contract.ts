@@ -14,7 +14,6 @@ import {
   AlreadyExistsError,
   COLLECTIONS,
   ConflictError,
-  MAX_CAMPAIGN_VIEWS,
   NotFoundError,
   type Campaign,
   type CampaignListSpec,
@@ -24,6 +23,7 @@ import {
   type Storage,
 } from "~/storage/port";
 import { OPEN_END_SORT_KEY } from "~/storage/repos/campaigns.server";
+import { MAX_CAMPAIGN_VIEWS, newViewRefusal } from "~/domain/campaigns/views";
 import { createStorage } from "~/storage/repos/index.server";
 import { DEMO_CATALOG_SIZE, demoCatalog, seedDemoCatalog } from "~/services/catalog-seed.server";
 import { CAMPAIGN_NOW, makeCampaignData, makeProductInput, makePublishedCampaign, RETAILER_TIME_ZONE } from "../factories";
@@ -682,58 +682,60 @@ export function runCampaignsContract(name: string, makeStore: () => Promise<Docu
 
     describe("custom views", () => {
       const NOW = at("2025-06-02T09:00:00.000Z");
+      // The domain's rule, as the service passes it.
+      const createView = (userId: string, name: string) => storage.campaignViews.create(userId, view(name), NOW, (names) => newViewRefusal(names, name));
       const view = (name: string) => ({ name, query: `status=active&sort=name&q=${encodeURIComponent(name)}`, columns: ["name", "team", "liveStatus"] });
 
       it(`keeps ${MAX_CAMPAIGN_VIEWS} views per user, by name; the next is refused, another user is not affected`, async () => {
         for (let i = 1; i <= MAX_CAMPAIGN_VIEWS; i++) {
-          const result = await storage.campaignViews.create("user-1", view(`View ${String(i).padStart(2, "0")}`), NOW);
+          const result = await createView("user-1", `View ${String(i).padStart(2, "0")}`);
           expect(result.ok).toBe(true);
         }
-        expect(await storage.campaignViews.create("user-1", view("Eleventh"), NOW)).toEqual({ ok: false, reason: "views.limit" });
+        expect(await createView("user-1", "Eleventh")).toEqual({ ok: false, reason: "campaignList:views.limit" });
         const list = await storage.campaignViews.listForUser("user-1");
         expect(list.map((v) => v.name)).toEqual(Array.from({ length: 10 }, (_, i) => `View ${String(i + 1).padStart(2, "0")}`));
         expect(list[0]).toMatchObject({ userId: "user-1", query: "status=active&sort=name&q=View%2001", columns: ["name", "team", "liveStatus"], created: NOW.toISOString() });
-        const other = await storage.campaignViews.create("user-2", view("Eleventh"), NOW);
+        const other = await createView("user-2", "Eleventh");
         expect(other.ok).toBe(true);
         expect(await storage.campaignViews.listForUser("user-2")).toHaveLength(1);
       });
 
       it("refuses a second view of the same name whatever the case and accents; renames; a delete frees a slot and the name", async () => {
-        const created = await storage.campaignViews.create("user-1", view("  Été actif "), NOW);
+        const created = await createView("user-1", "  Été actif ");
         if (!created.ok) throw new Error("not created");
         expect(created.view).toMatchObject({ name: "Été actif", nameLower: "ete actif", version: 1 });
         expect(await storage.campaignViews.getOne(created.view.id)).toEqual(created.view);
-        expect(await storage.campaignViews.create("user-1", view("ETE ACTIF"), NOW)).toEqual({ ok: false, reason: "views.nameTaken" });
+        expect(await createView("user-1", "ETE ACTIF")).toEqual({ ok: false, reason: "campaignList:views.nameTaken" });
 
         const later = at("2025-06-02T10:00:00.000Z");
         const renamed = await storage.campaignViews.rename(created.view.id, "Running summer", later);
         expect(renamed).toMatchObject({ id: created.view.id, name: "Running summer", nameLower: "running summer", updated: later.toISOString(), version: 2 });
         expect(await storage.campaignViews.getOne(created.view.id)).toEqual(renamed);
         // The old name is free again; a taken one is refused.
-        const again = await storage.campaignViews.create("user-1", view("Été actif"), NOW);
+        const again = await createView("user-1", "Été actif");
         expect(again.ok).toBe(true);
         await expect(storage.campaignViews.rename(created.view.id, "été ACTIF", later)).rejects.toBeInstanceOf(AlreadyExistsError);
         await expect(storage.campaignViews.rename("missing", "x", later)).rejects.toBeInstanceOf(NotFoundError);
         // Same name in another case: allowed for the view itself.
         expect((await storage.campaignViews.rename(created.view.id, "RUNNING summer", later)).name).toBe("RUNNING summer");
 
-        for (let i = 3; i <= MAX_CAMPAIGN_VIEWS; i++) expect((await storage.campaignViews.create("user-1", view(`V${i}`), NOW)).ok).toBe(true);
-        expect(await storage.campaignViews.create("user-1", view("One more"), NOW)).toEqual({ ok: false, reason: "views.limit" });
+        for (let i = 3; i <= MAX_CAMPAIGN_VIEWS; i++) expect((await createView("user-1", `V${i}`)).ok).toBe(true);
+        expect(await createView("user-1", "One more")).toEqual({ ok: false, reason: "campaignList:views.limit" });
         await storage.campaignViews.delete(created.view.id);
         expect(await storage.campaignViews.getOne(created.view.id)).toBeNull();
         await storage.campaignViews.delete(created.view.id);
-        expect((await storage.campaignViews.create("user-1", view("Running summer"), NOW)).ok).toBe(true);
+        expect((await createView("user-1", "Running summer")).ok).toBe(true);
         expect(await storage.campaignViews.listForUser("user-1")).toHaveLength(MAX_CAMPAIGN_VIEWS);
       });
 
       it(`never exceeds ${MAX_CAMPAIGN_VIEWS} under concurrent creates`, async () => {
-        await storage.campaignViews.create("user-1", view("Existing"), NOW);
-        const results = await Promise.all(Array.from({ length: 14 }, (_, i) => storage.campaignViews.create("user-1", view(`Racing ${i}`), NOW)));
+        await createView("user-1", "Existing");
+        const results = await Promise.all(Array.from({ length: 14 }, (_, i) => createView("user-1", `Racing ${i}`)));
         expect(results.filter((r) => r.ok)).toHaveLength(MAX_CAMPAIGN_VIEWS - 1);
-        expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.reason === "views.limit")).toBe(true);
+        expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.reason === "campaignList:views.limit")).toBe(true);
         expect(await storage.campaignViews.listForUser("user-1")).toHaveLength(MAX_CAMPAIGN_VIEWS);
         // Same name raced five times: one wins.
-        const same = await Promise.all(Array.from({ length: 5 }, () => storage.campaignViews.create("user-2", view("Twin"), NOW)));
+        const same = await Promise.all(Array.from({ length: 5 }, () => createView("user-2", "Twin")));
         expect(same.filter((r) => r.ok)).toHaveLength(1);
         expect(await storage.campaignViews.listForUser("user-2")).toHaveLength(1);
       });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emptyCreative, type Campaign } from "~/domain/campaigns/campaign";
 import {
-  ACTIVATION_TITLE,
   activationProblems,
   budgetWarning,
   walletFields,
@@ -84,10 +83,6 @@ describe("activationProblems", () => {
     [null, true],
   ])("a team %s blocks enabling: %s", (teamStatus, blocked) => {
     expect(activationProblems(makeCampaign(), PLAIN, { teamStatus }).includes("activation.teamInactive")).toBe(blocked);
-  });
-
-  it("shows every refusal under 'Incomplete Campaign'", () => {
-    expect(ACTIVATION_TITLE).toBe("activation.incompleteCampaign");
   });
 });
 

@@ -85,11 +85,11 @@ describe("checkBid and applyMinBid", () => {
     [15, { ok: true, value: 15 }],
     [2_000, { ok: true, value: 2_000 }],
     [500, { ok: true, value: 500 }],
-    [14, { ok: false, reason: "campaign.bid.tooLow", limitCents: 15 }],
-    [0, { ok: false, reason: "campaign.bid.tooLow", limitCents: 15 }],
-    [2_001, { ok: false, reason: "campaign.bid.tooHigh", limitCents: 2_000 }],
-    [Number.NaN, { ok: false, reason: "campaign.bid.invalid" }],
-    [15.5, { ok: false, reason: "campaign.bid.invalid" }],
+    [14, { ok: false, reason: "campaigns:bidding.minBid", limitCents: 15 }],
+    [0, { ok: false, reason: "campaigns:bidding.minBid", limitCents: 15 }],
+    [2_001, { ok: false, reason: "campaigns:bidding.maxBid", limitCents: 2_000 }],
+    [Number.NaN, { ok: false, reason: "campaigns:form.bidNotPositive" }],
+    [15.5, { ok: false, reason: "campaigns:form.bidNotPositive" }],
   ])("%d cents -> %j", (bid, expected) => {
     expect(checkBid(bid, CPC)).toEqual(expected);
   });

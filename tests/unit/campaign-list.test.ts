@@ -13,7 +13,6 @@ import {
   viewQuery,
   type CampaignListState,
 } from "~/domain/campaigns/list";
-import { CAMPAIGN_SORTS } from "~/storage/port";
 
 const parse = (q: string) => parseListState(new URLSearchParams(q));
 const state = (s: Partial<CampaignListState>): CampaignListState => ({ ...defaultListState(), ...s });
@@ -133,8 +132,4 @@ it("knows when a filter is set", () => {
   expect(hasFilters(parse("sort=name&columns=name&after=x"))).toBe(false);
   expect(hasFilters(parse("q=x"))).toBe(true);
   expect(hasFilters(parse("live=ended"))).toBe(true);
-});
-
-it("shares its sorts with the storage port", () => {
-  expect(CAMPAIGN_SORTS).toEqual(["updated", "name", "startDate", "endDate", "created", "spend"]);
 });

@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  canPreview,
   deriveLiveStatus,
-  isArchived,
   isComplete,
   type CampaignCompletenessInput,
   type CampaignLiveInput,
@@ -15,8 +13,8 @@ const BASE: CampaignLiveInput = {
   status: "active",
   startDate: "2025-06-01T00:00:00.000Z",
   endDate: null,
-  spend: 0,
-  pacingTotal: null,
+  spendCents: 0,
+  pacingTotalCents: null,
 };
 const WALLET: CampaignWallet = { status: "active", balance: 10_000 };
 
@@ -38,12 +36,12 @@ describe("deriveLiveStatus (spec section 4)", () => {
     ["wallet disabled", {}, { status: "disabled", balance: 500 }, "insufficient_funds"],
     ["wallet test", {}, { status: "test", balance: 500 }, "running"],
     ["flag set", { insufficient_funds: true }, WALLET, "insufficient_funds"],
-    ["funds win over budget", { spend: 99_999, pacingTotal: 10 }, null, "insufficient_funds"],
+    ["funds win over budget", { spendCents: 99_999, pacingTotalCents: 1_000 }, null, "insufficient_funds"],
     // spend in cents, pacingTotal in currency units
-    ["budget reached", { spend: 5_000, pacingTotal: 50 }, WALLET, "out_of_budget"],
-    ["budget passed", { spend: 5_001, pacingTotal: 50 }, WALLET, "out_of_budget"],
-    ["budget not reached", { spend: 4_999, pacingTotal: 50 }, WALLET, "running"],
-    ["budget 0 is no budget", { spend: 5_000, pacingTotal: 0 }, WALLET, "running"],
+    ["budget reached", { spendCents: 5_000, pacingTotalCents: 5_000 }, WALLET, "out_of_budget"],
+    ["budget passed", { spendCents: 5_001, pacingTotalCents: 5_000 }, WALLET, "out_of_budget"],
+    ["budget not reached", { spendCents: 4_999, pacingTotalCents: 5_000 }, WALLET, "running"],
+    ["budget 0 is no budget", { spendCents: 5_000, pacingTotalCents: 0 }, WALLET, "running"],
     ["paused shown as is", { status: "paused" }, null, "paused"],
     ["draft shown as is", { status: "draft", startDate: "2030-01-01T00:00:00Z" }, WALLET, "draft"],
     ["pending_review as is", { status: "pending_review" }, WALLET, "pending_review"],
@@ -87,27 +85,5 @@ describe("isComplete: name, start date and FIXED or a bid above zero", () => {
     ["CPM bid 1 cent", { bidStrategy: "CPM", bid: 1 }, true],
   ])("%s -> %s", (_label, patch, expected) => {
     expect(isComplete({ ...C, ...patch })).toBe(expected);
-  });
-});
-
-describe("canPreview and isArchived", () => {
-  it.each<[boolean, CampaignLiveStatus, boolean]>([
-    [true, "running", true],
-    [true, "scheduled", true],
-    [true, "ended", false],
-    [true, "paused", false],
-    [true, "insufficient_funds", false],
-    [false, "running", false],
-    [false, "scheduled", false],
-  ])("preview %s, %s -> %s", (preview, live, expected) => {
-    expect(canPreview(preview, live)).toBe(expected);
-  });
-
-  it.each<[CampaignLiveInput["status"], boolean]>([
-    ["archived", true],
-    ["active", false],
-    ["deleted", false],
-  ])("%s archived -> %s", (status, expected) => {
-    expect(isArchived({ status })).toBe(expected);
   });
 });

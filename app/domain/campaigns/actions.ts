@@ -68,11 +68,11 @@ export interface ActionContext {
 }
 
 export type ActionRefusal =
-  | "campaign.action.forbidden"
-  | "campaign.action.notAllowed"
-  | "campaign.delete.onlyDraft"
-  | "campaign.incomplete"
-  | "campaign.reject.reasonRequired";
+  | "errors.insufficientPermissions"
+  | "campaigns:actions.notAllowed"
+  | "campaigns:errors.onlyDraftDelete"
+  | "campaigns:activation.incompleteCampaign"
+  | "campaigns:actions.reasonRequired";
 
 export interface ActionOutcome {
   status: CampaignStatus;
@@ -121,12 +121,12 @@ export function applyAction(
 ): ActionResult {
   const rule = ACTION_RULES[action];
   if (!appliesFrom(rule, status)) {
-    return { ok: false, reason: action === "delete" ? "campaign.delete.onlyDraft" : "campaign.action.notAllowed" };
+    return { ok: false, reason: action === "delete" ? "campaigns:errors.onlyDraftDelete" : "campaigns:actions.notAllowed" };
   }
-  if (!mayAct(action, status, actor)) return { ok: false, reason: "campaign.action.forbidden" };
+  if (!mayAct(action, status, actor)) return { ok: false, reason: "errors.insufficientPermissions" };
   switch (action) {
     case "enable":
-      if (!ctx.complete) return { ok: false, reason: "campaign.incomplete" };
+      if (!ctx.complete) return { ok: false, reason: "campaigns:activation.incompleteCampaign" };
       return ctx.moderation
         ? { ok: true, value: { status: "pending_review", addToPendingReview: true } }
         : { ok: true, value: { status: "active" } };
@@ -134,7 +134,7 @@ export function applyAction(
       return { ok: true, value: { status: rule.to, review: { approved: true, rejectionReason: null } } };
     case "reject": {
       const reason = rejectionReason?.trim() ?? "";
-      if (!reason) return { ok: false, reason: "campaign.reject.reasonRequired" };
+      if (!reason) return { ok: false, reason: "campaigns:actions.reasonRequired" };
       return { ok: true, value: { status: rule.to, review: { approved: false, rejectionReason: reason } } };
     }
     default:

@@ -25,7 +25,7 @@ import type { RetailerSettings } from "~/domain/retailer-settings";
 import type { TeamStatus, WalletData } from "~/domain/types";
 
 /** The title every activation refusal is shown under: 'Incomplete Campaign'. */
-export const ACTIVATION_TITLE = "activation.incompleteCampaign";
+export const ACTIVATION_TITLE = "campaigns:activation.incompleteCampaign";
 
 export type ActivationRefusal =
   | "activation.incomplete"

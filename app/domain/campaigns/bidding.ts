@@ -60,16 +60,16 @@ export function bidLimits(settings: RetailerSettings, type: CampaignType, strate
   };
 }
 
-export type BidRefusal = "campaign.bid.invalid" | "campaign.bid.tooLow" | "campaign.bid.tooHigh";
+export type BidRefusal = "campaigns:form.bidNotPositive" | "campaigns:bidding.minBid" | "campaigns:bidding.maxBid";
 export type BidCheck =
   | { ok: true; value: number }
   | { ok: false; reason: BidRefusal; /** The limit broken, in cents ({0} of the message). */ limitCents?: number };
 
 /** 'Minimum allowed bid: {0}' / 'Maximum allowed bid: {0}'; both ends are allowed. */
 export function checkBid(bidCents: number, limits: BidLimit): BidCheck {
-  if (!Number.isInteger(bidCents)) return { ok: false, reason: "campaign.bid.invalid" };
-  if (bidCents < limits.minCents) return { ok: false, reason: "campaign.bid.tooLow", limitCents: limits.minCents };
-  if (bidCents > limits.maxCents) return { ok: false, reason: "campaign.bid.tooHigh", limitCents: limits.maxCents };
+  if (!Number.isInteger(bidCents)) return { ok: false, reason: "campaigns:form.bidNotPositive" };
+  if (bidCents < limits.minCents) return { ok: false, reason: "campaigns:bidding.minBid", limitCents: limits.minCents };
+  if (bidCents > limits.maxCents) return { ok: false, reason: "campaigns:bidding.maxBid", limitCents: limits.maxCents };
   return { ok: true, value: bidCents };
 }
 

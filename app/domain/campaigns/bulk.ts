@@ -19,6 +19,7 @@
  *   archived campaign is read-only).
  */
 import { dayEdge, dayOfInstant, type Campaign, type CampaignData } from "~/domain/campaigns/campaign";
+import { campaignEditRefusal } from "~/domain/campaigns/editing";
 import { activationProblems, ACTIVATION_TITLE, type ActivationRefusal } from "~/domain/campaigns/activation";
 import { applyAction, type ActionOutcome, type CampaignAction } from "~/domain/campaigns/actions";
 import { bidLimits, checkBid, coerceStrategy } from "~/domain/campaigns/bidding";
@@ -49,19 +50,19 @@ export interface BulkContext {
 export type BulkField = "status" | "endDate" | "bid" | "pacingDaily";
 
 export type BulkRefusal =
-  | "campaign.action.forbidden"
-  | "campaign.action.notAllowed"
-  | "campaign.delete.onlyDraft"
-  | "campaign.incomplete"
-  | "campaign.reject.reasonRequired"
-  | "campaign.bid.invalid"
-  | "campaign.bid.tooLow"
-  | "campaign.bid.tooHigh"
-  | "campaign.pacing.dailyNotBelowTotal"
-  | "campaign.pacing.placementNotBelowDaily"
-  | "campaign.endDate.invalid"
-  | "campaign.endDate.beforeStart"
-  | "campaign.edit.archived"
+  | "errors.insufficientPermissions"
+  | "campaigns:actions.notAllowed"
+  | "campaigns:errors.onlyDraftDelete"
+  | "campaigns:activation.incompleteCampaign"
+  | "campaigns:actions.reasonRequired"
+  | "campaigns:form.bidNotPositive"
+  | "campaigns:bidding.minBid"
+  | "campaigns:bidding.maxBid"
+  | "campaigns:budget.dailyNotBelowTotal"
+  | "campaigns:budget.placementNotBelowDaily"
+  | "campaigns:form.dayInvalid"
+  | "campaigns:form.endBeforeStart"
+  | "campaigns:campaign.edit.archived"
   | typeof ACTIVATION_TITLE;
 
 export interface BulkRow {
@@ -97,8 +98,6 @@ function refuse(r: BulkRow, reason: BulkRefusal, extra: Partial<BulkRow> = {}): 
   return { ...r, ...extra, ok: false, changed: false, reason };
 }
 
-const READ_ONLY: readonly CampaignStatus[] = ["archived", "deleted"];
-
 function planAction(c: BulkCampaign, change: Extract<BulkChange, { kind: "action" }>, ctx: BulkContext): BulkRow {
   const base = row(c, "status", c.status, c.status);
   const result = applyAction(
@@ -120,15 +119,15 @@ function planAction(c: BulkCampaign, change: Extract<BulkChange, { kind: "action
 function planEndDay(c: BulkCampaign, day: string, ctx: BulkContext): BulkRow {
   const before = c.endDate ? dayOfInstant(c.endDate, ctx.timeZone) : null;
   const base = row(c, "endDate", before, day);
-  if (!isDay(day)) return refuse({ ...base, after: null }, "campaign.endDate.invalid");
+  if (!isDay(day)) return refuse({ ...base, after: null }, "campaigns:form.dayInvalid");
   const startDay = c.startDate ? dayOfInstant(c.startDate, ctx.timeZone) : null;
-  if (startDay && day < startDay) return refuse(base, "campaign.endDate.beforeStart");
+  if (startDay && day < startDay) return refuse(base, "campaigns:form.endBeforeStart");
   return { ...base, patch: { endDate: new Date(dayEdge(day, ctx.timeZone, "end")).toISOString() } };
 }
 
 function planBid(c: BulkCampaign, cents: number, ctx: BulkContext): BulkRow {
   const base = row(c, "bid", c.bid, cents);
-  if (!Number.isInteger(cents) || cents <= 0) return refuse(base, "campaign.bid.invalid");
+  if (!Number.isInteger(cents) || cents <= 0) return refuse(base, "campaigns:form.bidNotPositive");
   const accountType = ctx.teamAccountTypes?.[c.team] ?? c.teamInfo?.account_type ?? null;
   const strategy = coerceStrategy(ctx.settings, c.campaignType, accountType, c.bidStrategy);
   if (strategy !== "FIXED") {
@@ -158,8 +157,8 @@ export function planBulkEdit(campaigns: readonly BulkCampaign[], change: BulkCha
     if (change.kind === "action") return planAction(c, change, ctx);
     const field: BulkField = change.kind === "endDay" ? "endDate" : change.kind === "bid" ? "bid" : "pacingDaily";
     const before = field === "endDate" ? (c.endDate ? dayOfInstant(c.endDate, ctx.timeZone) : null) : field === "bid" ? c.bid : c.pacingDaily;
-    if (!can(ctx.actor, "Campaign", "update", { teamId: c.team })) return refuse(row(c, field, before, before), "campaign.action.forbidden");
-    if (READ_ONLY.includes(c.status)) return refuse(row(c, field, before, before), "campaign.edit.archived");
+    const refusal = campaignEditRefusal(ctx.actor, c);
+    if (refusal) return refuse(row(c, field, before, before), refusal);
     switch (change.kind) {
       case "endDay":
         return planEndDay(c, change.day, ctx);

@@ -27,7 +27,7 @@ export interface Pacing {
   devices: Record<PacingDevice, number | null>;
 }
 
-export type PacingRefusal = "campaign.pacing.dailyNotBelowTotal" | "campaign.pacing.placementNotBelowDaily";
+export type PacingRefusal = "campaigns:budget.dailyNotBelowTotal" | "campaigns:budget.placementNotBelowDaily";
 export type PacingCheck =
   | { ok: true; value: Pacing }
   | { ok: false; reason: PacingRefusal; /** "daily" or the placement. */ field: "daily" | PacingPlacement };
@@ -48,12 +48,12 @@ export function validatePacing(input: PacingInput): PacingCheck {
     number | null
   >;
   if (total !== null && daily !== null && !(daily < total)) {
-    return { ok: false, reason: "campaign.pacing.dailyNotBelowTotal", field: "daily" };
+    return { ok: false, reason: "campaigns:budget.dailyNotBelowTotal", field: "daily" };
   }
   if (daily !== null) {
     for (const p of PACING_PLACEMENTS) {
       const cap = placements[p];
-      if (cap !== null && !(cap < daily)) return { ok: false, reason: "campaign.pacing.placementNotBelowDaily", field: p };
+      if (cap !== null && !(cap < daily)) return { ok: false, reason: "campaigns:budget.placementNotBelowDaily", field: p };
     }
   }
   return { ok: true, value: { total, daily, placements, devices } };

@@ -2,15 +2,16 @@
  * Campaign live status, completeness and preview of spec section 4. Pure: `now` is passed in.
  *
  * Readings:
- * - `spend` is in cents and `pacingTotal` in currency units, as the spec stores them, so the
- *   total budget is reached when spend / 100 >= pacingTotal. A pacingTotal of null, 0 or less is
- *   no budget (pacing values must be above 0, otherwise dropped).
+ * - Money is in cents, as storage holds it: the total budget is reached when the spend reaches
+ *   the pacing total. A pacing total of null, 0 or less is no budget (pacing values must be above
+ *   0, otherwise dropped).
  * - `startDate` and `endDate` are ISO instants; the end is the moment it stops, already computed
  *   as 23:59:59(.999) of its day in the retailer's time zone, and the campaign has ended once `now`
  *   is after it. A bare day (yyyy-mm-dd) is accepted too and is read in `timeZone` (default
  *   Europe/Paris): the start at 00:00 of that day, the end at 23:59:59.999 of it.
  */
 import { TZDate } from "@date-fns/tz";
+import type { Cents } from "~/domain/money";
 import type { BidStrategy } from "~/domain/retailer-settings";
 import type { WalletData } from "~/domain/types";
 
@@ -45,10 +46,9 @@ export interface CampaignLiveInput {
   endDate: string | null;
   /** The stored flag, set when the campaign was saved with an unusable wallet. */
   insufficient_funds?: boolean;
-  /** Cents. */
-  spend: number;
-  /** Currency units, or null. */
-  pacingTotal: number | null;
+  spendCents: Cents;
+  /** The total budget, or null for none. */
+  pacingTotalCents: Cents | null;
 }
 
 export type CampaignWallet = Pick<WalletData, "status" | "balance">;
@@ -81,7 +81,7 @@ export function deriveLiveStatus(
   if (campaign.startDate && instant(campaign.startDate, timeZone, "start") > t) return "scheduled";
   if (campaign.endDate && instant(campaign.endDate, timeZone, "end") < t) return "ended";
   if (campaign.insufficient_funds || walletIsUnusable(wallet)) return "insufficient_funds";
-  if (campaign.pacingTotal != null && campaign.pacingTotal > 0 && campaign.spend / 100 >= campaign.pacingTotal) {
+  if (campaign.pacingTotalCents != null && campaign.pacingTotalCents > 0 && campaign.spendCents >= campaign.pacingTotalCents) {
     return "out_of_budget";
   }
   return "running";
@@ -100,13 +100,4 @@ export function isComplete(campaign: CampaignCompletenessInput): boolean {
   if (!campaign.name || campaign.name.trim() === "") return false;
   if (!campaign.startDate) return false;
   return campaign.bidStrategy === "FIXED" || (typeof campaign.bid === "number" && campaign.bid > 0);
-}
-
-export function isArchived(campaign: { status: CampaignStatus }): boolean {
-  return campaign.status === "archived";
-}
-
-/** Preview only when the retailer enables it and the live status is running or scheduled. */
-export function canPreview(preview: boolean, liveStatus: CampaignLiveStatus): boolean {
-  return preview && (liveStatus === "running" || liveStatus === "scheduled");
 }

@@ -9,7 +9,6 @@
  * A repeated apply (a reload of the result page) cannot apply twice: every campaign saved has a
  * new version, so the second attempt reports a conflict for it.
  */
-import { data } from "@remix-run/node";
 import { ACTION_RULES, type CampaignAction } from "~/domain/campaigns/actions";
 import { planBulkEdit, type BulkChange, type BulkContext, type BulkRow } from "~/domain/campaigns/bulk";
 import { dayEdge } from "~/domain/campaigns/campaign";
@@ -21,6 +20,7 @@ import type { Team, User } from "~/domain/types";
 import { BULK_ACTIONS, type BulkChangeChoice, type BulkEditValue } from "~/forms/campaigns/list";
 import type { Campaign } from "~/storage/port";
 import { withValues } from "~/domain/message";
+import { failureMessage, forbidden, notFound, ok, type Failure, type Result } from "~/domain/result";
 import { runCampaignAction, saveSection, type CampaignContext } from "~/services/campaigns/campaigns.server";
 import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
@@ -51,9 +51,9 @@ export function canBulkEdit(user: User): boolean {
   return bulkChoices(user).length > 0;
 }
 
-/** 403 'Insufficient permissions' for a user who may change no campaign (viewers). */
-export function requireBulkRight(user: User): void {
-  if (!canBulkEdit(user)) throw data({ error: "errors.insufficientPermissions" }, { status: 403 });
+/** Forbidden ('Insufficient permissions') for a user who may change no campaign (viewers). */
+export function bulkRightRefusal(user: User): Failure | null {
+  return canBulkEdit(user) ? null : forbidden();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -100,28 +100,11 @@ function shown(field: BulkRow["field"], value: string | number | null, p: Presen
   return { kind: "text", text: formatMoney(Number(value), p.currency, p.locale) };
 }
 
-const REASONS: Record<string, string> = {
-  "campaign.action.forbidden": "errors.insufficientPermissions",
-  "campaign.action.notAllowed": "campaigns:actions.notAllowed",
-  "campaign.delete.onlyDraft": "campaigns:errors.onlyDraftDelete",
-  "campaign.incomplete": "campaigns:activation.incompleteCampaign",
-  "campaign.reject.reasonRequired": "campaigns:actions.reasonRequired",
-  "campaign.bid.invalid": "campaigns:form.bidNotPositive",
-  "campaign.bid.tooLow": "campaigns:bidding.minBid",
-  "campaign.bid.tooHigh": "campaigns:bidding.maxBid",
-  "campaign.pacing.dailyNotBelowTotal": "campaigns:budget.dailyNotBelowTotal",
-  "campaign.pacing.placementNotBelowDaily": "campaigns:budget.placementNotBelowDaily",
-  "campaign.endDate.invalid": "campaigns:form.dayInvalid",
-  "campaign.endDate.beforeStart": "campaigns:form.endBeforeStart",
-  "campaign.edit.archived": "campaignList:bulk.reason.readOnly",
-  "activation.incompleteCampaign": "campaigns:activation.incompleteCampaign",
-};
-
+/** The row's reason is its message's i18n key; a broken bid limit is its {0}, in the currency. */
 function reasonMessage(row: BulkRow, p: Presenter): string | null {
   if (!row.reason) return null;
-  const key = REASONS[row.reason] ?? "campaignList:bulk.reason.refused";
-  if (row.values?.limit !== undefined) return withValues(key, { 0: formatMoney(row.values.limit, p.currency, p.locale) });
-  return key;
+  if (row.values?.limit !== undefined) return withValues(row.reason, { 0: formatMoney(row.values.limit, p.currency, p.locale) });
+  return row.reason;
 }
 
 function rowView(row: BulkRow, p: Presenter): BulkRowView {
@@ -151,7 +134,7 @@ interface Selection {
  * The selected campaigns in the order given, each with its team; a 404 (that reveals nothing) when
  * one is missing or outside the user's scope (or, on a team's tab, of another team).
  */
-async function readSelection(user: User, ids: readonly string[], fixedTeamId: string | null): Promise<Selection> {
+async function readSelection(user: User, ids: readonly string[], fixedTeamId: string | null): Promise<Selection | null> {
   const found = await getStorage().campaigns.getMany(ids);
   const byId = new Map(found.map((c) => [c.id, c]));
   const teamIds = [...new Set(found.map((c) => c.team))];
@@ -161,7 +144,7 @@ async function readSelection(user: User, ids: readonly string[], fixedTeamId: st
     const campaign = byId.get(id);
     const team = campaign ? teams.get(campaign.team) : undefined;
     if (!campaign || !team || !canSeeTeam(user, team) || (fixedTeamId !== null && campaign.team !== fixedTeamId)) {
-      throw data({ error: "errors.notFound" }, { status: 404 });
+      return null;
     }
     campaigns.push(campaign);
   }
@@ -195,11 +178,13 @@ function summarise(rows: readonly { ok: boolean; changed: boolean }[]) {
 }
 
 /** The review step: what will change, what will not and why. Nothing is saved. */
-export async function reviewBulkEdit(user: User, value: BulkEditValue, fixedTeamId: string | null, locale: string): Promise<BulkReview> {
-  requireBulkRight(user);
+export async function reviewBulkEdit(user: User, value: BulkEditValue, fixedTeamId: string | null, locale: string): Promise<Result<BulkReview>> {
+  const refused = bulkRightRefusal(user);
+  if (refused) return refused;
   const selection = await readSelection(user, value.campaignIds, fixedTeamId);
+  if (!selection) return notFound();
   const rows = (await plan(user, selection, value.change)).map((r) => rowView(r, presenter(locale)));
-  return { rows, summary: summarise(rows) };
+  return ok({ rows, summary: summarise(rows) });
 }
 
 export interface BulkResult {
@@ -211,10 +196,12 @@ export interface BulkResult {
  * The confirmed edit: each campaign still at its reviewed version and accepted by the rules is
  * saved on its own; the others are reported with their reason.
  */
-export async function applyBulkEdit(user: User, value: BulkEditValue, fixedTeamId: string | null, locale: string): Promise<BulkResult> {
-  requireBulkRight(user);
+export async function applyBulkEdit(user: User, value: BulkEditValue, fixedTeamId: string | null, locale: string): Promise<Result<BulkResult>> {
+  const refused = bulkRightRefusal(user);
+  if (refused) return refused;
   const p = presenter(locale);
   const selection = await readSelection(user, value.campaignIds, fixedTeamId);
+  if (!selection) return notFound();
   const planned = await plan(user, selection, value.change);
   const rows: BulkResultView[] = [];
   for (const [index, row] of planned.entries()) {
@@ -236,14 +223,14 @@ export async function applyBulkEdit(user: User, value: BulkEditValue, fixedTeamI
     }
     rows.push(await applyOne(user, { campaign, team }, row, value.change, view));
   }
-  return {
+  return ok({
     rows,
     summary: {
       saved: rows.filter((r) => r.outcome === "saved").length,
       failed: rows.filter((r) => r.outcome === "failed").length,
       unchanged: rows.filter((r) => r.outcome === "unchanged").length,
     },
-  };
+  });
 }
 
 async function applyOne(user: User, ctx: CampaignContext, row: BulkRow, change: BulkChange, view: BulkRowView): Promise<BulkResultView> {
@@ -255,19 +242,17 @@ async function applyOne(user: User, ctx: CampaignContext, row: BulkRow, change: 
         ...view,
         ok: false,
         outcome: "failed",
-        reason: outcome.message,
-        problems: (outcome.problems ?? []).map((problem) => `campaignList:bulk.problem.${problem.replace(/^activation\./, "")}`),
+        reason: failureMessage(outcome),
+        problems: (outcome.details ?? []).map((problem) => `campaignList:bulk.problem.${problem.replace(/^campaigns:activation\./, "")}`),
       };
     }
     const saved = await saveSection(user, ctx, row.patch ?? {}, row.version);
     if (saved.ok) return { ...view, outcome: "saved" };
-    const fieldError = Object.values(saved.fieldErrors).flat()[0];
-    return { ...view, ok: false, outcome: "failed", reason: saved.formErrors[0] ?? fieldError ?? "errors.tryAgain", problems: [] };
+    // A campaign deleted meanwhile: this row fails, the others go on.
+    if (saved.kind === "not-found") return { ...view, ok: false, outcome: "failed", reason: "campaignList:bulk.reason.gone", problems: [] };
+    return { ...view, ok: false, outcome: "failed", reason: failureMessage(saved), problems: [] };
   } catch (error) {
-    // A campaign deleted meanwhile (404) or a storage failure: this row fails, the others go on.
-    if (typeof error === "object" && error !== null && (error as { type?: unknown }).type === "DataWithResponseInit") {
-      return { ...view, ok: false, outcome: "failed", reason: "campaignList:bulk.reason.gone", problems: [] };
-    }
+    // A storage failure: this row fails, the others go on.
     console.error(JSON.stringify({ level: "error", msg: "Bulk campaign edit failed", campaignId: row.id, error: String(error) }));
     return { ...view, ok: false, outcome: "failed", reason: "errors.tryAgain", problems: [] };
   }

@@ -5,7 +5,6 @@
  * repository, which audits each change and publishes to the ad server's cache in the same
  * transaction.
  */
-import { data } from "@remix-run/node";
 import { applyAction, availableActions, type CampaignAction } from "~/domain/campaigns/actions";
 import { activationProblems, budgetWarning, walletFields, type ActivationRefusal } from "~/domain/campaigns/activation";
 import { allowedStrategies, applyMinBid, bidLimits, checkBid, coerceStrategy } from "~/domain/campaigns/bidding";
@@ -31,10 +30,11 @@ import { canSeeTeam } from "~/domain/teams";
 import type { Team, User, Wallet } from "~/domain/types";
 import type { CreateCampaignValue, UpdateBiddingValue, UpdateBudgetValue, UpdateGeneralValue } from "~/forms/campaigns/campaigns";
 import { ConflictError, NotFoundError, type Patch } from "~/storage/port";
-import { splitMessage, withValues } from "~/domain/message";
+import { withValues } from "~/domain/message";
+import { fail, forbidden, notFound, ok, type Failure, type Result } from "~/domain/result";
+import { campaignEditRefusal, isCampaignEditable } from "~/domain/campaigns/editing";
 import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
-import { redirectWithToast } from "~/http/toast.server";
 import { retailerSettings as walletRetailerSettings } from "~/services/wallets.server";
 
 // ---------------------------------------------------------------------------------------------
@@ -50,17 +50,24 @@ export interface CampaignContext {
   team: Team;
 }
 
-/** The campaign and its team, or a 404 that does not reveal whether it exists. */
-export async function requireCampaign(user: User, id: string | undefined): Promise<CampaignContext> {
+/** The campaign and its team, or not-found that does not reveal whether it exists. */
+export async function requireCampaign(user: User, id: string | undefined): Promise<Result<CampaignContext>> {
   const campaign = id ? await getStorage().campaigns.getOne(id) : null;
   const team = campaign ? await getStorage().teams.getOne(campaign.team) : null;
-  if (!campaign || !team || !canSeeTeam(user, team)) throw data({ error: "errors.notFound" }, { status: 404 });
-  return { campaign, team };
+  if (!campaign || !team || !canSeeTeam(user, team)) return notFound();
+  return ok({ campaign, team });
 }
 
-/** 403 'Insufficient permissions' unless the user may edit campaigns of this team. */
-export function canEditCampaign(user: User, teamId: string): boolean {
-  return can(user, "Campaign", "update", { teamId });
+/** The user may change this campaign's sections now (the one rule: rights and status). */
+export function campaignEditable(user: User, ctx: CampaignContext): boolean {
+  return isCampaignEditable(user, ctx.campaign);
+}
+
+/** Why the user may not edit this campaign's sections now (forbidden, or archived), or null. */
+export function editRefusal(user: User, ctx: CampaignContext): Failure | null {
+  const refusal = campaignEditRefusal(user, ctx.campaign);
+  if (!refusal) return null;
+  return refusal === "errors.insufficientPermissions" ? forbidden() : fail("invalid", refusal);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -98,12 +105,18 @@ export async function republishTeam(team: Team): Promise<number> {
 // Results
 
 export type FieldErrors = Record<string, string[]>;
-export type SaveResult =
-  | { ok: true; campaign: Campaign; warnings: string[] }
-  | { ok: false; status: 400 | 403 | 409; formErrors: string[]; fieldErrors: FieldErrors };
+/** A section's save: the saved campaign (with warnings to show beside 'Changes Saved'), or why not. */
+export type SaveResult = Result<Campaign>;
 
-function refused(status: 400 | 403 | 409, formErrors: string[], fieldErrors: FieldErrors = {}): SaveResult {
-  return { ok: false, status, formErrors, fieldErrors };
+/** Refused input, reported on its fields: the first field carries the reason, the others follow. */
+export function invalidFields(fieldErrors: FieldErrors, formErrors: string[] = []): SaveResult {
+  const [field, messages] = Object.entries(fieldErrors)[0] ?? [];
+  if (!field || !messages?.length) return fail("invalid", formErrors[0] ?? "errors.errorOccurred");
+  const rest: FieldErrors = { ...fieldErrors, [field]: messages.slice(1) };
+  if (!rest[field]!.length) delete rest[field];
+  // The form's own messages (e.g. 'files not saved') ride along as the whole form's.
+  if (formErrors.length) rest[""] = formErrors;
+  return fail("invalid", messages[0]!, { field, fieldErrors: rest });
 }
 
 /** 'Publish campaign error' is for super-admins only (spec section 8); others read 'Error occurred'. */
@@ -130,42 +143,18 @@ async function save(
       action,
       publish: publisherFor(ctx.team, settings),
     });
-    return { ok: true, campaign, warnings };
+    return ok(campaign, warnings);
   } catch (error) {
-    if (error instanceof ConflictError) return refused(409, ["errors.conflict"]);
-    if (error instanceof NotFoundError) throw data({ error: "errors.notFound" }, { status: 404 });
+    if (error instanceof ConflictError) return fail("conflict", "errors.conflict");
+    if (error instanceof NotFoundError) return notFound();
     // The save and its publication are one transaction: nothing was written.
     logFailure("Campaign save failed", ctx.campaign.id, error, { action });
-    return refused(400, [publishFailureMessage(user)]);
+    return fail("invalid", publishFailureMessage(user)); // 400 as before: the user may try again
   }
 }
 
 function requireEdit(user: User, ctx: CampaignContext): SaveResult | null {
-  if (!canEditCampaign(user, ctx.team.id)) return refused(403, ["errors.insufficientPermissions"]);
-  // Archived is the end of a campaign's life (as in bulk edit): it is read, not edited.
-  if (!isEditableStatus(ctx.campaign.status)) return refused(400, ["campaigns:campaign.edit.archived"]);
-  return null;
-}
-
-/** Archived (and deleted) campaigns are not edited. */
-export function isEditableStatus(status: Campaign["status"]): boolean {
-  return status !== "archived" && status !== "deleted";
-}
-
-/** The user may change this campaign's sections now (rights and status). */
-export function campaignEditable(user: User, ctx: CampaignContext): boolean {
-  return canEditCampaign(user, ctx.team.id) && isEditableStatus(ctx.campaign.status);
-}
-
-/** PRG after a section save: 'Changes Saved', with the save's first warning as the description. */
-export function redirectSaved(url: string, warnings: readonly string[]) {
-  const warning = warnings[0] ? splitMessage(warnings[0]) : null;
-  return redirectWithToast(url, {
-    type: "success",
-    title: "toast.changesSaved",
-    description: warning?.key,
-    values: warning?.values as Record<string, string> | undefined,
-  });
+  return editRefusal(user, ctx);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -212,7 +201,7 @@ export async function updateGeneral(user: User, ctx: CampaignContext, value: Upd
   if (value.wallet) {
     const wallet = await getStorage().wallets.getOne(value.wallet);
     // Only the campaign's team's wallets, checked here whatever the form offered.
-    if (!wallet || wallet.teamId !== ctx.team.id) return refused(400, [], { wallet: ["campaigns:general.walletNotOfTeam"] });
+    if (!wallet || wallet.teamId !== ctx.team.id) return fail("invalid", "campaigns:general.walletNotOfTeam", { field: "wallet" });
     Object.assign(patch, walletFields(wallet));
     if (patch.insufficient_funds) warnings.push("campaigns:general.walletUnusable");
     const over = budgetWarning(ctx.campaign, wallet);
@@ -224,7 +213,18 @@ export async function updateGeneral(user: User, ctx: CampaignContext, value: Upd
   return save(user, ctx, patch, value.version, "update", warnings);
 }
 
-export async function updateBidding(user: User, ctx: CampaignContext, value: UpdateBiddingValue, locale: string): Promise<SaveResult> {
+/**
+ * Saves the Bidding form. With `raiseToMinimum` ('Apply min bid' pressed after a typed bid was
+ * refused), the bids the user typed below the minimum (the bid, each placement bid) are raised to
+ * it and the rest of their input is saved as typed.
+ */
+export async function updateBidding(
+  user: User,
+  ctx: CampaignContext,
+  value: UpdateBiddingValue,
+  locale: string,
+  options: { raiseToMinimum?: boolean } = {},
+): Promise<SaveResult> {
   const denied = requireEdit(user, ctx);
   if (denied) return denied;
   const settings = await getRetailerSettings();
@@ -236,20 +236,22 @@ export async function updateBidding(user: User, ctx: CampaignContext, value: Upd
   const check = (field: string, cents: number) => {
     const result = checkBid(cents, limits);
     if (result.ok) return;
-    const key = result.reason === "campaign.bid.tooHigh" ? "campaigns:bidding.maxBid" : "campaigns:bidding.minBid";
-    fieldErrors[field] = [withValues(key, { 0: money(result.limitCents ?? 0, locale) })];
+    fieldErrors[field] = [result.limitCents === undefined ? result.reason : withValues(result.reason, { 0: money(result.limitCents, locale) })];
   };
-  if (strategy !== "FIXED") check("bid", value.bid);
+  const raise = (cents: number) => (options.raiseToMinimum ? applyMinBid(cents, limits) : cents);
+  const bid = strategy === "FIXED" ? value.bid : raise(value.bid);
+  if (strategy !== "FIXED") check("bid", bid);
   const placementBids: Partial<Record<Placement, number>> = {};
   for (const p of settings.types[type].placements) {
-    const cents = value[`bid_${p}`];
-    if (cents !== null && cents !== undefined) {
+    const typed = value[`bid_${p}`];
+    if (typed !== null && typed !== undefined) {
+      const cents = raise(typed);
       check(`bid_${p}`, cents);
       placementBids[p] = cents;
     }
   }
-  if (Object.keys(fieldErrors).length) return refused(400, [], fieldErrors);
-  return save(user, ctx, { bidStrategy: strategy, bid: value.bid, placementBids }, value.version);
+  if (Object.keys(fieldErrors).length) return invalidFields(fieldErrors);
+  return save(user, ctx, { bidStrategy: strategy, bid, placementBids }, value.version, options.raiseToMinimum ? "apply-min-bid" : "update");
 }
 
 /**
@@ -284,8 +286,7 @@ export async function updateBudget(user: User, ctx: CampaignContext, value: Upda
   });
   if (!checked.ok) {
     const field = checked.field === "daily" ? "pacingDaily" : `pacing_${checked.field}`;
-    const message = checked.reason === "campaign.pacing.dailyNotBelowTotal" ? "campaigns:budget.dailyNotBelowTotal" : "campaigns:budget.placementNotBelowDaily";
-    return refused(400, [], { [field]: [message] });
+    return fail("invalid", checked.reason, { field });
   }
   const p = checked.value;
   const patch: Patch<CampaignData> = { pacingTotal: p.total, pacingDaily: p.daily, pacingDevices: p.devices };
@@ -349,8 +350,11 @@ export async function campaignReadiness(ctx: CampaignContext, locale: string, wa
   };
 }
 
-/** The General section's data: the form's raw values, the team's wallets, readiness. */
-export async function generalSection(ctx: CampaignContext, locale: string) {
+/**
+ * The General section's data: the form's raw values, the team's wallets, readiness. 'Ready to
+ * activate?' is only asked where Activate is offered to this user (`offersActivation`).
+ */
+export async function generalSection(user: User, ctx: CampaignContext, locale: string) {
   const c = ctx.campaign;
   const tz = retailerTimeZone();
   const wallets = await teamWallets(ctx.team.id);
@@ -379,6 +383,7 @@ export async function generalSection(ctx: CampaignContext, locale: string) {
         }),
       ),
     readiness: await campaignReadiness(ctx, locale, current),
+    offersActivation: (await offeredActions(user, ctx)).includes("enable"),
   };
 }
 
@@ -445,9 +450,12 @@ export async function budgetSection(ctx: CampaignContext, locale: string) {
 // ---------------------------------------------------------------------------------------------
 // Lifecycle
 
-export type ActionOutcome =
-  | { ok: true; campaign: Campaign | null; deleted: boolean; message: string }
-  | { ok: false; status: 400 | 403 | 409; message: string; problems?: string[] };
+/** A lifecycle action's outcome: the saved campaign (null once deleted) and the toast's key. */
+export interface ActionOutcome {
+  campaign: Campaign | null;
+  deleted: boolean;
+  message: string;
+}
 
 export async function actionContext(ctx: CampaignContext, settings?: RetailerSettings) {
   const s = settings ?? (await getRetailerSettings());
@@ -473,48 +481,31 @@ const ACTION_ERROR: Partial<Record<CampaignAction, string>> = {
   archive: "campaigns:errors.archiveError",
 };
 
-function refusalMessage(reason: string): string {
-  switch (reason) {
-    case "campaign.action.forbidden":
-      return "errors.insufficientPermissions";
-    case "campaign.delete.onlyDraft":
-      return "campaigns:errors.onlyDraftDelete";
-    case "campaign.incomplete":
-      return "campaigns:activation.incompleteCampaign";
-    case "campaign.reject.reasonRequired":
-      return "campaigns:actions.reasonRequired";
-    default:
-      return "campaigns:actions.notAllowed";
-  }
-}
-
 export async function runCampaignAction(
   user: User,
   ctx: CampaignContext,
   action: CampaignAction,
   version: number,
   reason?: string | null,
-): Promise<ActionOutcome> {
-  if (!mayActOnCampaigns(user, ctx.team.id)) return { ok: false, status: 403, message: "errors.insufficientPermissions" };
+): Promise<Result<ActionOutcome>> {
+  if (!mayActOnCampaigns(user, ctx.team.id)) return forbidden();
   const { moderation, settings } = await actionContext(ctx);
   const campaign = ctx.campaign;
   const actor = { subject: user, teamId: ctx.team.id };
   // Completeness is checked below with every other activation rule, so the refusal lists them all.
   const result = applyAction(action, campaign.status, actor, { moderation, complete: true }, reason);
-  if (!result.ok) {
-    return { ok: false, status: result.reason === "campaign.action.forbidden" ? 403 : 400, message: refusalMessage(result.reason) };
-  }
+  if (!result.ok) return fail(result.reason === "errors.insufficientPermissions" ? "forbidden" : "invalid", result.reason);
   if (action === "enable") {
     const problems = activationProblems(campaign, settings, { teamStatus: ctx.team.status });
-    if (problems.includes("activation.teamInactive")) return { ok: false, status: 400, message: "campaigns:actions.teamWithdrawn" };
-    if (problems.length) return { ok: false, status: 400, message: "campaigns:activation.incompleteCampaign", problems: problems.map((p) => `campaigns:${p}`) };
+    if (problems.includes("activation.teamInactive")) return fail("invalid", "campaigns:actions.teamWithdrawn");
+    if (problems.length) return fail("invalid", "campaigns:activation.incompleteCampaign", { details: problems.map((p) => `campaigns:${p}`) });
   }
   const now = new Date();
   try {
     if (action === "delete") {
       await getStorage().campaigns.delete(campaign.id, { by: user.email }, now, { expectVersion: version });
       await refreshTeamCampaignCounters(ctx.team.id, campaign.id, "remove");
-      return { ok: true, campaign: null, deleted: true, message: "campaigns:toast.deleted" };
+      return ok({ campaign: null, deleted: true, message: "campaigns:toast.deleted" });
     }
     const patch: Patch<CampaignData> = { status: result.value.status };
     if (result.value.review) {
@@ -532,12 +523,12 @@ export async function runCampaignAction(
         ? "remove"
         : "keep";
     await refreshTeamCampaignCounters(ctx.team.id, campaign.id, pending);
-    return { ok: true, campaign: saved, deleted: false, message: `campaigns:toast.action.${action}${result.value.addToPendingReview ? "Review" : ""}` };
+    return ok({ campaign: saved, deleted: false, message: `campaigns:toast.action.${action}${result.value.addToPendingReview ? "Review" : ""}` });
   } catch (error) {
-    if (error instanceof ConflictError) return { ok: false, status: 409, message: "errors.conflict" };
-    if (error instanceof NotFoundError) throw data({ error: "errors.notFound" }, { status: 404 });
+    if (error instanceof ConflictError) return fail("conflict", "errors.conflict");
+    if (error instanceof NotFoundError) return notFound();
     logFailure("Campaign action failed", campaign.id, error, { action });
-    return { ok: false, status: 400, message: ACTION_ERROR[action] ?? publishFailureMessage(user) };
+    return fail("invalid", ACTION_ERROR[action] ?? publishFailureMessage(user));
   }
 }
 
@@ -557,11 +548,11 @@ async function refreshTeamCampaignCounters(teamId: string, campaignId: string, p
 }
 
 /** Duplicate: a new draft copy; returns its id (no toast, spec section 8). */
-export async function duplicateCampaign(user: User, ctx: CampaignContext, copyName: string): Promise<string> {
-  if (!can(user, "Campaign", "create", { teamId: ctx.team.id })) throw data({ error: "errors.insufficientPermissions" }, { status: 403 });
+export async function duplicateCampaign(user: User, ctx: CampaignContext, copyName: string): Promise<Result<string>> {
+  if (!can(user, "Campaign", "create", { teamId: ctx.team.id })) return forbidden();
   const copy = duplicateCampaignData(ctx.campaign, copyName, user.email, new Date());
   const created = await getStorage().campaigns.create(copy, { by: user.email });
-  return created.id;
+  return ok(created.id);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -581,7 +572,14 @@ export function campaignViewContext(user: User, locale: string, now = new Date()
 
 export function liveStatusOf(campaign: Campaign, wallet: Pick<Wallet, "status" | "balance"> | null, now: Date): CampaignLiveStatus {
   return deriveLiveStatus(
-    { status: campaign.status, startDate: campaign.startDate, endDate: campaign.endDate, insufficient_funds: campaign.insufficient_funds, spend: campaign.spend, pacingTotal: campaign.pacingTotal === null ? null : campaign.pacingTotal / 100 },
+    {
+      status: campaign.status,
+      startDate: campaign.startDate,
+      endDate: campaign.endDate,
+      insufficient_funds: campaign.insufficient_funds,
+      spendCents: campaign.spend,
+      pacingTotalCents: campaign.pacingTotal,
+    },
     wallet,
     now,
     retailerTimeZone(),
@@ -630,6 +628,18 @@ export function presentCampaign(campaign: Campaign, wallet: Wallet | null, ctx: 
   };
 }
 export type CampaignRow = ReturnType<typeof presentCampaign>;
+
+/** The editor's frame: the campaign as its header shows it, the actions offered, the user's rights. */
+export async function campaignFrame(user: User, ctx: CampaignContext, locale: string) {
+  const wallet = ctx.campaign.wallet ? await getStorage().wallets.getOne(ctx.campaign.wallet) : null;
+  return {
+    campaign: presentCampaign(ctx.campaign, wallet, campaignViewContext(user, locale)),
+    team: { id: ctx.team.id, name: ctx.team.name, status: ctx.team.status },
+    actions: await offeredActions(user, ctx),
+    canEdit: campaignEditable(user, ctx),
+    canDuplicate: can(user, "Campaign", "create", { teamId: ctx.team.id }),
+  };
+}
 
 /** The wallets of a page of campaigns, by id, in one read. */
 export async function walletsOf(campaigns: readonly Campaign[]): Promise<Map<string, Wallet>> {

@@ -13,9 +13,9 @@ import type { RetailerSettings } from "~/domain/retailer-settings";
 import type { User } from "~/domain/types";
 import { bannerInputs, CREATIVE_FILE_FIELDS, bannerFields, type UpdateCreativeValue } from "~/forms/campaigns/creative";
 import { withValues } from "~/domain/message";
-import { canEditCampaign, saveSection, type CampaignContext, type FieldErrors, type SaveResult } from "~/services/campaigns/campaigns.server";
+import { campaignEditable, editRefusal, invalidFields, saveSection, type CampaignContext, type FieldErrors, type SaveResult } from "~/services/campaigns/campaigns.server";
+import { fail } from "~/domain/result";
 import { deleteCampaignAsset, fileUrl, getFileStore, saveCampaignAsset } from "~/services/files.server";
-import { readCampaignAssetForm } from "~/http/multipart.server";
 import { measureImage, measureVideo } from "~/services/media.server";
 import { getRetailerSettings } from "~/services/retailer-settings.server";
 
@@ -46,13 +46,13 @@ export function creativeFileFields(slots: readonly string[]): Record<string, Cam
 }
 
 /**
- * The section's form data (multipart with uploads, or URL-encoded), files kept within their
- * limits, and the banner slots offered (the banners form's fields depend on them).
+ * What the section's form may carry: the banner slots offered (the banners form's fields depend
+ * on them) and the file fields with the kind of asset each holds.
  */
-export async function readCreativeForm(request: Request, ctx: CampaignContext): Promise<{ formData: FormData; slots: string[] }> {
+export async function creativeFormFields(ctx: CampaignContext): Promise<{ slots: string[]; fileFields: Record<string, CampaignAssetKind> }> {
   const settings = await getRetailerSettings();
   const slots = supportedBannerSlots(settings, ctx.campaign.campaignType).map((s) => s.slot);
-  return { formData: await readCampaignAssetForm(request, creativeFileFields(slots)), slots };
+  return { slots, fileFields: creativeFileFields(slots) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -67,7 +67,7 @@ export async function creativeView(user: User, ctx: CampaignContext) {
   return {
     campaignId: c.id,
     version: c.version,
-    canEdit: canEditCampaign(user, ctx.team.id),
+    canEdit: campaignEditable(user, ctx),
     campaignType: c.campaignType,
     takesBanners: takesBanners(c.campaignType),
     banners: slots.map(({ slot, placements }) => {
@@ -113,8 +113,8 @@ export type CreativeView = Awaited<ReturnType<typeof creativeView>>;
 // ---------------------------------------------------------------------------------------------
 // Saving
 
-function refused(status: 400 | 403, fieldErrors: FieldErrors, formErrors: string[] = []): SaveResult {
-  return { ok: false, status, formErrors, fieldErrors };
+function refused(fieldErrors: FieldErrors, formErrors: string[] = []): SaveResult {
+  return invalidFields(fieldErrors, formErrors);
 }
 
 const FILES_NOT_SAVED = "campaignTargeting:errors.filesNotSaved";
@@ -150,18 +150,19 @@ async function dropCreated(campaignId: string, result: SaveResult, created: stri
 
 /** Saves the image and link of every supported banner slot; other stored banners are kept. */
 export async function updateBanners(user: User, ctx: CampaignContext, value: Record<string, unknown> & { version: number }): Promise<SaveResult> {
-  if (!canEditCampaign(user, ctx.team.id)) return refused(403, {}, ["errors.insufficientPermissions"]);
+  const denied = editRefusal(user, ctx);
+  if (denied) return denied;
   const settings = await getRetailerSettings();
   const c = ctx.campaign;
   const slots = supportedBannerSlots(settings, c.campaignType).map((s) => s.slot);
-  if (!slots.length) return refused(400, {}, ["campaignTargeting:banners.unsupported"]);
+  if (!slots.length) return fail("invalid", "campaignTargeting:banners.unsupported");
   const inputs = bannerInputs(value, slots);
   const stored = await storeUploads(
     c.id,
     inputs.filter((i) => i.image).map((i) => ({ field: bannerFields(i.slot).image, kind: "banner" as const, file: i.image!, slot: i.slot })),
     settings,
   );
-  if (!stored.ok) return refused(400, stored.fieldErrors, [FILES_NOT_SAVED]);
+  if (!stored.ok) return refused(stored.fieldErrors, [FILES_NOT_SAVED]);
 
   const banners: Record<string, CampaignBanner> = { ...(c.banners ?? {}) };
   for (const input of inputs) {
@@ -177,9 +178,10 @@ export async function updateBanners(user: User, ctx: CampaignContext, value: Rec
 
 /** Removes a stored banner (e.g. one whose slot is no longer supported). */
 export async function removeBanner(user: User, ctx: CampaignContext, slot: string, version: number): Promise<SaveResult> {
-  if (!canEditCampaign(user, ctx.team.id)) return refused(403, {}, ["errors.insufficientPermissions"]);
+  const denied = editRefusal(user, ctx);
+  if (denied) return denied;
   const c = ctx.campaign;
-  if (!Object.hasOwn(c.banners ?? {}, slot)) return refused(400, {}, ["campaignTargeting:banners.notFound"]);
+  if (!Object.hasOwn(c.banners ?? {}, slot)) return fail("invalid", "campaignTargeting:banners.notFound");
   const { [slot]: _removed, ...banners } = c.banners;
   return saveSection(user, ctx, { banners }, version);
 }
@@ -197,7 +199,8 @@ async function storedRatio(key: string | null, kind: "video" | "poster"): Promis
 
 /** Saves the creative: its elements, texts, links, options and media. */
 export async function updateCreative(user: User, ctx: CampaignContext, value: UpdateCreativeValue): Promise<SaveResult> {
-  if (!canEditCampaign(user, ctx.team.id)) return refused(403, {}, ["errors.insufficientPermissions"]);
+  const denied = editRefusal(user, ctx);
+  if (denied) return denied;
   const settings = await getRetailerSettings();
   const c = ctx.campaign;
   const before: CampaignCreative = { ...emptyCreative(), ...(c.creative ?? {}) };
@@ -214,7 +217,7 @@ export async function updateCreative(user: User, ctx: CampaignContext, value: Up
       const stored = await storedRatio(before.video_thumb, "poster");
       if (stored && stored !== ratio) fieldErrors.aspectRatio = [withValues("campaignTargeting:errors.storedPosterRatio", { actual: stored, expected: ratio })];
     }
-    if (fieldErrors.aspectRatio) return refused(400, fieldErrors);
+    if (fieldErrors.aspectRatio) return refused(fieldErrors);
   }
 
   const uploads = (Object.keys(CREATIVE_FILE_FIELDS) as (keyof typeof CREATIVE_FILE_FIELDS)[])
@@ -226,7 +229,7 @@ export async function updateCreative(user: User, ctx: CampaignContext, value: Up
       aspectRatio: field === "video" || field === "poster" ? ratio : undefined,
     }));
   const stored = await storeUploads(c.id, uploads, settings);
-  if (!stored.ok) return refused(400, stored.fieldErrors, [FILES_NOT_SAVED]);
+  if (!stored.ok) return refused(stored.fieldErrors, [FILES_NOT_SAVED]);
 
   const pick = (field: keyof typeof CREATIVE_FILE_FIELDS, remove: boolean, previous: string | null) => stored.keys[field] ?? (remove ? null : previous);
   const creative: CampaignCreative = {

@@ -15,9 +15,6 @@
  *   team's Campaigns tab keeps that team as its team filter, so its link opens /campaigns filtered
  *   on that team: views are the user's own, not the team's, and one menu serves both pages.
  */
-import { unknownIntent } from "~/http/reply.server";
-import { data, redirect } from "@remix-run/node";
-import { parseWithZod } from "@conform-to/zod/v4";
 import {
   hasFilters,
   listQuery,
@@ -35,25 +32,14 @@ import { can } from "~/domain/permissions";
 import { isEnabledType } from "~/domain/retailer-settings";
 import { canSeeTeam, listableTeamStatuses } from "~/domain/teams";
 import type { Team, User } from "~/domain/types";
-import {
-  BulkEditSchema,
-  DeleteViewSchema,
-  RenameViewSchema,
-  SaveViewSchema,
-  bulkApplyIntent,
-  bulkEditInput,
-  bulkReviewIntent,
-  deleteViewIntent,
-  renameViewIntent,
-  saveViewIntent,
-} from "~/forms/campaigns/list";
-import { AlreadyExistsError, MAX_CAMPAIGN_VIEWS, NotFoundError, type CampaignListSpec, type Page, type Campaign } from "~/storage/port";
-import { applyBulkEdit, bulkChoices, requireBulkRight, reviewBulkEdit, type BulkResult, type BulkReview } from "~/services/campaigns/bulk.server";
+import { MAX_CAMPAIGN_VIEWS, newViewRefusal } from "~/domain/campaigns/views";
+import { fail, forbidden, notFound, ok, type Result } from "~/domain/result";
+import { AlreadyExistsError, NotFoundError, type CampaignListSpec, type Page, type Campaign } from "~/storage/port";
+import type { CampaignView } from "~/domain/catalog";
+import { bulkChoices } from "~/services/campaigns/bulk.server";
 import { campaignTeamScope, campaignViewContext, presentCampaign, walletsOf } from "~/services/campaigns/campaigns.server";
-import { getRequestLocale } from "~/http/i18n.server";
 import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
-import { redirectWithToast } from "~/http/toast.server";
 
 export const CAMPAIGN_PAGE_SIZE = 25;
 /** CampaignListSpec.teamIds: at most 30 teams per query (Firestore's `in`). */
@@ -189,18 +175,18 @@ export async function enabledCampaignTypes() {
 
 /**
  * /campaigns?newTeam=…&newType=… (the new-campaign picker, a GET form that works without JS):
- * the creation page of that team, when the user may create campaigns there.
+ * the path of that team's creation page, when the user may create campaigns there; null without
+ * a team (the select is required; a hand-made link): the list itself.
  */
-export async function newCampaignRedirect(user: User, params: URLSearchParams): Promise<Response | null> {
+export async function newCampaignTarget(user: User, params: URLSearchParams): Promise<Result<string | null>> {
   const teamId = params.get("newTeam");
-  // No team chosen (the select is required; a hand-made link): the list itself.
-  if (!teamId) return null;
+  if (!teamId) return ok(null);
   const team = await getStorage().teams.getOne(teamId);
-  if (!team || !canSeeTeam(user, team)) throw data({ error: "errors.notFound" }, { status: 404 });
-  if (!can(user, "Campaign", "create", { teamId: team.id })) throw data({ error: "errors.insufficientPermissions" }, { status: 403 });
+  if (!team || !canSeeTeam(user, team)) return notFound();
+  if (!can(user, "Campaign", "create", { teamId: team.id })) return forbidden();
   const settings = await getRetailerSettings();
   const type = params.get("newType") ?? "";
-  return redirect(campaignNewPath(team.id, isEnabledType(settings, type) ? type : (settings.enabledTypes[0] ?? "sponsored-products")));
+  return ok(campaignNewPath(team.id, isEnabledType(settings, type) ? type : (settings.enabledTypes[0] ?? "sponsored-products")));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -230,26 +216,51 @@ export function viewQueryOf(query: string, fixedTeamId: string | null): { query:
   return { query: viewQuery(state), state };
 }
 
-async function requireOwnView(user: User, viewId: string) {
+async function ownView(user: User, viewId: string): Promise<CampaignView | null> {
   const view = await getStorage().campaignViews.getOne(viewId);
-  if (!view || view.userId !== user.id) throw data({ error: "errors.notFound" }, { status: 404 });
-  return view;
+  return view && view.userId === user.id ? view : null;
+}
+
+/** Saves the list's query as a view of the user's (at most 10, names their own). */
+export async function saveView(user: User, name: string, query: string, fixedTeamId: string | null): Promise<Result<CampaignView>> {
+  const stored = viewQueryOf(query, fixedTeamId);
+  const created = await getStorage().campaignViews.create(user.id, { name, query: stored.query, columns: [...stored.state.columns] }, new Date(), (names) =>
+    newViewRefusal(names, name),
+  );
+  if (created.ok) return ok(created.view);
+  return created.reason === "campaignList:views.limit"
+    ? fail("invalid", created.reason, { field: "name", values: { limit: MAX_CAMPAIGN_VIEWS } })
+    : fail("invalid", created.reason, { field: "name" });
+}
+
+/** Renames one of the user's views (not-found for another user's). */
+export async function renameView(user: User, viewId: string, name: string): Promise<Result<CampaignView>> {
+  if (!(await ownView(user, viewId))) return notFound();
+  try {
+    return ok(await getStorage().campaignViews.rename(viewId, name, new Date()));
+  } catch (error) {
+    if (error instanceof AlreadyExistsError) return fail("invalid", "campaignList:views.nameTaken", { field: "name" });
+    if (error instanceof NotFoundError) return notFound();
+    throw error;
+  }
+}
+
+/** Deletes one of the user's views (not-found for another user's). */
+export async function deleteView(user: User, viewId: string): Promise<Result<CampaignView>> {
+  const view = await ownView(user, viewId);
+  if (!view) return notFound();
+  await getStorage().campaignViews.delete(view.id);
+  return ok(view);
 }
 
 // ---------------------------------------------------------------------------------------------
 // The list pages' loader
 
-/** Everything a list page shows; fixedTeam is the team of a team's Campaigns tab. */
-export async function campaignListPage(request: Request, user: User, fixedTeam: Team | null) {
-  const params = new URL(request.url).searchParams;
-  if (!fixedTeam) {
-    const toCreate = await newCampaignRedirect(user, params);
-    if (toCreate) throw toCreate;
-  }
+/** Everything a list page shows for the URL's query; fixedTeam is the team of a team's Campaigns tab. */
+export async function campaignListPage(user: User, params: URLSearchParams, fixedTeam: Team | null, locale: string) {
   const state = parseListState(params);
   // On a team's tab the team is the page's own, never a filter of the URL.
   if (fixedTeam) state.team = null;
-  const locale = await getRequestLocale(request);
   const [list, teams, views, types] = await Promise.all([
     listCampaigns(user, state, { locale, fixedTeam }),
     fixedTeam ? Promise.resolve({ options: [], more: false }) : teamOptions(user, state.team),
@@ -285,108 +296,3 @@ export async function campaignListPage(request: Request, user: User, fixedTeam: 
   };
 }
 export type CampaignListPage = Awaited<ReturnType<typeof campaignListPage>>;
-
-// ---------------------------------------------------------------------------------------------
-// The list pages' action: views and bulk edit, shared by /campaigns and a team's tab
-
-export type ViewFormError = { form: "save-view" | "rename-view" | "delete-view"; viewId: string | null; message: string; values?: Record<string, string | number> };
-
-export type CampaignListActionData =
-  | { kind: "view-error"; error: ViewFormError }
-  | { kind: "bulk-error"; errors: string[] }
-  | { kind: "bulk-review"; review: BulkReview; change: BulkChangeEcho }
-  | { kind: "bulk-result"; result: BulkResult; change: BulkChangeEcho };
-
-/** The change as the form sent it, for the confirm form's hidden fields and the page's titles. */
-export interface BulkChangeEcho {
-  change: string;
-  endDay: string;
-  bid: string;
-  daily: string;
-}
-
-/** The list's own URL (its query kept, ?index dropped), to come back to after a change. */
-export function listUrl(request: Request): string {
-  const url = new URL(request.url);
-  url.searchParams.delete("index");
-  const search = url.searchParams.toString();
-  return `${url.pathname}${search ? `?${search}` : ""}`;
-}
-
-function viewError(error: ViewFormError, status: number) {
-  return data<CampaignListActionData>({ kind: "view-error", error }, { status });
-}
-
-/** Handles the list's forms; fixedTeam is the team of a team's Campaigns tab. */
-export async function campaignListAction(request: Request, user: User, fixedTeam: Team | null) {
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-  const fixedTeamId = fixedTeam?.id ?? null;
-  switch (intent) {
-    case saveViewIntent: {
-      const submission = parseWithZod(formData, { schema: SaveViewSchema });
-      if (submission.status !== "success") {
-        return viewError({ form: "save-view", viewId: null, message: submission.error?.name?.[0] ?? "campaignList:views.nameRequired" }, 400);
-      }
-      const { query, state } = viewQueryOf(submission.value.query, fixedTeamId);
-      const created = await getStorage().campaignViews.create(user.id, { name: submission.value.name, query, columns: [...state.columns] }, new Date());
-      if (!created.ok) {
-        return created.reason === "views.limit"
-          ? viewError({ form: "save-view", viewId: null, message: "campaignList:views.limit", values: { limit: MAX_CAMPAIGN_VIEWS } }, 400)
-          : viewError({ form: "save-view", viewId: null, message: "campaignList:views.nameTaken" }, 400);
-      }
-      return redirectWithToast(listUrl(request), { type: "success", title: "campaignList:toast.viewSaved", values: { name: created.view.name } });
-    }
-    case renameViewIntent: {
-      const submission = parseWithZod(formData, { schema: RenameViewSchema });
-      const viewId = String(formData.get("viewId") ?? "");
-      if (submission.status !== "success") {
-        return viewError({ form: "rename-view", viewId, message: submission.error?.name?.[0] ?? "campaignList:views.nameRequired" }, 400);
-      }
-      await requireOwnView(user, submission.value.viewId);
-      try {
-        const view = await getStorage().campaignViews.rename(submission.value.viewId, submission.value.name, new Date());
-        return redirectWithToast(listUrl(request), { type: "success", title: "campaignList:toast.viewRenamed", values: { name: view.name } });
-      } catch (error) {
-        if (error instanceof AlreadyExistsError) return viewError({ form: "rename-view", viewId, message: "campaignList:views.nameTaken" }, 400);
-        if (error instanceof NotFoundError) throw data({ error: "errors.notFound" }, { status: 404 });
-        throw error;
-      }
-    }
-    case deleteViewIntent: {
-      const submission = parseWithZod(formData, { schema: DeleteViewSchema });
-      const viewId = String(formData.get("viewId") ?? "");
-      if (submission.status !== "success") return viewError({ form: "delete-view", viewId, message: "campaignList:views.confirmDelete" }, 400);
-      const view = await requireOwnView(user, submission.value.viewId);
-      await getStorage().campaignViews.delete(view.id);
-      return redirectWithToast(listUrl(request), { type: "success", title: "campaignList:toast.viewDeleted", values: { name: view.name } });
-    }
-    case bulkReviewIntent:
-    case bulkApplyIntent: {
-      requireBulkRight(user);
-      const submission = BulkEditSchema.safeParse(bulkEditInput(formData));
-      if (!submission.success) {
-        const errors = [...new Set(submission.error.issues.map((i) => (i.message.includes(":") || i.message.startsWith("validation.") ? i.message : "campaignList:bulk.chooseChange")))];
-        return data<CampaignListActionData>({ kind: "bulk-error", errors }, { status: 400 });
-      }
-      const value = submission.data;
-      if (value.change.kind === "action" && !bulkChoices(user).includes(`action:${value.change.action}` as never)) {
-        throw data({ error: "errors.insufficientPermissions" }, { status: 403 });
-      }
-      if (value.change.kind !== "action" && !can(user, "Campaign", "update")) throw data({ error: "errors.insufficientPermissions" }, { status: 403 });
-      const locale = await getRequestLocale(request);
-      const echo: BulkChangeEcho = {
-        change: String(formData.get("change") ?? ""),
-        endDay: String(formData.get("endDay") ?? ""),
-        bid: String(formData.get("bid") ?? ""),
-        daily: String(formData.get("daily") ?? ""),
-      };
-      if (value.intent === bulkReviewIntent) {
-        return data<CampaignListActionData>({ kind: "bulk-review", review: await reviewBulkEdit(user, value, fixedTeamId, locale), change: echo });
-      }
-      return data<CampaignListActionData>({ kind: "bulk-result", result: await applyBulkEdit(user, value, fixedTeamId, locale), change: echo });
-    }
-    default:
-      return unknownIntent();
-  }
-}

@@ -30,7 +30,8 @@ import type {
   ToggleProductValue,
 } from "~/forms/campaigns/products";
 import { withValues } from "~/domain/message";
-import { canEditCampaign, saveSection, type CampaignContext, type SaveResult } from "~/services/campaigns/campaigns.server";
+import { editRefusal, saveSection, type CampaignContext } from "~/services/campaigns/campaigns.server";
+import { fail, failureMessage, type Failure, type Success } from "~/domain/result";
 import { getStorage } from "~/services/storage.server";
 
 /** The failure titles of spec section 8 (i18n keys). */
@@ -42,11 +43,13 @@ export const FAILURE = {
 } as const;
 export type FailureTitle = (typeof FAILURE)[keyof typeof FAILURE];
 
-type RefusalStatus = Extract<SaveResult, { ok: false }>["status"] | 400 | 403 | 409;
+/** A refused products change: the use case's failure, under its section 8 title, with its message. */
+export type ProductsFailure = Failure & { failure: FailureTitle; message: string };
+export type ProductsOutcome = (Success<Campaign> & { campaign: Campaign; warnings: string[] }) | ProductsFailure;
 
-export type ProductsOutcome =
-  | { ok: true; campaign: Campaign; warnings: string[] }
-  | { ok: false; status: RefusalStatus; failure: FailureTitle; message: string; fieldErrors?: Record<string, string[]> };
+function refusedAs(failure: FailureTitle, result: Failure): ProductsFailure {
+  return { ...result, failure, message: failureMessage(result) };
+}
 
 export type AddOutcome =
   | (Extract<ProductsOutcome, { ok: true }> & { plan: AdditionPlan })
@@ -113,19 +116,21 @@ function refusedChange(change: Extract<ProductsChange, { ok: false }>, failure: 
       : change.reason === "campaign.products.notInCampaign"
         ? withValues("campaignProducts:errors.notInCampaign", { ids })
         : "campaignProducts:errors.nothingToAdd";
-  return { ok: false, status: 400, failure, message };
+  return refusedAs(failure, fail("invalid", message));
 }
 
 async function saveChange(user: User, ctx: CampaignContext, change: ProductsChange, version: number, failure: FailureTitle): Promise<ProductsOutcome> {
   if (!change.ok) return refusedChange(change, failure);
   const next = change.value;
   const result = await saveSection(user, ctx, { offers: next.offers, productIds: next.productIds }, version, productWarnings(next));
-  if (result.ok) return { ok: true, campaign: result.campaign, warnings: result.warnings };
-  return { ok: false, status: result.status, failure, message: result.formErrors[0] ?? "errors.errorOccurred", fieldErrors: result.fieldErrors };
+  if (result.ok) return { ...result, campaign: result.value, warnings: result.warnings ?? [] };
+  return refusedAs(failure, result);
 }
 
-function denied(user: User, ctx: CampaignContext, failure: FailureTitle): ProductsOutcome | null {
-  return canEditCampaign(user, ctx.team.id) ? null : { ok: false, status: 403, failure, message: "errors.insufficientPermissions" };
+/** The one edit rule (rights and status), refused under the change's title. */
+export function denied(user: User, ctx: CampaignContext, failure: FailureTitle): ProductsFailure | null {
+  const refusal = editRefusal(user, ctx);
+  return refusal ? refusedAs(failure, refusal) : null;
 }
 
 /**
@@ -153,11 +158,11 @@ export async function findCatalogProducts(ids: readonly string[]): Promise<Map<s
 export async function addProducts(user: User, ctx: CampaignContext, value: AddProductsValue): Promise<AddOutcome> {
   const failure = value.ids.length > 1 ? FAILURE.upsertMassProduct : FAILURE.upsertProduct;
   const refused = denied(user, ctx, failure);
-  if (refused && !refused.ok) return refused;
+  if (refused) return refused;
   const found = await findCatalogProducts(value.ids);
   const offers = ctx.campaign.offers ?? {};
   const plan = planAddition(offers, value.ids, found);
-  if (!plan.added.length) return { ok: false, status: 400, failure, message: "campaignProducts:errors.nothingToAdd", plan };
+  if (!plan.added.length) return { ...refusedAs(failure, fail("invalid", "campaignProducts:errors.nothingToAdd")), plan };
   const byId = new Map([...found.values()].map((p) => [p.id, p]));
   const change = addOffers(
     offers,

@@ -11,7 +11,8 @@ import { isSlotOn, resolvePlacementsAndSlots, type TargetingReason } from "~/dom
 import { daypartingEntries, summariseDayparting } from "~/domain/campaigns/dayparting";
 import type { User } from "~/domain/types";
 import type { UpdateTargetingValue } from "~/forms/campaigns/targeting";
-import { canEditCampaign, saveSection, type CampaignContext, type SaveResult } from "~/services/campaigns/campaigns.server";
+import { campaignEditable, editRefusal, saveSection, type CampaignContext, type SaveResult } from "~/services/campaigns/campaigns.server";
+import { fail } from "~/domain/result";
 import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
 
 const REASON_KEY: Record<TargetingReason, string> = {
@@ -32,7 +33,7 @@ export async function targetingView(user: User, ctx: CampaignContext, locale: st
   return {
     campaignId: c.id,
     version: c.version,
-    canEdit: canEditCampaign(user, ctx.team.id),
+    canEdit: campaignEditable(user, ctx),
     campaignType: c.campaignType,
     timeZone,
     /** The retailer's local time now, e.g. "Monday 14:05", so the user can relate the grid to it. */
@@ -62,10 +63,12 @@ export type TargetingView = Awaited<ReturnType<typeof targetingView>>;
 
 /** Saves devices, capping, placements and slots, and dayparting. */
 export async function updateTargeting(user: User, ctx: CampaignContext, value: UpdateTargetingValue): Promise<SaveResult> {
+  const denied = editRefusal(user, ctx);
+  if (denied) return denied;
   const settings = await getRetailerSettings();
   const typeSettings = settings.types[ctx.campaign.campaignType];
   const resolved = resolvePlacementsAndSlots(typeSettings, value.placements, value.slots);
-  if (!resolved.ok) return { ok: false, status: 400, formErrors: [], fieldErrors: { [resolved.field]: [REASON_KEY[resolved.reason]] } };
+  if (!resolved.ok) return fail("invalid", REASON_KEY[resolved.reason], { field: resolved.field });
   const { placements, slots, slotsOff } = resolved.value;
   return saveSection(
     user,

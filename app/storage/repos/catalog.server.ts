@@ -3,7 +3,6 @@ import { foldText, matchesSearch } from "~/domain/search";
 import {
   AlreadyExistsError,
   COLLECTIONS,
-  MAX_CAMPAIGN_VIEWS,
   NotFoundError,
   type CampaignViewsRepo,
   type CatalogRepo,
@@ -87,17 +86,18 @@ export function createCampaignViewsRepo(store: DocumentStore): CampaignViewsRepo
     async getOne(id) {
       return store.get<CampaignViewData>(C, id);
     },
-    async create(userId, input, now) {
-      // The per-user count and the name check sit on a per-user counter document, so two tabs
-      // saving at once cannot make an eleventh view.
+    async create(userId, input, now, refuse) {
+      // The user's view names sit on a per-user counter document, read and written in the same
+      // transaction as the caller's rule (the limit, the name), so two tabs saving at once cannot
+      // pass it.
       const counterId = `count-${userId}`;
       const id = randomUUID();
       const name = input.name.trim();
       return store.transaction(async (tx) => {
         const counter = await tx.get<{ names: string[] }>(COLLECTIONS.campaignViewOwner, counterId);
         const names = counter?.names ?? [];
-        if (names.length >= MAX_CAMPAIGN_VIEWS) return { ok: false as const, reason: "views.limit" as const };
-        if (names.includes(foldText(name))) return { ok: false as const, reason: "views.nameTaken" as const };
+        const refusal = refuse(names);
+        if (refusal !== null) return { ok: false as const, reason: refusal };
         const data: CampaignViewData = { userId, name, nameLower: foldText(name), query: input.query, columns: input.columns, created: now.toISOString(), updated: now.toISOString() };
         tx.set(COLLECTIONS.campaignViewOwner, counterId, { names: [...names, foldText(name)] });
         tx.create<CampaignViewData>(C, id, data);
