@@ -1,0 +1,65 @@
+/**
+ * Defects a new user hit on the campaign screens (issue 8 section 2), in the browser: what only a
+ * browser shows (the list's width, what is visible) and the 'Apply min bid' form, with JavaScript
+ * on and off (the tests that submit a form are tagged @nojs). The rules behind them are tested in
+ * tests/integration/app-campaign-fixes.test.ts.
+ */
+import { createCampaign, enTexts, expect, submitAndWait, test } from "./fixtures";
+
+const ct = enTexts("campaigns");
+const et = enTexts("campaignEditor");
+const tt = enTexts("campaignTargeting");
+
+test.describe("as a supplier administrator", () => {
+  test.use({ role: "supplierAdmin" });
+
+  test("'Apply min bid' after a typed bid was refused raises the typed bids and keeps the rest", { tag: "@nojs" }, async ({ app, baseURL }) => {
+    const { page } = app;
+    const id = await createCampaign(page, baseURL!);
+    await page.goto(`/campaigns/${id}/bidding`);
+    const bid = page.getByLabel(et("bidding.bidLabel"), { exact: true });
+    const search = page.getByLabel(et("placements.search"), { exact: true });
+    const home = page.getByLabel(et("placements.home"), { exact: true });
+    await bid.fill("0.05");
+    await search.fill("0.10");
+    await home.fill("0.60");
+    await submitAndWait(page, `/campaigns/${id}/bidding`, () => page.getByRole("button", { name: et("save"), exact: true }).click());
+    await expect(page.getByText(ct("bidding.minBid", { 0: "€0.15" })).first()).toBeVisible();
+    await expect(bid).toHaveValue("0.05");
+
+    await submitAndWait(page, `/campaigns/${id}/bidding`, () => page.getByRole("button", { name: ct("bidding.applyMinBid") }).click());
+    await expect(bid).toHaveValue("0.15");
+    await expect(search).toHaveValue("0.15");
+    await expect(home).toHaveValue("0.60");
+    await expect(page.getByText(ct("bidding.minBid", { 0: "€0.15" }))).toHaveCount(0);
+  });
+
+  test("a sponsored-products campaign's Banners block does not say a banner type is no longer supported", async ({ app, baseURL }) => {
+    const { page } = app;
+    const id = await createCampaign(page, baseURL!);
+    await page.goto(`/campaigns/${id}/creative`);
+    await expect(page.getByRole("heading", { name: tt("banners.title"), exact: true })).toBeVisible();
+    await expect(page.getByText(tt("banners.onlyBannerAds", { type: ct("types.sponsored-products") }))).toBeVisible();
+    await expect(page.getByText(tt("banners.unsupported"))).toHaveCount(0);
+  });
+
+  for (const [label, width, height] of [
+    ["a 1,280 px screen", 1280, 800],
+    ["a 390 px phone", 390, 844],
+  ] as const) {
+    test(`the campaign list fits ${label} without sideways page scroll`, async ({ app, baseURL }) => {
+      const { page } = app;
+      await page.setViewportSize({ width, height });
+      await createCampaign(page, baseURL!, { name: "A campaign with a rather long name to see the table wrap" });
+      for (const path of ["/campaigns", "/teams/acme-brand/campaigns"]) {
+        await page.goto(path);
+        await expect(page.getByRole("table")).toBeVisible();
+        const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+          scrollWidth: document.documentElement.scrollWidth,
+          clientWidth: document.documentElement.clientWidth,
+        }));
+        expect(scrollWidth, `${path} at ${width} px`).toBeLessThanOrEqual(clientWidth);
+      }
+    });
+  }
+});
