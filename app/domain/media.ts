@@ -172,9 +172,87 @@ export function checkVideoDuration(seconds: number): MediaCheck {
   return { ok: true };
 }
 
-export function checkImageDimensions(width: number, height: number): MediaCheck {
-  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) return fail("media:errors.imageTooLarge", { max: MAX_IMAGE_SIDE });
+/**
+ * The largest side an image of each use needs: a picture announcing more is refused from its
+ * header, before anything decodes it (a small file can unpack into gigabytes of pixels, in the
+ * browsers that show it too). Banners must in addition be exactly their slot's stored size;
+ * team logos are shown at most 256 px wide, at twice that for high-density screens and more.
+ */
+export const MAX_IMAGE_SIDE_BY_USE: Record<Exclude<CampaignAssetKind, "video"> | "logo", number> = {
+  banner: 4_000,
+  brand_image: 2_048,
+  background_image: 3_840,
+  poster: 3_840,
+  logo: 1_024,
+};
+
+/** Within the use's largest side (MAX_IMAGE_SIDE when no use is given). */
+export function checkImageDimensions(width: number, height: number, use?: keyof typeof MAX_IMAGE_SIDE_BY_USE): MediaCheck {
+  const max = use ? MAX_IMAGE_SIDE_BY_USE[use] : MAX_IMAGE_SIDE;
+  if (width > max || height > max) return fail("media:errors.imageTooLarge", { max });
   return { ok: true };
+}
+
+/**
+ * Whether an image file is whole, from its structure alone (nothing is decoded): a PNG is a
+ * chain of chunks from IHDR through at least one IDAT to IEND at the end of the file; a JPEG has a
+ * frame header and ends with its end-of-image marker; a GIF ends with its trailer; a WebP's RIFF
+ * size is the file's. A signature alone, or a file cut short, is not an image.
+ */
+export function isCompleteImage(bytes: Uint8Array, type: ImageType): boolean {
+  switch (type) {
+    case "image/png":
+      return isCompletePng(bytes);
+    case "image/jpeg":
+      return isCompleteJpeg(bytes);
+    case "image/gif":
+      return bytes.length > 13 + 1 && bytes[bytes.length - 1] === 0x3b;
+    case "image/webp": {
+      if (bytes.length < 20) return false;
+      const riffSize = (bytes[4] | (bytes[5] << 8) | (bytes[6] << 16) | (bytes[7] << 24)) >>> 0;
+      return riffSize + 8 === bytes.length || riffSize + 9 === bytes.length;
+    }
+  }
+}
+
+function u32be(bytes: Uint8Array, at: number): number {
+  return ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
+}
+
+function isCompletePng(bytes: Uint8Array): boolean {
+  let at = 8;
+  let index = 0;
+  let sawData = false;
+  while (at + 12 <= bytes.length) {
+    const length = u32be(bytes, at);
+    const type = fourCC(bytes, at + 4);
+    const end = at + 12 + length;
+    if (end > bytes.length) return false;
+    if (index === 0 && (type !== "IHDR" || length !== 13)) return false;
+    if (type === "IDAT") sawData = true;
+    if (type === "IEND") return sawData && end === bytes.length;
+    at = end;
+    index++;
+  }
+  return false;
+}
+
+function isCompleteJpeg(bytes: Uint8Array): boolean {
+  if (bytes.length < 4 || bytes[bytes.length - 2] !== 0xff || bytes[bytes.length - 1] !== 0xd9) return false;
+  // A frame header (SOF0..SOF15 but DHT, JPG and DAC) among the segments before the scan.
+  let at = 2;
+  while (at + 4 <= bytes.length) {
+    if (bytes[at] !== 0xff) return false;
+    const marker = bytes[at + 1];
+    if (marker === 0xff) {
+      at++;
+      continue;
+    }
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return true;
+    if (marker === 0xda || marker === 0xd9) return false;
+    at += 2 + ((bytes[at + 2] << 8) | bytes[at + 3]);
+  }
+  return false;
 }
 
 export interface VideoMeasure {

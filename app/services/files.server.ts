@@ -211,7 +211,7 @@ export async function checkCampaignAsset(
   if (!image.ok) return image;
   if (!(IMAGE_TYPES as readonly string[]).includes(image.mime)) return { ok: false, reason: "media:errors.unsupportedImageType" };
   const mime = image.mime as MediaType;
-  const dimensions = checkImageDimensions(image.width, image.height);
+  const dimensions = checkImageDimensions(image.width, image.height, kind as Exclude<CampaignAssetKind, "video">);
   if (!dimensions.ok) return dimensions;
   if (kind === "banner") {
     const banner = checkBannerSize(options.slot ?? "", image.width, image.height, options.settings ?? (await getRetailerSettings()));

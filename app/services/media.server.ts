@@ -10,7 +10,10 @@
 import { imageSize } from "image-size";
 import { createFile, MP4BoxBuffer, type Movie, type Track } from "mp4box";
 import {
+  checkImageDimensions,
   IMAGE_TYPES,
+  isCompleteImage,
+  MAX_IMAGE_SIDE_BY_USE,
   normaliseDeclaredType,
   resolveMediaType,
   sniffMediaType,
@@ -158,10 +161,29 @@ export function measureImage(bytes: Uint8Array, mime: string | null | undefined)
   }
   const measuredType = IMAGE_SIZE_TYPES[measured.type ?? ""];
   if (!measuredType || measuredType !== sniffed) return failure("media:errors.unreadableImage");
+  // A signature and a header are not an image: the file must be whole.
+  if (measuredType !== "image/svg+xml" && !isCompleteImage(bytes, measuredType)) return failure("media:errors.unreadableImage");
   let width = positive(measured.width);
   let height = positive(measured.height);
   if (!width || !height) return failure("media:errors.unreadableImage");
   // EXIF orientations 5 to 8 turn the picture by 90 degrees.
   if ((measured.orientation ?? 1) >= 5) [width, height] = [height, width];
   return { ok: true, mime: measuredType, width, height };
+}
+
+/**
+ * An uploaded image of a use (a campaign image kind, or a team logo): PNG, JPEG, WebP or GIF,
+ * whole, and no larger in pixels than the use needs, all read from the headers before anything
+ * decodes it.
+ */
+export function checkUploadedImage(
+  bytes: Uint8Array,
+  mime: string | null | undefined,
+  use: keyof typeof MAX_IMAGE_SIDE_BY_USE,
+): ImageMeasurement {
+  const image = measureImage(bytes, mime);
+  if (!image.ok) return image;
+  if (!(IMAGE_TYPES as readonly string[]).includes(image.mime)) return failure("media:errors.unsupportedImageType");
+  const dimensions = checkImageDimensions(image.width, image.height, use);
+  return dimensions.ok ? image : dimensions;
 }

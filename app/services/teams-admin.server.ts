@@ -6,6 +6,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { canSeeSensitive, effectiveTeamRole } from "~/domain/permissions";
 import { foldText } from "~/domain/search";
 import { checkLogo, parseTextList, teamIdFor } from "~/domain/team-form";
+import { checkUploadedImage } from "~/services/media.server";
 import { canChangeTeamStatus, canSeeTeam, listableTeamStatuses } from "~/domain/teams";
 import type { Role, Team, TeamStatus, User } from "~/domain/types";
 import { teamTags, type TeamListQuery, type TeamFormValue, TEAM_PAGE_SIZE } from "~/forms/teams";
@@ -163,6 +164,9 @@ async function prepareLogo(file: File): Promise<PreparedLogo> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   const checked = checkLogo(bytes);
   if (!checked.ok) return { ok: false, reason: `teams:validation.${checked.reason}` };
+  // Whole, and no more pixels than a logo needs (app/domain/media.ts), read from the headers.
+  const image = checkUploadedImage(bytes, checked.value.contentType, "logo");
+  if (!image.ok) return { ok: false, reason: image.reason === "media:errors.imageTooLarge" ? "common:errors.logoTooManyPixels" : "common:errors.logoUnreadable" };
   return { ok: true, bytes, extension: checked.value.extension };
 }
 

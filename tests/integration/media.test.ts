@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { crc32, deflateSync } from "node:zlib";
 import { unstable_parseMultipartFormData as parseMultipartFormData } from "@remix-run/node";
 import * as MP4Box from "mp4box";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -335,3 +336,84 @@ describe("reading an upload form", () => {
     expect((await (await import("~/http/multipart.server")).readCampaignAssetForm(plain, { video: "video" })).get("a")).toBe("1");
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Crafted images: a signature alone, headers announcing huge pictures, files cut short.
+
+const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
+function pngChunk(type: string, data: Uint8Array): Buffer {
+  const typed = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(typed));
+  return Buffer.concat([length, typed, crc]);
+}
+/** A PNG whose header announces width x height greyscale pixels, with `rows` rows of data. */
+function craftedPng(width: number, height: number, rows = 1): Uint8Array {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 0, 0, 0, 0], 8);
+  // A few kilobytes that would unpack into the announced picture: a decompression bomb.
+  const idat = deflateSync(Buffer.alloc(Math.min(rows * (width + 1), 4 * 1024 * 1024)));
+  return new Uint8Array(Buffer.concat([PNG_SIGNATURE, pngChunk("IHDR", ihdr), pngChunk("IDAT", idat), pngChunk("IEND", new Uint8Array())]));
+}
+
+describe("crafted images are refused from their headers, before anything decodes them", () => {
+  const imageKinds = ["brand_image", "background_image", "poster", "banner"] as const;
+  const settings = { bannerSizes: { "670x980": [] }, storedBannerSizes: ["670x980"] };
+  const check = (kind: (typeof imageKinds)[number], bytes: Uint8Array, type = "image/png") =>
+    files.checkCampaignAsset(kind, bytes, type, { slot: "670x980", settings, aspectRatio: null });
+
+  it("accepts whole images of the sizes each use needs", async () => {
+    expect(await check("banner", buildPng(670, 980))).toMatchObject({ ok: true, width: 670, height: 980 });
+    expect(await check("brand_image", buildPng(400, 200))).toMatchObject({ ok: true });
+    expect(await check("background_image", craftedPng(1920, 1080, 1080))).toMatchObject({ ok: true });
+    expect(await check("poster", fixture("image-160x90.jpg"), "image/jpeg")).toMatchObject({ ok: true });
+    expect(await check("brand_image", fixture("image-90x160.webp"), "image/webp")).toMatchObject({ ok: true });
+    expect(await check("brand_image", fixture("image-32x18.gif"), "image/gif")).toMatchObject({ ok: true });
+    expect(media.checkUploadedImage(buildPng(512, 512), "image/png", "logo")).toMatchObject({ ok: true });
+  });
+
+  it.each(imageKinds)("%s: the PNG signature alone is not an image", async (kind) => {
+    expect(await check(kind, PNG_SIGNATURE)).toEqual({ ok: false, reason: "media:errors.unreadableImage" });
+  });
+
+  it.each(imageKinds)("%s: a header claiming 65535 x 65535 pixels is refused", async (kind) => {
+    const result = await check(kind, craftedPng(65535, 65535));
+    expect(result).toMatchObject({ ok: false, reason: "media:errors.imageTooLarge" });
+  });
+
+  it.each(imageKinds)("%s: a 9999 x 9999 decompression bomb (a few kB) is refused", async (kind) => {
+    const bomb = craftedPng(9999, 9999, 400);
+    expect(bomb.byteLength).toBeLessThan(64 * 1024);
+    const result = await check(kind, bomb);
+    expect(result.ok).toBe(false);
+    if (kind !== "banner") expect(result).toMatchObject({ reason: "media:errors.imageTooLarge" });
+  });
+
+  it("each use has its own largest side: a 3000 px brand image is refused, a 3000 px background accepted", async () => {
+    expect(await check("brand_image", craftedPng(3000, 1000))).toMatchObject({ ok: false, reason: "media:errors.imageTooLarge", values: { max: 2048 } });
+    expect(await check("background_image", craftedPng(3000, 1000))).toMatchObject({ ok: true });
+  });
+
+  it.each([
+    ["a PNG without its end", () => craftedPng(100, 100).subarray(0, -12), "image/png"],
+    ["a PNG without data", () => new Uint8Array(Buffer.concat([PNG_SIGNATURE, Buffer.from(craftedPng(10, 10).subarray(8, 33)), pngChunk("IEND", new Uint8Array())])), "image/png"],
+    ["a PNG whose header chunk runs past the end", () => craftedPng(100, 100).subarray(0, 30), "image/png"],
+    ["a JPEG cut in half", () => fixture("image-160x90.jpg").subarray(0, Math.floor(fixture("image-160x90.jpg").length / 2)), "image/jpeg"],
+    ["a GIF without its trailer", () => fixture("image-32x18.gif").subarray(0, -1), "image/gif"],
+    ["a WebP cut short", () => fixture("image-90x160.webp").subarray(0, -10), "image/webp"],
+  ] as [string, () => Uint8Array, string][])("%s is not an image", async (_label, bytes, type) => {
+    expect(await check("brand_image", bytes(), type)).toEqual({ ok: false, reason: "media:errors.unreadableImage" });
+  });
+
+  it("team logos: whole, and at most 1024 px a side", () => {
+    expect(media.checkUploadedImage(PNG_SIGNATURE, "image/png", "logo")).toEqual({ ok: false, reason: "media:errors.unreadableImage" });
+    expect(media.checkUploadedImage(craftedPng(65535, 65535), "image/png", "logo")).toMatchObject({ ok: false, reason: "media:errors.imageTooLarge" });
+    expect(media.checkUploadedImage(craftedPng(9999, 9999, 400), "image/png", "logo")).toMatchObject({ ok: false, reason: "media:errors.imageTooLarge" });
+    expect(media.checkUploadedImage(craftedPng(1025, 100), "image/png", "logo")).toMatchObject({ ok: false, values: { max: 1024 } });
+  });
+});
+
