@@ -1,10 +1,10 @@
 /** The small forms of the shell: menu toggle, theme, direction, language. */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { SUPPORTED_LOCALES } from "~/domain/locale";
 
 import { setDirectionIntent, setLocaleIntent, setThemeIntent, toggleMenuIntent } from "~/forms/preferences-intents";
 
-const redirectTo = z.string().default("/");
+const redirectTo = z._default(z.string(), "/");
 
 export const PreferencesSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal(toggleMenuIntent), redirectTo, collapsed: z.enum(["true", "false"]) }),

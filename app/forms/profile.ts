@@ -1,10 +1,10 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { SUPPORTED_LOCALES } from "~/domain/locale";
 
-const checkbox = z
-  .string()
-  .optional()
-  .transform((v) => v === "on");
+const checkbox = z.pipe(
+  z.optional(z.string()),
+  z.transform((v) => v === "on"),
+);
 
 export function isTimeZone(value: string): boolean {
   try {
@@ -17,12 +17,12 @@ export function isTimeZone(value: string): boolean {
 
 export const ProfileSchema = z.object({
   intent: z.literal("update-profile"),
-  version: z.coerce.number().int().min(1),
-  displayName: z.string({ error: "validation.required" }).trim().min(1, "validation.required").max(80, "validation.tooLong"),
-  firstname: z.string().trim().max(80, "validation.tooLong").optional().default(""),
-  lastname: z.string().trim().max(80, "validation.tooLong").optional().default(""),
+  version: z.coerce.number().check(z.int(), z.gte(1)),
+  displayName: z.string({ error: "validation.required" }).check(z.trim(), z.minLength(1, "validation.required"), z.maxLength(80, "validation.tooLong")),
+  firstname: z._default(z.optional(z.string().check(z.trim(), z.maxLength(80, "validation.tooLong"))), ""),
+  lastname: z._default(z.optional(z.string().check(z.trim(), z.maxLength(80, "validation.tooLong"))), ""),
   locale: z.enum(SUPPORTED_LOCALES),
-  timezone: z.string().refine(isTimeZone, "validation.timezone"),
+  timezone: z.string().check(z.refine(isTimeZone, "validation.timezone")),
   campaignStarts: checkbox,
   campaignArchived: checkbox,
   reportGenerated: checkbox,

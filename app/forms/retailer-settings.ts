@@ -4,7 +4,7 @@
  * rules are app/domain/retailer-settings.ts's, and the parsed value is a RetailerSettings in cents.
  * Messages are i18n keys of the "retailer" namespace.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { parseAmountToMinor } from "~/domain/money";
 import {
   BID_STRATEGIES,
@@ -32,22 +32,25 @@ export const resetRetailerSettingsIntent = "reset-retailer-settings";
 /** Blank rows offered under the slots and banner sizes, so new ones can be added without JS. */
 export const BLANK_ROWS = 2;
 
-const checkbox = z
-  .string()
-  .optional()
-  .transform((v) => v === "on");
+const checkbox = z.pipe(
+  z.optional(z.string()),
+  z.transform((v) => v === "on"),
+);
+
+/** An optional text, trimmed, at most `max` characters. */
+const optionalText = (max: number, message: string) => z.optional(z.string().check(z.trim(), z.maxLength(max, message)));
 
 /** A slot (or a banner size): its name, the placements it serves, and a 'remove' tick. */
 const RowSchema = z.object({
-  name: z.string().trim().max(40, "retailer:errors.slot.nameInvalid").optional(),
+  name: optionalText(40, "retailer:errors.slot.nameInvalid"),
   placements: z.array(z.enum(PLACEMENTS)),
   remove: checkbox,
 });
 type Row = z.infer<typeof RowSchema>;
 
 const LimitSchema = z.object({
-  min: z.string().trim().max(20, "retailer:errors.amount.invalid").optional(),
-  max: z.string().trim().max(20, "retailer:errors.amount.invalid").optional(),
+  min: optionalText(20, "retailer:errors.amount.invalid"),
+  max: optionalText(20, "retailer:errors.amount.invalid"),
 });
 
 const TypeSchema = z.object({
@@ -55,7 +58,7 @@ const TypeSchema = z.object({
   sellerStrategies: z.array(z.enum(BID_STRATEGIES)),
   limits: z.object({ CPC: LimitSchema, CPM: LimitSchema, vCPM: LimitSchema, FIXED: LimitSchema }),
   placements: z.array(z.enum(PLACEMENTS)),
-  slots: z.array(RowSchema).max(50),
+  slots: z.array(RowSchema).check(z.maxLength(50)),
   moderation: checkbox,
 });
 type TypeForm = z.infer<typeof TypeSchema>;
@@ -63,17 +66,17 @@ type TypeForm = z.infer<typeof TypeSchema>;
 /** The form's fields before the rules and the conversion: what getZodConstraint reads. */
 export const RetailerSettingsFieldsSchema = z.object({
   intent: z.literal(saveRetailerSettingsIntent),
-  version: z.coerce.number().int().min(1),
+  version: z.coerce.number().check(z.int(), z.gte(1)),
   enabledTypes: z.array(z.enum(CAMPAIGN_TYPES)),
   types: z.object({ "sponsored-products": TypeSchema, "banner-ads": TypeSchema }),
-  bannerSizes: z.array(RowSchema).max(50),
-  storedBannerSizes: z.string().trim().max(500, "retailer:errors.bannerSize.invalid").optional(),
+  bannerSizes: z.array(RowSchema).check(z.maxLength(50)),
+  storedBannerSizes: optionalText(500, "retailer:errors.bannerSize.invalid"),
   preview: checkbox,
   lmRetailer: checkbox,
   floorPrices: checkbox,
   suggestedBids: checkbox,
   fixedCpc: checkbox,
-  globalMinBid: z.string().trim().max(20, "retailer:errors.amount.invalid").optional(),
+  globalMinBid: optionalText(20, "retailer:errors.amount.invalid"),
 });
 type FormValue = z.infer<typeof RetailerSettingsFieldsSchema>;
 
@@ -107,7 +110,7 @@ export function splitSizes(text: string | undefined): string[] {
     .filter(Boolean);
 }
 
-function refine(value: FormValue, ctx: z.RefinementCtx) {
+function refine(value: FormValue, ctx: z.core.$RefinementCtx<FormValue>) {
   const issue = (path: (string | number)[], reason: AmountReason) =>
     ctx.addIssue({ code: "custom", path, message: `retailer:errors.${reason}` });
 
@@ -205,14 +208,17 @@ function toSettings(value: FormValue): RetailerSettings {
 }
 
 /** The save form: parses to `{ version, settings }` with every amount in cents. */
-export const RetailerSettingsSchema = RetailerSettingsFieldsSchema.superRefine(refine).transform((value) => ({
-  version: value.version,
-  settings: toSettings(value),
-}));
+export const RetailerSettingsSchema = z.pipe(
+  RetailerSettingsFieldsSchema.check(z.superRefine(refine)),
+  z.transform((value: FormValue) => ({
+    version: value.version,
+    settings: toSettings(value),
+  })),
+);
 
 export const ResetRetailerSettingsSchema = z.object({
   intent: z.literal(resetRetailerSettingsIntent),
-  version: z.coerce.number().int().min(1),
+  version: z.coerce.number().check(z.int(), z.gte(1)),
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
  * Team forms: one zod schema per form, shared by conform in the browser and by the actions; and
  * the state of the teams list, read from the URL.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import {
   BRAND_MAX,
   checkList,
@@ -27,15 +27,15 @@ export const restoreTeamIntent = "restore-team";
 export const reviewStatusesIntent = "review-statuses";
 export const changeStatusesIntent = "change-statuses";
 
-const checkbox = z
-  .string()
-  .optional()
-  .transform((v) => v === "on");
+const checkbox = z.pipe(
+  z.optional(z.string()),
+  z.transform((v) => v === "on"),
+);
 
-const text = (max: number) => z.string().trim().max(max, "validation.tooLong").optional().default("");
+const text = (max: number) => z._default(z.optional(z.string().check(z.trim(), z.maxLength(max, "validation.tooLong"))), "");
 
 const teamFields = {
-  name: z.string({ error: "validation.required" }).trim().min(1, "validation.required").max(TEAM_NAME_MAX, "validation.tooLong"),
+  name: z.string({ error: "validation.required" }).check(z.trim(), z.minLength(1, "validation.required"), z.maxLength(TEAM_NAME_MAX, "validation.tooLong")),
   account_type: z.enum(ALLOWED_TEAM_ACCOUNT_TYPES, { error: "teams:validation.accountType" }),
   contact: text(TEAM_TEXT_MAX),
   address: text(TEAM_TEXT_MAX),
@@ -50,32 +50,30 @@ const teamFields = {
   associated_brands: text(4000),
   marketplace_seller_id: text(TEAM_ID_FIELD_MAX),
   external_id: text(TEAM_ID_FIELD_MAX),
-  logo: z
-    .file({ error: "teams:validation.logo.badType" })
-    .max(LOGO_MAX_BYTES, "teams:validation.logo.tooLarge")
-    .mime([...LOGO_TYPES], "teams:validation.logo.badType")
-    .optional(),
+  logo: z.optional(
+    z.file({ error: "teams:validation.logo.badType" }).check(z.maxSize(LOGO_MAX_BYTES, "teams:validation.logo.tooLarge"), z.mime([...LOGO_TYPES], "teams:validation.logo.badType")),
+  ),
 };
 
 type TeamFieldsValue = { internalBilling: boolean; tags: string; associated_brands: string };
 
-function refineLists(value: TeamFieldsValue, ctx: z.RefinementCtx) {
+function refineLists(value: TeamFieldsValue, ctx: z.core.$RefinementCtx) {
   const tags = checkList(teamTags(value), MAX_TAGS, TAG_MAX);
   if (!tags.ok) ctx.addIssue({ code: "custom", path: ["tags"], message: `teams:validation.tags.${tags.reason}` });
   const brands = checkList(parseTextList(value.associated_brands), MAX_BRANDS, BRAND_MAX);
   if (!brands.ok) ctx.addIssue({ code: "custom", path: ["associated_brands"], message: `teams:validation.brands.${brands.reason}` });
 }
 
-export const CreateTeamSchema = z.object({ intent: z.literal(createTeamIntent), ...teamFields }).superRefine(refineLists);
+export const CreateTeamSchema = z.object({ intent: z.literal(createTeamIntent), ...teamFields }).check(z.superRefine(refineLists));
 
 export const UpdateTeamSchema = z
   .object({
     intent: z.literal(updateTeamIntent),
-    version: z.coerce.number().int().min(1),
+    version: z.coerce.number().check(z.int(), z.gte(1)),
     removeLogo: checkbox,
     ...teamFields,
   })
-  .superRefine(refineLists);
+  .check(z.superRefine(refineLists));
 
 export type TeamFormValue = z.infer<typeof CreateTeamSchema> | z.infer<typeof UpdateTeamSchema>;
 
@@ -91,7 +89,7 @@ export function freeTagsText(tags: readonly string[]): string {
 
 export const ChangeStatusSchema = z.object({
   intent: z.literal(changeStatusIntent),
-  version: z.coerce.number().int().min(1),
+  version: z.coerce.number().check(z.int(), z.gte(1)),
   status: z.enum(TEAM_STATUSES),
   confirmed: z.literal("yes"),
 });

@@ -2,7 +2,7 @@
  * Forms of users, team members and invitations: one schema each, shared by conform in the browser
  * and by the actions. Messages are i18n keys.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { checkPasswordStrength } from "~/domain/passwords";
 import { ACCOUNT_TYPES, ROLES } from "~/domain/types";
 
@@ -21,13 +21,12 @@ export const acceptInvitationIntent = "accept";
 export const createAccountIntent = "create-account";
 
 const role = z.enum(ROLES, { error: "validation.required" });
-const id = z.string({ error: "validation.required" }).trim().min(1, "validation.required").max(200);
+const id = z.string({ error: "validation.required" }).check(z.trim(), z.minLength(1, "validation.required"), z.maxLength(200));
 
-export const InviteEmailSchema = z
-  .string({ error: "validation.required" })
-  .trim()
-  .max(254, "users:validation.emailInvalid")
-  .pipe(z.email("users:validation.emailInvalid"));
+export const InviteEmailSchema = z.pipe(
+  z.string({ error: "validation.required" }).check(z.trim(), z.maxLength(254, "users:validation.emailInvalid")),
+  z.email("users:validation.emailInvalid"),
+);
 
 export const InviteSchema = z.object({
   intent: z.literal(inviteIntent),
@@ -53,35 +52,38 @@ export const RemoveMemberSchema = z.object({
 
 export const UserClaimsSchema = z.object({
   intent: z.literal(updateClaimsIntent),
-  version: z.coerce.number().int().min(1),
+  version: z.coerce.number().check(z.int(), z.gte(1)),
   type: z.enum(ACCOUNT_TYPES, { error: "validation.required" }),
   role,
 });
 
 export const UserTeamRoleSchema = z.object({
   intent: z.literal(setTeamRoleIntent),
-  version: z.coerce.number().int().min(1),
+  version: z.coerce.number().check(z.int(), z.gte(1)),
   teamId: id,
   role,
 });
 
 export const RemoveUserTeamSchema = z.object({
   intent: z.literal(removeTeamRoleIntent),
-  version: z.coerce.number().int().min(1),
+  version: z.coerce.number().check(z.int(), z.gte(1)),
   teamId: id,
 });
 
 export const UserDisabledSchema = z.object({
   intent: z.literal(setDisabledIntent),
-  version: z.coerce.number().int().min(1),
-  disabled: z.enum(["true", "false"]).transform((v) => v === "true"),
+  version: z.coerce.number().check(z.int(), z.gte(1)),
+  disabled: z.pipe(
+    z.enum(["true", "false"]),
+    z.transform((v) => v === "true"),
+  ),
 });
 
 export const UsersFilterSchema = z.object({
-  q: z.string().trim().max(100).optional().catch(undefined),
-  type: z.enum(ACCOUNT_TYPES).optional().catch(undefined),
-  status: z.enum(["pending", "active"]).optional().catch(undefined),
-  after: z.string().max(2000).optional().catch(undefined),
+  q: z.catch(z.optional(z.string().check(z.trim(), z.maxLength(100))), undefined),
+  type: z.catch(z.optional(z.enum(ACCOUNT_TYPES)), undefined),
+  status: z.catch(z.optional(z.enum(["pending", "active"])), undefined),
+  after: z.catch(z.optional(z.string().check(z.maxLength(2000))), undefined),
 });
 export type UsersFilter = z.infer<typeof UsersFilterSchema>;
 
@@ -89,17 +91,19 @@ export type UsersFilter = z.infer<typeof UsersFilterSchema>;
 export const CreateAccountSchema = z
   .object({
     intent: z.literal(createAccountIntent),
-    token: z.string().min(1),
-    displayName: z.string({ error: "validation.required" }).trim().min(1, "validation.required").max(80, "validation.tooLong"),
-    password: z.string({ error: "validation.required" }).superRefine((value, ctx) => {
-      const problem = checkPasswordStrength(value);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    }),
+    token: z.string().check(z.minLength(1)),
+    displayName: z.string({ error: "validation.required" }).check(z.trim(), z.minLength(1, "validation.required"), z.maxLength(80, "validation.tooLong")),
+    password: z.string({ error: "validation.required" }).check(
+      z.superRefine((value, ctx) => {
+        const problem = checkPasswordStrength(value);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
+    ),
     confirmPassword: z.string({ error: "validation.required" }),
   })
-  .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "password.mismatch" });
+  .check(z.refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "password.mismatch" }));
 
 export const AcceptInvitationSchema = z.object({
   intent: z.literal(acceptInvitationIntent),
-  token: z.string().min(1),
+  token: z.string().check(z.minLength(1)),
 });

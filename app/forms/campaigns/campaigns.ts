@@ -4,7 +4,7 @@
  * units and becomes integer cents here; rules that need the retailer settings (bid limits,
  * strategies) are checked by the service with the same domain functions.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { CAMPAIGN_ACTIONS } from "~/domain/campaigns/actions";
 import { parseAmountToMinor } from "~/domain/money";
 import { BID_STRATEGIES, CAMPAIGN_TYPES, PLACEMENTS } from "~/domain/retailer-settings";
@@ -22,73 +22,76 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A yyyy-mm-dd day from a date input (empty = none). */
 const optionalDay = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v ? v : null))
-  .refine((v) => v === null || (DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))), "campaigns:form.dayInvalid");
+  .pipe(
+    z.optional(z.string().check(z.trim())),
+    z.transform((v) => (v ? v : null)),
+  )
+  .check(z.refine((v) => v === null || (DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))), "campaigns:form.dayInvalid"));
 
-const name = z.string({ error: "campaigns:form.nameAndStartRequired" }).trim().min(1, "campaigns:form.nameAndStartRequired").max(120, "validation.tooLong");
+const name = z
+  .string({ error: "campaigns:form.nameAndStartRequired" })
+  .check(z.trim(), z.minLength(1, "campaigns:form.nameAndStartRequired"), z.maxLength(120, "validation.tooLong"));
+
+const startDay = z
+  .string({ error: "campaigns:form.nameAndStartRequired" })
+  .check(z.trim(), z.minLength(1, "campaigns:form.nameAndStartRequired"), z.regex(DAY, "campaigns:form.dayInvalid"));
 
 const endNotBeforeStart = (v: { startDay?: string | null; endDay?: string | null }) => !v.startDay || !v.endDay || v.endDay >= v.startDay;
 
 /** An optional amount in currency units → cents; empty or 0 or less is dropped (null). */
-export const optionalCents = z
-  .string()
-  .trim()
-  .optional()
-  .transform((value, ctx) => {
+export const optionalCents = z.pipe(
+  z.optional(z.string().check(z.trim())),
+  z.transform((value: string | undefined, ctx) => {
     if (!value) return null;
     const parsed = parseAmountToMinor(value);
     if (parsed.ok) return parsed.value;
     if (parsed.reason === "amount.notPositive") return null;
-    ctx.addIssue({ code: "custom", message: `campaigns:form.${parsed.reason === "amount.tooLarge" ? "amountTooLarge" : "amountInvalid"}` });
+    ctx.issues.push({ code: "custom", message: `campaigns:form.${parsed.reason === "amount.tooLarge" ? "amountTooLarge" : "amountInvalid"}`, input: value });
     return z.NEVER;
-  });
+  }),
+);
 
 /** A required amount in currency units → cents (0 allowed for FIXED). */
-export const requiredCents = z
-  .string({ error: "campaigns:form.bidRequired" })
-  .trim()
-  .min(1, "campaigns:form.bidRequired")
-  .transform((value, ctx) => {
+export const requiredCents = z.pipe(
+  z.string({ error: "campaigns:form.bidRequired" }).check(z.trim(), z.minLength(1, "campaigns:form.bidRequired")),
+  z.transform((value: string, ctx) => {
     if (/^0+(?:[.,]0{1,2})?$/.test(value)) return 0;
     const parsed = parseAmountToMinor(value);
     if (!parsed.ok) {
-      ctx.addIssue({ code: "custom", message: parsed.reason === "amount.notPositive" ? "campaigns:form.bidNotPositive" : "campaigns:form.amountInvalid" });
+      ctx.issues.push({ code: "custom", message: parsed.reason === "amount.notPositive" ? "campaigns:form.bidNotPositive" : "campaigns:form.amountInvalid", input: value });
       return z.NEVER;
     }
     return parsed.value;
-  });
+  }),
+);
 
 export const CreateCampaignSchema = z
   .object({
     intent: z.literal(createCampaignIntent),
     name,
-    startDay: z.string({ error: "campaigns:form.nameAndStartRequired" }).trim().min(1, "campaigns:form.nameAndStartRequired").regex(DAY, "campaigns:form.dayInvalid"),
+    startDay,
     endDay: optionalDay,
     campaignType: z.enum(CAMPAIGN_TYPES, { error: "campaigns:form.typeInvalid" }),
   })
-  .refine(endNotBeforeStart, { path: ["endDay"], message: "campaigns:form.endBeforeStart" });
+  .check(z.refine(endNotBeforeStart, { path: ["endDay"], message: "campaigns:form.endBeforeStart" }));
 export type CreateCampaignValue = z.infer<typeof CreateCampaignSchema>;
 
-const version = z.coerce.number().int().min(1);
+const version = z.coerce.number().check(z.int(), z.gte(1));
 
 export const UpdateGeneralSchema = z
   .object({
     intent: z.literal(updateGeneralIntent),
     version,
     name,
-    startDay: z.string({ error: "campaigns:form.nameAndStartRequired" }).trim().min(1, "campaigns:form.nameAndStartRequired").regex(DAY, "campaigns:form.dayInvalid"),
+    startDay,
     endDay: optionalDay,
     /** Empty = no wallet. */
-    wallet: z
-      .string()
-      .trim()
-      .optional()
-      .transform((v) => v || null),
+    wallet: z.pipe(
+      z.optional(z.string().check(z.trim())),
+      z.transform((v) => v || null),
+    ),
   })
-  .refine(endNotBeforeStart, { path: ["endDay"], message: "campaigns:form.endBeforeStart" });
+  .check(z.refine(endNotBeforeStart, { path: ["endDay"], message: "campaigns:form.endBeforeStart" }));
 export type UpdateGeneralValue = z.infer<typeof UpdateGeneralSchema>;
 
 export const UpdateBiddingSchema = z.object({
@@ -110,7 +113,7 @@ export const ApplyMinBidSchema = z.object({
   intent: z.literal(applyMinBidIntent),
   version,
   /** The strategy chosen on the form when its bid was refused; its minimum applies (and it is saved). */
-  bidStrategy: z.enum(BID_STRATEGIES).optional().catch(undefined),
+  bidStrategy: z.catch(z.optional(z.enum(BID_STRATEGIES)), undefined),
 });
 
 export const UpdateBudgetSchema = z.object({
@@ -137,9 +140,12 @@ export const CampaignActionSchema = z.object({
   version,
   action: z.enum(CAMPAIGN_ACTIONS, { error: "campaigns:actions.unknown" }),
   /** Required by reject (checked by the rule, so the message is the rule's). */
-  reason: z.string().trim().max(500, "validation.tooLong").optional(),
+  reason: z.optional(z.string().check(z.trim(), z.maxLength(500, "validation.tooLong"))),
   /** Set by the confirmation step of destructive actions (delete, archive). */
-  confirmed: z.string().optional().transform((v) => v === "yes"),
+  confirmed: z.pipe(
+    z.optional(z.string()),
+    z.transform((v) => v === "yes"),
+  ),
 });
 export type CampaignActionValue = z.infer<typeof CampaignActionSchema>;
 

@@ -4,7 +4,7 @@
  * size (the browser's answer before sending), its bytes are judged on the server by
  * app/domain/media.ts through app/services/files.server.ts. Messages are i18n keys.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { ASPECT_RATIOS } from "~/domain/campaigns/campaign";
 import { isHttpUrl } from "~/domain/campaigns/creative";
 import { CREATIVE_ELEMENTS } from "~/domain/campaigns/publication";
@@ -14,31 +14,28 @@ export const updateBannersIntent = "update-banners";
 export const removeBannerIntent = "remove-banner";
 export const updateCreativeIntent = "update-creative";
 
-const version = z.coerce.number().int().min(1);
-const checkbox = z
-  .boolean()
-  .optional()
-  .transform((v) => v === true);
+const version = z.coerce.number().check(z.int(), z.gte(1));
+const checkbox = z.pipe(
+  z.optional(z.boolean()),
+  z.transform((v) => v === true),
+);
 
 /** An optional text: empty is "". */
 const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, "campaignTargeting:errors.tooLong")
-    .optional()
-    .transform((v) => v ?? "");
+  z.pipe(
+    z.optional(z.string().check(z.trim(), z.maxLength(max, "campaignTargeting:errors.tooLong"))),
+    z.transform((v) => v ?? ""),
+  );
 
 /** An optional link a click leads to: an absolute http(s) URL, or "". */
 export const optionalLink = z
-  .string()
-  .trim()
-  .max(2000, "campaignTargeting:errors.tooLong")
-  .optional()
-  .transform((v) => v ?? "")
-  .refine((v) => v === "" || isHttpUrl(v), "campaignTargeting:errors.linkInvalid");
+  .pipe(
+    z.optional(z.string().check(z.trim(), z.maxLength(2000, "campaignTargeting:errors.tooLong"))),
+    z.transform((v) => v ?? ""),
+  )
+  .check(z.refine((v) => v === "" || isHttpUrl(v), "campaignTargeting:errors.linkInvalid"));
 
-const upload = (maxBytes: number, tooLarge: string) => z.file({ error: "campaignTargeting:errors.fileInvalid" }).max(maxBytes, tooLarge).optional();
+const upload = (maxBytes: number, tooLarge: string) => z.optional(z.file({ error: "campaignTargeting:errors.fileInvalid" }).check(z.maxSize(maxBytes, tooLarge)));
 const imageUpload = upload(MAX_IMAGE_BYTES, "campaignTargeting:errors.imageTooLarge");
 const videoUpload = upload(MAX_VIDEO_BYTES, "campaignTargeting:errors.videoTooLarge");
 
@@ -52,7 +49,7 @@ export function bannerFields(slot: string) {
 
 /** The banners form's schema for the slots offered (they come from the retailer settings). */
 export function makeUpdateBannersSchema(slots: readonly string[]) {
-  const shape: Record<string, z.ZodType> = {};
+  const shape: Record<string, z.ZodMiniType> = {};
   for (const slot of slots) {
     const f = bannerFields(slot);
     shape[f.image] = imageUpload;
@@ -88,7 +85,7 @@ export function bannerInputs(value: Record<string, unknown>, slots: readonly str
 export const RemoveBannerSchema = z.object({
   intent: z.literal(removeBannerIntent),
   version,
-  slot: z.string().trim().min(1).max(40),
+  slot: z.string().check(z.trim(), z.minLength(1), z.maxLength(40)),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -109,7 +106,7 @@ export const MAX_TEXT_LINK = 60;
 export const UpdateCreativeSchema = z.object({
   intent: z.literal(updateCreativeIntent),
   version,
-  elements: z.array(z.enum(CREATIVE_ELEMENTS, { error: "campaignTargeting:errors.elementUnknown" })).max(CREATIVE_ELEMENTS.length),
+  elements: z.array(z.enum(CREATIVE_ELEMENTS, { error: "campaignTargeting:errors.elementUnknown" })).check(z.maxLength(CREATIVE_ELEMENTS.length)),
   brand: text(MAX_BRAND),
   brandImage: imageUpload,
   removeBrandImage: checkbox,

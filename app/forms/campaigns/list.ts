@@ -3,7 +3,7 @@
  * edit (review, then apply). One schema each, read by the actions; the browser gets the same
  * rules as native attributes (required, maxLength, type=date). Messages are i18n keys.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { CAMPAIGN_ACTIONS, type CampaignAction } from "~/domain/campaigns/actions";
 import { optionalCents, requiredCents } from "~/forms/campaigns/campaigns";
 
@@ -22,26 +22,27 @@ export const BULK_ACTIONS = CAMPAIGN_ACTIONS.filter((a) => a !== "reject") as Ex
 
 const viewName = z
   .string({ error: "campaignList:views.nameRequired" })
-  .trim()
-  .min(1, "campaignList:views.nameRequired")
-  .max(VIEW_NAME_MAX, "validation.tooLong");
+  .check(z.trim(), z.minLength(1, "campaignList:views.nameRequired"), z.maxLength(VIEW_NAME_MAX, "validation.tooLong"));
+const viewId = z.string().check(z.trim(), z.minLength(1), z.maxLength(128));
+/** An optional text field; absent reads as "". */
+const optionalText = z._default(z.optional(z.string().check(z.trim())), "");
 
 export const SaveViewSchema = z.object({
   intent: z.literal(saveViewIntent),
   name: viewName,
   /** The list's query string when the form was shown (filters, sort, columns). */
-  query: z.string().max(4000).optional().default(""),
+  query: z._default(z.optional(z.string().check(z.maxLength(4000))), ""),
 });
 
 export const RenameViewSchema = z.object({
   intent: z.literal(renameViewIntent),
-  viewId: z.string().trim().min(1).max(128),
+  viewId,
   name: viewName,
 });
 
 export const DeleteViewSchema = z.object({
   intent: z.literal(deleteViewIntent),
-  viewId: z.string().trim().min(1).max(128),
+  viewId,
   confirmed: z.literal("yes", { error: "campaignList:views.confirmDelete" }),
 });
 
@@ -51,28 +52,28 @@ export type BulkChangeChoice = (typeof BULK_CHANGES)[number];
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-export const BulkEditSchema = z
-  .object({
+export const BulkEditSchema = z.pipe(
+  z.object({
     intent: z.enum([bulkReviewIntent, bulkApplyIntent]),
     campaignIds: z
-      .array(z.string().trim().min(1).max(128))
-      .min(1, "campaignList:bulk.noneSelected")
-      .max(MAX_BULK_CAMPAIGNS, "campaignList:bulk.tooMany"),
+      .array(z.string().check(z.trim(), z.minLength(1), z.maxLength(128)))
+      .check(z.minLength(1, "campaignList:bulk.noneSelected"), z.maxLength(MAX_BULK_CAMPAIGNS, "campaignList:bulk.tooMany")),
     change: z.enum(BULK_CHANGES, { error: "campaignList:bulk.chooseChange" }),
-    endDay: z.string().trim().optional().default(""),
-    bid: z.string().trim().optional().default(""),
-    daily: z.string().trim().optional().default(""),
+    endDay: optionalText,
+    bid: optionalText,
+    daily: optionalText,
     /** The version each campaign was reviewed at (apply only): id -> version. */
-    versions: z.record(z.string(), z.coerce.number().int().min(1)).default({}),
-  })
-  .transform((value, ctx) => {
+    versions: z._default(z.record(z.string(), z.coerce.number().check(z.int(), z.gte(1))), {}),
+  }),
+  z.transform((value, ctx) => {
+    const issue = (path: string, message: string) => ctx.issues.push({ code: "custom", path: [path], message, input: value });
     const base = { intent: value.intent, campaignIds: [...new Set(value.campaignIds)], versions: value.versions };
     if (value.change.startsWith("action:")) {
       return { ...base, change: { kind: "action" as const, action: value.change.slice("action:".length) as CampaignAction } };
     }
     if (value.change === "endDay") {
       if (!DAY.test(value.endDay) || Number.isNaN(Date.parse(`${value.endDay}T00:00:00Z`))) {
-        ctx.addIssue({ code: "custom", path: ["endDay"], message: "campaigns:form.dayInvalid" });
+        issue("endDay", "campaigns:form.dayInvalid");
         return z.NEVER;
       }
       return { ...base, change: { kind: "endDay" as const, day: value.endDay } };
@@ -80,18 +81,19 @@ export const BulkEditSchema = z
     if (value.change === "bid") {
       const bid = requiredCents.safeParse(value.bid);
       if (!bid.success) {
-        ctx.addIssue({ code: "custom", path: ["bid"], message: bid.error.issues[0]?.message ?? "campaigns:form.amountInvalid" });
+        issue("bid", bid.error.issues[0]?.message ?? "campaigns:form.amountInvalid");
         return z.NEVER;
       }
       return { ...base, change: { kind: "bid" as const, cents: bid.data } };
     }
     const daily = optionalCents.safeParse(value.daily);
     if (!daily.success) {
-      ctx.addIssue({ code: "custom", path: ["daily"], message: daily.error.issues[0]?.message ?? "campaigns:form.amountInvalid" });
+      issue("daily", daily.error.issues[0]?.message ?? "campaigns:form.amountInvalid");
       return z.NEVER;
     }
     return { ...base, change: { kind: "daily" as const, cents: daily.data } };
-  });
+  }),
+);
 export type BulkEditValue = z.infer<typeof BulkEditSchema>;
 
 /** The bulk form's fields as a plain object for the schema (repeated campaignId, version.<id>). */

@@ -2,7 +2,7 @@
  * The forms of a campaign's Products section: one schema each, shared by the browser (conform)
  * and the action. Messages are i18n keys of the campaignProducts namespace.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { parseProductIds } from "~/domain/catalog";
 import { MAX_POSITION } from "~/domain/campaigns/products";
 
@@ -16,22 +16,24 @@ export const bulkProductsIntent = "bulk-products";
 /** Ids one paste may hold. */
 export const MAX_IDS_PER_ADD = 1000;
 
-const version = z.coerce.number({ error: "campaignProducts:errors.badRequest" }).int().min(1, "campaignProducts:errors.badRequest");
-const productId = z.string({ error: "campaignProducts:errors.badRequest" }).trim().min(1, "campaignProducts:errors.badRequest").max(200);
+const version = z.coerce.number({ error: "campaignProducts:errors.badRequest" }).check(z.int(), z.gte(1, "campaignProducts:errors.badRequest"));
+const productId = z
+  .string({ error: "campaignProducts:errors.badRequest" })
+  .check(z.trim(), z.minLength(1, "campaignProducts:errors.badRequest"), z.maxLength(200));
 
 export const AddProductsSchema = z.object({
   intent: z.literal(addProductsIntent),
   version,
   /** Identifiers separated by spaces, commas, semicolons or line breaks (spec section 5). */
-  ids: z
-    .string({ error: "campaignProducts:errors.noIds" })
-    .max(50_000, "campaignProducts:errors.tooManyIds")
-    .transform((text, ctx) => {
+  ids: z.pipe(
+    z.string({ error: "campaignProducts:errors.noIds" }).check(z.maxLength(50_000, "campaignProducts:errors.tooManyIds")),
+    z.transform((text: string, ctx) => {
       const ids = parseProductIds(text);
-      if (!ids.length) ctx.addIssue({ code: "custom", message: "campaignProducts:errors.noIds" });
-      else if (ids.length > MAX_IDS_PER_ADD) ctx.addIssue({ code: "custom", message: "campaignProducts:errors.tooManyIds" });
+      if (!ids.length) ctx.issues.push({ code: "custom", message: "campaignProducts:errors.noIds", input: text });
+      else if (ids.length > MAX_IDS_PER_ADD) ctx.issues.push({ code: "custom", message: "campaignProducts:errors.tooManyIds", input: text });
       return ids;
     }),
+  ),
 });
 export type AddProductsValue = z.infer<typeof AddProductsSchema>;
 
@@ -60,18 +62,25 @@ export const MoveProductSchema = z.object({
 export type MoveProductValue = z.infer<typeof MoveProductSchema>;
 
 /** A position typed in the list: a whole number from 1, or empty for none. */
-const position = z
-  .number({ error: "campaignProducts:errors.positionInvalid" })
-  .int("campaignProducts:errors.positionInvalid")
-  .min(1, "campaignProducts:errors.positionInvalid")
-  .max(MAX_POSITION, "campaignProducts:errors.positionInvalid")
-  .optional()
-  .transform((v) => v ?? null);
+const position = z.pipe(
+  z.optional(
+    z
+      .number({ error: "campaignProducts:errors.positionInvalid" })
+      .check(
+        z.int("campaignProducts:errors.positionInvalid"),
+        z.gte(1, "campaignProducts:errors.positionInvalid"),
+        z.lte(MAX_POSITION, "campaignProducts:errors.positionInvalid"),
+      ),
+  ),
+  z.transform((v) => v ?? null),
+);
 
 export const SavePositionsSchema = z.object({
   intent: z.literal(savePositionsIntent),
   version,
-  positions: z.array(z.object({ id: productId, pos: position }), { error: "campaignProducts:errors.badRequest" }).min(1, "campaignProducts:errors.badRequest"),
+  positions: z
+    .array(z.object({ id: productId, pos: position }), { error: "campaignProducts:errors.badRequest" })
+    .check(z.minLength(1, "campaignProducts:errors.badRequest")),
 });
 export type SavePositionsValue = z.infer<typeof SavePositionsSchema>;
 
@@ -82,15 +91,15 @@ export const BulkProductsSchema = z.object({
   intent: z.literal(bulkProductsIntent),
   version,
   bulk: z.enum(BULK_ACTIONS, { error: "campaignProducts:errors.badRequest" }),
-  selected: z
-    .array(productId, { error: "campaignProducts:errors.noneSelected" })
-    .min(1, "campaignProducts:errors.noneSelected")
-    .transform((ids) => [...new Set(ids)]),
+  selected: z.pipe(
+    z.array(productId, { error: "campaignProducts:errors.noneSelected" }).check(z.minLength(1, "campaignProducts:errors.noneSelected")),
+    z.transform((ids: string[]) => [...new Set(ids)]),
+  ),
   /** Set by the confirmation step of a bulk removal. */
-  confirmed: z
-    .string()
-    .optional()
-    .transform((v) => v === "yes"),
+  confirmed: z.pipe(
+    z.optional(z.string()),
+    z.transform((v) => v === "yes"),
+  ),
 });
 export type BulkProductsValue = z.infer<typeof BulkProductsSchema>;
 

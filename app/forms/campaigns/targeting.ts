@@ -4,7 +4,7 @@
  * retailer settings (the type's placements and slots) are checked by the service with
  * resolvePlacementsAndSlots (app/domain/campaign-targeting.ts).
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { CAPPING_TYPES } from "~/domain/campaigns/campaign";
 import { normaliseDevices, TARGET_DEVICES } from "~/domain/campaigns/pacing";
 import { parseDaypartingForm } from "~/domain/campaigns/dayparting";
@@ -16,42 +16,45 @@ export const daypartPresetField = "daypartPreset";
 export const daypartField = "daypart";
 
 export const MAX_CAPPING = 1000;
-const version = z.coerce.number().int().min(1);
+const version = z.coerce.number().check(z.int(), z.gte(1));
 
 export const UpdateTargetingSchema = z.object({
   intent: z.literal(updateTargetingIntent),
   version,
   /** Devices ticked; saved only when some but not all 4 are (normaliseDevices), none is refused. */
-  devices: z
-    .array(z.enum(TARGET_DEVICES, { error: "campaignTargeting:errors.deviceUnknown" }))
-    .max(TARGET_DEVICES.length)
-    .min(1, "campaignTargeting:errors.devicesEmpty")
-    .transform((chosen) => normaliseDevices(chosen)),
-  cappingEnabled: z
-    .boolean()
-    .optional()
-    .transform((v) => v === true),
+  devices: z.pipe(
+    z
+      .array(z.enum(TARGET_DEVICES, { error: "campaignTargeting:errors.deviceUnknown" }))
+      .check(z.maxLength(TARGET_DEVICES.length), z.minLength(1, "campaignTargeting:errors.devicesEmpty")),
+    z.transform((chosen) => normaliseDevices(chosen)),
+  ),
+  cappingEnabled: z.pipe(
+    z.optional(z.boolean()),
+    z.transform((v) => v === true),
+  ),
   cappingType: z.enum(CAPPING_TYPES, { error: "campaignTargeting:errors.cappingType" }),
   cappingMax: z
     .number({ error: "campaignTargeting:errors.cappingMax" })
-    .int("campaignTargeting:errors.cappingMax")
-    .min(1, "campaignTargeting:errors.cappingMax")
-    .max(MAX_CAPPING, "campaignTargeting:errors.cappingMaxTooHigh"),
+    .check(
+      z.int("campaignTargeting:errors.cappingMax"),
+      z.gte(1, "campaignTargeting:errors.cappingMax"),
+      z.lte(MAX_CAPPING, "campaignTargeting:errors.cappingMaxTooHigh"),
+    ),
   /** The type's placements chosen; the service checks them against the settings. */
-  placements: z.array(z.string().trim().max(20)).max(20).min(1, "campaignTargeting:errors.placementsEmpty"),
+  placements: z.array(z.string().check(z.trim(), z.maxLength(20))).check(z.maxLength(20), z.minLength(1, "campaignTargeting:errors.placementsEmpty")),
   /** The type's slots left on; the others are saved as slotsOff. */
-  slots: z.array(z.string().trim().max(40)).max(50),
+  slots: z.array(z.string().check(z.trim(), z.maxLength(40))).check(z.maxLength(50)),
   /** The grid's checked cells; all of them = no restriction (null), none is refused. */
-  daypart: z
-    .array(z.string().trim().max(8))
-    .max(7 * 24)
-    .transform((entries, ctx) => {
+  daypart: z.pipe(
+    z.array(z.string().check(z.trim(), z.maxLength(8))).check(z.maxLength(7 * 24)),
+    z.transform((entries: string[], ctx) => {
       const parsed = parseDaypartingForm(entries);
       if (!parsed.ok) {
-        ctx.addIssue({ code: "custom", message: "campaignTargeting:errors.daypartingEmpty" });
+        ctx.issues.push({ code: "custom", message: "campaignTargeting:errors.daypartingEmpty", input: entries });
         return z.NEVER;
       }
       return parsed.value;
     }),
+  ),
 });
 export type UpdateTargetingValue = z.infer<typeof UpdateTargetingSchema>;
