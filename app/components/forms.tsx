@@ -34,9 +34,8 @@ export function Field({
   const helpId = help ? `${props.id}-help` : undefined;
   return (
     <div className={cn("field", className)}>
-      <label htmlFor={props.id}>
+      <label htmlFor={props.id} className={props.required ? "required-label" : undefined}>
         {label}
-        {props.required ? <RequiredMark /> : null}
       </label>
       <input
         key={key ?? undefined}
@@ -52,15 +51,6 @@ export function Field({
       ) : null}
       <ErrorList id={errorId} errors={errors} />
     </div>
-  );
-}
-
-/** The visual marker of a required field (the input carries `required` and aria-required). */
-export function RequiredMark() {
-  return (
-    <span className="required-mark" aria-hidden="true">
-      *
-    </span>
   );
 }
 

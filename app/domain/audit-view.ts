@@ -14,6 +14,10 @@ import { summariseOffersChange, type OffersChangeSummary } from "~/domain/campai
 import { formatMoney } from "~/domain/money";
 import type { AuditEntry } from "~/domain/types";
 
+/** The kinds of record Activity filters on. */
+export const ACTIVITY_ENTITIES = ["user", "team", "wallet", "campaign", "invitation", "config"] as const;
+export type ActivityEntity = (typeof ACTIVITY_ENTITIES)[number];
+
 /** Values longer than this are shortened on screen, the whole text one click away. */
 export const SHORT_VALUE_LENGTH = 160;
 

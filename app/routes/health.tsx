@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import { AuditChanges } from "~/components/audit";
 import { requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
-import { ACTIVITY_ENTITIES, activityFilterOf, activityPage, reloadFailures } from "~/services/audit.server";
+import { ACTIVITY_ENTITIES } from "~/domain/audit-view";
+import { activityFilterOf, activityPage, reloadFailures } from "~/services/audit.server";
 import { retailerSettings } from "~/services/wallets.server";
 
 /**

@@ -142,7 +142,8 @@ export default function TeamsListRoute() {
         ) : null}
       </div>
 
-      <Form method="get" action="/teams" className="filters team-filters" role="search" aria-label={t("list.filters")}>
+      <Form method="get" action="/teams" className="campaign-filters list-filters team-filters" role="search" aria-label={t("list.filters")}>
+        <div className="campaign-filters-row">
         <div className="field">
           <label htmlFor="teams-q">{t("list.search")}</label>
           <input id="teams-q" type="search" name="q" defaultValue={query.q} />
@@ -195,10 +196,13 @@ export default function TeamsListRoute() {
             <option value="desc">{t("list.desc")}</option>
           </select>
         </div>
-        <button type="submit" className="button">
-          {t("common:actions.filter")}
-        </button>
-        {filtered ? <Link to="/teams">{t("list.clear")}</Link> : null}
+        </div>
+        <div className="campaign-filters-actions">
+          <button type="submit" className="button">
+            {t("common:actions.filter")}
+          </button>
+          {filtered ? <Link to="/teams">{t("list.clear")}</Link> : null}
+        </div>
       </Form>
 
       {failed ? <FormAlert title={t("errors.fetchTeams")} message={t("common:errors.errorOccurred")} /> : null}
@@ -241,7 +245,7 @@ export default function TeamsListRoute() {
         <p className="empty-state">{t(filtered ? "list.noMatch" : "list.empty")}</p>
       ) : rows.length > 0 ? (
         <div className="table-wrap">
-          <table className="teams-table">
+          <table className="teams-table list-table">
             <caption className="visually-hidden">{t("list.title")}</caption>
             <thead>
               <tr>
@@ -280,23 +284,23 @@ export default function TeamsListRoute() {
               {rows.map((row) => (
                 <tr key={row.id}>
                   {selectable ? (
-                    <td>
+                    <td className="list-table-select">
                       <input type="checkbox" name="teamId" value={row.id} form="bulk-status-form" aria-label={t("list.selectTeam", { name: row.name })} />
                     </td>
                   ) : null}
                   <th scope="row">
                     <Link to={`/teams/${row.id}`}>{row.name}</Link>
                   </th>
-                  <td>
+                  <td data-label={t("fields.status")}>
                     <TeamStatusBadge status={row.status} />
                   </td>
-                  <td>{t(`accountTypes.${row.account_type}`)}</td>
-                  <td>{row.tags?.length ? <span className="tag-list">{row.tags.map((tag) => <span key={tag} className="tag">{tag}</span>)}</span> : null}</td>
-                  <td>{row.role ? t(`common:roles.${row.role}`) : "—"}</td>
-                  <td className="num">{row.liveCampaigns}</td>
-                  <td className="num">{row.walletCount}</td>
-                  <td className="num">{money(row.balance)}</td>
-                  <td className="num">{money(row.credit)}</td>
+                  <td data-label={t("fields.accountType")}>{t(`accountTypes.${row.account_type}`)}</td>
+                  <td data-label={t("fields.tags")}>{row.tags?.length ? <span className="tag-list">{row.tags.map((tag) => <span key={tag} className="tag">{tag}</span>)}</span> : null}</td>
+                  <td data-label={t("list.role")}>{row.role ? t(`common:roles.${row.role}`) : "—"}</td>
+                  <td className="num" data-label={t("list.liveCampaigns")}>{row.liveCampaigns}</td>
+                  <td className="num" data-label={t("list.wallets")}>{row.walletCount}</td>
+                  <td className="num" data-label={t("list.balance")}>{money(row.balance)}</td>
+                  <td className="num" data-label={t("list.credit")}>{money(row.credit)}</td>
                   {restorable ? (
                     <td>
                       {row.status === "archived" ? (

@@ -38,35 +38,45 @@ export default function UsersRoute() {
   return (
     <>
       <h1>{t("list.title")}</h1>
-      <Form method="get" className="filters" role="search" aria-label={t("list.filters")}>
-        <label htmlFor="users-q">{t("list.search")}</label>
-        <input id="users-q" type="search" name="q" defaultValue={filter.q} key={`q-${filter.q}`} placeholder={t("list.searchPlaceholder")} />
-        <label htmlFor="users-type">{t("columns.type")}</label>
-        <select id="users-type" name="type" defaultValue={filter.type} key={`type-${filter.type}`}>
-          <option value="">{t("list.allTypes")}</option>
-          {types.map((type) => (
-            <option key={type} value={type}>
-              {t(`accountTypes.${type}`, { ns: "common" })}
-            </option>
-          ))}
-        </select>
-        <label htmlFor="users-status">{t("columns.status")}</label>
-        <select id="users-status" name="status" defaultValue={filter.status} key={`status-${filter.status}`}>
-          <option value="">{t("list.allStatuses")}</option>
-          <option value="pending">{t("statuses.pending")}</option>
-          <option value="active">{t("statuses.active")}</option>
-        </select>
-        <button type="submit" className="button">
-          {t("actions.filter", { ns: "common" })}
-        </button>
-        {filtered ? <Link to="/users">{t("list.clear")}</Link> : null}
+      <Form method="get" className="campaign-filters list-filters users-filters" role="search" aria-label={t("list.filters")}>
+        <div className="campaign-filters-row">
+          <div className="field">
+            <label htmlFor="users-q">{t("list.search")}</label>
+            <input id="users-q" type="search" name="q" defaultValue={filter.q} key={`q-${filter.q}`} placeholder={t("list.searchPlaceholder")} />
+          </div>
+          <div className="field">
+            <label htmlFor="users-type">{t("columns.type")}</label>
+            <select id="users-type" name="type" defaultValue={filter.type} key={`type-${filter.type}`}>
+              <option value="">{t("list.allTypes")}</option>
+              {types.map((type) => (
+                <option key={type} value={type}>
+                  {t(`accountTypes.${type}`, { ns: "common" })}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="users-status">{t("columns.status")}</label>
+            <select id="users-status" name="status" defaultValue={filter.status} key={`status-${filter.status}`}>
+              <option value="">{t("list.allStatuses")}</option>
+              <option value="pending">{t("statuses.pending")}</option>
+              <option value="active">{t("statuses.active")}</option>
+            </select>
+          </div>
+        </div>
+        <div className="campaign-filters-actions">
+          <button type="submit" className="button">
+            {t("actions.filter", { ns: "common" })}
+          </button>
+          {filtered ? <Link to="/users">{t("list.clear")}</Link> : null}
+        </div>
       </Form>
       {fetchFailed ? <Toasts toast={FETCH_FAILED} /> : null}
       {users.length === 0 ? (
         <p className="empty-state">{fetchFailed ? t("list.failed") : filtered ? t("list.noMatch") : t("list.empty")}</p>
       ) : (
         <div className="table-wrap">
-          <table>
+          <table className="users-table list-table">
             <caption className="visually-hidden">{t("list.title")}</caption>
             <thead>
               <tr>
@@ -82,19 +92,19 @@ export default function UsersRoute() {
             <tbody>
               {users.map((u) => (
                 <tr key={u.id}>
-                  <td>
+                  <td className="list-table-title">
                     <Link to={`/users/${encodeURIComponent(u.id)}`}>{u.displayName || u.email}</Link>
                   </td>
-                  <td>{u.email}</td>
-                  <td>
+                  <td data-label={t("columns.email")}>{u.email}</td>
+                  <td data-label={t("columns.status")}>
                     <span className={`users-badge users-badge-${u.status}`}>{t(`statuses.${u.status}`)}</span>
                   </td>
-                  <td>{u.disabled ? <span className="users-badge users-badge-disabled">{t("disabled.yes")}</span> : t("disabled.no")}</td>
-                  <td>{u.lastSignIn ? formatDateTime(u.lastSignIn, i18n.language, timezone) : t("list.never")}</td>
-                  <td>
+                  <td data-label={t("columns.disabled")}>{u.disabled ? <span className="users-badge users-badge-disabled">{t("disabled.yes")}</span> : t("disabled.no")}</td>
+                  <td data-label={t("columns.lastSignIn")}>{u.lastSignIn ? formatDateTime(u.lastSignIn, i18n.language, timezone) : t("list.never")}</td>
+                  <td data-label={t("columns.claims")}>
                     {t(`accountTypes.${u.claims.type}`, { ns: "common" })} · {t(`roles.${u.claims.role}`, { ns: "common" })}
                   </td>
-                  <td>{u.teams.length ? u.teams.map((team) => team.name).join(", ") : <span className="muted">{t("list.noTeams")}</span>}</td>
+                  <td data-label={t("columns.teams")}>{u.teams.length ? u.teams.map((team) => team.name).join(", ") : <span className="muted">{t("list.noTeams")}</span>}</td>
                 </tr>
               ))}
             </tbody>

@@ -5,10 +5,12 @@
  */
 import type { TFunction } from "i18next";
 import {
+  ACTIVITY_ENTITIES,
   auditReferences,
   presentAuditEntry,
   type AuditEntryView,
   type AuditFormat,
+  type ActivityEntity,
   type AuditNames,
   type AuditWords,
 } from "~/domain/audit-view";
@@ -17,8 +19,6 @@ import { getFixedT } from "~/services/i18n.server";
 import { getStorage } from "~/services/storage.server";
 
 export const ACTIVITY_PAGE_SIZE = 50;
-export const ACTIVITY_ENTITIES = ["user", "team", "wallet", "campaign", "invitation", "config"] as const;
-export type ActivityEntity = (typeof ACTIVITY_ENTITIES)[number];
 
 /** Labels of other namespaces, per entity (the Activity's own labels come first). */
 const FIELD_NAMESPACES: Record<string, string[]> = {

@@ -197,7 +197,7 @@ test.describe("campaign history", () => {
     const entries = page.getByRole("article");
     await expect(entries).toHaveCount(3);
     // Newest first: the switch-off, the addition, the creation.
-    await expect(entries.nth(0).getByRole("heading")).toContainText(`${pt("history.actions.update")} · ${pt("history.by", { by: "supplier.admin@example.com" })}`);
+    await expect(entries.nth(0).getByRole("heading")).toContainText(`${pt("history.actions.update")} · ${pt("history.by", { by: "Sam Supplier" })}`);
     await expect(entries.nth(0)).toContainText(pt("history.offers.switchedOff", { ids: "SKU-000001" }));
     const productIds = entries.nth(0).getByRole("row").filter({ has: page.getByRole("rowheader", { name: pt("history.fields.productIds"), exact: true }) });
     await expect(productIds.getByRole("cell").nth(0)).toHaveText("SKU-000001, SKU-000002");

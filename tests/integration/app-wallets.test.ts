@@ -511,7 +511,7 @@ describe("Activity (/health): names, money and times as people read them, filter
     health = await import("~/routes/health");
   });
   const loadActivity = (who: string, query = "") => run(health.loader, getRequest(`/health${query}`, { cookie: cookies[who] }), {});
-  type Entry = { byName: string; subject: string; entity: string; atText: string; at: string; teamName: string | null; changes: { field: string; label: string; before: { text: string }; after: { text: string } }[] };
+  type Entry = { id: string; entityId: string; teamId: string | null; byName: string; subject: string; entity: string; atText: string; at: string; teamName: string | null; changes: { field: string; label: string; before: { text: string }; after: { text: string } }[] };
 
   it("shows a wallet's change with the wallet's and team's names, the actor's name, money in the currency and the time in the reader's zone", async () => {
     const label = `Activity ${randomUUID().slice(0, 6)}`;

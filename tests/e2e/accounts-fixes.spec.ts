@@ -1,0 +1,162 @@
+/**
+ * Defects a new user hit on the accounts screens (issue 8 §2), in the browser:
+ * - the wallet runway sentence names the rate its days were counted at (the daily budget when it
+ *   is below the average spend), and the transaction's required Reference is marked required;
+ * - Activity (/health) and a campaign's History show names, money and times, never raw ids, JSON or
+ *   ISO instants, and do not scroll sideways; Activity filters by wallet in the URL;
+ * - /teams and /users fit a 1,280 px screen, stay usable at 390 px without the page scrolling
+ *   sideways, and their filters look like the campaign list's.
+ */
+import type { Page } from "@playwright/test";
+import { createCampaign, enTexts, expect, submitAndWait, test, uniqueName } from "./fixtures";
+
+const TEAM = "acme-brand";
+const wt = enTexts("wallets");
+const ct = enTexts("common");
+const pt = enTexts("campaignProducts");
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+/** The page's horizontal overflow in CSS pixels (0: nothing to scroll sideways). */
+async function sidewaysOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+/** Creates a wallet of the demo team through the form; resolves on its page. */
+async function createWallet(page: Page, label: string, dailyBudget: string) {
+  await page.goto(`/teams/${TEAM}/wallets`);
+  const form = page.locator("#create-wallet-form");
+  const labelField = form.getByLabel(wt("fields.label"), { exact: true });
+  if (!(await labelField.isVisible())) await page.getByText(wt("create.title"), { exact: true }).click();
+  await labelField.fill(label);
+  await form.getByLabel(wt("fields.dailyBudget"), { exact: true }).fill(dailyBudget);
+  await submitAndWait(page, `/teams/${TEAM}/wallets`, () => form.getByRole("button", { name: wt("create.submit") }).click());
+  await expect(page.getByRole("heading", { level: 2, name: label, exact: true })).toBeVisible();
+  return new URL(page.url()).pathname;
+}
+
+async function post(page: Page, path: string, type: "credit" | "debit", amount: string, reference: string) {
+  const form = page.getByRole("region", { name: wt("entry.title") });
+  await form.getByRole("radio", { name: wt(`entry.types.${type}`) }).check();
+  await form.getByLabel(wt("fields.amount", { currency: "EUR" }), { exact: true }).fill(amount);
+  await form.getByLabel(wt("fields.reference"), { exact: true }).fill(reference);
+  await submitAndWait(page, path, () => form.getByRole("button", { name: wt("entry.submit") }).click());
+}
+
+test.describe("a wallet", () => {
+  test.use({ role: "retailerAdmin" });
+
+  test("marks the Reference required and names the daily budget the runway was counted at", { tag: "@nojs" }, async ({ page }) => {
+    test.slow(); // Three forms, each a full page with JavaScript off.
+    const label = uniqueName("Runway rate");
+    const path = await createWallet(page, label, "10.00");
+    const form = page.getByRole("region", { name: wt("entry.title") });
+    const reference = form.getByLabel(wt("fields.reference"), { exact: true });
+    await expect(reference).toHaveAttribute("required", "");
+    await expect(reference).toHaveAttribute("aria-required", "true");
+    // The visual marker follows the field's label, as on every required field (the amount's too).
+    const marker = (id: string | null) => page.locator(`label[for="${id}"]`).evaluate((label) => getComputedStyle(label, "::after").content);
+    expect(await marker(await reference.getAttribute("id"))).toContain("*");
+    expect(await marker(await form.getByLabel(wt("fields.amount", { currency: "EUR" }), { exact: true }).getAttribute("id"))).toContain("*");
+
+    await post(page, path, "credit", "100.00", "INV-RATE");
+    await post(page, path, "debit", "30.00", "PO-RATE");
+    const money = page.getByRole("region", { name: wt("page.money") });
+    await expect(money.locator(".wallet-balance strong")).toHaveText("€70.00");
+    // 30.00 spent today, but the daily budget is 10.00: 70.00 lasts 7 days at 10.00 a day.
+    await expect(money).toContainText("About 7 days to go at €10.00 a day");
+  });
+});
+
+test.describe("lists on a desktop and a phone", () => {
+  test.use({ role: "operator" });
+
+  for (const path of ["/teams", "/users"]) {
+    test(`${path} fits 1,280 px and does not scroll sideways at 390 px`, async ({ page }) => {
+      await page.setViewportSize(DESKTOP);
+      await page.goto(path);
+      const table = page.getByRole("main").getByRole("table").first();
+      await expect(table).toBeVisible();
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      // Every column is on screen: the table is no wider than its frame.
+      expect(await table.evaluate((t) => t.scrollWidth - (t.parentElement?.clientWidth ?? 0))).toBeLessThanOrEqual(1);
+
+      await page.setViewportSize(PHONE);
+      await page.goto(path);
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      // The first row's name link and its last value are within the screen.
+      const row = table.locator("tbody tr").first();
+      for (const cell of [row.getByRole("link").first(), row.locator("td").last()]) {
+        const box = (await cell.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+      }
+      const search = page.getByRole("search");
+      const searchBox = (await search.boundingBox())!;
+      expect(searchBox.x + searchBox.width).toBeLessThanOrEqual(PHONE.width);
+    });
+  }
+
+  test("the teams and users filters look like the campaign list's", async ({ page }) => {
+    const look = async (path: string) => {
+      await page.goto(path);
+      return page
+        .getByRole("search")
+        .first()
+        .evaluate((form) => {
+          const s = getComputedStyle(form);
+          return { background: s.backgroundColor, border: s.borderTopWidth + s.borderTopStyle, radius: s.borderTopLeftRadius, padding: s.paddingTop };
+        });
+    };
+    const campaigns = await look("/campaigns");
+    expect(await look("/teams")).toEqual(campaigns);
+    expect(await look("/users")).toEqual(campaigns);
+  });
+});
+
+test.describe("Activity", () => {
+  test.use({ role: "operator" });
+
+  test("shows a wallet's changes by name, money and local time, filters by that wallet, and never scrolls sideways", { tag: "@nojs" }, async ({ page }) => {
+    test.slow();
+    const label = uniqueName("Activity wallet");
+    await createWallet(page, label, "12.34");
+    for (const size of [DESKTOP, PHONE]) {
+      await page.setViewportSize(size);
+      await page.goto("/health?entity=wallet");
+      const entry = page.getByRole("article").filter({ hasText: label }).first();
+      await expect(entry).toBeVisible();
+      await expect(entry.getByRole("heading")).toContainText(`Created · Wallet ${label}`);
+      await expect(entry.getByRole("heading")).toContainText("by Olivia Operator");
+      await expect(entry).toContainText("Advertiser: Acme Brand");
+      await expect(entry.getByRole("row").filter({ has: page.getByRole("rowheader", { name: wt("fields.dailyBudget"), exact: true }) })).toContainText("€12.34");
+      const text = await page.getByRole("main").innerText();
+      expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+      expect(text).not.toMatch(/[{[]"/);
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    }
+
+    await page.getByRole("link", { name: ct("activity.onlyThis", { subject: label }) }).first().click();
+    await expect(page).toHaveURL(/\/health\?wallet=/);
+    await expect(page.getByRole("main")).toContainText(ct("activity.filteredWallet", { name: label }));
+    await expect(page.getByRole("article")).toHaveCount(1);
+  });
+});
+
+test.describe("a campaign's History", () => {
+  test.use({ role: "supplierAdmin" });
+
+  test("shows the team by name and the author by name, without scrolling sideways on a phone", { tag: "@nojs" }, async ({ page, baseURL }) => {
+    const id = await createCampaign(page, baseURL!, { name: uniqueName("History names") });
+    await page.setViewportSize(PHONE);
+    await page.goto(`/campaigns/${id}/history`);
+    const entry = page.getByRole("article").first();
+    await expect(entry.getByRole("heading")).toContainText(pt("history.by", { by: "Sam Supplier" }));
+    await expect(entry.getByRole("row").filter({ has: page.getByRole("rowheader", { name: pt("history.fields.team"), exact: true }) })).toContainText("Acme Brand");
+    const text = await page.getByRole("main").innerText();
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+    expect(text).not.toMatch(/[{[]"/);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+});
