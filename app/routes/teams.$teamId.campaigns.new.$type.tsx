@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
@@ -12,7 +12,7 @@ import { requirePermission, requireUser } from "~/http/auth.server";
 import { createCampaign, creationDefaults } from "~/services/campaigns/campaigns.server";
 import { getRetailerSettings } from "~/services/retailer-settings.server";
 import { requireVisibleTeam } from "~/http/scope.server";
-import { redirectWithToast } from "~/http/toast.server";
+import { reply, replyInvalid } from "~/http/reply.server";
 import { useIsPending } from "~/utils/misc";
 
 export const meta: MetaFunction = () => [{ title: "New campaign · Ads console" }];
@@ -41,13 +41,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   requirePermission(user, "Campaign", "create", { teamId: team.id });
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: CreateCampaignSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const settings = await getRetailerSettings();
-  if (!isEnabledType(settings, submission.value.campaignType)) {
-    return data({ result: submission.reply({ fieldErrors: { campaignType: ["campaigns:form.typeInvalid"] } }) }, { status: 400 });
-  }
-  const campaign = await createCampaign(user, team, submission.value);
-  return redirectWithToast(`/campaigns/${campaign.id}`, { type: "success", title: "campaigns:toast.created", values: { name: campaign.name } });
+  if (submission.status !== "success") return replyInvalid("create", submission);
+  const created = await createCampaign(user, team, submission.value);
+  return reply(created, {
+    form: "create",
+    submission,
+    onSuccess: (campaign) => ({ to: `/campaigns/${campaign.id}`, toast: { type: "success", title: "campaigns:toast.created", values: { name: campaign.name } } }),
+  });
 }
 
 export default function CampaignNewRoute() {

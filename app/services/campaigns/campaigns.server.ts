@@ -25,7 +25,7 @@ import { validatePacing } from "~/domain/campaigns/pacing";
 import { deriveLiveStatus, isComplete, walletIsUnusable, type CampaignLiveStatus } from "~/domain/campaigns/status";
 import { formatMoney } from "~/domain/money";
 import { can, isReviewer, isTeamManager } from "~/domain/permissions";
-import { needsModeration, type BidStrategy, type Placement, type RetailerSettings } from "~/domain/retailer-settings";
+import { isEnabledType, needsModeration, type BidStrategy, type Placement, type RetailerSettings } from "~/domain/retailer-settings";
 import { canSeeTeam } from "~/domain/teams";
 import type { Team, User, Wallet } from "~/domain/types";
 import type { CreateCampaignValue, UpdateBiddingValue, UpdateBudgetValue, UpdateGeneralValue } from "~/forms/campaigns/campaigns";
@@ -160,8 +160,11 @@ function requireEdit(user: User, ctx: CampaignContext): SaveResult | null {
 // ---------------------------------------------------------------------------------------------
 // Creation
 
-export async function createCampaign(user: User, team: Team, value: CreateCampaignValue): Promise<Campaign> {
+/** A new draft for the team: the user needs the create right there, the type must be enabled. */
+export async function createCampaign(user: User, team: Team, value: CreateCampaignValue): Promise<Result<Campaign>> {
+  if (!can(user, "Campaign", "create", { teamId: team.id })) return forbidden();
   const settings = await getRetailerSettings();
+  if (!isEnabledType(settings, value.campaignType)) return fail("invalid", "campaigns:form.typeInvalid", { field: "campaignType" });
   const draft = newCampaignData(
     { name: value.name, startDay: value.startDay, endDay: value.endDay, campaignType: value.campaignType, team },
     settings,
@@ -169,7 +172,7 @@ export async function createCampaign(user: User, team: Team, value: CreateCampai
     new Date(),
     retailerTimeZone(),
   );
-  return getStorage().campaigns.create(draft, { by: user.email });
+  return ok(await getStorage().campaigns.create(draft, { by: user.email }));
 }
 
 /** What the creation form starts from: today in the retailer's time zone. */
