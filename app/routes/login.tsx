@@ -55,7 +55,10 @@ export default function LoginRoute() {
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
-  const authError = actionData?.authError;
+  // One error at a time: a sign-in refusal belongs to the last submission, and stops showing once
+  // the form has an error of its own (with JS, the browser checks the next submission itself).
+  const fieldErrors = Boolean(fields.email.errors?.length || fields.password.errors?.length || form.errors?.length);
+  const authError = fieldErrors ? null : actionData?.authError;
   return (
     <div className="auth-card">
       <h1>{t("login.title")}</h1>
