@@ -10,7 +10,8 @@
  * key_other, key_many, key_zero for a count of 0), context (key_male), {{variables}} (also
  * {{- raw}} and {{a.b}}; an unknown one is left as written), defaultValue, key arrays, getFixedT
  * (language, namespace, keyPrefix), languageChanged events, namespaces loaded per language with
- * retries. Not kept (nothing here uses them): $t() nesting, {{value, format}} formatters,
+ * retries. {{value, format}} through the legacy `interpolation.format` function. Not kept (nothing here
+ * uses them): $t() nesting, i18next's built-in formatters,
  * post-processors, returnObjects' deep translation, saveMissing, cimode.
  */
 
@@ -27,6 +28,8 @@ type TFunction = ((key: string | string[], options?: Options | string, ...rest: 
 
 export interface LiteConfig {
   supportedLngs: string[];
+  /** i18next's legacy `interpolation.format`, for `{{value, format}}`. */
+  interpolation?: { format?: (value: unknown, format: string | undefined, lng: string | undefined, options: Options) => string; [key: string]: unknown };
   fallbackLng: string;
   defaultNS: string;
   ns: string[];
@@ -41,6 +44,7 @@ const NS_SEPARATOR = ":";
 const KEY_SEPARATOR = ".";
 const PLURAL_SEPARATOR = "_";
 const CONTEXT_SEPARATOR = "_";
+const FORMAT_SEPARATOR = ",";
 const NATURAL_LANGUAGE_CHARS = /( |,|\?|!|;)/;
 const MAX_RETRIES = 5;
 const RETRY_WAIT_MS = 350;
@@ -343,7 +347,19 @@ export class I18nLite extends Emitter {
       let replaces = 0;
       let match: RegExpExecArray | null;
       while ((match = regex.exec(str))) {
-        const name = match[1].trim();
+        let name = match[1].trim();
+        // {{value, format}}: the legacy `interpolation.format` function, as i18next calls it.
+        const comma = name.indexOf(FORMAT_SEPARATOR);
+        const format = this.options.interpolation?.format;
+        if (comma > 0 && format) {
+          const formatName = name.slice(comma + 1).trim();
+          name = name.slice(0, comma).trim();
+          const text = String(format(getPath(data, name), formatName, this.language, options));
+          str = str.replace(match[0], () => text);
+          regex.lastIndex += text.length - match[0].length;
+          if (++replaces >= 1000) break;
+          continue;
+        }
         let value: unknown = getPath(data, name);
         if (!value && isString(name)) value = deepFind(data, name);
         if (value === undefined) {
