@@ -215,6 +215,15 @@ describe("SMTP", () => {
 });
 
 describe("the reset link", () => {
+  it("lifts the account-wide sign-in lock a spread guess left (ADR 14): the user signs in from a new address", async () => {
+    const user = await app.createUser();
+    for (let i = 1; i <= 20; i++) await attemptSignIn(app.m, user.email, `Wrong-password-${i}`, { clientIp: `10.7.1.${i}` });
+    expect((await attemptSignIn(app.m, user.email, user.password, { clientIp: "10.7.2.1" })).status).toBe(429);
+    const link = await requestLink(user);
+    expect((await submitReset(link.token, "After-the-storm-1")).status).toBe(302);
+    expect((await attemptSignIn(app.m, user.email, "After-the-storm-1", { clientIp: "10.7.2.1" })).status).toBe(302);
+  });
+
   it("works once: the password changes, sessions end, and a second use answers token.used", async () => {
     const user = await app.createUser();
     const oldSession = await signIn(app.m, user.email, user.password);
