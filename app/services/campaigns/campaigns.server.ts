@@ -208,7 +208,7 @@ export async function updateGeneral(user: User, ctx: CampaignContext, value: Upd
     Object.assign(patch, walletFields(wallet));
     if (patch.insufficient_funds) warnings.push("campaigns:general.walletUnusable");
     const over = budgetWarning(ctx.campaign, wallet);
-    if (over) warnings.push(withValues("campaigns:budget.aboveBalance", { budget: money(over.budget, locale), balance: money(over.balance, locale) }));
+    if (over) warnings.push(withValues("campaigns:budget.aboveBalance", { budget: money(over.budgetCents, locale), balance: money(over.balanceCents, locale) }));
   } else {
     // No wallet: the campaign cannot run (spec section 4: insufficient_funds).
     Object.assign(patch, walletFields(null));
@@ -297,7 +297,7 @@ export async function updateBudget(user: User, ctx: CampaignContext, value: Upda
   const warnings: string[] = [];
   const wallet = ctx.campaign.wallet ? await getStorage().wallets.getOne(ctx.campaign.wallet) : null;
   const over = budgetWarning({ pacingTotal: p.total }, wallet);
-  if (over) warnings.push(withValues("campaigns:budget.aboveBalance", { budget: money(over.budget, locale), balance: money(over.balance, locale) }));
+  if (over) warnings.push(withValues("campaigns:budget.aboveBalance", { budget: money(over.budgetCents, locale), balance: money(over.balanceCents, locale) }));
   return save(user, ctx, patch, value.version, "update", warnings);
 }
 
@@ -343,7 +343,7 @@ export async function campaignReadiness(ctx: CampaignContext, locale: string, wa
   if (!c.wallet) warnings.push({ key: "campaignEditor:readiness.noWallet" });
   else if (walletIsUnusable(current) || c.insufficient_funds) warnings.push({ key: "campaignEditor:readiness.walletUnusable" });
   const over = budgetWarning(c, current);
-  if (over) warnings.push({ key: "campaigns:budget.aboveBalance", values: { budget: money(over.budget, locale), balance: money(over.balance, locale) } });
+  if (over) warnings.push({ key: "campaigns:budget.aboveBalance", values: { budget: money(over.budgetCents, locale), balance: money(over.balanceCents, locale) } });
   return {
     complete: isComplete(c),
     gaps: completenessGaps(c),
