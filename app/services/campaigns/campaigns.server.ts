@@ -1,9 +1,10 @@
 /**
  * Campaigns: the use cases behind the lists, the creation page and the editor. Routes authorize
  * first (requireUser, requirePermission); this module scopes every record again (a campaign
- * outside the user's teams answers 404), applies the domain rules and saves through the
+ * outside the user's teams is not-found), applies the domain rules and saves through the
  * repository, which audits each change and publishes to the ad server's cache in the same
- * transaction.
+ * transaction. Every use case returns a Result (app/domain/result.ts) whose failure reason is the
+ * i18n key of the message; it knows nothing of HTTP (app/http/reply.server.ts answers).
  */
 import { applyAction, availableActions, type CampaignAction } from "~/domain/campaigns/actions";
 import { activationProblems, budgetWarning, walletFields, type ActivationRefusal } from "~/domain/campaigns/activation";
