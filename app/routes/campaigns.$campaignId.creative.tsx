@@ -25,7 +25,7 @@ import {
 } from "~/forms/campaigns/creative";
 import { requirePermission, requireUser } from "~/http/auth.server";
 import { creativeFormFields, creativeView, removeBanner, updateBanners, updateCreative } from "~/services/campaigns/creative.server";
-import { requireCampaign } from "~/services/campaigns/campaigns.server";
+import { requireCampaign, type SaveResult } from "~/services/campaigns/campaigns.server";
 import { readCampaignAssetForm } from "~/http/multipart.server";
 import { savedReply } from "~/http/campaigns.server";
 import { failureFieldErrors, failureFormErrors, type Failure } from "~/domain/result";
@@ -58,7 +58,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   requirePermission(user, "Campaign", "update", { teamId: ctx.team.id });
   const { slots, fileFields } = await creativeFormFields(ctx);
   const formData = await readCampaignAssetForm(request, fileFields);
-  const done = () => reply({ ok: true, value: null }, { form: "creative", onSuccess: () => savedReply(`/campaigns/${ctx.campaign.id}/creative`, []) });
+  const done = (form: FormName, outcome: SaveResult) => reply(outcome, { form, onSuccess: () => savedReply(`/campaigns/${ctx.campaign.id}/creative`, []) });
   // Uploaded files are never echoed back (hideFields): the user picks them again.
   const refused = (form: FormName, submission: { reply: (o: object) => SubmissionResult<string[]> }, outcome: Failure, hideFields: string[]) =>
     answer(form, submission.reply({ hideFields, formErrors: failureFormErrors(outcome), fieldErrors: failureFieldErrors(outcome) }), statusOf(outcome));
@@ -69,19 +69,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: makeUpdateBannersSchema(slots) });
       if (submission.status !== "success") return answer("banners", submission.reply({ hideFields }), 400);
       const outcome = await updateBanners(user, ctx, submission.value as Record<string, unknown> & { version: number });
-      return outcome.ok ? done() : refused("banners", submission, outcome, hideFields);
+      return outcome.ok ? done("banners", outcome) : refused("banners", submission, outcome, hideFields);
     }
     case removeBannerIntent: {
       const submission = parseWithZod(formData, { schema: RemoveBannerSchema });
       if (submission.status !== "success") return answer("remove", submission.reply(), 400);
       const outcome = await removeBanner(user, ctx, submission.value.slot, submission.value.version);
-      return outcome.ok ? done() : refused("remove", submission, outcome, []);
+      return outcome.ok ? done("remove", outcome) : refused("remove", submission, outcome, []);
     }
     case updateCreativeIntent: {
       const submission = parseWithZod(formData, { schema: UpdateCreativeSchema });
       if (submission.status !== "success") return answer("creative", submission.reply({ hideFields: CREATIVE_FILES }), 400);
       const outcome = await updateCreative(user, ctx, submission.value);
-      return outcome.ok ? done() : refused("creative", submission, outcome, CREATIVE_FILES);
+      return outcome.ok ? done("creative", outcome) : refused("creative", submission, outcome, CREATIVE_FILES);
     }
     default:
       return unknownIntent();

@@ -234,7 +234,7 @@ test.describe("banners and creative", () => {
   test("says banners are not supported on a sponsored-products campaign", async ({ page, baseURL }) => {
     const id = await createTargetingCampaign(page, baseURL!, "sponsored-products");
     await new CreativePage(page).goto(id);
-    await expect(page.getByText("This banner type is no longer supported at the moment", { exact: true })).toBeVisible();
+    await expect(page.getByText(tt("banners.onlyBannerAds", { type: ct("types.sponsored-products") }))).toBeVisible();
     await expect(page.getByRole("button", { name: tt("banners.save") })).toHaveCount(0);
     await expect(page.getByRole("button", { name: tt("creative.save") })).toBeVisible();
   });

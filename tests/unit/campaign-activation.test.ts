@@ -97,7 +97,7 @@ describe("budgetWarning: a total budget above the wallet's balance", () => {
   ])("%s", (_label, pacingTotal, balance, warned) => {
     const warning = budgetWarning({ pacingTotal }, balance === null ? null : { balance });
     expect(warning !== null).toBe(warned);
-    if (warning) expect(warning).toEqual({ reason: "budget.aboveBalance", budget: pacingTotal, balance });
+    if (warning) expect(warning).toEqual({ reason: "campaigns:budget.aboveBalance", budgetCents: pacingTotal, balanceCents: balance });
   });
 });
 

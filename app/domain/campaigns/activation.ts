@@ -18,6 +18,7 @@
  *
  * Sales-attribution products are the campaign's switched-on products (productIds).
  */
+import type { Cents } from "~/domain/money";
 import type { Campaign } from "~/domain/campaigns/campaign";
 import { countedBanners, creativeMissingParts, enabledCreativeElements } from "~/domain/campaigns/publication";
 import { isComplete, walletIsUnusable, type CampaignWallet } from "~/domain/campaigns/status";
@@ -82,11 +83,9 @@ export function activationProblems(
 }
 
 export interface BudgetWarning {
-  reason: "budget.aboveBalance";
-  /** Cents. */
-  budget: number;
-  /** Cents. */
-  balance: number;
+  reason: "campaigns:budget.aboveBalance";
+  budgetCents: Cents;
+  balanceCents: Cents;
 }
 
 /**
@@ -97,9 +96,9 @@ export function budgetWarning(
   campaign: Pick<Campaign, "pacingTotal">,
   wallet: Pick<WalletData, "balance"> | null | undefined,
 ): BudgetWarning | null {
-  const budget = campaign.pacingTotal;
-  if (!wallet || budget === null || budget === undefined || !(budget > 0)) return null;
-  return budget > wallet.balance ? { reason: "budget.aboveBalance", budget, balance: wallet.balance } : null;
+  const budgetCents = campaign.pacingTotal;
+  if (!wallet || budgetCents === null || budgetCents === undefined || !(budgetCents > 0)) return null;
+  return budgetCents > wallet.balance ? { reason: "campaigns:budget.aboveBalance", budgetCents, balanceCents: wallet.balance } : null;
 }
 
 /**

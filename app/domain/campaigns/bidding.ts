@@ -2,6 +2,7 @@
  * Bidding rules of spec sections 5 and 9 with NOTES.md's default strategy. Pure: no I/O, no
  * framework. Bids are in cents.
  */
+import type { Cents } from "~/domain/money";
 import {
   FALLBACK_MAX_BID_CENTS,
   FALLBACK_MIN_BID_CENTS,
@@ -66,7 +67,7 @@ export type BidCheck =
   | { ok: false; reason: BidRefusal; /** The limit broken, in cents ({0} of the message). */ limitCents?: number };
 
 /** 'Minimum allowed bid: {0}' / 'Maximum allowed bid: {0}'; both ends are allowed. */
-export function checkBid(bidCents: number, limits: BidLimit): BidCheck {
+export function checkBid(bidCents: Cents, limits: BidLimit): BidCheck {
   if (!Number.isInteger(bidCents)) return { ok: false, reason: "campaigns:form.bidNotPositive" };
   if (bidCents < limits.minCents) return { ok: false, reason: "campaigns:bidding.minBid", limitCents: limits.minCents };
   if (bidCents > limits.maxCents) return { ok: false, reason: "campaigns:bidding.maxBid", limitCents: limits.maxCents };
@@ -74,6 +75,6 @@ export function checkBid(bidCents: number, limits: BidLimit): BidCheck {
 }
 
 /** 'Apply min bid': a bid below the minimum is raised to it; any other bid is kept. */
-export function applyMinBid(bidCents: number, limits: BidLimit): number {
+export function applyMinBid(bidCents: Cents, limits: BidLimit): Cents {
   return Number.isFinite(bidCents) && bidCents >= limits.minCents ? bidCents : limits.minCents;
 }

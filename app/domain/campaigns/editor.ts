@@ -3,6 +3,7 @@
  * lacks to be complete, whether its bids sit below the minimum (the 'Apply min bid' offer), how
  * stored cents go back into a form field, and the pacing view's progress. No I/O, no framework.
  */
+import type { Cents } from "~/domain/money";
 import type { Campaign } from "~/domain/campaigns/campaign";
 import type { BidLimit } from "~/domain/retailer-settings";
 
@@ -38,12 +39,12 @@ export function centsToInput(cents: number | null | undefined): string {
 }
 
 export interface BudgetProgress {
-  /** Cents spent so far. */
-  spent: number;
-  /** Cents of the budget, or null when there is none. */
-  budget: number | null;
-  /** Cents left (never below 0), or null without a budget. */
-  remaining: number | null;
+  /** Spent so far. */
+  spent: Cents;
+  /** The budget, or null when there is none. */
+  budget: Cents | null;
+  /** Left (never below 0), or null without a budget. */
+  remaining: Cents | null;
   /** Whole percent of the budget spent (may pass 100), or null without a budget. */
   percent: number | null;
   /** The budget has been reached (the live status turns out_of_budget when active). */
@@ -51,7 +52,7 @@ export interface BudgetProgress {
 }
 
 /** Spend to date against a budget (a budget of 0 or less is no budget). */
-export function budgetProgress(spentCents: number, budgetCents: number | null | undefined): BudgetProgress {
+export function budgetProgress(spentCents: Cents, budgetCents: Cents | null | undefined): BudgetProgress {
   const spent = Math.max(0, Math.round(spentCents || 0));
   const budget = typeof budgetCents === "number" && budgetCents > 0 ? budgetCents : null;
   if (budget === null) return { spent, budget: null, remaining: null, percent: null, reached: false };

@@ -1,9 +1,10 @@
 /**
  * Campaigns: the use cases behind the lists, the creation page and the editor. Routes authorize
  * first (requireUser, requirePermission); this module scopes every record again (a campaign
- * outside the user's teams answers 404), applies the domain rules and saves through the
+ * outside the user's teams is not-found), applies the domain rules and saves through the
  * repository, which audits each change and publishes to the ad server's cache in the same
- * transaction.
+ * transaction. Every use case returns a Result (app/domain/result.ts) whose failure reason is the
+ * i18n key of the message; it knows nothing of HTTP (app/http/reply.server.ts answers).
  */
 import { applyAction, availableActions, type CampaignAction } from "~/domain/campaigns/actions";
 import { activationProblems, budgetWarning, walletFields, type ActivationRefusal } from "~/domain/campaigns/activation";
@@ -208,7 +209,7 @@ export async function updateGeneral(user: User, ctx: CampaignContext, value: Upd
     Object.assign(patch, walletFields(wallet));
     if (patch.insufficient_funds) warnings.push("campaigns:general.walletUnusable");
     const over = budgetWarning(ctx.campaign, wallet);
-    if (over) warnings.push(withValues("campaigns:budget.aboveBalance", { budget: money(over.budget, locale), balance: money(over.balance, locale) }));
+    if (over) warnings.push(withValues("campaigns:budget.aboveBalance", { budget: money(over.budgetCents, locale), balance: money(over.balanceCents, locale) }));
   } else {
     // No wallet: the campaign cannot run (spec section 4: insufficient_funds).
     Object.assign(patch, walletFields(null));
@@ -297,7 +298,7 @@ export async function updateBudget(user: User, ctx: CampaignContext, value: Upda
   const warnings: string[] = [];
   const wallet = ctx.campaign.wallet ? await getStorage().wallets.getOne(ctx.campaign.wallet) : null;
   const over = budgetWarning({ pacingTotal: p.total }, wallet);
-  if (over) warnings.push(withValues("campaigns:budget.aboveBalance", { budget: money(over.budget, locale), balance: money(over.balance, locale) }));
+  if (over) warnings.push(withValues("campaigns:budget.aboveBalance", { budget: money(over.budgetCents, locale), balance: money(over.balanceCents, locale) }));
   return save(user, ctx, patch, value.version, "update", warnings);
 }
 
@@ -343,7 +344,7 @@ export async function campaignReadiness(ctx: CampaignContext, locale: string, wa
   if (!c.wallet) warnings.push({ key: "campaignEditor:readiness.noWallet" });
   else if (walletIsUnusable(current) || c.insufficient_funds) warnings.push({ key: "campaignEditor:readiness.walletUnusable" });
   const over = budgetWarning(c, current);
-  if (over) warnings.push({ key: "campaigns:budget.aboveBalance", values: { budget: money(over.budget, locale), balance: money(over.balance, locale) } });
+  if (over) warnings.push({ key: "campaigns:budget.aboveBalance", values: { budget: money(over.budgetCents, locale), balance: money(over.balanceCents, locale) } });
   return {
     complete: isComplete(c),
     gaps: completenessGaps(c),

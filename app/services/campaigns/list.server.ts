@@ -1,8 +1,10 @@
 /**
  * The campaign lists (issue 4 section 2): /campaigns (every campaign the user may see) and a
- * team's Campaigns tab. The list's state lives in the URL (app/domain/campaign-list.ts); this
+ * team's Campaigns tab. The list's state lives in the URL (app/domain/campaigns/list.ts); this
  * module turns it into one storage query (CampaignListSpec: equality filters, one range or order,
- * a cursor — what both adapters serve), presents the page, and keeps the user's custom views.
+ * a cursor — what both adapters serve), presents the page, and keeps the user's custom views
+ * (the limit and name rule in app/domain/campaigns/views.ts). Its HTTP side (reading the
+ * request, the forms' replies) is app/http/campaign-list.server.ts.
  *
  * Readings:
  * - Scope: suppliers see their teams' campaigns (campaignTeamScope), retailers and operators all;
