@@ -2,12 +2,18 @@
 
 export type CurrencyCode = "EUR" | "PLN";
 
+/**
+ * An amount of money in integer cents (minor units): the one unit below the view. Stored fields
+ * keep the spec's names (balance, dailyBudget…); their type says the unit.
+ */
+export type Cents = number;
+
 /** EUR, or PLN when the retailer's currency locale is Polish. */
 export function currencyForLocale(currencyLocale: string): CurrencyCode {
   return currencyLocale.toLowerCase().startsWith("pl") ? "PLN" : "EUR";
 }
 
-export function formatMoney(minor: number, currency: CurrencyCode | string, locale: string): string {
+export function formatMoney(minor: Cents, currency: CurrencyCode | string, locale: string): string {
   if (!Number.isSafeInteger(minor)) throw new RangeError(`Money must be integer cents, got ${minor}`);
   return new Intl.NumberFormat(locale, { style: "currency", currency }).format(minor / 100);
 }

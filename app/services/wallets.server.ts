@@ -92,7 +92,7 @@ export function presentWallet(wallet: Wallet, todaySpend: number, ctx: ViewConte
     status: wallet.status,
     liveStatus: deriveWalletLiveStatus(wallet),
     recentlyUpdated: isRecentlyUpdated(wallet, ctx.now),
-    balanceMinor: wallet.balance,
+    balanceCents: wallet.balance,
     balance: money(wallet.balance),
     credit: money(wallet.credit),
     debit: money(wallet.debit),
