@@ -1,5 +1,5 @@
 /**
- * Product availability ranks and sorting (spec section 4 with NOTES.md's reading) and the 1P/3P
+ * Product availability ranks and sorting (spec section 4: by the user's position, unset last, then by availability rank, best first) and the 1P/3P
  * mixing rule of spec section 5. Pure: no I/O, no framework.
  */
 

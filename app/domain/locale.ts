@@ -1,4 +1,4 @@
-/** Which language a request is served in (NOTES.md: profile, then cookie, then Accept-Language). */
+/** Which language a request is served in (the profile's language, then the cookie, then Accept-Language). */
 
 export const SUPPORTED_LOCALES = ["en-GB", "fr"] as const;
 export type Locale = (typeof SUPPORTED_LOCALES)[number];

@@ -2,7 +2,10 @@
 
 export type CurrencyCode = "EUR" | "PLN";
 
-/** An amount in cents (the currency's minor unit): every amount below the view is one. */
+/**
+ * An amount of money in integer cents (minor units): the one unit below the view. Stored fields
+ * keep the spec's names (balance, dailyBudget…); their type says the unit.
+ */
 export type Cents = number;
 
 /** EUR, or PLN when the retailer's currency locale is Polish. */
@@ -10,7 +13,7 @@ export function currencyForLocale(currencyLocale: string): CurrencyCode {
   return currencyLocale.toLowerCase().startsWith("pl") ? "PLN" : "EUR";
 }
 
-export function formatMoney(minor: number, currency: CurrencyCode | string, locale: string): string {
+export function formatMoney(minor: Cents, currency: CurrencyCode | string, locale: string): string {
   if (!Number.isSafeInteger(minor)) throw new RangeError(`Money must be integer cents, got ${minor}`);
   return new Intl.NumberFormat(locale, { style: "currency", currency }).format(minor / 100);
 }

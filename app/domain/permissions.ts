@@ -1,5 +1,5 @@
 /**
- * Spec section 6, made whole by the rights table of NOTES.md: data plus one pure function.
+ * Spec section 6's rights as one table (account type x role x resource x action, with scope): data plus one pure function.
  */
 import { ROLES, type AccountType, type Claims, type Role } from "~/domain/types";
 
@@ -94,7 +94,7 @@ const SUPPLIER: RightsTable = {
 
 /** An operator is a super-admin; stepped down for a session, it keeps Health and settings reading. */
 const OPERATOR: RightsTable = {
-  // Notifications are "own" for everybody, operators included (NOTES.md rights table).
+  // Notifications are "own" for everybody, operators included (a user only ever reads their own).
   ADMIN: { ...(Object.fromEntries(RESOURCES.map((r) => [r, ALL])) as Record<Resource, Grant>), Notification: NOTIFICATIONS },
   EDITOR: { ...RETAILER.EDITOR, Health: READ, RetailerSettings: READ },
   REVIEWER: { ...RETAILER.REVIEWER, Health: READ, RetailerSettings: READ },

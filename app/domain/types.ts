@@ -1,4 +1,5 @@
 /** Entity types shared by every layer. Pure data: no I/O, no framework. */
+import type { Cents } from "~/domain/money";
 import type { RetailerSettings } from "~/domain/retailer-settings";
 
 export const ACCOUNT_TYPES = ["operator", "retailer", "supplier"] as const;
@@ -103,8 +104,8 @@ export interface TeamData {
   pending_review_campaigns: string[];
   /** Derived copies kept by the ledger, so the teams list is a single query. */
   walletCount: number;
-  balance: number;
-  credit: number;
+  balance: Cents;
+  credit: Cents;
   liveCampaigns: number;
   created: string;
   updated: string;
@@ -119,12 +120,12 @@ export interface WalletData {
   label: string;
   currency: string;
   status: WalletStatus;
-  /** Cents. balance = credit - debit, always. */
-  debit: number;
-  credit: number;
-  balance: number;
-  /** Cents, or null when no daily budget is set. */
-  dailyBudget: number | null;
+  /** balance = credit - debit, always. */
+  debit: Cents;
+  credit: Cents;
+  balance: Cents;
+  /** Null when no daily budget is set. */
+  dailyBudget: Cents | null;
   budgetEditing: boolean;
   external_id: string;
   tags: string[];
@@ -133,8 +134,8 @@ export interface WalletData {
   balanceUpdated: string | null;
   /** The first debit (the spec's "first event"), the start of the runway's average. */
   firstDebitAt: string | null;
-  /** Spend of the retailer's current day, in cents. */
-  todaySpend: { day: string; amount: number };
+  /** Spend of the retailer's current day. */
+  todaySpend: { day: string; amount: Cents };
   /** Number of ledger entries, the sequence of the next one. */
   entryCount: number;
 }
@@ -148,10 +149,10 @@ export interface LedgerEntryData {
   /** 1, 2, 3… in the wallet: the order of the running balance. */
   seq: number;
   type: EntryType;
-  /** Cents, above zero. */
-  amount: number;
-  /** The wallet's balance right after this entry, in cents. */
-  balanceAfter: number;
+  /** Above zero. */
+  amount: Cents;
+  /** The wallet's balance right after this entry. */
+  balanceAfter: Cents;
   reference: string;
   comment: string;
   /** E-mail of who posted it, else 'system'. */

@@ -1,6 +1,6 @@
 /**
- * Rules for managing users, team members and invitations (spec sections 4 and 6, NOTES.md rights
- * table): nobody grants a right above their own, nobody changes themselves, a retailer admin never
+ * Rules for managing users, team members and invitations (spec sections 4 and 6, and the rights
+ * table in app/domain/permissions.ts): nobody grants a right above their own, nobody changes themselves, a retailer admin never
  * sees or touches operators. Pure: no I/O, no clock.
  */
 import { canGrant, effectiveTeamRole, isTeamManager, roleRank, type Subject } from "~/domain/permissions";

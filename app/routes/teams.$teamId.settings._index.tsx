@@ -1,4 +1,4 @@
-import { unknownIntent } from "~/http/reply.server";
+import { statusOf, unknownIntent } from "~/http/reply.server";
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
@@ -16,6 +16,7 @@ import { requirePermission, requireUser } from "~/http/auth.server";
 import { requireVisibleTeam } from "~/http/scope.server";
 import { changeTeamStatus, toTeamView, updateTeam } from "~/services/teams-admin.server";
 import { readTeamForm } from "~/http/multipart.server";
+import { failureFieldErrors, failureFormErrors } from "~/domain/result";
 import { redirectWithToast } from "~/http/toast.server";
 import { formatDateTime } from "~/utils/format";
 
@@ -53,10 +54,9 @@ async function saveDetails(user: User, team: Team, formData: FormData) {
   if (submission.status !== "success") return data({ form: "details" as const, result: submission.reply(hide) }, { status: 400 });
   const outcome = await updateTeam(user, team, submission.value);
   if (!outcome.ok) {
-    const conflict = outcome.formErrors?.includes("errors.conflict");
     return data(
-      { form: "details" as const, result: submission.reply({ ...hide, fieldErrors: outcome.fieldErrors, formErrors: outcome.formErrors }) },
-      { status: conflict ? 409 : 400 },
+      { form: "details" as const, result: submission.reply({ ...hide, fieldErrors: failureFieldErrors(outcome), formErrors: failureFormErrors(outcome) }) },
+      { status: statusOf(outcome) },
     );
   }
   return redirectWithToast(`/teams/${team.id}/settings`, { type: "success", title: "toast.changesSaved" });
@@ -68,10 +68,10 @@ async function saveStatus(user: User, team: Team, formData: FormData) {
   const { status, version } = submission.value;
   const outcome = await changeTeamStatus(user, team, status, version);
   if (!outcome.ok) {
-    return data({ form: "status" as const, result: submission.reply({ formErrors: [outcome.reason] }) }, { status: outcome.reason === "errors.conflict" ? 409 : 403 });
+    return data({ form: "status" as const, result: submission.reply({ formErrors: failureFormErrors(outcome) }) }, { status: statusOf(outcome) });
   }
   // A retailer no longer sees an archived team: back to the list.
-  const to = canSeeTeam(user, outcome.team) ? `/teams/${team.id}/settings` : "/teams";
+  const to = canSeeTeam(user, outcome.value) ? `/teams/${team.id}/settings` : "/teams";
   return redirectWithToast(to, {
     type: "success",
     title: "toast.changesSaved",

@@ -1,4 +1,4 @@
-import { unknownIntent } from "~/http/reply.server";
+import { reply, replyFailure, unknownIntent } from "~/http/reply.server";
 import { randomUUID } from "node:crypto";
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
@@ -102,14 +102,11 @@ const walletPath = (team: Team, wallet: Wallet) => `/teams/${team.id}/wallets/${
 async function saveWallet(user: User, team: Team, wallet: Wallet, formData: FormData) {
   const submission = parseWithZod(formData, { schema: UpdateWalletSchema });
   if (submission.status !== "success") return data({ form: "wallet" as const, result: submission.reply() }, { status: 400 });
-  const outcome = await updateWallet(user, wallet, submission.value);
-  if (!outcome.ok) {
-    if (outcome.reason === "errors.conflict") {
-      return data({ form: "wallet" as const, result: submission.reply({ formErrors: [outcome.reason] }) }, { status: 409 });
-    }
-    return data({ form: "wallet" as const, result: submission.reply({ fieldErrors: { currency: [outcome.reason] } }) }, { status: 400 });
-  }
-  return redirectWithToast(walletPath(team, wallet), { type: "success", title: "toast.changesSaved" });
+  return reply(await updateWallet(user, wallet, submission.value), {
+    form: "wallet" as const,
+    submission,
+    onSuccess: () => ({ to: walletPath(team, wallet), toast: { type: "success", title: "toast.changesSaved" } }),
+  });
 }
 
 async function post(request: Request, user: User, team: Team, wallet: Wallet, formData: FormData) {
@@ -117,21 +114,17 @@ async function post(request: Request, user: User, team: Team, wallet: Wallet, fo
   if (submission.status !== "success") return data({ form: "entry" as const, result: submission.reply() }, { status: 400 });
   const outcome = await postEntry(user, wallet, submission.value);
   if (!outcome.ok) {
-    if (outcome.reason === "ledger.walletNotFound") throw data({ error: "errors.notFound" }, { status: 404 });
-    const reason = `wallets:${outcome.reason}`;
-    const reply =
-      outcome.reason === "ledger.insufficientBalance" || outcome.reason === "ledger.notPositive"
-        ? submission.reply({ fieldErrors: { amount: [reason] } })
-        : submission.reply({ formErrors: [reason] });
-    return data({ form: "entry" as const, result: reply }, { status: 400 });
+    if (outcome.kind === "not-found") throw data({ error: "errors.notFound" }, { status: 404 });
+    return replyFailure("entry" as const, outcome, submission);
   }
   const locale = await getRequestLocale(request);
-  const money = (minor: number) => formatMoney(minor, outcome.wallet.currency, locale);
+  const { entry, wallet: saved } = outcome.value;
+  const money = (minor: number) => formatMoney(minor, saved.currency, locale);
   return redirectWithToast(walletPath(team, wallet), {
     type: "success",
     title: "wallets:toast.posted",
-    description: outcome.entry.type === "credit" ? "wallets:toast.credited" : "wallets:toast.debited",
-    values: { amount: money(outcome.entry.amount), balance: money(outcome.wallet.balance) },
+    description: entry.type === "credit" ? "wallets:toast.credited" : "wallets:toast.debited",
+    values: { amount: money(entry.amount), balance: money(saved.balance) },
   });
 }
 
@@ -140,17 +133,15 @@ async function reverse(request: Request, user: User, team: Team, wallet: Wallet,
   if (submission.status !== "success") return data({ form: "reverse" as const, result: submission.reply() }, { status: 400 });
   const outcome = await reverseEntry(user, wallet, submission.value.entryId, submission.value.comment);
   if (!outcome.ok) {
-    if (outcome.reason === "ledger.walletNotFound" || outcome.reason === "ledger.entryNotFound") {
-      throw data({ error: "errors.notFound" }, { status: 404 });
-    }
-    return data({ form: "reverse" as const, result: submission.reply({ formErrors: [`wallets:${outcome.reason}`] }) }, { status: 400 });
+    if (outcome.kind === "not-found") throw data({ error: "errors.notFound" }, { status: 404 });
+    return replyFailure("reverse" as const, outcome, submission);
   }
   const locale = await getRequestLocale(request);
   return redirectWithToast(walletPath(team, wallet), {
     type: "success",
     title: "wallets:toast.reversed",
     description: "wallets:toast.reversedDescription",
-    values: { seq: outcome.entry.seq, balance: formatMoney(outcome.wallet.balance, outcome.wallet.currency, locale) },
+    values: { seq: outcome.value.entry.seq, balance: formatMoney(outcome.value.wallet.balance, outcome.value.wallet.currency, locale) },
   });
 }
 
@@ -305,7 +296,7 @@ function PostingRefused() {
   const { t } = useTranslation("wallets");
   const { t: tc } = useTranslation();
   const actionData = useActionData<typeof action>();
-  const error = actionData?.form === "entry" ? actionData.result.error?.[""]?.[0] : undefined;
+  const error = actionData?.form === "entry" ? actionData.result?.error?.[""]?.[0] : undefined;
   if (!error) return null;
   return (
     <section className="panel wallet-section" aria-labelledby="post-entry-title">

@@ -1,4 +1,5 @@
-import { unknownIntent } from "~/http/reply.server";
+import { statusOf as statusOfFailure, unknownIntent } from "~/http/reply.server";
+import { failureMessage } from "~/domain/result";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
@@ -70,7 +71,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const team = await requireVisibleTeam(user, teamId);
       if (formData.get("confirmed") !== "yes") return data({ error: "teams:errors.confirm" as const, review: null }, { status: 400 });
       const outcome = await changeTeamStatus(user, team, "active", team.version);
-      if (!outcome.ok) return data({ error: outcome.reason, review: null }, { status: outcome.reason === "errors.conflict" ? 409 : 403 });
+      if (!outcome.ok) return data({ error: failureMessage(outcome), review: null }, { status: statusOfFailure(outcome) });
       return redirectWithToast(listUrl(request), {
         type: "success",
         title: "toast.changesSaved",

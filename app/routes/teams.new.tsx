@@ -8,6 +8,8 @@ import { TeamFormFields } from "~/components/team-form";
 import { CreateTeamSchema, createTeamIntent } from "~/forms/teams";
 import { requirePermission, requireUser } from "~/http/auth.server";
 import { createTeam } from "~/services/teams-admin.server";
+import { failureFieldErrors, failureFormErrors } from "~/domain/result";
+import { statusOf } from "~/http/reply.server";
 import { readTeamForm } from "~/http/multipart.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { useIsPending } from "~/utils/misc";
@@ -27,13 +29,13 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") return data({ result: submission.reply(hide) }, { status: 400 });
   const outcome = await createTeam(user, submission.value);
   if (!outcome.ok) {
-    return data({ result: submission.reply({ ...hide, fieldErrors: outcome.fieldErrors, formErrors: outcome.formErrors }) }, { status: 400 });
+    return data({ result: submission.reply({ ...hide, fieldErrors: failureFieldErrors(outcome), formErrors: failureFormErrors(outcome) }) }, { status: statusOf(outcome) });
   }
-  return redirectWithToast(`/teams/${outcome.team.id}/settings`, {
+  return redirectWithToast(`/teams/${outcome.value.id}/settings`, {
     type: "success",
     title: "toast.changesSaved",
     description: "teams:toast.created",
-    values: { name: outcome.team.name },
+    values: { name: outcome.value.name },
   });
 }
 

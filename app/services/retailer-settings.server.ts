@@ -17,7 +17,7 @@ export async function getRetailerSettings(): Promise<RetailerSettings> {
   return config?.retailerSettings ?? DEFAULT_RETAILER_SETTINGS;
 }
 
-/** The retailer's time zone: schedules ads and cuts days (NOTES.md "Time zones"). */
+/** The retailer's time zone: schedules ads and cuts days (users' own time zones only display instants). */
 export function retailerTimeZone(): string {
   return getEnv().RETAILER_TIMEZONE;
 }

@@ -4,6 +4,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { canSeeSensitive, effectiveTeamRole } from "~/domain/permissions";
+import { conflict, fail, ok, type Result } from "~/domain/result";
 import { foldText } from "~/domain/search";
 import { checkLogo, parseTextList, teamIdFor } from "~/domain/team-form";
 import { checkUploadedImage } from "~/services/media.server";
@@ -137,9 +138,8 @@ export async function listDashboardTeams(user: User, after: string | null): Prom
 // ---------------------------------------------------------------------------------------------
 // Create and edit
 
-export type SaveTeamResult =
-  | { ok: true; team: Team }
-  | { ok: false; fieldErrors?: Record<string, string[]>; formErrors?: string[] };
+/** The saved team, or why not (the reason is the message's key, on its field when it has one). */
+export type SaveTeamResult = Result<Team>;
 
 function teamInputFrom(value: TeamFormValue): Omit<TeamInput, "status" | "logo"> {
   return {
@@ -174,14 +174,14 @@ function logoKey(teamId: string, extension: string): string {
   return `teams/${teamId}/logo-${randomUUID()}.${extension}`;
 }
 
-const alreadyExists = { ok: false as const, fieldErrors: { name: ["teams:validation.alreadyExists"] } };
+const alreadyExists = () => fail("invalid", "teams:validation.alreadyExists", { field: "name" });
 
 /** Creates an active team; the name must be unique (case- and accent-insensitive). */
 export async function createTeam(user: User, value: TeamFormValue): Promise<SaveTeamResult> {
   let logo: PreparedLogo | null = null;
   if (value.logo) {
     logo = await prepareLogo(value.logo);
-    if (!logo.ok) return { ok: false, fieldErrors: { logo: [logo.reason] } };
+    if (!logo.ok) return fail("invalid", logo.reason, { field: "logo" });
   }
   const id = teamIdFor(foldText(value.name), randomBytes(4).readUInt32BE().toString(36).padStart(6, "0").slice(0, 6));
   const key = logo?.ok ? logoKey(id, logo.extension) : null;
@@ -189,10 +189,10 @@ export async function createTeam(user: User, value: TeamFormValue): Promise<Save
   if (key && logo?.ok) await files.put(key, logo.bytes);
   try {
     const team = await getStorage().teams.create({ ...teamInputFrom(value), status: "active", logo: key }, { by: user.email }, id);
-    return { ok: true, team };
+    return ok(team);
   } catch (error) {
     if (key) await files.delete(key);
-    if (error instanceof AlreadyExistsError) return alreadyExists;
+    if (error instanceof AlreadyExistsError) return alreadyExists();
     throw error;
   }
 }
@@ -206,9 +206,9 @@ export async function updateTeam(
   let logo: PreparedLogo | null = null;
   if (value.logo) {
     logo = await prepareLogo(value.logo);
-    if (!logo.ok) return { ok: false, fieldErrors: { logo: [logo.reason] } };
+    if (!logo.ok) return fail("invalid", logo.reason, { field: "logo" });
   }
-  if (value.version !== team.version) return { ok: false, formErrors: ["errors.conflict"] };
+  if (value.version !== team.version) return conflict();
   const files = getFileStore();
   const newKey = logo?.ok ? logoKey(team.id, logo.extension) : null;
   const nextLogo = newKey ?? (value.removeLogo ? null : team.logo);
@@ -216,11 +216,11 @@ export async function updateTeam(
   try {
     const saved = await getStorage().teams.update(team.id, { ...teamInputFrom(value), logo: nextLogo }, { by: user.email }, { expectVersion: value.version });
     if (team.logo && team.logo !== nextLogo) await files.delete(team.logo);
-    return { ok: true, team: saved };
+    return ok(saved);
   } catch (error) {
     if (newKey) await files.delete(newKey);
-    if (error instanceof AlreadyExistsError) return alreadyExists;
-    if (error instanceof ConflictError) return { ok: false, formErrors: ["errors.conflict"] };
+    if (error instanceof AlreadyExistsError) return alreadyExists();
+    if (error instanceof ConflictError) return conflict();
     throw error;
   }
 }
@@ -228,18 +228,18 @@ export async function updateTeam(
 // ---------------------------------------------------------------------------------------------
 // Status changes
 
-export type StatusChangeResult = { ok: true; team: Team } | { ok: false; reason: "errors.conflict" | "teams:errors.statusNotAllowed" };
+export type StatusChangeResult = Result<Team>;
 
 /** Changes the status of one team (the caller has found it visible and confirmed the change). */
 export async function changeTeamStatus(user: User, team: Team, to: TeamStatus, version: number): Promise<StatusChangeResult> {
-  if (!canChangeTeamStatus(user.claims, team.status, to)) return { ok: false, reason: "teams:errors.statusNotAllowed" };
+  if (!canChangeTeamStatus(user.claims, team.status, to)) return fail("forbidden", "teams:errors.statusNotAllowed");
   try {
     const saved = await getStorage().teams.update(team.id, { status: to }, { by: user.email }, { expectVersion: version });
     // A suspended or archived team's campaigns leave the ad server; restored, they come back.
     await republishTeam(saved);
-    return { ok: true, team: saved };
+    return ok(saved);
   } catch (error) {
-    if (error instanceof ConflictError) return { ok: false, reason: "errors.conflict" };
+    if (error instanceof ConflictError) return conflict();
     throw error;
   }
 }

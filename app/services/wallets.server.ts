@@ -8,9 +8,9 @@
 import Papa from "papaparse";
 import { CSV_FORMULA_PATTERN, csvFileName, ledgerCsvRows, minorToDecimal, spendOf, type CsvEntry } from "~/domain/wallets/ledger-csv";
 import { dayOf, todayInstants, type PeriodInstants } from "~/domain/wallets/ledger-period";
-import { currencyForLocale, formatMoney } from "~/domain/money";
+import { currencyForLocale, formatMoney, type Cents } from "~/domain/money";
 import { canSeeSensitive } from "~/domain/permissions";
-import { notFound, ok, type Result } from "~/domain/result";
+import { conflict, fail, notFound, ok, type Failure, type Result } from "~/domain/result";
 import type { EntryType, LedgerEntry, Team, User, Wallet } from "~/domain/types";
 import { computeRunway, deriveWalletLiveStatus, isRecentlyUpdated, spentShare } from "~/domain/wallets/wallet";
 import type { WalletFormValue } from "~/forms/wallets";
@@ -92,7 +92,7 @@ export function presentWallet(wallet: Wallet, todaySpend: number, ctx: ViewConte
     status: wallet.status,
     liveStatus: deriveWalletLiveStatus(wallet),
     recentlyUpdated: isRecentlyUpdated(wallet, ctx.now),
-    balanceMinor: wallet.balance,
+    balanceCents: wallet.balance,
     balance: money(wallet.balance),
     credit: money(wallet.credit),
     debit: money(wallet.debit),
@@ -149,18 +149,16 @@ export async function createWallet(user: User, team: Team, value: Omit<WalletFor
   return getStorage().wallets.create(team.id, toInput(value), { by: user.email });
 }
 
-export type UpdateWalletResult = { ok: true; wallet: Wallet } | { ok: false; reason: "errors.conflict" | "wallets:form.currencyLocked" };
-
 /** Saves the wallet's settings; the currency of a wallet that holds entries stays what it is. */
-export async function updateWallet(user: User, wallet: Wallet, value: Omit<WalletFormValue, "intent"> & { version: number }): Promise<UpdateWalletResult> {
-  if (value.version !== wallet.version) return { ok: false, reason: "errors.conflict" };
-  if (value.currency !== wallet.currency && wallet.entryCount > 0) return { ok: false, reason: "wallets:form.currencyLocked" };
+export async function updateWallet(user: User, wallet: Wallet, value: Omit<WalletFormValue, "intent"> & { version: number }): Promise<Result<Wallet>> {
+  if (value.version !== wallet.version) return conflict();
+  if (value.currency !== wallet.currency && wallet.entryCount > 0) return fail("invalid", "wallets:form.currencyLocked", { field: "currency" });
   try {
     const updated = await getStorage().wallets.update(wallet.id, toInput(value), { by: user.email }, { expectVersion: value.version });
     await refreshWalletCampaigns(updated.id);
-    return { ok: true, wallet: updated };
+    return ok(updated);
   } catch (error) {
-    if (error instanceof ConflictError) return { ok: false, reason: "errors.conflict" };
+    if (error instanceof ConflictError) return conflict();
     throw error;
   }
 }
@@ -170,23 +168,34 @@ export async function updateWallet(user: User, wallet: Wallet, value: Omit<Walle
 
 export interface PostEntryValue {
   type: EntryType;
-  amount: number;
+  amount: Cents;
   reference: string;
   comment: string;
   idempotencyKey: string;
 }
 
-/** Posts an entry; the campaigns on the wallet then get its new balance and funds flag. */
-export async function postEntry(user: User, wallet: Wallet, value: PostEntryValue, now = new Date()): Promise<PostEntryResult> {
-  const result = await getStorage().ledger.post({ walletId: wallet.id, ...value, by: user.email }, now);
-  if (result.ok && !result.duplicate) await refreshWalletCampaigns(wallet.id);
-  return result;
+export type PostedEntry = { entry: LedgerEntry; wallet: Wallet };
+
+/** The ledger's refusal as a failure whose reason is the message's key (amount rules on the amount). */
+function ledgerFailure(reason: Extract<PostEntryResult, { ok: false }>["reason"]): Failure {
+  if (reason === "ledger.walletNotFound" || reason === "ledger.entryNotFound") return fail("not-found", `wallets:${reason}`);
+  const field = reason === "ledger.insufficientBalance" || reason === "ledger.notPositive" ? "amount" : undefined;
+  return fail("invalid", `wallets:${reason}`, field ? { field } : {});
 }
 
-export async function reverseEntry(user: User, wallet: Wallet, entryId: string, comment: string, now = new Date()): Promise<PostEntryResult> {
+/** Posts an entry; the campaigns on the wallet then get its new balance and funds flag. */
+export async function postEntry(user: User, wallet: Wallet, value: PostEntryValue, now = new Date()): Promise<Result<PostedEntry>> {
+  const result = await getStorage().ledger.post({ walletId: wallet.id, ...value, by: user.email }, now);
+  if (!result.ok) return ledgerFailure(result.reason);
+  if (!result.duplicate) await refreshWalletCampaigns(wallet.id);
+  return ok({ entry: result.entry, wallet: result.wallet });
+}
+
+export async function reverseEntry(user: User, wallet: Wallet, entryId: string, comment: string, now = new Date()): Promise<Result<PostedEntry>> {
   const result = await getStorage().ledger.reverse(wallet.id, entryId, user.email, comment, now);
-  if (result.ok && !result.duplicate) await refreshWalletCampaigns(wallet.id);
-  return result;
+  if (!result.ok) return ledgerFailure(result.reason);
+  if (!result.duplicate) await refreshWalletCampaigns(wallet.id);
+  return ok({ entry: result.entry, wallet: result.wallet });
 }
 
 function presentEntry(entry: LedgerEntry, wallet: Wallet, ctx: ViewContext, reversed: boolean, reversalOfSeq: number | null) {

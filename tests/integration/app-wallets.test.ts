@@ -567,3 +567,31 @@ describe("Activity (/health): names, money and times as people read them, filter
     }
   });
 });
+
+describe("CSV exports refuse with a status and a readable body (never 'Unexpected Server Error')", () => {
+  it("answers another team's wallet export, and a bad period, as plain text with 404 and 400", async () => {
+    const asked = (path: string, teamId: string, walletId: string, who = "supplier.admin") =>
+      routes.csv.loader({ request: getRequest(path, { cookie: cookies[who] }), params: { teamId, walletId }, context } as never) as Promise<Response>;
+    const refused = await asked(`${walletPath(otherWallet.id, otherTeamId)}/export.csv`, otherTeamId, otherWallet.id);
+    expect(refused).toBeInstanceOf(Response);
+    expect(refused.status).toBe(404);
+    expect(refused.headers.get("Content-Type")).toContain("text/plain");
+    expect(await refused.text()).toMatch(/not found|doesn't exist|does not exist/i);
+    const bad = await asked(`${walletPath(otherWallet.id, otherTeamId)}/export.csv?from=2026-13-01`, otherTeamId, otherWallet.id, "operator");
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).not.toMatch(/wallets:|Unexpected Server Error|\[object Object\]/);
+  });
+
+  it("answers a campaign history export outside the user's teams with 404 and a readable body", async () => {
+    const csv = await import("~/routes/campaigns.$campaignId.history[.]csv");
+    const campaign = await storage().campaigns.create(makeCampaignData({ team: otherTeamId }), { by: "system" });
+    const response = (await csv.loader({
+      request: getRequest(`/campaigns/${campaign.id}/history.csv`, { cookie: cookies["supplier.admin"] }),
+      params: { campaignId: campaign.id },
+      context,
+    } as never)) as Response;
+    expect(response.status).toBe(404);
+    expect(response.headers.get("Content-Type")).toContain("text/plain");
+    expect(await response.text()).toMatch(/not found|doesn't exist|does not exist/i);
+  });
+});

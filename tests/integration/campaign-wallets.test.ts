@@ -42,7 +42,7 @@ describe("campaigns follow their wallet", () => {
     if (!credited.ok) throw new Error(credited.reason);
     let now = (await storage().campaigns.getOne(campaign.id))!;
     expect(now).toMatchObject({ insufficient_funds: false, selectedWallet: { balance: 20_000, credit: 20_000, status: "active" }, version: campaign.version + 1 });
-    expect(liveStatusOf(now, credited.wallet, new Date())).toBe("running");
+    expect(liveStatusOf(now, credited.value.wallet, new Date())).toBe("running");
     expect(await storage().publication.getCampaign(campaign.id)).not.toBeNull();
     const [entry] = (await storage().campaigns.history(campaign.id, { limit: 1 })).items;
     expect(entry).toMatchObject({ by: "system", action: "wallet" });
@@ -51,7 +51,7 @@ describe("campaigns follow their wallet", () => {
     expect((await storage().campaigns.getOne(other.id))!.version).toBe(other.version);
 
     // The same posting again (double submission) changes nothing more.
-    await wallets.postEntry(admin, credited.wallet, { type: "credit", amount: 20_000, reference: "PO-1", comment: "", idempotencyKey: "11111111-1111-4111-8111-111111111111" });
+    await wallets.postEntry(admin, credited.value.wallet, { type: "credit", amount: 20_000, reference: "PO-1", comment: "", idempotencyKey: "11111111-1111-4111-8111-111111111111" });
     expect((await storage().campaigns.getOne(campaign.id))!.version).toBe(now.version);
 
     const fresh = (await storage().wallets.getOne(wallet.id))!;

@@ -1,6 +1,6 @@
 /**
- * Days of the ledger, cut in the retailer's time zone (NOTES.md: the retailer's time zone cuts
- * days). A period is two calendar days, both inclusive; the ledger is asked for the instants
+ * Days of the ledger, cut in the retailer's time zone (the retailer's time zone, never the
+ * reader's, decides where a day starts). A period is two calendar days, both inclusive; the ledger is asked for the instants
  * [start of `from`, start of the day after `to`). Pure: `now` is passed in.
  */
 import { TZDate } from "@date-fns/tz";

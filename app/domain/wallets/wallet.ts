@@ -1,4 +1,5 @@
-/** Wallet rules of spec section 4, as NOTES.md reads them. Pure: `now` is passed in. */
+/** Wallet rules of spec section 4 (live status, recently updated, runway). Pure: `now` is passed in. */
+import type { Cents } from "~/domain/money";
 import type { WalletData } from "~/domain/types";
 
 export const RECENTLY_UPDATED_MS = 2 * 24 * 60 * 60 * 1000;
@@ -19,13 +20,13 @@ export function isRecentlyUpdated(wallet: Pick<WalletData, "balanceUpdated">, no
 }
 
 export interface Runway {
-  /** Cents per day, since the first debit. */
-  averageDailySpendCents: number;
+  /** Per day, since the first debit. */
+  averageDailySpendCents: Cents;
   /**
    * Cents per day the days to go were counted at: the smaller of the daily budget and the
    * average daily spend (the rate the runway sentence names).
    */
-  dailyRateCents: number;
+  dailyRateCents: Cents;
   /** Whole days the balance lasts (rounded down); 0 when nothing is left. */
   daysToGo: number;
   /** ISO date (yyyy-mm-dd) the balance should run out by. */
