@@ -23,6 +23,7 @@ function median(values) {
 /** Runs Lighthouse `runs` times on `url`; returns every run and the median run (by score). */
 export async function lighthousePage(url, { cookie, runs = 5, chromePath = process.env.CHROMIUM_PATH || "/usr/bin/chromium" } = {}) {
   const results = [];
+  let failures = 0;
   for (let i = 0; i < runs; i++) {
     // A fresh browser per run: no cache, no state carried from one run to the next.
     const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS, logLevel: "silent" });
@@ -37,7 +38,13 @@ export async function lighthousePage(url, { cookie, runs = 5, chromePath = proce
       const runner = await lighthouse(url, flags);
       const lhr = runner?.lhr;
       if (!lhr) throw new Error(`Lighthouse returned nothing for ${url}`);
-      if (lhr.runtimeError) throw new Error(`Lighthouse ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+      if (lhr.runtimeError) {
+        // Lighthouse's own trace failures (e.g. NO_NAVSTART on a busy machine): that run again, 3 times at most.
+        if (++failures > 3) throw new Error(`Lighthouse ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+        console.warn(`Lighthouse ${url}: ${lhr.runtimeError.code}, run again`);
+        i--;
+        continue;
+      }
       const wanted = new URL(url);
       const final = new URL(lhr.finalDisplayedUrl);
       if (final.pathname !== wanted.pathname) throw new Error(`Lighthouse ${url} ended on ${lhr.finalDisplayedUrl}, not the page asked for`);
