@@ -48,7 +48,8 @@ export default defineConfig<E2EOptions>({
   testDir: "./tests/e2e",
   outputDir: "./test-results",
   workers: 2,
-  retries: CI ? 1 : 0,
+  // No retries, in CI too: a test that passes only on a second try is a defect to fix, not to hide.
+  retries: 0,
   forbidOnly: CI,
   timeout: 30_000,
   expect: { timeout: 7_000 },
@@ -61,7 +62,7 @@ export default defineConfig<E2EOptions>({
     viewport: { width: 1280, height: 800 },
     actionTimeout: 10_000,
     navigationTimeout: 15_000,
-    trace: CI ? "on-first-retry" : "retain-on-failure",
+    trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: { executablePath: browser.executablePath, args: CHROMIUM_ARGS },
   },

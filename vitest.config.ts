@@ -7,6 +7,15 @@ export default defineConfig({
   resolve: { alias },
   test: {
     globals: true,
+    // Coverage of app/ by the unit and integration tests (`vitest run --coverage`, as `npm test`
+    // runs it): a text summary in the log, html and json-summary in coverage/ (gitignored).
+    coverage: {
+      provider: "v8",
+      include: ["app/**/*.{ts,tsx}"],
+      exclude: ["app/**/*.d.ts"],
+      reporter: ["text-summary", "html", "json-summary"],
+      reportsDirectory: "./coverage",
+    },
     projects: [
       {
         resolve: { alias },

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 
 const steps = [
   ["Type check", "npx", ["tsc", "--noEmit"]],
-  ["Unit, integration and storage contract tests", "npx", ["vitest", "run"]],
+  ["Unit, integration and storage contract tests, with coverage", "npx", ["vitest", "run", "--coverage"]],
   ["Production build", "npx", ["remix", "build"]],
   ["Browser tests", "npx", ["playwright", "test"]],
 ];

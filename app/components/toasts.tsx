@@ -12,6 +12,22 @@ export interface ToastView {
 export const SUCCESS_TOAST_MS = 3000;
 
 /**
+ * One React key per flashed toast (the root loader hands over a new object for each flash), so a
+ * toast that follows another within 3 s gets a new element and its own full 3 s: a reused element
+ * kept the first toast's running CSS animation and hid the second one early.
+ */
+const toastKeys = new WeakMap<ToastView, number>();
+let lastToastKey = 0;
+function keyOf(toast: ToastView): number {
+  let key = toastKeys.get(toast);
+  if (key === undefined) {
+    key = ++lastToastKey;
+    toastKeys.set(toast, key);
+  }
+  return key;
+}
+
+/**
  * Flash toasts. Success: bottom-left, 3 s, paused while hovered or focused (CSS animation, so
  * it also works without JS). Errors: red with a warning icon, kept until dismissed; the
  * dismiss button closes a native dialog, without JS too.
@@ -34,7 +50,7 @@ export function Toasts({ toast }: { toast: ToastView | null }) {
     <div className="toast-region">
       <div role="status" aria-live="polite" className="toast-live">
         {toast && toast.type === "success" && visible ? (
-          <div ref={ref} className="toast toast-success" tabIndex={0} style={{ animationDuration: `${SUCCESS_TOAST_MS}ms` }}>
+          <div key={keyOf(toast)} ref={ref} className="toast toast-success" tabIndex={0} style={{ animationDuration: `${SUCCESS_TOAST_MS}ms` }}>
             <Icon name="check" />
             <div>
               <strong>{t(toast.title, toast.values)}</strong>
@@ -45,7 +61,7 @@ export function Toasts({ toast }: { toast: ToastView | null }) {
       </div>
       <div role="alert" className="toast-live">
         {toast && toast.type === "error" && visible ? (
-          <dialog open className="toast toast-error">
+          <dialog key={keyOf(toast)} open className="toast toast-error">
             <Icon name="warning" />
             <div>
               <strong>{t(toast.title, toast.values)}</strong>

@@ -114,7 +114,34 @@ test.describe("targeting: dayparting by keyboard", () => {
     await expect(devices.getByText(tt("errors.devicesEmpty"))).toBeVisible();
     await expect(page.getByLabel(tt("capping.max"))).toHaveValue("8");
   });
+  // The cause of the banner upload test's flaky toast: creating the draft flashes a toast, shown on
+  // the first page; a save within its 3 s reused that element, and so its running fade-out, and
+  // 'Changes saved' vanished early. Each toast now gets its own element and its own 3 s.
+  test("a toast that follows another within 3 s gets its own full 3 s (JS)", async ({ page, app, baseURL, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, "without JavaScript every toast comes with a new page");
+    const id = await createTargetingCampaign(page, baseURL!);
+    const targeting = new TargetingPage(page);
+    // Hold every toast's fade-out (as hovering does), so the second surely comes while the first shows.
+    await page.addInitScript(() =>
+      document.addEventListener("DOMContentLoaded", () => {
+        const style = document.createElement("style");
+        style.textContent = ".toast-success { animation-play-state: paused !important; }";
+        document.head.append(style);
+      }),
+    );
+    await targeting.goto(id);
+    const first = page.getByRole("status").locator(".toast");
+    await expect(first).toBeVisible();
+    await first.evaluate((element) => element.setAttribute("data-e2e-first", ""));
+    await submitAndWait(page, `/campaigns/${id}/targeting`, () => targeting.save.click());
+    const saved = app.shell.toast(en("toast.changesSaved"));
+    await expect(saved).toBeVisible();
+    await expect(saved.locator("[data-e2e-first]")).toHaveCount(0);
+    const elapsed = await saved.locator(".toast").evaluate((element) => Number(element.getAnimations()[0]?.currentTime ?? 0));
+    expect(elapsed).toBeLessThan(1_000);
+  });
 });
+
 
 class CreativePage {
   readonly heading: Locator;
