@@ -1,14 +1,11 @@
 /**
- * A campaign's recorded changes as the history page shows them (issue 4 section 6): each value
- * readable. Pure; the CSV has its own cells (campaign-history-csv.ts), this is for the screen.
+ * What a change of a campaign's products did, product by product (added, removed, switched on or
+ * off, moved), for the History screen. The entries themselves (labels, money, instants, names)
+ * are presented by app/domain/audit-view.ts, which Activity shares.
  *
- * Readings:
- * - Money fields stored in cents (the CSV module's CENT_FIELDS and CENT_RECORD_FIELDS) are shown as
- *   money in the retailer's currency and the reader's locale.
- * - Instants (start, end, created, updated) are shown in the reader's time zone.
- * - Lists of words are joined with commas; other objects are compact JSON.
- * - The products (`offers`) also get a summary of what changed: added, removed, switched on or
- *   off, moved.
+ * `historyValueText` and `formatInstant` below are the earlier screen formatting, now without a
+ * caller in the app (audit-view.ts formats every value); they stay only while
+ * tests/unit/campaign-products.test.ts still covers them.
  */
 import { CENT_FIELDS, CENT_RECORD_FIELDS } from "~/domain/campaigns/history-csv";
 import { formatMoney } from "~/domain/money";
