@@ -163,7 +163,11 @@ export async function setUserDisabled(actor: User, userId: string, input: { disa
   const check = checkUserEdit(actor, target);
   if (!check.ok) return userChangeFailure(check.reason);
   if (target.disabled === input.disabled) return ok(target);
-  return guarded(() => getStorage().users.update(target.id, { disabled: input.disabled }, { by: actor.email }, { expectVersion: input.version }));
+  const outcome = await guarded(() => getStorage().users.update(target.id, { disabled: input.disabled }, { by: actor.email }, { expectVersion: input.version }));
+  // A disabled user's sessions end on the server at once, on every instance: enabling them
+  // again later never revives a session opened before.
+  if (outcome.ok && input.disabled) await getStorage().sessions.deleteForUser(target.id);
+  return outcome;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -630,6 +630,18 @@ describe("/users", () => {
     expect((await attemptSignIn(app.m, target.email, target.password, { clientIp: "10.9.0.2" })).status).toBe(302);
   });
 
+  it("disabling ends the user's sessions on the server: enabling again does not revive them", async () => {
+    const target = await supplier({ "acme-brand": "VIEWER" }, "VIEWER");
+    const cookie = await signIn(app.m, target.email, target.password);
+    expect((await openHome(cookie)).status).toBe(200);
+    // Disabled and enabled again before the user's next request: the old session must be gone.
+    expect((await postUser(cookies["retailer.admin"], target.id, { intent: "set-disabled", disabled: "true" })).status).toBe(302);
+    expect((await postUser(cookies["retailer.admin"], target.id, { intent: "set-disabled", disabled: "false" })).status).toBe(302);
+    const next = await openHome(cookie);
+    expect(next.status).toBe(302);
+    expect(next.location).toBe("/login");
+  });
+
   it("a stale status change gets the 'User status update' / 'Error occurred' toast and changes nothing", async () => {
     const target = await supplier({ "acme-brand": "VIEWER" }, "VIEWER");
     const outcome = await postUser(cookies["operator"], target.id, { intent: "set-disabled", disabled: "true", version: "999" });
