@@ -37,7 +37,7 @@ import { formatDateTime } from "~/utils/format";
 
 const PATH = "/settings/retailer";
 
-/** Operators edit; a retailer ADMIN reads (NOTES.md rights table); everyone else is turned away. */
+/** Operators edit; a retailer ADMIN reads (operators hold every right; retailer admins read the settings); everyone else is turned away. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, "RetailerSettings");
   const current = await readRetailerSettingsForEdit();

@@ -1,6 +1,6 @@
 /**
- * The lifecycle action bar of a campaign: one small form per action offered (NOTES.md's actions
- * table, decided on the server). Destructive actions open a confirmation first and reject asks
+ * The lifecycle action bar of a campaign: one small form per action offered (the actions of
+ * app/domain/campaigns/actions.ts, decided on the server). Destructive actions open a confirmation first and reject asks
  * for a reason; both are <details> disclosures, so they work without JavaScript.
  */
 import { Form } from "@remix-run/react";

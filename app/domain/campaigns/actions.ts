@@ -1,6 +1,7 @@
 /**
- * Campaign actions of spec section 4, as NOTES.md's campaign actions table makes them whole:
- * the table as data, plus the two pure functions that read it. No I/O, no framework.
+ * Campaign actions of spec section 4, made whole (each action's source statuses, target and
+ * required right are listed in ACTION_RULES below): the table as data, plus the two pure functions that read
+ * it. No I/O, no framework.
  *
  * Reading: "any but archived, deleted" (disable) and "any but deleted" (archive) also leave out
  * the action's own target status, since disabling a disabled campaign or archiving an archived

@@ -5,8 +5,8 @@
  * rows that are ok and changed (each with its version), and reports the others.
  *
  * Rules, per campaign:
- * - action: applyAction with the campaign's moderation and completeness (NOTES.md's actions
- *   table and the user's rights); enable also runs activationProblems and refuses a campaign of a
+ * - action: applyAction with the campaign's moderation and completeness (the actions
+ *   table of actions.ts and the user's rights); enable also runs activationProblems and refuses a campaign of a
  *   suspended or archived team.
  * - bid: the campaign update right; the bid limits of the campaign's type and strategy (the
  *   strategy coerced to one the type allows for the team's account type, and saved with the bid

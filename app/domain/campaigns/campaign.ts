@@ -199,7 +199,7 @@ export interface NewCampaignInput {
   team: { id: string; name: string; account_type: TeamAccountType };
 }
 
-/** A new campaign with the defaults of spec section 9 and NOTES.md: always a draft. */
+/** A new campaign with the defaults of spec section 9 (type, strategy, devices, capping): always a draft. */
 export function newCampaignData(
   input: NewCampaignInput,
   settings: RetailerSettings,

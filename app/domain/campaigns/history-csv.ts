@@ -6,7 +6,7 @@
  * Readings:
  * - Entries come as the history gives them, newest first; entries of the same instant keep that
  *   order reversed, so the CSV reads oldest first throughout.
- * - Dates are "yyyy-mm-dd hh:mm:ss" in the reader's time zone (an instant, NOTES.md "Time zones").
+ * - Dates are "yyyy-mm-dd hh:mm:ss" in the reader's time zone (an instant shown in the reader's zone; days are cut in the retailer's).
  * - Money fields stored in cents (bid, spend, every pacing field) are written as exact decimals of
  *   the currency ("1.50"), as the ledger's CSV does; the cents inside placementBids and
  *   pacingDevices too.

@@ -1,5 +1,5 @@
 /**
- * The spec's campaign deep links (spec section 2, NOTES.md "URLs"). React Router cannot match a
+ * The spec's campaign deep links (spec section 2; a bookmarked deep link must keep working). React Router cannot match a
  * partial segment, so the route matching the whole segment recognises the prefix and redirects to
  * the nested canonical page:
  *   /campaigns/team-{id}          -> /teams/{id}/campaigns
