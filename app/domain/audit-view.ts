@@ -9,7 +9,7 @@
  * - records as "label: value" pairs, never JSON.
  * Pure: the words (labels, enumerations) come from the caller's translations.
  */
-import { CENT_FIELDS, CENT_RECORD_FIELDS } from "~/domain/campaigns/history-csv";
+import { CENT_FIELDS, isCentsInRecord } from "~/domain/campaigns/history-csv";
 import { summariseOffersChange, type OffersChangeSummary } from "~/domain/campaigns/history-view";
 import { formatMoney } from "~/domain/money";
 import type { AuditEntry } from "~/domain/types";
@@ -167,11 +167,10 @@ function text(field: string, value: unknown, ctx: Ctx, depth = 0): string {
 function record(field: string, value: Record<string, unknown>, ctx: Ctx, depth: number): string {
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
   if (!entries.length) return "";
-  const centsRecord = ctx.entity === "campaign" && CENT_RECORD_FIELDS.has(field);
   const pairs = entries.map(([key, v]) => {
     const label = field === "roleByTeam" ? (ctx.names.teams.get(key) ?? key) : ctx.words.field(ctx.entity, key);
     const shown =
-      centsRecord && typeof v === "number" && Number.isSafeInteger(v)
+      ctx.entity === "campaign" && isCentsInRecord(field, key) && typeof v === "number" && Number.isSafeInteger(v)
         ? money(v, ctx)
         : field === "roleByTeam" && typeof v === "string"
           ? (ctx.words.value(ctx.entity, "role", v) ?? v)

@@ -37,8 +37,19 @@ export const CENT_FIELDS: ReadonlySet<string> = new Set([
   "pacingPdp",
   "pacingHome",
 ]);
-/** Fields holding a record of cents. */
-export const CENT_RECORD_FIELDS: ReadonlySet<string> = new Set(["placementBids", "pacingDevices"]);
+/** Fields holding a record with cents: every key (null), or only the listed ones (a wallet snapshot's amounts). */
+export const CENT_RECORD_FIELDS: ReadonlyMap<string, ReadonlySet<string> | null> = new Map([
+  ["placementBids", null],
+  ["pacingDevices", null],
+  ["selectedWallet", new Set(["credit", "balance", "debit"])],
+]);
+
+/** Whether `key` of the record stored under `field` holds cents. */
+export function isCentsInRecord(field: string, key: string): boolean {
+  if (!CENT_RECORD_FIELDS.has(field)) return false;
+  const keys = CENT_RECORD_FIELDS.get(field);
+  return !keys || keys.has(key);
+}
 
 function centsText(value: unknown): unknown {
   return typeof value === "number" && Number.isSafeInteger(value) ? minorToDecimal(value) : value;
@@ -52,7 +63,7 @@ export function historyCell(field: string, value: unknown): string | number {
     if (typeof text === "string") return text;
   }
   if (CENT_RECORD_FIELDS.has(field) && typeof value === "object" && !Array.isArray(value)) {
-    return JSON.stringify(Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, centsText(v)])));
+    return JSON.stringify(Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, isCentsInRecord(field, k) ? centsText(v) : v])));
   }
   if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
   if (typeof value === "string") return value;
