@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { PassThrough } from "node:stream";
 import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
@@ -13,6 +12,7 @@ import { remixI18next } from "~/http/i18n.server";
 import { resources } from "~/services/i18n.server";
 import { NonceProvider } from "~/utils/nonce-provider";
 import { securityHeaders } from "~/http/security-headers.server";
+import { LowPriorityScripts } from "~/http/script-priority.server";
 
 /** Called by server.mjs before it listens. */
 export { boot };
@@ -50,7 +50,8 @@ export default async function handleRequest(
         nonce,
         [callbackName]: () => {
           shellRendered = true;
-          const body = new PassThrough();
+          // Scripts are preloaded at low priority: the first paint never waits for them.
+          const body = new LowPriorityScripts();
           resolve(
             new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
           );

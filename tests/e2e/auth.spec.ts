@@ -4,7 +4,7 @@ import { DEMO_PASSWORD, DEMO_USERS, en, expect, ROLES, test, unknownEmail } from
 test.describe("signing in and out", () => {
   for (const role of ROLES) {
     const user = DEMO_USERS[role];
-    test(`${user.email} sees the ${user.menu.join(", ")} menu and signs out`, async ({ app }) => {
+    test(`${user.email} sees the ${user.menu.join(", ")} menu and signs out`, { tag: "@nojs" }, async ({ app }) => {
       const { login, shell, page } = app;
       await login.goto();
       await login.signIn(user.email, DEMO_PASSWORD);
@@ -26,7 +26,7 @@ test.describe("signing in and out", () => {
     });
   }
 
-  test("a signed-out visit to /campaigns returns there after signing in", async ({ app }) => {
+  test("a signed-out visit to /campaigns returns there after signing in", { tag: "@nojs" }, async ({ app }) => {
     const { login, shell, page } = app;
     await page.goto("/campaigns");
     await expect(page).toHaveURL("/login?to=%2Fcampaigns");
@@ -62,7 +62,7 @@ test.describe("guarded pages", () => {
 });
 
 test.describe("sign-in failures", () => {
-  test("a wrong password shows 'Authentication Error' and the reason", async ({ app }) => {
+  test("a wrong password shows 'Authentication Error' and the reason", { tag: "@nojs" }, async ({ app }) => {
     const { login, page } = app;
     await login.goto();
     await login.signIn(DEMO_USERS.supplierAdmin.email, "Not-the-password-1");
@@ -71,7 +71,7 @@ test.describe("sign-in failures", () => {
     await expect(page).toHaveURL("/login");
   });
 
-  test("five failures on one e-mail lock it", async ({ app }) => {
+  test("five failures on one e-mail lock it", { tag: "@nojs" }, async ({ app }) => {
     const { login } = app;
     const email = unknownEmail();
     await login.goto();

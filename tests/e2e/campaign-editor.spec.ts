@@ -167,7 +167,7 @@ async function tabTo(page: Page, target: Locator, max = 80) {
 test.describe("the campaign editor, as a retailer administrator", () => {
   test.use({ role: "retailerAdmin" });
 
-  test("create, a bid below the minimum and 'Apply min bid', activate (scheduled, then running), pause, archive", async ({ app }) => {
+  test("create, a bid below the minimum and 'Apply min bid', activate (scheduled, then running), pause, archive", { tag: "@nojs" }, async ({ app }) => {
     test.slow(); // Two dozen round trips, with JavaScript off each a full page.
     const { page } = app;
     const walletLabel = await fundedWallet(page);
@@ -221,7 +221,7 @@ test.describe("the campaign editor, as a retailer administrator", () => {
     await expect(editor.actions).toHaveCount(0);
   });
 
-  test("delete a draft after a confirmation: 'Campaign successfully deleted'", async ({ app }) => {
+  test("delete a draft after a confirmation: 'Campaign successfully deleted'", { tag: "@nojs" }, async ({ app }) => {
     const { page } = app;
     const name = uniqueName("Delete me");
     const editor = await new NewCampaignPage(page).createDraft(name);
@@ -240,7 +240,7 @@ test.describe("the campaign editor, as a retailer administrator", () => {
     expect(gone?.status()).toBe(404);
   });
 
-  test("a stale version from another browser is refused and the input kept", async ({ app, openBrowser }) => {
+  test("a stale version from another browser is refused and the input kept", { tag: "@nojs" }, async ({ app, openBrowser }) => {
     test.slow(); // Two browsers.
     const { page } = app;
     const name = uniqueName("Conflict");

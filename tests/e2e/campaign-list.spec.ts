@@ -72,7 +72,7 @@ class CampaignListPage {
 test.describe("as a supplier administrator", () => {
   test.use({ role: "supplierAdmin" });
 
-  test("filters through the form land in the URL, and the URL restores them", async ({ app, baseURL }) => {
+  test("filters through the form land in the URL, and the URL restores them", { tag: "@nojs" }, async ({ app, baseURL }) => {
     const { page } = app;
     const tag = uniqueTag("Filt");
     await createCampaignNamed(page, baseURL!, `${tag} products`);
@@ -97,7 +97,7 @@ test.describe("as a supplier administrator", () => {
     await expect(page.getByRole("link", { name: lt("filters.clear") })).toBeVisible();
   });
 
-  test("saves a custom view and reopens it from its link", async ({ app, baseURL }) => {
+  test("saves a custom view and reopens it from its link", { tag: "@nojs" }, async ({ app, baseURL }) => {
     const { page, shell } = app;
     const tag = uniqueTag("View");
     await createCampaignNamed(page, baseURL!, `${tag} Alpha`);
@@ -134,7 +134,7 @@ test.describe("as a supplier administrator", () => {
     await expect(list.viewsMenu.getByRole("link", { name: `Renamed ${tag}`, exact: true })).toHaveCount(0);
   });
 
-  test("bulk edits the end date: the review and the result name the campaign that refuses it", async ({ app, baseURL }) => {
+  test("bulk edits the end date: the review and the result name the campaign that refuses it", { tag: "@nojs" }, async ({ app, baseURL }) => {
     const { page } = app;
     const tag = uniqueTag("Bulk");
     await createCampaignNamed(page, baseURL!, `${tag} early`, { startDay: "2030-01-01" });
@@ -168,7 +168,7 @@ test.describe("as a supplier administrator", () => {
     await expect(list.row(`${tag} late`)).toContainText(lt("table.noEnd"));
   });
 
-  test("duplicates a campaign from the list and opens the copy", async ({ app, baseURL }) => {
+  test("duplicates a campaign from the list and opens the copy", { tag: "@nojs" }, async ({ app, baseURL }) => {
     const { page } = app;
     const tag = uniqueTag("Dup");
     await createCampaignNamed(page, baseURL!, `${tag} source`);

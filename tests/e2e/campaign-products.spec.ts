@@ -88,7 +88,7 @@ class ProductsPage {
 test.describe("campaign products", () => {
   test.use({ role: "supplierAdmin" });
 
-  test("add products by pasting ids, see the unknown one reported and a 3P one refused, switch one off, remove one, remove two after a confirmation", async ({ page, app, baseURL, javaScriptEnabled }) => {
+  test("add products by pasting ids, see the unknown one reported and a 3P one refused, switch one off, remove one, remove two after a confirmation", { tag: "@nojs" }, async ({ page, app, baseURL, javaScriptEnabled }) => {
     test.slow(); // A dozen round trips, each a full page without JavaScript.
     const id = await createProductsCampaign(page, baseURL!);
     const products = new ProductsPage(page, id);
@@ -138,7 +138,7 @@ test.describe("campaign products", () => {
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
   });
 
-  test("move a product by keyboard: the list reorders and the focus stays on the moved product", async ({ page, baseURL }) => {
+  test("move a product by keyboard: the list reorders and the focus stays on the moved product", { tag: "@nojs" }, async ({ page, baseURL }) => {
     test.slow(); // Each move is a full page without JavaScript.
     const id = await createProductsCampaign(page, baseURL!);
     const products = new ProductsPage(page, id);

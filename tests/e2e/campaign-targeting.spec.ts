@@ -58,7 +58,7 @@ class TargetingPage {
 test.describe("targeting: dayparting by keyboard", () => {
   test.use({ role: "supplierAdmin" });
 
-  test("clears the grid, ticks hours with the keyboard, saves, and finds them kept", async ({ page, app, baseURL, javaScriptEnabled }) => {
+  test("clears the grid, ticks hours with the keyboard, saves, and finds them kept", { tag: "@nojs" }, async ({ page, app, baseURL, javaScriptEnabled }) => {
     test.setTimeout(60_000);
     const id = await createTargetingCampaign(page, baseURL!);
     const targeting = new TargetingPage(page);
@@ -103,7 +103,7 @@ test.describe("targeting: dayparting by keyboard", () => {
     await expect(page.getByText(tt("dayparting.savedHours_other", { count: expected.length }))).toBeVisible();
   });
 
-  test("refuses a save with no device, keeping the rest of the input", async ({ page, baseURL }) => {
+  test("refuses a save with no device, keeping the rest of the input", { tag: "@nojs" }, async ({ page, baseURL }) => {
     const id = await createTargetingCampaign(page, baseURL!);
     const targeting = new TargetingPage(page);
     await targeting.goto(id);
@@ -163,7 +163,7 @@ class CreativePage {
 test.describe("banners and creative", () => {
   test.use({ role: "supplierAdmin" });
 
-  test("uploads a banner with its link, which then counts", async ({ page, app, baseURL }) => {
+  test("uploads a banner with its link, which then counts", { tag: "@nojs" }, async ({ page, app, baseURL }) => {
     const id = await createTargetingCampaign(page, baseURL!);
     const creative = new CreativePage(page);
     await creative.goto(id);
@@ -184,7 +184,7 @@ test.describe("banners and creative", () => {
     await expect(creative.slot("670x980").getByLabel(tt("banners.link"))).toHaveValue("https://shop.example/acme");
   });
 
-  test("refuses a banner of the wrong size with the required size", async ({ page, baseURL }) => {
+  test("refuses a banner of the wrong size with the required size", { tag: "@nojs" }, async ({ page, baseURL }) => {
     const id = await createTargetingCampaign(page, baseURL!);
     const creative = new CreativePage(page);
     await creative.goto(id);
@@ -195,7 +195,7 @@ test.describe("banners and creative", () => {
     await expect(page.getByRole("alert").filter({ hasText: tt("errors.filesNotSaved") })).toBeVisible();
   });
 
-  test("refuses a video longer than 20 s with 'Video is longer than 20s', keeping the typed texts", async ({ page, baseURL }) => {
+  test("refuses a video longer than 20 s with 'Video is longer than 20s', keeping the typed texts", { tag: "@nojs" }, async ({ page, baseURL }) => {
     const id = await createTargetingCampaign(page, baseURL!);
     const creative = new CreativePage(page);
     await creative.goto(id);

@@ -3,7 +3,7 @@ import { en, expect, test } from "./fixtures";
 
 test.use({ role: "operator" });
 
-test("the operator turns maintenance on and off; a retailer is kept out meanwhile", async ({ app, openBrowser }) => {
+test("the operator turns maintenance on and off; a retailer is kept out meanwhile", { tag: "@nojs" }, async ({ app, openBrowser }) => {
   const { settings, shell, page } = app;
   const retailer = await openBrowser("retailerAdmin");
 

@@ -4,7 +4,7 @@
  */
 import { DEMO_PASSWORD, DEMO_USERS, en, expect, Outbox, test } from "./fixtures";
 
-test("a forgotten password is reset through the e-mailed link, once", async ({ app, outbox }) => {
+test("a forgotten password is reset through the e-mailed link, once", { tag: "@nojs" }, async ({ app, outbox }) => {
   const { login, shell, forgotPassword, resetPassword, page } = app;
   const user = DEMO_USERS.supplierViewer;
   const newPassword = `Fresh-password-${Math.random().toString(36).slice(2, 8)}`;

@@ -1,7 +1,7 @@
 /** Display preferences: language on the sign-in page, dark mode, the collapsible menu (JS on and off). */
 import { en, expect, fr, LoginPage, test } from "./fixtures";
 
-test("a visitor switches the sign-in page to French", async ({ app }) => {
+test("a visitor switches the sign-in page to French", { tag: "@nojs" }, async ({ app }) => {
   const { login, page } = app;
   await login.goto();
   await login.languageButton(en("languages.fr")).click();
@@ -16,7 +16,7 @@ test("a visitor switches the sign-in page to French", async ({ app }) => {
 test.describe("dark mode", () => {
   test.use({ role: "supplierAdmin" });
 
-  test("choosing Dark in the user menu darkens the console, also after a reload", async ({ app }) => {
+  test("choosing Dark in the user menu darkens the console, also after a reload", { tag: "@nojs" }, async ({ app }) => {
     const { shell, page } = app;
     const html = page.locator("html");
     await page.goto("/");
@@ -38,7 +38,7 @@ test.describe("dark mode", () => {
 test.describe("main menu", () => {
   test.use({ role: "retailerAdmin" });
 
-  test("the menu expands and collapses, and is remembered after a reload", async ({ app }) => {
+  test("the menu expands and collapses, and is remembered after a reload", { tag: "@nojs" }, async ({ app }) => {
     const { shell, page } = app;
     await page.goto("/faq");
     const dashboard = shell.menuItems().filter({ hasText: en("menu.dashboard") });

@@ -7,7 +7,7 @@ import { DEMO_PASSWORD, DEMO_USERS, en, expect, fr, LoginPage, Shell, test } fro
 test.describe("profile", () => {
   test.use({ role: "retailerAdmin" });
 
-  test("saving the profile shows 'Changes Saved' and keeps the change", async ({ app }) => {
+  test("saving the profile shows 'Changes Saved' and keeps the change", { tag: "@nojs" }, async ({ app }) => {
     const { profile, shell, page } = app;
     const lastname = `Retailer ${Math.random().toString(36).slice(2, 6)}`;
     await profile.goto();
@@ -22,7 +22,7 @@ test.describe("profile", () => {
 });
 
 test.describe("language of a signed-in user", () => {
-  test("French chosen in the user menu is kept in the profile", async ({ app, context }) => {
+  test("French chosen in the user menu is kept in the profile", { tag: "@nojs" }, async ({ app, context }) => {
     const { shell, page } = app;
     const user = DEMO_USERS.supplierAdmin;
     const french = new Shell(page, fr);

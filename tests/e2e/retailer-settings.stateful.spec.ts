@@ -73,7 +73,7 @@ test.describe("retailer settings", () => {
   // A long form, axe over it, and several round trips: more than the default 30 s on a busy machine.
   test.slow();
 
-  test("an operator changes a bid limit, sees it saved, and resets to the defaults", async ({ app, javaScriptEnabled }) => {
+  test("an operator changes a bid limit, sees it saved, and resets to the defaults", { tag: "@nojs" }, async ({ app, javaScriptEnabled }) => {
     const { page } = app;
     const screen = new RetailerSettingsPage(page);
     await page.goto("/settings");
@@ -102,7 +102,7 @@ test.describe("retailer settings", () => {
     await expect(screen.limit("sponsored-products", "CPC", "min")).toHaveValue("0.15");
   });
 
-  test("limits out of range are refused with a message beside the field, nothing saved", async ({ app, javaScriptEnabled }) => {
+  test("limits out of range are refused with a message beside the field, nothing saved", { tag: "@nojs" }, async ({ app, javaScriptEnabled }) => {
     const { page } = app;
     const screen = new RetailerSettingsPage(page);
     await screen.goto();
@@ -124,7 +124,7 @@ test.describe("retailer settings", () => {
     await expect(screen.limit("banner-ads", "vCPM", "max")).toHaveValue("300.00");
   });
 
-  test("a save based on settings changed meanwhile is refused, the input kept, and goes through when sent again", async ({ app, openBrowser }) => {
+  test("a save based on settings changed meanwhile is refused, the input kept, and goes through when sent again", { tag: "@nojs" }, async ({ app, openBrowser }) => {
     const { page } = app;
     const mine = new RetailerSettingsPage(page);
     const other = await openBrowser("operator");

@@ -87,4 +87,11 @@ test.describe("requests", () => {
       expect(names.filter((n) => n === name), name).toHaveLength(1);
     }
   });
+
+  test("a page's scripts are preloaded at low priority, so its first paint never waits for them", async ({ request }) => {
+    const html = await (await request.get("/login")).text();
+    const preloads = html.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
+    expect(preloads.length).toBeGreaterThan(3);
+    for (const link of preloads) expect(link).toContain('fetchpriority="low"');
+  });
 });

@@ -68,7 +68,7 @@ async function createTeam(page: Page, name: string, options: { logo?: boolean } 
 test.describe("as a retailer administrator", () => {
   test.use({ role: "retailerAdmin" });
 
-  test("creates a team with a logo; a second one with the same name is refused", async ({ app }) => {
+  test("creates a team with a logo; a second one with the same name is refused", { tag: "@nojs" }, async ({ app }) => {
     const { page, shell } = app;
     const name = uniqueName("Zeta Foods");
     await createTeam(page, name, { logo: true });
@@ -96,7 +96,7 @@ test.describe("as a retailer administrator", () => {
     await expect(again.name).toHaveAttribute("aria-invalid", "true");
   });
 
-  test("edits a team and suspends it after a confirmation", async ({ app }) => {
+  test("edits a team and suspends it after a confirmation", { tag: "@nojs" }, async ({ app }) => {
     const { page, shell } = app;
     const name = uniqueName("Edit Me");
     const id = await createTeam(page, name);
@@ -170,7 +170,7 @@ test.describe("as a retailer administrator", () => {
 test.describe("as an operator", () => {
   test.use({ role: "operator" });
 
-  test("archives a team, finds it through the status filter and restores it", async ({ app }) => {
+  test("archives a team, finds it through the status filter and restores it", { tag: "@nojs" }, async ({ app }) => {
     const { page, shell } = app;
     const name = uniqueName("Archive Me");
     const id = await createTeam(page, name);
@@ -195,7 +195,7 @@ test.describe("as an operator", () => {
     await expect(page.locator(".team-header .badge")).toHaveText(tt("status.active"));
   });
 
-  test("suspends two selected teams after reviewing the change", async ({ app }) => {
+  test("suspends two selected teams after reviewing the change", { tag: "@nojs" }, async ({ app }) => {
     const { page, shell } = app;
     const tag = `bulk${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
     const names = [uniqueName("Bulk One"), uniqueName("Bulk Two")];

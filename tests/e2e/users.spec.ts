@@ -91,7 +91,7 @@ function invitationLink(text: string): string {
 test.describe("as a retailer administrator", () => {
   test.use({ role: "retailerAdmin" });
 
-  test("invites someone to Acme Brand; they set a password, land on the team, and the invitation shows 'accepted'", async ({
+  test("invites someone to Acme Brand; they set a password, land on the team, and the invitation shows 'accepted'", { tag: "@nojs" }, async ({
     app,
     openBrowser,
     outbox,
@@ -172,7 +172,7 @@ test.describe("as a retailer administrator", () => {
     });
   });
 
-  test("a bad e-mail is refused with 'Invalid email'; a member cannot be invited twice", async ({ app }) => {
+  test("a bad e-mail is refused with 'Invalid email'; a member cannot be invited twice", { tag: "@nojs" }, async ({ app }) => {
     const { page } = app;
     const members = new MembersPage(page);
     await members.goto();
@@ -187,7 +187,7 @@ test.describe("as a retailer administrator", () => {
     await expect(members.invite.getByText(ut("invite.alreadyMember"), { exact: true })).toBeVisible();
   });
 
-  test("a pending invitation is resent (the old link dies) and revoked after a confirmation", async ({ app, openBrowser, outbox }) => {
+  test("a pending invitation is resent (the old link dies) and revoked after a confirmation", { tag: "@nojs" }, async ({ app, openBrowser, outbox }) => {
     const { page, shell } = app;
     const members = new MembersPage(page);
     const email = uniqueEmail("resend");
@@ -220,7 +220,7 @@ test.describe("as a retailer administrator", () => {
     await expect(invitation.problem).toContainText(ut("invitation.problem.revoked"));
   });
 
-  test("/users searches and filters with the state in the URL", async ({ app }) => {
+  test("/users searches and filters with the state in the URL", { tag: "@nojs" }, async ({ app }) => {
     const { page } = app;
     await page.goto("/users");
     await expect(page.getByRole("heading", { level: 1, name: ut("list.title") })).toBeVisible();

@@ -145,7 +145,7 @@ class WalletPage {
 test.describe("as a retailer administrator", () => {
   test.use({ role: "retailerAdmin" });
 
-  test("create a wallet, credit 100.00, debit 30.00, see the runway, reverse the debit, archive it and a credit is refused", async ({ app, context }) => {
+  test("create a wallet, credit 100.00, debit 30.00, see the runway, reverse the debit, archive it and a credit is refused", { tag: "@nojs" }, async ({ app, context }) => {
     test.slow(); // A dozen round trips, with JavaScript off each a full page.
     const { page, shell } = app;
     const label = unique("E2E wallet");
@@ -231,7 +231,7 @@ test.describe("as a retailer administrator", () => {
     await expect(wallet.entryRow("KB-1", "credit")).toBeVisible();
   });
 
-  test("a refused amount says why and changes nothing", async ({ app }) => {
+  test("a refused amount says why and changes nothing", { tag: "@nojs" }, async ({ app }) => {
     const wallet = await new WalletListPage(app.page).createWallet(unique("Amounts wallet"));
     await wallet.submit("credit", "abc", "INV-X");
     await expect(wallet.postForm.getByText(wt("amount.invalid"))).toBeVisible();
@@ -241,7 +241,7 @@ test.describe("as a retailer administrator", () => {
     await expect(app.page.getByText(wt("ledger.empty"))).toBeVisible();
   });
 
-  test("the date filter and the CSV export of the chosen period", async ({ app }) => {
+  test("the date filter and the CSV export of the chosen period", { tag: "@nojs" }, async ({ app }) => {
     const { page } = app;
     const label = unique("Export wallet");
     const wallet = await new WalletListPage(page).createWallet(label);

@@ -16,7 +16,7 @@ function wfr(key: string, values: Record<string, string | number> = {}): string 
 test.describe("a wallet in French", () => {
   test.use({ role: "operator" });
 
-  test("a credit typed as 100,00 shows a balance of 100,00 €", async ({ app }) => {
+  test("a credit typed as 100,00 shows a balance of 100,00 €", { tag: "@nojs" }, async ({ app }) => {
     test.slow();
     const { page, shell } = app;
     const french = new Shell(page, fr);
