@@ -1,0 +1,188 @@
+/**
+ * Periods of statistics: the spec's date presets (section 9) turned into whole days of the
+ * retailer's time zone, which is where days are cut (a day there may last 23 or 25 hours). A
+ * period is a pair of local calendar days, both included: "2026-03-29" to "2026-03-29" is the
+ * 23-hour Sunday of Paris's spring change.
+ *
+ * Readings: "last N days" are the N whole days before today (today is still being counted); "last
+ * week" is the Monday-to-Sunday week before this one; "this month" and "this year" run to today.
+ * The comparison period is the one of the same number of days that ends the day before.
+ */
+import { TZDate } from "@date-fns/tz";
+
+export const PRESETS = [
+  "today",
+  "yesterday",
+  "last7",
+  "last30",
+  "last90",
+  "lastWeek",
+  "thisMonth",
+  "lastMonth",
+  "thisYear",
+  "lastYear",
+  "custom",
+  "walletLifetime",
+  "campaignLifetime",
+] as const;
+export type Preset = (typeof PRESETS)[number];
+export const DEFAULT_PRESET: Preset = "today";
+
+/** A local calendar day, "YYYY-MM-DD". */
+export type Day = string;
+
+export interface Period {
+  from: Day;
+  to: Day;
+}
+
+const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isDay(value: unknown): value is Day {
+  if (typeof value !== "string") return false;
+  const m = DAY_RE.exec(value);
+  if (!m) return false;
+  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return date.toISOString().slice(0, 10) === value && Number(m[1]) >= 2000 && Number(m[1]) <= 2100;
+}
+
+function parts(day: Day): [number, number, number] {
+  const m = DAY_RE.exec(day);
+  if (!m) throw new RangeError(`Not a day: ${day}`);
+  return [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+
+function fromUtcDate(date: Date): Day {
+  return date.toISOString().slice(0, 10);
+}
+
+/** Calendar arithmetic on days (no time zone is involved in counting days). */
+export function addDays(day: Day, n: number): Day {
+  const [y, m, d] = parts(day);
+  return fromUtcDate(new Date(Date.UTC(y, m - 1, d + n)));
+}
+
+/** Days from `from` to `to`, both included (1 for a single day). */
+export function dayCount(period: Period): number {
+  const [y1, m1, d1] = parts(period.from);
+  const [y2, m2, d2] = parts(period.to);
+  return Math.round((Date.UTC(y2, m2 - 1, d2) - Date.UTC(y1, m1 - 1, d1)) / 86_400_000) + 1;
+}
+
+/** Every day of the period, in order. */
+export function daysOf(period: Period): Day[] {
+  const out: Day[] = [];
+  for (let day = period.from; day <= period.to; day = addDays(day, 1)) out.push(day);
+  return out;
+}
+
+/** The local day of an instant in a time zone. */
+export function localDay(instant: Date | number, timeZone: string): Day {
+  const t = new TZDate(typeof instant === "number" ? instant : instant.getTime(), timeZone);
+  return `${t.getFullYear()}-${String(t.getMonth() + 1).padStart(2, "0")}-${String(t.getDate()).padStart(2, "0")}`;
+}
+
+/** The local wall-clock hour (0-23) and weekday (0 = Monday … 6 = Sunday) of an instant. */
+export function localHourAndWeekday(instant: Date | number, timeZone: string): { hour: number; weekday: number } {
+  const t = new TZDate(typeof instant === "number" ? instant : instant.getTime(), timeZone);
+  return { hour: t.getHours(), weekday: (t.getDay() + 6) % 7 };
+}
+
+/** The instant a local day starts at. */
+export function dayStart(day: Day, timeZone: string): Date {
+  const [y, m, d] = parts(day);
+  return new Date(new TZDate(y, m - 1, d, 0, 0, 0, 0, timeZone).getTime());
+}
+
+/** The instants a period covers: [start of `from`, start of the day after `to`). */
+export function periodBounds(period: Period, timeZone: string): { start: Date; end: Date } {
+  return { start: dayStart(period.from, timeZone), end: dayStart(addDays(period.to, 1), timeZone) };
+}
+
+/** Monday of the ISO week of a day. */
+function weekStart(day: Day): Day {
+  const [y, m, d] = parts(day);
+  const weekday = (new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7;
+  return addDays(day, -weekday);
+}
+
+export interface PresetContext {
+  /** Now, as an instant. */
+  now: Date;
+  timeZone: string;
+  /** For 'custom'. */
+  custom?: Partial<Period>;
+  /** For 'campaignLifetime': the campaign's start and end instants (ISO), when known. */
+  campaign?: { startDate?: string | null; endDate?: string | null; created?: string | null };
+  /** For 'walletLifetime': the wallet's first event (ISO) or, lacking one, its creation. */
+  wallet?: { firstEvent?: string | null; created?: string | null };
+}
+
+/** The period a preset names, in the retailer's days; never after today. */
+export function resolvePreset(preset: Preset, ctx: PresetContext): Period {
+  const today = localDay(ctx.now, ctx.timeZone);
+  const clamp = (p: Period): Period => {
+    const to = p.to > today ? today : p.to;
+    const from = p.from > to ? to : p.from;
+    return { from, to };
+  };
+  switch (preset) {
+    case "today":
+      return { from: today, to: today };
+    case "yesterday": {
+      const y = addDays(today, -1);
+      return { from: y, to: y };
+    }
+    case "last7":
+    case "last30":
+    case "last90": {
+      const n = preset === "last7" ? 7 : preset === "last30" ? 30 : 90;
+      return { from: addDays(today, -n), to: addDays(today, -1) };
+    }
+    case "lastWeek": {
+      const monday = addDays(weekStart(today), -7);
+      return { from: monday, to: addDays(monday, 6) };
+    }
+    case "thisMonth":
+      return { from: `${today.slice(0, 7)}-01`, to: today };
+    case "lastMonth": {
+      const first = `${today.slice(0, 7)}-01`;
+      const lastOfPrevious = addDays(first, -1);
+      return { from: `${lastOfPrevious.slice(0, 7)}-01`, to: lastOfPrevious };
+    }
+    case "thisYear":
+      return { from: `${today.slice(0, 4)}-01-01`, to: today };
+    case "lastYear": {
+      const year = Number(today.slice(0, 4)) - 1;
+      return { from: `${year}-01-01`, to: `${year}-12-31` };
+    }
+    case "custom": {
+      const from = isDay(ctx.custom?.from) ? ctx.custom.from : today;
+      const to = isDay(ctx.custom?.to) ? ctx.custom.to : today;
+      return clamp(from <= to ? { from, to } : { from: to, to: from });
+    }
+    case "campaignLifetime": {
+      const start = ctx.campaign?.startDate ?? ctx.campaign?.created;
+      const end = ctx.campaign?.endDate;
+      const from = start ? localDay(new Date(start), ctx.timeZone) : today;
+      const to = end ? localDay(new Date(end), ctx.timeZone) : today;
+      return clamp({ from, to });
+    }
+    case "walletLifetime": {
+      const start = ctx.wallet?.firstEvent ?? ctx.wallet?.created;
+      return clamp({ from: start ? localDay(new Date(start), ctx.timeZone) : today, to: today });
+    }
+  }
+}
+
+/** The comparison period: as many days, ending the day before the period starts. */
+export function previousPeriod(period: Period): Period {
+  const n = dayCount(period);
+  const to = addDays(period.from, -1);
+  return { from: addDays(to, -(n - 1)), to };
+}
+
+/** Whether a histogram of the period is drawn by hour (a single day) or by day. */
+export function histogramUnit(period: Period): "hour" | "day" {
+  return dayCount(period) === 1 ? "hour" : "day";
+}
