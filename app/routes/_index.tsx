@@ -3,25 +3,50 @@ import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { DashboardTeams } from "~/components/dashboard-teams";
+import { FormAlert } from "~/components/forms";
+import { FiguresTable, Freshness, KpiTiles, PeriodForm } from "~/components/metrics/statistics";
+import { periodFromSearch, PRESETS, type Preset } from "~/domain/metrics/periods";
 import { requireUser } from "~/http/auth.server";
+import { DASHBOARD_ROWS, DASHBOARD_TABS, STAT_SORTS, type DashboardTab, type StatSort } from "~/domain/metrics/dashboard";
+import { dashboardStatistics } from "~/services/dashboard.server";
+import { retailerTimeZone } from "~/services/retailer-settings.server";
 import { listDashboardTeams } from "~/services/teams-admin.server";
 
-export const DASHBOARD_TABS = ["teams", "wallets", "campaigns"] as const;
-type Tab = (typeof DASHBOARD_TABS)[number];
+/** The dashboard has no wallet or campaign of its own: their lifetimes are not its presets. */
+const DASHBOARD_PRESETS: readonly Preset[] = PRESETS.filter((p) => p !== "walletLifetime" && p !== "campaignLifetime");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Home");
-  const requested = new URL(request.url).searchParams.get("tab");
-  const tab: Tab = (DASHBOARD_TABS as readonly string[]).includes(requested ?? "") ? (requested as Tab) : "teams";
-  const after = new URL(request.url).searchParams.get("after");
-  // The teams the user may see (a supplier: the teams listing them), with their derived totals.
-  const teams = tab === "teams" ? await listDashboardTeams(user, after) : null;
-  return { tab, name: user.firstname || user.displayName || user.email, teams, after };
+  const params = new URL(request.url).searchParams;
+  const requested = params.get("tab");
+  const tab: DashboardTab = (DASHBOARD_TABS as readonly string[]).includes(requested ?? "") ? (requested as DashboardTab) : "teams";
+  const sortParam = params.get("sort");
+  const sort: StatSort = (STAT_SORTS as readonly string[]).includes(sortParam ?? "") ? (sortParam as StatSort) : "cost";
+  const dir: "asc" | "desc" = params.get("dir") === "asc" ? "asc" : "desc";
+  const choice = periodFromSearch(params, { now: new Date(), timeZone: retailerTimeZone() }, DASHBOARD_PRESETS);
+  const after = params.get("after");
+  const [statistics, teams] = await Promise.all([
+    dashboardStatistics(user, { tab, period: choice.period, previous: choice.previous, sort, dir }),
+    // The teams the user may see (a supplier: the teams listing them), with their balances.
+    tab === "teams" ? listDashboardTeams(user, after) : Promise.resolve(null),
+  ]);
+  return {
+    tab,
+    sort,
+    dir,
+    choice,
+    statistics: statistics.ok ? statistics.value : null,
+    failure: statistics.ok ? null : statistics.reason,
+    name: user.firstname || user.displayName || user.email,
+    teams,
+    after,
+  };
 }
 
 export default function DashboardRoute() {
   const { t } = useTranslation();
-  const { tab, name, teams, after } = useLoaderData<typeof loader>();
+  const { t: mt } = useTranslation("metrics");
+  const { tab, sort, dir, choice, statistics, failure, name, teams, after } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
   // The spec's #teams fragment never reaches the server: mirror it to ?tab=.
   useEffect(() => {
@@ -30,29 +55,50 @@ export default function DashboardRoute() {
       navigate(`/?tab=${fragment}`, { replace: true });
     }
   }, [navigate]);
+  const periodQuery = new URLSearchParams({ period: choice.preset });
+  if (choice.custom.from) periodQuery.set("from", choice.custom.from);
+  if (choice.custom.to) periodQuery.set("to", choice.custom.to);
+  if (choice.previous) periodQuery.set("compare", "1");
+  const nameLabel = tab === "teams" ? mt("dashboard.teams") : tab === "wallets" ? mt("dashboard.wallet") : mt("dashboard.campaign");
   return (
     <>
       <h1>{t("dashboard.title")}</h1>
+      <p className="muted">{t("dashboard.welcome", { name })}</p>
+      <PeriodForm
+        presets={DASHBOARD_PRESETS}
+        preset={choice.preset}
+        period={choice.period}
+        custom={choice.custom}
+        compare={choice.previous !== null}
+        keep={{ tab, sort, dir }}
+      />
+      {failure ? <FormAlert title={mt(failure)} message={t("errors.errorOccurred")} /> : null}
+      {statistics ? (
+        <>
+          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} />
+          <Freshness newestEvent={statistics.newestEvent} />
+        </>
+      ) : null}
       <nav aria-label={t("dashboard.tabs")} className="tabs">
         {DASHBOARD_TABS.map((key) => (
-          <Link key={key} to={`/?tab=${key}`} aria-current={key === tab ? "page" : undefined} id={key}>
+          <Link key={key} to={`/?tab=${key}&${periodQuery.toString()}`} aria-current={key === tab ? "page" : undefined} id={key}>
             {t(`dashboard.tab.${key}`)}
           </Link>
         ))}
       </nav>
-      <section className="panel" aria-labelledby="welcome-title">
-        <h2 id="welcome-title">{t("dashboard.welcome", { name })}</h2>
-        <p>{t("dashboard.welcomeText")}</p>
-        <p className="muted">{t(`dashboard.empty.${tab}`)}</p>
-        <ul className="link-list">
-          <li>
-            <Link to="/faq">{t("dashboard.readFaq")}</Link>
-          </li>
-          <li>
-            <Link to="/profile">{t("dashboard.openProfile")}</Link>
-          </li>
-        </ul>
-      </section>
+      {statistics ? (
+        <section aria-labelledby="dashboard-statistics-title">
+          <h2 id="dashboard-statistics-title" className="visually-hidden">
+            {mt(`dashboard.${tab}`)}
+          </h2>
+          {statistics.rows.length === 0 ? (
+            <p className="empty-state">{mt("dashboard.empty")}</p>
+          ) : (
+            <FiguresTable caption={mt(`dashboard.${tab}`)} nameLabel={nameLabel} rows={statistics.rows} sort={sort} dir={dir} showTeam={tab !== "teams"} />
+          )}
+          {statistics.truncated ? <p className="muted">{mt("dashboard.truncated", { count: DASHBOARD_ROWS })}</p> : null}
+        </section>
+      ) : null}
       {teams ? <DashboardTeams result={teams} after={after} /> : null}
     </>
   );

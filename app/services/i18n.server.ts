@@ -22,11 +22,13 @@ import frCommon from "../../locales/fr/common.json";
 import frTeams from "../../locales/fr/teams.json";
 import frUsers from "../../locales/fr/users.json";
 import frWallets from "../../locales/fr/wallets.json";
+import enMetrics from "../../locales/en-GB/metrics.json";
+import frMetrics from "../../locales/fr/metrics.json";
 import { i18nConfig } from "~/i18n";
 
 export const resources = {
-  "en-GB": { common: enCommon, media: enMedia, teams: enTeams, wallets: enWallets, users: enUsers, campaigns: enCampaigns, campaignList: enCampaignList, campaignEditor: enCampaignEditor, campaignTargeting: enCampaignTargeting, campaignProducts: enCampaignProducts, retailer: enRetailer },
-  fr: { common: frCommon, media: frMedia, teams: frTeams, wallets: frWallets, users: frUsers, campaigns: frCampaigns, campaignList: frCampaignList, campaignEditor: frCampaignEditor, campaignTargeting: frCampaignTargeting, campaignProducts: frCampaignProducts, retailer: frRetailer },
+  "en-GB": { common: enCommon, media: enMedia, teams: enTeams, wallets: enWallets, users: enUsers, campaigns: enCampaigns, campaignList: enCampaignList, campaignEditor: enCampaignEditor, campaignTargeting: enCampaignTargeting, campaignProducts: enCampaignProducts, retailer: enRetailer, metrics: enMetrics },
+  fr: { common: frCommon, media: frMedia, teams: frTeams, wallets: frWallets, users: frUsers, campaigns: frCampaigns, campaignList: frCampaignList, campaignEditor: frCampaignEditor, campaignTargeting: frCampaignTargeting, campaignProducts: frCampaignProducts, retailer: frRetailer, metrics: frMetrics },
 } as const;
 
 const fixed = new Map<string, Promise<TFunction>>();

@@ -100,6 +100,9 @@ export function change(current: number | null, previous: number | null): number 
 export const DIMENSIONS = ["team", "wallet", "campaign", "campaignType", "placement", "slot", "device", "product", "keyword", "category", "productCategory"] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
+/** How rows are bucketed in time: by UTC hour, by local day, or by local weekday and hour ("0-13"). */
+export type Histogram = "hour" | "day" | "weekdayHour";
+
 /** The breakdowns a campaign's screen draws (spec section 2). */
 export const BREAKDOWNS = ["device", "slot", "placement", "campaignType"] as const satisfies readonly Dimension[];
 export type Breakdown = (typeof BREAKDOWNS)[number];

@@ -186,3 +186,24 @@ export function previousPeriod(period: Period): Period {
 export function histogramUnit(period: Period): "hour" | "day" {
   return dayCount(period) === 1 ? "hour" : "day";
 }
+
+/** What a statistics screen's URL says about its period: `?period=last7&from=…&to=…&compare=1`. */
+export interface PeriodChoice {
+  preset: Preset;
+  period: Period;
+  /** The comparison period, when asked for. */
+  previous: Period | null;
+  /** The custom bounds as typed (kept in the form when another preset is chosen). */
+  custom: { from: Day | ""; to: Day | "" };
+}
+
+export function periodFromSearch(params: URLSearchParams, ctx: Omit<PresetContext, "custom">, allowed: readonly Preset[] = PRESETS): PeriodChoice {
+  const asked = params.get("period");
+  const preset = (allowed as readonly string[]).includes(asked ?? "") ? (asked as Preset) : DEFAULT_PRESET;
+  const from = params.get("from") ?? "";
+  const to = params.get("to") ?? "";
+  const custom = { from: isDay(from) ? from : "", to: isDay(to) ? to : "" } as PeriodChoice["custom"];
+  const period = resolvePreset(preset, { ...ctx, custom: { from: custom.from || undefined, to: custom.to || undefined } });
+  const compare = params.get("compare") === "1" || params.get("compare") === "on";
+  return { preset, period, previous: compare ? previousPeriod(period) : null, custom };
+}

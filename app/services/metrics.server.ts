@@ -1,0 +1,64 @@
+/**
+ * Statistics, read side. Two layers:
+ *
+ * - `answerMetrics`: the console's own implementation of the /metrics contract (spec section 7),
+ *   over the metrics store: what /api/metrics serves to a token holder.
+ * - `fetchMetrics`: the one client the console's screens read statistics through. It narrows the
+ *   request to the teams the user may see and calls the built-in service in process (no HTTP
+ *   hop); a failure comes back as a Result so a screen shows the spec's title and stays usable.
+ */
+import type { MetricsRequest, MetricsResponse } from "~/domain/metrics/contract";
+import { scopeRequest } from "~/domain/metrics/contract";
+import { MEASURE_KEYS, type Dimension, type Measures, zeroMeasures } from "~/domain/metrics/metrics";
+import { fail, ok, type Result } from "~/domain/result";
+import type { User } from "~/domain/types";
+import { getMetricsStore } from "~/metrics/index.server";
+import type { MetricsRow } from "~/metrics/port";
+
+function measuresOf(row: MetricsRow | Measures | undefined): Measures {
+  const out = zeroMeasures();
+  if (row) for (const key of MEASURE_KEYS) out[key] = row[key];
+  return out;
+}
+
+/** The /metrics contract over the metrics store. The request is trusted to be scoped already. */
+export async function answerMetrics(request: MetricsRequest): Promise<MetricsResponse> {
+  const store = getMetricsStore();
+  const base = { from: request.dateFrom, to: request.dateTo, filters: request.filters?.terms };
+  const terms = request.groups?.terms ?? [];
+  const [summaryRows, histogramRows, newestEvent, ...groups] = await Promise.all([
+    store.query(base),
+    request.histogram ? store.query({ ...base, histogram: request.histogram }) : Promise.resolve(null),
+    store.newestEvent(),
+    ...terms.map((term) => store.query({ ...base, groupBy: [term], limit: request.groups?.size })),
+  ]);
+  const response: MetricsResponse = { summary: measuresOf(summaryRows[0]), newestEvent };
+  if (histogramRows) response.histogram = histogramRows.map((row) => ({ bucket: row.bucket ?? "", ...measuresOf(row) }));
+  terms.forEach((term, i) => {
+    response[term] = groups[i].map((row) => ({ key: row.keys[term] ?? "", ...measuresOf(row) }));
+  });
+  return response;
+}
+
+/** The teams whose figures a user may read: every team for retailers and operators, else their own. */
+export function metricsTeamsFor(user: Pick<User, "claims" | "teamIds">): string[] | null {
+  return user.claims.type === "supplier" ? [...user.teamIds] : null;
+}
+
+/**
+ * Reads statistics for a user. `title` is the spec's failure title of the screen asking
+ * ('statistics.fetchCampaign', 'statistics.fetchTeam', 'statistics.fetchOverall').
+ */
+export async function fetchMetrics(user: Pick<User, "claims" | "teamIds">, request: MetricsRequest, title: string): Promise<Result<MetricsResponse>> {
+  try {
+    return ok(await answerMetrics(scopeRequest(request, metricsTeamsFor(user))));
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", what: "metrics", title, error: error instanceof Error ? error.message : String(error) }));
+    return fail("unavailable", title, { details: ["errors.errorOccurred"] });
+  }
+}
+
+/** The rows of one group of a response, by key. */
+export function rowsByKey(response: MetricsResponse, term: Dimension): Map<string, Measures> {
+  return new Map((response[term] ?? []).map((row) => [row.key, measuresOf(row)]));
+}
