@@ -13,7 +13,7 @@
  * of day and `weekday` fields), so a store never needs a time zone and a 23- or 25-hour day is
  * summed like any other.
  */
-import type { Dimension, Measures } from "~/domain/metrics/metrics";
+import type { Dimension, Histogram, Measures } from "~/domain/metrics/metrics";
 import type { Day } from "~/domain/metrics/periods";
 
 /** One hour of one combination of dimensions. */
@@ -39,8 +39,7 @@ export interface MetricsFact extends Measures {
   productCategory: string;
 }
 
-/** How a query's rows are bucketed in time. */
-export type Histogram = "hour" | "day" | "weekdayHour";
+export type { Histogram };
 
 export interface MetricsQuery {
   /** Local days, both included. */
