@@ -1,0 +1,75 @@
+/**
+ * A campaign's statistics for a period: its totals (against the comparison period when asked),
+ * its figures over time (by hour for one day, else by day), its breakdowns by device, slot,
+ * placement and campaign type (spec section 2), its products (the products variant of /metrics)
+ * and an hour-of-day by weekday heatmap to schedule from evidence. Read through fetchMetrics,
+ * so the user's scope applies; the caller has checked the campaign is the user's to see.
+ */
+import { BREAKDOWNS, derive, type Breakdown, type Derived, type Measures } from "~/domain/metrics/metrics";
+import { histogramUnit, type Period } from "~/domain/metrics/periods";
+import { ok, type Result } from "~/domain/result";
+import type { User } from "~/domain/types";
+import type { CampaignContext } from "~/services/campaigns/campaigns.server";
+import { fetchMetrics } from "~/services/metrics.server";
+import { getStorage } from "~/services/storage.server";
+
+/** Products listed at most (the most spent first). */
+export const CAMPAIGN_PRODUCT_ROWS = 200;
+
+export interface CampaignStatistics {
+  totals: Derived;
+  previousTotals: Derived | null;
+  unit: "hour" | "day";
+  /** Each bucket of the period that has figures: a UTC hour (ISO) or a local day. */
+  overTime: { bucket: string; figures: Derived }[];
+  breakdowns: Record<Breakdown, { key: string; figures: Derived }[]>;
+  products: { id: string; name: string; figures: Derived }[];
+  /** Clicks and displays per local weekday (0 = Monday) and hour: 7 rows of 24. */
+  heatmap: { displays: number[][]; clicks: number[][] };
+  newestEvent: string | null;
+}
+
+const TITLE = "metrics:errors.fetchCampaign";
+
+export async function campaignStatistics(
+  user: User,
+  ctx: CampaignContext,
+  input: { period: Period; previous: Period | null },
+): Promise<Result<CampaignStatistics>> {
+  const filters = { terms: { campaign: [ctx.campaign.id] } };
+  const range = { dateFrom: input.period.from, dateTo: input.period.to };
+  const unit = histogramUnit(input.period);
+  const [main, products, heat, previous] = await Promise.all([
+    fetchMetrics(user, { ...range, filters, histogram: unit, groups: { terms: [...BREAKDOWNS] } }, TITLE),
+    fetchMetrics(user, { ...range, filters, groups: { terms: ["product"], size: CAMPAIGN_PRODUCT_ROWS } }, TITLE),
+    fetchMetrics(user, { ...range, filters, histogram: "weekdayHour" }, TITLE),
+    input.previous ? fetchMetrics(user, { dateFrom: input.previous.from, dateTo: input.previous.to, filters }, TITLE) : Promise.resolve(null),
+  ]);
+  for (const result of [main, products, heat, previous]) if (result && !result.ok) return result;
+  if (!main.ok || !products.ok || !heat.ok) throw new Error("unreachable");
+  const breakdowns = {} as CampaignStatistics["breakdowns"];
+  for (const term of BREAKDOWNS) {
+    breakdowns[term] = (main.value[term] ?? []).map((row) => ({ key: row.key, figures: derive(row) }));
+  }
+  const productRows = products.value.product ?? [];
+  const catalog = new Map((await getStorage().catalog.getMany(productRows.map((row) => row.key))).map((p) => [p.id, p.title]));
+  const displays = Array.from({ length: 7 }, () => Array<number>(24).fill(0));
+  const clicks = Array.from({ length: 7 }, () => Array<number>(24).fill(0));
+  for (const cell of heat.value.histogram ?? []) {
+    const [weekday, hour] = cell.bucket.split("-").map(Number);
+    if (weekday >= 0 && weekday < 7 && hour >= 0 && hour < 24) {
+      displays[weekday][hour] += cell.displays;
+      clicks[weekday][hour] += cell.clicks;
+    }
+  }
+  return ok({
+    totals: derive(main.value.summary),
+    previousTotals: previous && previous.ok ? derive(previous.value.summary) : null,
+    unit,
+    overTime: (main.value.histogram ?? []).map((row) => ({ bucket: row.bucket, figures: derive(row as Measures) })),
+    breakdowns,
+    products: productRows.map((row) => ({ id: row.key, name: catalog.get(row.key) ?? row.key, figures: derive(row) })),
+    heatmap: { displays, clicks },
+    newestEvent: main.value.newestEvent,
+  });
+}
