@@ -2,8 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormAlert } from "~/components/forms";
+import { BreakdownChart, TimeChart } from "~/components/metrics/chart";
 import { FiguresTable, Freshness, KpiTiles, PeriodForm, useFigureFormat } from "~/components/metrics/statistics";
-import { BREAKDOWNS, type Derived } from "~/domain/metrics/metrics";
+import { BREAKDOWNS, type Breakdown, type Derived } from "~/domain/metrics/metrics";
 import { periodFromSearch, PRESETS, type Preset } from "~/domain/metrics/periods";
 import { requireUser } from "~/http/auth.server";
 import { orThrow } from "~/http/reply.server";
@@ -98,6 +99,7 @@ export default function CampaignStatisticsRoute() {
           <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} />
           <Freshness newestEvent={statistics.newestEvent} />
           <h3>{statistics.unit === "hour" ? t("campaign.byHour", { zone }) : t("campaign.byDay")}</h3>
+          <TimeChart points={statistics.overTime.map((row) => ({ label: bucketLabel(row.bucket), figures: row.figures as Derived }))} />
           {statistics.overTime.length === 0 ? (
             <p className="empty-state">{t("campaign.empty")}</p>
           ) : (
@@ -108,6 +110,7 @@ export default function CampaignStatisticsRoute() {
             />
           )}
           <h3>{t("campaign.breakdowns")}</h3>
+          <BreakdownChart breakdowns={statistics.breakdowns as Record<Breakdown, { key: string; figures: Derived }[]>} nameOf={breakdownName} />
           <div className="breakdowns">
             {BREAKDOWNS.map((term) => (
               <div key={term} className="breakdown">

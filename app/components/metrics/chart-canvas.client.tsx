@@ -1,0 +1,92 @@
+/**
+ * The recharts drawings, loaded by chart.tsx in the browser only (a `.client` module: never in the
+ * server bundle, and a dynamic import: never in a page's first load). Money is drawn in currency
+ * units; tooltips use the tables' formatting.
+ */
+import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { Derived, Metric } from "~/domain/metrics/metrics";
+import type { ChartCanvasProps } from "~/components/metrics/chart";
+
+const COLOURS = ["#2f6fd0", "#c76a00"];
+
+/** The number drawn for a metric (money in currency units, ratios as they are). */
+function value(metric: Metric, figures: Derived): number {
+  const v = figures[metric];
+  if (v === null || v === undefined) return 0;
+  return metric === "cost" || metric === "sales" ? v / 100 : v;
+}
+
+function rows(props: ChartCanvasProps) {
+  return props.points.map((p) => {
+    const row: Record<string, number | string> = { label: p.label };
+    for (const m of props.metrics) row[m] = value(m, p.figures);
+    return row;
+  });
+}
+
+function tooltipFormatter(props: ChartCanvasProps) {
+  const byLabel = new Map(props.points.map((p) => [p.label, p.figures]));
+  return (_value: unknown, name: unknown, item: { payload?: { label?: string } }) => {
+    const figures = byLabel.get(String(item.payload?.label ?? ""));
+    const metric = props.metrics.find((m) => props.names[m] === name) ?? (name as Metric);
+    return figures ? props.format(metric, figures) : String(_value);
+  };
+}
+
+export function TimeCanvas(props: ChartCanvasProps) {
+  const data = rows(props);
+  const second = props.metrics[1];
+  const common = { data, margin: { top: 8, right: 8, bottom: 8, left: 8 } };
+  const axes = (
+    <>
+      <CartesianGrid strokeDasharray="3 3" />
+      <XAxis dataKey="label" minTickGap={16} />
+      <YAxis yAxisId="first" />
+      {second ? <YAxis yAxisId="second" orientation="right" /> : null}
+      <Tooltip formatter={tooltipFormatter(props) as never} />
+      <Legend />
+    </>
+  );
+  const series = props.metrics.map((m, i) => {
+    const shared = { key: m, dataKey: m, name: props.names[m], yAxisId: i === 0 ? "first" : "second", stroke: COLOURS[i], fill: COLOURS[i], isAnimationActive: false };
+    if (props.type === "bar") return <Bar {...shared} />;
+    if (props.type === "line") return <Line {...shared} type="monotone" dot={false} />;
+    return <Area {...shared} type="monotone" fillOpacity={0.2} />;
+  });
+  return (
+    <ResponsiveContainer width="100%" height={280}>
+      {props.type === "bar" ? (
+        <BarChart {...common}>
+          {axes}
+          {series}
+        </BarChart>
+      ) : props.type === "line" ? (
+        <LineChart {...common}>
+          {axes}
+          {series}
+        </LineChart>
+      ) : (
+        <AreaChart {...common}>
+          {axes}
+          {series}
+        </AreaChart>
+      )}
+    </ResponsiveContainer>
+  );
+}
+
+export function BreakdownCanvas(props: ChartCanvasProps) {
+  const data = rows(props);
+  const [metric] = props.metrics;
+  return (
+    <ResponsiveContainer width="100%" height={220}>
+      <BarChart data={data} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+        <CartesianGrid strokeDasharray="3 3" />
+        <XAxis type="number" />
+        <YAxis type="category" dataKey="label" width={140} />
+        <Tooltip formatter={tooltipFormatter(props) as never} />
+        <Bar dataKey={metric} name={props.names[metric]} fill={COLOURS[0]} isAnimationActive={false} />
+      </BarChart>
+    </ResponsiveContainer>
+  );
+}
