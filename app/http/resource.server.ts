@@ -28,3 +28,15 @@ export async function answerRefusals(locale: string, run: () => Promise<Response
     });
   }
 }
+
+/** A CSV file as a download, never cached or sniffed. */
+export function csvResponse(fileName: string, body: string): Response {
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${fileName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

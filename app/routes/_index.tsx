@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { DashboardTeams } from "~/components/dashboard-teams";
 import { FormAlert } from "~/components/forms";
-import { FiguresTable, Freshness, KpiTiles, PeriodForm } from "~/components/metrics/statistics";
+import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodForm } from "~/components/metrics/statistics";
 import { periodFromSearch, PRESETS, type Preset } from "~/domain/metrics/periods";
 import { requireUser } from "~/http/auth.server";
 import { DASHBOARD_ROWS, DASHBOARD_TABS, STAT_SORTS, type DashboardTab, type StatSort } from "~/domain/metrics/dashboard";
@@ -94,7 +94,12 @@ export default function DashboardRoute() {
           {statistics.rows.length === 0 ? (
             <p className="empty-state">{mt("dashboard.empty")}</p>
           ) : (
-            <FiguresTable caption={mt(`dashboard.${tab}`)} nameLabel={nameLabel} rows={statistics.rows} sort={sort} dir={dir} showTeam={tab !== "teams"} />
+            <>
+              <FiguresTable caption={mt(`dashboard.${tab}`)} nameLabel={nameLabel} rows={statistics.rows} sort={sort} dir={dir} showTeam={tab !== "teams"} />
+              <p>
+                <ExportLink path="/statistics.csv" extra={{ tab }} label={mt("exportTable", { table: mt(`dashboard.${tab}`) })} />
+              </p>
+            </>
           )}
           {statistics.truncated ? <p className="muted">{mt("dashboard.truncated", { count: DASHBOARD_ROWS })}</p> : null}
         </section>

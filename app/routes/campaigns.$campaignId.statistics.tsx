@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormAlert } from "~/components/forms";
 import { BreakdownChart, TimeChart } from "~/components/metrics/chart";
-import { FiguresTable, Freshness, KpiTiles, PeriodForm, useFigureFormat } from "~/components/metrics/statistics";
+import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodForm, useFigureFormat } from "~/components/metrics/statistics";
 import { BREAKDOWNS, type Breakdown, type Derived } from "~/domain/metrics/metrics";
 import { periodFromSearch, PRESETS, type Preset } from "~/domain/metrics/periods";
 import { requireUser } from "~/http/auth.server";
@@ -28,6 +28,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   );
   const statistics = await campaignStatistics(user, ctx, { period: choice.period, previous: choice.previous });
   return {
+    campaignId: ctx.campaign.id,
     choice,
     retailerTimeZone: timeZone,
     statistics: statistics.ok ? statistics.value : null,
@@ -81,7 +82,8 @@ function Heatmap({ clicks, displays }: { clicks: number[][]; displays: number[][
 export default function CampaignStatisticsRoute() {
   const { t, i18n } = useTranslation("metrics");
   const { t: tc } = useTranslation();
-  const { choice, retailerTimeZone: zone, statistics, failure } = useLoaderData<typeof loader>();
+  const { choice, retailerTimeZone: zone, statistics, failure, campaignId } = useLoaderData<typeof loader>();
+  const csvPath = `/campaigns/${encodeURIComponent(campaignId)}/statistics.csv`;
   const format = useFigureFormat();
   const bucketLabel = (bucket: string) =>
     statistics?.unit === "hour"
@@ -109,6 +111,11 @@ export default function CampaignStatisticsRoute() {
               rows={statistics.overTime.map((row) => ({ id: row.bucket, name: bucketLabel(row.bucket), figures: row.figures as Derived }))}
             />
           )}
+          {statistics.overTime.length ? (
+            <p>
+              <ExportLink path={csvPath} extra={{ table: "overTime" }} label={t("exportTable", { table: statistics.unit === "hour" ? t("campaign.hour") : t("campaign.day") })} />
+            </p>
+          ) : null}
           <h3>{t("campaign.breakdowns")}</h3>
           <BreakdownChart breakdowns={statistics.breakdowns as Record<Breakdown, { key: string; figures: Derived }[]>} nameOf={breakdownName} />
           <div className="breakdowns">
@@ -143,6 +150,7 @@ export default function CampaignStatisticsRoute() {
                     </table>
                   </div>
                 )}
+                {statistics.breakdowns[term].length ? <ExportLink path={csvPath} extra={{ table: term }} label={t("exportTable", { table: t(`breakdown.${term}`) })} /> : null}
               </div>
             ))}
           </div>
@@ -150,7 +158,12 @@ export default function CampaignStatisticsRoute() {
           {statistics.products.length === 0 ? (
             <p className="muted">{t("campaign.noProducts")}</p>
           ) : (
-            <FiguresTable caption={t("campaign.products")} nameLabel={t("campaign.product")} rows={statistics.products.map((p) => ({ ...p, figures: p.figures as Derived }))} />
+            <>
+              <FiguresTable caption={t("campaign.products")} nameLabel={t("campaign.product")} rows={statistics.products.map((p) => ({ ...p, figures: p.figures as Derived }))} />
+              <p>
+                <ExportLink path={csvPath} extra={{ table: "products" }} label={t("exportTable", { table: t("campaign.products") })} />
+              </p>
+            </>
           )}
           <h3>{t("campaign.heatmap")}</h3>
           <p className="field-help">{t("campaign.heatmapHelp", { zone })}</p>

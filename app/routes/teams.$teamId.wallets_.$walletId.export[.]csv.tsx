@@ -2,7 +2,7 @@ import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { periodInstants } from "~/domain/wallets/ledger-period";
 import { requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
-import { answerRefusals } from "~/http/resource.server";
+import { answerRefusals, csvResponse } from "~/http/resource.server";
 import { requireTeamWallet, requireVisibleTeam } from "~/http/scope.server";
 import { exportLedgerCsv, viewContext } from "~/services/wallets.server";
 
@@ -21,12 +21,5 @@ async function exportLedger(request: Request, params: LoaderFunctionArgs["params
   const period = periodInstants(days, ctx.retailerTimeZone);
   if (!period.ok) throw data({ error: `wallets:${period.reason}` }, { status: 400 });
   const { fileName, body } = await exportLedgerCsv(wallet, { days, instants: period.value }, ctx);
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${fileName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return csvResponse(fileName, body);
 }

@@ -88,19 +88,20 @@ async function nameRows(user: User, tab: DashboardTab, figures: Map<string, Meas
 
 export async function dashboardStatistics(
   user: User,
-  input: { tab: DashboardTab; period: Period; previous: Period | null; sort: StatSort; dir: "asc" | "desc" },
+  input: { tab: DashboardTab; period: Period; previous: Period | null; sort: StatSort; dir: "asc" | "desc"; limit?: number },
 ): Promise<Result<DashboardStatistics>> {
+  const limit = input.limit ?? DASHBOARD_ROWS;
   const term = TERM[input.tab];
   const title = input.tab === "teams" ? "metrics:errors.fetchTeam" : "metrics:errors.fetchOverall";
   const [current, previous] = await Promise.all([
-    fetchMetrics(user, { dateFrom: input.period.from, dateTo: input.period.to, groups: { terms: [term], size: DASHBOARD_ROWS + 1 } }, title),
+    fetchMetrics(user, { dateFrom: input.period.from, dateTo: input.period.to, groups: { terms: [term], size: limit + 1 } }, title),
     input.previous ? fetchMetrics(user, { dateFrom: input.previous.from, dateTo: input.previous.to }, title) : Promise.resolve(null),
   ]);
   if (!current.ok) return current;
   if (previous && !previous.ok) return previous;
   const groupRows = current.value[term] ?? [];
-  const truncated = groupRows.length > DASHBOARD_ROWS;
-  const figures = new Map(groupRows.slice(0, DASHBOARD_ROWS).map((row) => [row.key, row as Measures]));
+  const truncated = groupRows.length > limit;
+  const figures = new Map(groupRows.slice(0, limit).map((row) => [row.key, row as Measures]));
   try {
     const rows = sortRows(await nameRows(user, input.tab, figures), input.sort, input.dir);
     return ok({

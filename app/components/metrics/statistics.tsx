@@ -205,3 +205,21 @@ export function FiguresTable({
     </div>
   );
 }
+
+/** A link downloading a table as CSV, for the period on screen (the URL's period values kept). */
+export function ExportLink({ path, extra = {}, label }: { path: string; extra?: Record<string, string>; label?: string }) {
+  const { t } = useTranslation("metrics");
+  const location = useLocation();
+  const params = new URLSearchParams();
+  const current = new URLSearchParams(location.search);
+  for (const key of ["period", "from", "to"]) {
+    const value = current.get(key);
+    if (value) params.set(key, value);
+  }
+  for (const [key, value] of Object.entries(extra)) params.set(key, value);
+  return (
+    <a className="export-link" href={`${path}?${params.toString()}`} download>
+      {label ?? t("export")}
+    </a>
+  );
+}

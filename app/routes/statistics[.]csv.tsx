@@ -1,0 +1,23 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { DASHBOARD_TABS, type DashboardTab } from "~/domain/metrics/dashboard";
+import { periodFromSearch } from "~/domain/metrics/periods";
+import { requireUser } from "~/http/auth.server";
+import { getRequestLocale } from "~/http/i18n.server";
+import { orThrow } from "~/http/reply.server";
+import { answerRefusals, csvResponse } from "~/http/resource.server";
+import { exportDashboardCsv } from "~/services/metrics-export.server";
+import { retailerTimeZone } from "~/services/retailer-settings.server";
+
+/** The dashboard's tab of the chosen period as a CSV download (every row, the user's scope). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const locale = await getRequestLocale(request);
+  return answerRefusals(locale, async () => {
+    const user = await requireUser(request, "Home");
+    const params = new URL(request.url).searchParams;
+    const asked = params.get("tab");
+    const tab: DashboardTab = (DASHBOARD_TABS as readonly string[]).includes(asked ?? "") ? (asked as DashboardTab) : "teams";
+    const { period } = periodFromSearch(params, { now: new Date(), timeZone: retailerTimeZone() });
+    const file = orThrow(await exportDashboardCsv(user, tab, period, locale));
+    return csvResponse(file.fileName, file.body);
+  });
+}
