@@ -38,6 +38,7 @@ import type { Party } from "~/domain/availability";
 import type { CampaignView, CampaignViewData, Product, ProductInput } from "~/domain/catalog";
 import type { PublishedCampaign } from "~/domain/campaigns/publication";
 import { CAMPAIGN_SORTS, type CampaignSort } from "~/domain/campaigns/list";
+import type { EventRefusal, WalletCost } from "~/domain/metrics/events";
 
 export type DeletedCampaign = DeletedCampaignData & DocMeta;
 export type { Campaign };
@@ -70,6 +71,10 @@ export const COLLECTIONS = {
   campaignViewOwner: "campaign_view_owner",
   /** The retailer's product catalog. */
   product: "product",
+  /** Batches of ad events received (what each counted), for idempotency (ADR 18). */
+  eventBatch: "event_batch",
+  /** One document per wallet: its ad spend not yet settled into the ledger, in micros. */
+  spendAccrual: "spend_accrual",
 } as const;
 export type CollectionName = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
 
@@ -459,6 +464,121 @@ export interface CampaignViewsRepo {
   delete(id: string): Promise<void>;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Ad spend: batches of events received, unsettled spend per wallet, settlement (ADR 18)
+
+export interface EventBatchData {
+  batchId: string;
+  /** pending: counted in the metrics store maybe, not yet in the accruals; recorded: counted everywhere. */
+  state: "pending" | "recorded";
+  /** sha256 of the batch's events as received: a retry must send the same events. */
+  eventsHash: string;
+  /** How many events were accepted, and why each refused one was. */
+  accepted: number;
+  refused: EventRefusal[];
+  /** Micros of cost of the accepted events, per wallet (in total and per campaign). */
+  cost: Record<string, WalletCost>;
+  /** Time of the newest accepted event (ISO), or null. */
+  newestEvent: string | null;
+  received: string;
+  recorded: string | null;
+}
+export type EventBatch = EventBatchData & DocMeta;
+
+/** What a settlement leaves for after its transaction (each step idempotent; ADR 18). */
+export interface SpendFollowUp {
+  /** The settlement that asked (a later one replaces it). */
+  seq: number;
+  /** Campaigns that stopped serving (out of budget, daily cap): their cache copy is withdrawn. */
+  campaigns: string[];
+  /** The wallet's balance fell to 0 or below: its campaigns get the insufficient_funds flag. */
+  walletFunds: boolean;
+  /** The wallet's daily budget was reached on this day: its campaigns stop until the next. */
+  walletCapDay: string | null;
+}
+
+export interface SpendAccrualData {
+  walletId: string;
+  /** The wallet's unsettled micros (the carry under a cent once settled). */
+  unsettledMicros: number;
+  /** Each campaign's unsettled micros. */
+  campaigns: Record<string, number>;
+  /** At least a whole cent to settle, on the wallet or a campaign (what settlement looks for). */
+  due: boolean;
+  /** Settlements so far: the next one's number, and its idempotency key. */
+  settlements: number;
+  followUp: SpendFollowUp | null;
+  /** followUp is not null (queryable). */
+  followUpPending: boolean;
+  updated: string;
+}
+export type SpendAccrual = SpendAccrualData & DocMeta;
+
+export interface SettlementContext {
+  now: Date;
+  /** The retailer's time zone: today's spend and daily caps are of its day. */
+  timeZone: string;
+}
+
+export interface Settlement {
+  /** The settlement's number in the wallet's accrual. */
+  seq: number;
+  walletId: string;
+  /** Cents debited (0: no ledger entry, only campaigns' spend moved). */
+  debitCents: number;
+  entry: LedgerEntry | null;
+  wallet: Wallet;
+  /** Cents of spend added to each campaign. */
+  campaignCents: Record<string, number>;
+  /** What is left to do after the transaction, or null. */
+  followUp: SpendFollowUp | null;
+}
+
+export interface SpendRepo {
+  getBatch(batchId: string): Promise<EventBatch | null>;
+  /** Stores a pending batch unless one with this id exists; returns the stored one either way. */
+  openBatch(data: Omit<EventBatchData, "state" | "recorded">): Promise<{ batch: EventBatch; created: boolean }>;
+  /**
+   * Adds a pending batch's cost to its wallets' accruals and marks it recorded, in one
+   * transaction, once: `recorded` is false when it already was. NotFoundError when never opened.
+   */
+  recordBatch(batchId: string, now: Date): Promise<{ recorded: boolean; batch: EventBatch }>;
+  /** Deletes up to `limit` batches received before `before`; returns how many. */
+  purgeBatches(before: Date, limit: number): Promise<number>;
+  getAccrual(walletId: string): Promise<SpendAccrual | null>;
+  /** Accruals with at least a cent to settle, by wallet id. */
+  listDue(spec: { limit?: number; after?: string | null }): Promise<Page<SpendAccrual>>;
+  /** Accruals whose follow-up is not done, by wallet id. */
+  listFollowUps(spec: { limit?: number; after?: string | null }): Promise<Page<SpendAccrual>>;
+  /**
+   * Settles a wallet's accrual in one transaction: one ledger debit of its whole cents (which may
+   * take the balance below zero; idempotency key `settlement:<n>`), the carries kept, each
+   * campaign's spend and today's spend, the wallet's today's spend, a campaign's daily cap
+   * reached, and the follow-up. Null when nothing is due (or no such wallet).
+   */
+  settle(walletId: string, ctx: SettlementContext): Promise<Settlement | null>;
+  /** Marks the follow-up of settlement `seq` done (a later settlement's stays). */
+  completeFollowUp(walletId: string, seq: number): Promise<void>;
+  /**
+   * A daily cap (its wallet's) reached on `day`: the campaign stops until the next day (its
+   * dailyCapReached set, its cache copy withdrawn), atomically. False when already stopped that
+   * day, or gone.
+   */
+  stopForToday(campaignId: string, day: string): Promise<boolean>;
+  /** Campaigns stopped by a daily cap on a day before `day`, by that day. */
+  listStoppedBefore(day: string, spec: { limit?: number; after?: string | null }): Promise<Page<Campaign>>;
+  /**
+   * The next day: clears a daily cap reached before `day` and publishes the campaign again as
+   * `publish` says, atomically. False when it was not stopped before that day, or gone.
+   */
+  reopen(campaignId: string, day: string, publish: (campaign: Campaign) => PublishedCampaign | null): Promise<boolean>;
+  /**
+   * Writes the campaign's cache copy as `publish` says from its current state (read in the same
+   * transaction, so a concurrent edit is never overwritten by an older copy). False when gone.
+   */
+  republish(campaignId: string, publish: (campaign: Campaign) => PublishedCampaign | null): Promise<boolean>;
+}
+
 /**
  * The repositories over one document store. The raw store is not part of this surface: every
  * write goes through a repository, which keeps derived fields, uniqueness and audit together.
@@ -481,6 +601,7 @@ export interface Storage {
   readonly publication: PublicationRepo;
   readonly catalog: CatalogRepo;
   readonly campaignViews: CampaignViewsRepo;
+  readonly spend: SpendRepo;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -515,4 +636,36 @@ export interface SessionsRepo {
 
 export interface Storage {
   readonly sessions: SessionsRepo;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signing keys of the identity tokens (the JWTs the /metrics contract is called with): kept in
+// storage so every instance signs with the same key and publishes the same JWKS; rotated.
+
+export const SIGNING_KEY_COLLECTION = "signing_key";
+
+export interface SigningKey {
+  /** Key id, in each token's header and the published JWKS. */
+  kid: string;
+  alg: "ES256";
+  /** JWKs (JSON Web Keys). The private one never leaves the server. */
+  privateJwk: Record<string, unknown>;
+  publicJwk: Record<string, unknown>;
+  /** ISO instant the key was made. */
+  created: string;
+}
+
+export interface SigningKeysRepo {
+  /** Every key still published, newest first (the first signs). */
+  list(): Promise<SigningKey[]>;
+  /**
+   * In one transaction: adds `candidate` as the signing key unless a key younger than
+   * `rotateAfterMs` exists (another instance rotated first: its key wins), and drops keys older
+   * than `keepMs`. Returns the keys after, newest first.
+   */
+  rotate(candidate: SigningKey, now: Date, rotateAfterMs: number, keepMs: number): Promise<SigningKey[]>;
+}
+
+export interface Storage {
+  readonly signingKeys: SigningKeysRepo;
 }

@@ -89,8 +89,15 @@ export interface CampaignData {
   wallet: string | null;
   selectedWallet: SelectedWallet | null;
   insufficient_funds: boolean;
-  /** Cents spent so far. */
+  /** Cents spent so far (settled from the ad server's events). */
   spend: number;
+  /** Cents settled on the retailer's current day (absent before the first settlement). */
+  todaySpend?: { day: string; amount: number };
+  /**
+   * The retailer day (yyyy-mm-dd) a daily cap was reached on: the campaign's daily pacing or its
+   * wallet's daily budget. It stops serving until the next day (absent or null: not reached).
+   */
+  dailyCapReached?: string | null;
   /** Targeted devices when some but not all 4 are chosen; null = all. */
   devices: TargetDevice[] | null;
   placements: Placement[];
@@ -256,7 +263,8 @@ export function newCampaignData(
 
 /** A draft copy of a campaign (duplicate): same settings, no spend, no review, new name. */
 export function duplicateCampaignData(source: Campaign, copyName: string, by: string, now: Date): CampaignData {
-  const { id, version, ...data } = source;
+  // The copy has spent nothing: no spend of the day, no daily cap reached.
+  const { id, version, todaySpend: _todaySpend, dailyCapReached: _dailyCapReached, ...data } = source;
   const iso = now.toISOString();
   return {
     ...structuredClone(data),

@@ -36,6 +36,7 @@ export const LIVE_FILTER_TO_STORED: Record<LiveFilter, CampaignStatus> = {
   ended: "active",
   insufficient_funds: "active",
   out_of_budget: "active",
+  daily_cap_reached: "active",
   running: "active",
 };
 

@@ -6,8 +6,9 @@
  * Readings:
  * - Published only when the status is active and the campaign has a wallet and a team whose
  *   status is active: a suspended or archived team withdraws its campaigns (issue 4, section 5).
- *   Dates, funds and budget are not checked here: the copy carries the dates and the pacing, and
- *   the live status is derived where it is shown.
+ * - Withdrawn too while it cannot serve (status.ts, servingStop): flagged insufficient_funds, its
+ *   spend at its total budget, or a daily cap reached today (until the next retailer day). Dates
+ *   are not checked here: the copy carries them (and the pacing) and the ad server applies them.
  * - Slots: the campaign's slots not switched off (slotsOff) that the type's settings know, each
  *   mapped to its placements (slot-to-placement mapping) kept only where the campaign runs; a slot
  *   left with no placement is dropped. Order: the settings' order, so two publications of the
@@ -24,6 +25,7 @@ import { sortProducts } from "~/domain/availability";
 import { PACING_FIELD, type Campaign, type CampaignCreative, type CampaignData, type Dayparting } from "~/domain/campaigns/campaign";
 import { normaliseDevices, PACING_DEVICES, PACING_PLACEMENTS } from "~/domain/campaigns/pacing";
 import { PLACEMENTS, type BidStrategy, type CampaignType, type Placement, type RetailerSettings } from "~/domain/retailer-settings";
+import { servingStop } from "~/domain/campaigns/status";
 import type { TeamStatus } from "~/domain/types";
 
 /** What the ad server reads for one campaign (spec section 4, publication). */
@@ -215,9 +217,25 @@ export function utcInstant(iso: string | null | undefined): string | null {
   return Number.isNaN(t) ? null : new Date(t).toISOString();
 }
 
+/** Active, publishable, and nothing stops it from serving now (funds, total budget, daily cap). */
+export function isServing(campaign: Campaign, ctx: Pick<PublicationContext, "teamStatus" | "timeZone" | "now">): boolean {
+  if (!isPublishable(campaign, ctx.teamStatus)) return false;
+  const stop = servingStop(
+    {
+      insufficient_funds: campaign.insufficient_funds,
+      spendCents: campaign.spend,
+      pacingTotalCents: campaign.pacingTotal,
+      dailyCapReached: campaign.dailyCapReached,
+    },
+    ctx.now,
+    ctx.timeZone,
+  );
+  return stop === null;
+}
+
 /** The copy the ad server reads, or null when the campaign must be withdrawn. */
 export function publishedCampaign(campaign: Campaign, ctx: PublicationContext): PublishedCampaign | null {
-  if (!isPublishable(campaign, ctx.teamStatus)) return null;
+  if (!isServing(campaign, ctx)) return null;
   const slots = computedSlots(campaign, ctx.settings);
   const placements = publishedPlacements(slots);
   const placementBids: Partial<Record<Placement, number>> = {};

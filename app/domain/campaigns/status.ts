@@ -9,8 +9,13 @@
  *   as 23:59:59(.999) of its day in the retailer's time zone, and the campaign has ended once `now`
  *   is after it. A bare day (yyyy-mm-dd) is accepted too and is read in `timeZone` (default
  *   Europe/Paris): the start at 00:00 of that day, the end at 23:59:59.999 of it.
+ * - A daily cap (the campaign's daily pacing, or its wallet's daily budget) reached today stops
+ *   the campaign until the next day of the retailer's time zone: the settlement stores the day it
+ *   was reached (`dailyCapReached`), and the live status is daily_cap_reached while that day is
+ *   today, after the spec's four (a campaign out of budget says so first).
  */
 import { TZDate } from "@date-fns/tz";
+import { localDay } from "~/domain/metrics/periods";
 import type { Cents } from "~/domain/money";
 import type { BidStrategy } from "~/domain/retailer-settings";
 import type { WalletData } from "~/domain/types";
@@ -35,7 +40,7 @@ export const CAMPAIGN_STATUSES = [
 ] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
-export const DERIVED_LIVE_STATUSES = ["scheduled", "ended", "insufficient_funds", "out_of_budget", "running"] as const;
+export const DERIVED_LIVE_STATUSES = ["scheduled", "ended", "insufficient_funds", "out_of_budget", "daily_cap_reached", "running"] as const;
 export type CampaignLiveStatus = Exclude<CampaignStatus, "active"> | (typeof DERIVED_LIVE_STATUSES)[number];
 
 export const DEFAULT_RETAILER_TIME_ZONE = "Europe/Paris";
@@ -49,6 +54,8 @@ export interface CampaignLiveInput {
   spendCents: Cents;
   /** The total budget, or null for none. */
   pacingTotalCents: Cents | null;
+  /** The retailer day a daily cap was reached on (yyyy-mm-dd), or null. */
+  dailyCapReached?: string | null;
 }
 
 export type CampaignWallet = Pick<WalletData, "status" | "balance">;
@@ -81,10 +88,37 @@ export function deriveLiveStatus(
   if (campaign.startDate && instant(campaign.startDate, timeZone, "start") > t) return "scheduled";
   if (campaign.endDate && instant(campaign.endDate, timeZone, "end") < t) return "ended";
   if (campaign.insufficient_funds || walletIsUnusable(wallet)) return "insufficient_funds";
-  if (campaign.pacingTotalCents != null && campaign.pacingTotalCents > 0 && campaign.spendCents >= campaign.pacingTotalCents) {
-    return "out_of_budget";
-  }
+  if (isOutOfBudget(campaign.spendCents, campaign.pacingTotalCents)) return "out_of_budget";
+  if (isStoppedForToday(campaign.dailyCapReached, now, timeZone)) return "daily_cap_reached";
   return "running";
+}
+
+/** The spend has reached the total budget (cents; a budget of null, 0 or less is none). */
+export function isOutOfBudget(spendCents: Cents, pacingTotalCents: Cents | null | undefined): boolean {
+  return pacingTotalCents != null && pacingTotalCents > 0 && spendCents >= pacingTotalCents;
+}
+
+/** A daily cap was reached today (the retailer's day): the campaign serves again tomorrow. */
+export function isStoppedForToday(dailyCapReached: string | null | undefined, now: Date, timeZone: string = DEFAULT_RETAILER_TIME_ZONE): boolean {
+  return !!dailyCapReached && dailyCapReached === localDay(now, timeZone);
+}
+
+/** Why an active campaign cannot serve now, whatever its dates: funds, total budget, daily cap. */
+export type ServingStop = "insufficient_funds" | "out_of_budget" | "daily_cap_reached";
+
+/**
+ * What stops the campaign from serving: the insufficient_funds flag (kept from its wallet), its
+ * spend at the total budget, or a daily cap reached today; null when nothing does.
+ */
+export function servingStop(
+  campaign: Pick<CampaignLiveInput, "insufficient_funds" | "spendCents" | "pacingTotalCents" | "dailyCapReached">,
+  now: Date,
+  timeZone: string = DEFAULT_RETAILER_TIME_ZONE,
+): ServingStop | null {
+  if (campaign.insufficient_funds) return "insufficient_funds";
+  if (isOutOfBudget(campaign.spendCents, campaign.pacingTotalCents)) return "out_of_budget";
+  if (isStoppedForToday(campaign.dailyCapReached, now, timeZone)) return "daily_cap_reached";
+  return null;
 }
 
 export interface CampaignCompletenessInput {

@@ -583,6 +583,7 @@ export function liveStatusOf(campaign: Campaign, wallet: Pick<Wallet, "status" |
       insufficient_funds: campaign.insufficient_funds,
       spendCents: campaign.spend,
       pacingTotalCents: campaign.pacingTotal,
+      dailyCapReached: campaign.dailyCapReached,
     },
     wallet,
     now,

@@ -52,9 +52,29 @@ function withUtcInstants<T extends object>(data: T): T {
   return out as T;
 }
 
-/** Derived field kept on the stored document only: never returned, never audited. */
-interface StoredCampaignData extends CampaignData {
+/** Derived fields kept on the stored document only: never returned, never audited. */
+export interface StoredCampaignData extends CampaignData {
   endSort: string;
+  /** How many writes of the settlement the document has had (see editVersion). */
+  spendRevision?: number;
+}
+
+/**
+ * A campaign's version as the port gives it counts its edits, not the settlement's writes: the
+ * settlement changes spend, today's spend and the daily cap every few seconds while a campaign
+ * serves, fields no form or edit holds, and an open form must not turn stale for that. The store's
+ * own version still moves with every write (transactions see every change).
+ */
+export function editVersion(doc: { version: number; spendRevision?: number }): number {
+  return doc.version - (doc.spendRevision ?? 0);
+}
+
+/** The settlement's write to a campaign (not an edit: not audited, its version unchanged). */
+export function spendWrite(
+  current: Pick<StoredCampaignData, "spendRevision">,
+  fields: Partial<Pick<CampaignData, "spend" | "todaySpend" | "dailyCapReached">>,
+): Patch<StoredCampaignData> {
+  return { ...fields, spendRevision: (current.spendRevision ?? 0) + 1 };
 }
 
 const SORT_FIELDS: Record<CampaignSort, string> = {
@@ -80,17 +100,17 @@ const DEFAULT_DIRECTION: Record<CampaignSort, "asc" | "desc"> = {
 export const MAX_IN_VALUES = 30;
 const MAX_DISJUNCTIONS = 30;
 
-/** Derived keys are not history. */
-const UNAUDITED = new Set(["nameLower", "searchTokens", "by", "endSort"]);
+/** Derived keys are not history; nor is what the settlement keeps. */
+const UNAUDITED = new Set(["nameLower", "searchTokens", "by", "endSort", "spendRevision", "todaySpend", "dailyCapReached"]);
 
 function auditChanges(before: Record<string, unknown> | null, after: Record<string, unknown>) {
   return diffFields(before, after).filter((c) => !UNAUDITED.has(c.field));
 }
 
-/** The campaign as the port gives it: without the stored-only sort key. */
-function toCampaign<T extends { endSort?: unknown }>(doc: T): Omit<T, "endSort"> {
-  const { endSort: _endSort, ...campaign } = doc;
-  return campaign;
+/** The campaign as the port gives it: without the stored-only keys, its version counting edits. */
+export function toCampaign<T extends { endSort?: unknown; spendRevision?: number; version: number }>(doc: T): Omit<T, "endSort" | "spendRevision"> {
+  const { endSort: _endSort, spendRevision: _spendRevision, ...campaign } = doc;
+  return { ...campaign, version: editVersion(doc) };
 }
 
 export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
@@ -178,9 +198,10 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
       return store.transaction(async (tx) => {
         const current = await tx.get<StoredCampaignData>(C, id);
         if (!current) throw new NotFoundError(C, id);
-        if (options?.expectVersion !== undefined && options.expectVersion !== current.version) throw new ConflictError(C, id);
+        if (options?.expectVersion !== undefined && options.expectVersion !== editVersion(current)) throw new ConflictError(C, id);
         const full: Patch<StoredCampaignData> = { ...withUtcInstants(patch), updated: now.toISOString(), by: actor.by };
         delete (full as Record<string, unknown>).endSort;
+        delete (full as Record<string, unknown>).spendRevision;
         if (typeof patch.name === "string") Object.assign(full, nameKeys(patch.name));
         const { id: _id, version, ...before } = current;
         const after = applyPatch(before, full, now.toISOString()) as unknown as StoredCampaignData;
@@ -202,9 +223,9 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
       return store.transaction(async (tx) => {
         const current = await tx.get<StoredCampaignData>(C, id);
         if (!current) throw new NotFoundError(C, id);
-        if (options?.expectVersion !== undefined && options.expectVersion !== current.version) throw new ConflictError(C, id);
+        if (options?.expectVersion !== undefined && options.expectVersion !== editVersion(current)) throw new ConflictError(C, id);
         const write = await preparePublication(tx, id, null);
-        const { id: _id, version: _version, endSort: _endSort, ...data } = current;
+        const { id: _id, version: _version, endSort: _endSort, spendRevision: _spendRevision, ...data } = current;
         const copy: DeletedCampaignData = { ...data, status: "deleted", deleted_by: actor.by, deleted: now.toISOString() };
         tx.set<DeletedCampaignData>(COLLECTIONS.deletedCampaign, id, copy);
         tx.delete(C, id);

@@ -10,6 +10,8 @@ import { createPublicationRepo } from "~/storage/repos/publication.server";
 import { createInvitationsRepo } from "~/storage/repos/invitations.server";
 import { createLedgerRepo, createWalletsRepo } from "~/storage/repos/wallets.server";
 import { createSessionsRepo } from "~/storage/repos/sessions.server";
+import { createSpendRepo } from "~/storage/repos/spend.server";
+import { createSigningKeysRepo } from "~/storage/repos/signing-keys.server";
 
 /** The repositories, the same code over whichever DocumentStore adapter is chosen. */
 export function createStorage(documents: DocumentStore): Storage {
@@ -30,5 +32,7 @@ export function createStorage(documents: DocumentStore): Storage {
     catalog: createCatalogRepo(documents),
     campaignViews: createCampaignViewsRepo(documents),
     sessions: createSessionsRepo(documents),
+    spend: createSpendRepo(documents),
+    signingKeys: createSigningKeysRepo(documents),
   };
 }

@@ -94,58 +94,78 @@ function sortKey(at: string, seq: number): string {
 
 type StoredEntry = LedgerEntryData & { sortKey: string };
 
+export interface EntryToPost {
+  walletId: string;
+  type: EntryType;
+  amount: number;
+  reference: string;
+  comment: string;
+  by: string;
+  /** The entry's id, derived from its idempotency key. */
+  id: string;
+  reversalOf: string | null;
+  /**
+   * A settlement of ad spend already served: it is owed whatever the balance or the wallet's
+   * status, so it may take the balance below zero (manual entries never may).
+   */
+  settlement?: boolean;
+  /** Further wallet fields written with the entry (the settlement's today's spend). */
+  walletPatch?: Patch<WalletData>;
+}
+
+/**
+ * Posts one entry inside the caller's transaction (reads first, then writes): the entry, the
+ * wallet's totals, balanceUpdated, firstDebitAt and entry count, and its team's totals.
+ */
+export async function postInTransaction(tx: TransactionContext, input: EntryToPost, now: Date): Promise<PostEntryResult> {
+  const E = COLLECTIONS.walletTransaction;
+  const wallet = await tx.get<WalletData>(COLLECTIONS.wallet, input.walletId);
+  if (!wallet) return { ok: false, reason: "ledger.walletNotFound" };
+  const existing = await tx.get<StoredEntry>(E, input.id);
+  const team = await tx.get<TeamData>(COLLECTIONS.team, wallet.teamId);
+  if (existing) {
+    if (input.reversalOf) return { ok: false, reason: "ledger.alreadyReversed" };
+    return { ok: true, entry: existing, wallet, duplicate: true };
+  }
+  if (!Number.isSafeInteger(input.amount) || input.amount <= 0) return { ok: false, reason: "ledger.notPositive" };
+  const problem = input.settlement ? null : checkPosting(wallet, input.type, input.amount);
+  if (problem === "ledger.walletArchived" || problem === "ledger.insufficientBalance") return { ok: false, reason: problem };
+  const totals = applyEntry(wallet, input.type, input.amount);
+  const seq = wallet.entryCount + 1;
+  const nowIso = now.toISOString();
+  // Time never goes back within a wallet, so the newest-first order is the sequence order.
+  const at = wallet.balanceUpdated && wallet.balanceUpdated > nowIso ? wallet.balanceUpdated : nowIso;
+  const entry: StoredEntry = {
+    walletId: wallet.id,
+    teamId: wallet.teamId,
+    seq,
+    type: input.type,
+    amount: input.amount,
+    balanceAfter: totals.balance,
+    reference: input.reference,
+    comment: input.comment,
+    by: input.by,
+    at,
+    reversalOf: input.reversalOf,
+    sortKey: sortKey(at, seq),
+  };
+  tx.create<StoredEntry>(E, input.id, entry);
+  const walletPatch: Patch<WalletData> = { ...input.walletPatch, ...totals, balanceUpdated: at, entryCount: seq, updated: at };
+  if (input.type === "debit" && !wallet.firstDebitAt) walletPatch.firstDebitAt = at;
+  tx.update<WalletData>(COLLECTIONS.wallet, wallet.id, walletPatch);
+  if (team) {
+    tx.update<TeamData>(COLLECTIONS.team, team.id, {
+      balance: team.balance + (totals.balance - wallet.balance),
+      credit: team.credit + (totals.credit - wallet.credit),
+    });
+  }
+  const updatedWallet = { ...wallet, ...(input.walletPatch as Partial<WalletData>), ...totals, balanceUpdated: at, entryCount: seq, updated: at, version: wallet.version + 1 };
+  if (walletPatch.firstDebitAt) updatedWallet.firstDebitAt = at;
+  return { ok: true, entry: { ...entry, id: input.id, version: 1 }, wallet: updatedWallet, duplicate: false };
+}
+
 export function createLedgerRepo(store: DocumentStore): LedgerRepo {
   const E = COLLECTIONS.walletTransaction;
-
-  async function postInTransaction(
-    tx: TransactionContext,
-    input: { walletId: string; type: EntryType; amount: number; reference: string; comment: string; by: string; id: string; reversalOf: string | null },
-    now: Date,
-  ): Promise<PostEntryResult> {
-    const wallet = await tx.get<WalletData>(COLLECTIONS.wallet, input.walletId);
-    if (!wallet) return { ok: false, reason: "ledger.walletNotFound" };
-    const existing = await tx.get<StoredEntry>(E, input.id);
-    const team = await tx.get<TeamData>(COLLECTIONS.team, wallet.teamId);
-    if (existing) {
-      if (input.reversalOf) return { ok: false, reason: "ledger.alreadyReversed" };
-      return { ok: true, entry: existing, wallet, duplicate: true };
-    }
-    if (!Number.isSafeInteger(input.amount) || input.amount <= 0) return { ok: false, reason: "ledger.notPositive" };
-    const problem = checkPosting(wallet, input.type, input.amount);
-    if (problem === "ledger.walletArchived" || problem === "ledger.insufficientBalance") return { ok: false, reason: problem };
-    const totals = applyEntry(wallet, input.type, input.amount);
-    const seq = wallet.entryCount + 1;
-    const nowIso = now.toISOString();
-    // Time never goes back within a wallet, so the newest-first order is the sequence order.
-    const at = wallet.balanceUpdated && wallet.balanceUpdated > nowIso ? wallet.balanceUpdated : nowIso;
-    const entry: StoredEntry = {
-      walletId: wallet.id,
-      teamId: wallet.teamId,
-      seq,
-      type: input.type,
-      amount: input.amount,
-      balanceAfter: totals.balance,
-      reference: input.reference,
-      comment: input.comment,
-      by: input.by,
-      at,
-      reversalOf: input.reversalOf,
-      sortKey: sortKey(at, seq),
-    };
-    tx.create<StoredEntry>(E, input.id, entry);
-    const walletPatch: Patch<WalletData> = { ...totals, balanceUpdated: at, entryCount: seq, updated: at };
-    if (input.type === "debit" && !wallet.firstDebitAt) walletPatch.firstDebitAt = at;
-    tx.update<WalletData>(COLLECTIONS.wallet, wallet.id, walletPatch);
-    if (team) {
-      tx.update<TeamData>(COLLECTIONS.team, team.id, {
-        balance: team.balance + (totals.balance - wallet.balance),
-        credit: team.credit + (totals.credit - wallet.credit),
-      });
-    }
-    const updatedWallet = { ...wallet, ...totals, balanceUpdated: at, entryCount: seq, updated: at, version: wallet.version + 1 };
-    if (walletPatch.firstDebitAt) updatedWallet.firstDebitAt = at;
-    return { ok: true, entry: { ...entry, id: input.id, version: 1 }, wallet: updatedWallet, duplicate: false };
-  }
 
   return {
     async post(input, now) {

@@ -1,0 +1,261 @@
+/**
+ * Ad spend (ADR 18): the batches of events received, each wallet's unsettled spend in micros, and
+ * its settlement into the ledger and the campaigns' spend. Every write that must hold together
+ * runs in one transaction, so a retried batch or a repeated settlement counts once, and a failure
+ * between two steps converges when the step runs again.
+ */
+import { createHash } from "node:crypto";
+import type { CampaignData } from "~/domain/campaigns/campaign";
+import { servingStop } from "~/domain/campaigns/status";
+import { localDay } from "~/domain/metrics/periods";
+import type { LedgerEntry, WalletData } from "~/domain/types";
+import {
+  addDaySpend,
+  addToAccrual,
+  isSettlementDue,
+  planSettlement,
+  reachesDailyCap,
+} from "~/domain/wallets/settlement";
+import {
+  COLLECTIONS,
+  NotFoundError,
+  type Campaign,
+  type DocumentStore,
+  type EventBatchData,
+  type Patch,
+  type SpendAccrualData,
+  type SpendFollowUp,
+  type SpendRepo,
+  type Stored,
+} from "~/storage/port";
+import { spendWrite, toCampaign, type StoredCampaignData } from "~/storage/repos/campaigns.server";
+import { preparePublication } from "~/storage/repos/publication.server";
+import { entryId, postInTransaction } from "~/storage/repos/wallets.server";
+
+const B = COLLECTIONS.eventBatch;
+const A = COLLECTIONS.spendAccrual;
+const C = COLLECTIONS.campaign;
+
+/** A batch id as a document id: any id the API accepts, hashed to a fixed, safe length. */
+export function batchDocumentId(batchId: string): string {
+  return `b-${createHash("sha256").update(batchId).digest("hex").slice(0, 40)}`;
+}
+
+function emptyAccrual(walletId: string, now: string): SpendAccrualData {
+  return { walletId, unsettledMicros: 0, campaigns: {}, due: false, settlements: 0, followUp: null, followUpPending: false, updated: now };
+}
+
+/** A follow-up merged into the one still pending (a later settlement's number). */
+function mergeFollowUp(pending: SpendFollowUp | null, next: SpendFollowUp): SpendFollowUp {
+  if (!pending) return next;
+  return {
+    seq: next.seq,
+    campaigns: [...new Set([...pending.campaigns, ...next.campaigns])].sort(),
+    walletFunds: pending.walletFunds || next.walletFunds,
+    walletCapDay: next.walletCapDay ?? pending.walletCapDay,
+  };
+}
+
+function stopOf(campaign: CampaignData, now: Date, timeZone: string) {
+  return servingStop(
+    { insufficient_funds: campaign.insufficient_funds, spendCents: campaign.spend, pacingTotalCents: campaign.pacingTotal, dailyCapReached: campaign.dailyCapReached },
+    now,
+    timeZone,
+  );
+}
+
+export function createSpendRepo(store: DocumentStore): SpendRepo {
+  return {
+    async getBatch(batchId) {
+      return store.get<EventBatchData>(B, batchDocumentId(batchId));
+    },
+
+    async openBatch(data) {
+      const id = batchDocumentId(data.batchId);
+      return store.transaction(async (tx) => {
+        const existing = await tx.get<EventBatchData>(B, id);
+        if (existing) return { batch: existing, created: false };
+        const doc: EventBatchData = { ...data, state: "pending", recorded: null };
+        tx.create<EventBatchData>(B, id, doc);
+        return { batch: { ...doc, id, version: 1 }, created: true };
+      });
+    },
+
+    async recordBatch(batchId, now) {
+      const id = batchDocumentId(batchId);
+      const nowIso = now.toISOString();
+      return store.transaction(async (tx) => {
+        const batch = await tx.get<EventBatchData>(B, id);
+        if (!batch) throw new NotFoundError(B, id);
+        if (batch.state === "recorded") return { recorded: false, batch };
+        const walletIds = Object.keys(batch.cost).sort();
+        const accruals = await Promise.all(walletIds.map((walletId) => tx.get<SpendAccrualData>(A, walletId)));
+        walletIds.forEach((walletId, i) => {
+          const current = accruals[i];
+          const sum = addToAccrual(current, batch.cost[walletId]!);
+          const fields = { unsettledMicros: sum.unsettledMicros, campaigns: sum.campaigns, due: isSettlementDue(sum), updated: nowIso };
+          if (current) tx.update<SpendAccrualData>(A, walletId, fields);
+          else tx.create<SpendAccrualData>(A, walletId, { ...emptyAccrual(walletId, nowIso), ...fields });
+        });
+        tx.update<EventBatchData>(B, id, { state: "recorded", recorded: nowIso });
+        return { recorded: true, batch: { ...batch, state: "recorded", recorded: nowIso, version: batch.version + 1 } };
+      });
+    },
+
+    async purgeBatches(before, limit) {
+      const page = await store.query<EventBatchData>(B, { where: [["received", "<", before.toISOString()]], limit });
+      for (const batch of page.items) await store.delete(B, batch.id);
+      return page.items.length;
+    },
+
+    async getAccrual(walletId) {
+      return store.get<SpendAccrualData>(A, walletId);
+    },
+
+    async listDue(spec) {
+      return store.query<SpendAccrualData>(A, { where: [["due", "==", true]], limit: spec.limit, after: spec.after });
+    },
+
+    async listFollowUps(spec) {
+      return store.query<SpendAccrualData>(A, { where: [["followUpPending", "==", true]], limit: spec.limit, after: spec.after });
+    },
+
+    async settle(walletId, ctx) {
+      const day = localDay(ctx.now, ctx.timeZone);
+      const nowIso = ctx.now.toISOString();
+      return store.transaction(async (tx) => {
+        // Reads first (as Firestore demands): the accrual, the wallet, the campaigns; the ledger's
+        // own reads (wallet, entry, team) follow, then every write.
+        const accrual = await tx.get<SpendAccrualData>(A, walletId);
+        if (!accrual) return null;
+        const plan = planSettlement(accrual);
+        const campaignIds = Object.keys(plan.campaignCents).sort();
+        if (plan.walletCents === 0 && campaignIds.length === 0) {
+          if (accrual.due) tx.update<SpendAccrualData>(A, walletId, { due: false, updated: nowIso });
+          return null;
+        }
+        const wallet = await tx.get<WalletData>(COLLECTIONS.wallet, walletId);
+        if (!wallet) return null;
+        const campaigns = await Promise.all(campaignIds.map((id) => tx.get<StoredCampaignData>(C, id)));
+        const seq = accrual.settlements + 1;
+
+        let entry: LedgerEntry | null = null;
+        let settled: Stored<WalletData> = wallet;
+        if (plan.walletCents > 0) {
+          const todaySpend = addDaySpend(wallet.todaySpend, day, plan.walletCents);
+          const posted = await postInTransaction(
+            tx,
+            {
+              walletId,
+              type: "debit",
+              amount: plan.walletCents,
+              reference: `SPEND-${String(seq).padStart(6, "0")}`,
+              comment: `Ad spend settled: ${accrual.unsettledMicros - plan.after.unsettledMicros} micros`,
+              by: "system",
+              id: entryId(walletId, `settlement:${seq}`),
+              reversalOf: null,
+              settlement: true,
+              walletPatch: { todaySpend },
+            },
+            ctx.now,
+          );
+          if (!posted.ok) throw new Error(`Settlement of wallet ${walletId} refused: ${posted.reason}`);
+          // The key is the settlement's number, which this transaction moves on: an entry found
+          // under it was posted by this very settlement before a retry, never by another.
+          entry = posted.entry;
+          settled = posted.wallet;
+        }
+
+        const stopped: string[] = [];
+        campaigns.forEach((campaign, i) => {
+          if (!campaign) return;
+          const cents = plan.campaignCents[campaignIds[i]!]!;
+          const todaySpend = addDaySpend(campaign.todaySpend, day, cents);
+          const fields: Partial<Pick<CampaignData, "spend" | "todaySpend" | "dailyCapReached">> = { spend: campaign.spend + cents, todaySpend };
+          if (campaign.dailyCapReached !== day && reachesDailyCap(todaySpend, day, campaign.pacingDaily)) fields.dailyCapReached = day;
+          const after = { ...campaign, ...fields };
+          if (stopOf(campaign, ctx.now, ctx.timeZone) === null && stopOf(after, ctx.now, ctx.timeZone) !== null) stopped.push(campaign.id);
+          tx.update<StoredCampaignData>(C, campaign.id, spendWrite(campaign, fields));
+        });
+
+        const walletFunds = wallet.balance > 0 && settled.balance <= 0;
+        const capBefore = reachesDailyCap(wallet.todaySpend, day, wallet.dailyBudget);
+        const capAfter = reachesDailyCap(settled.todaySpend, day, settled.dailyBudget);
+        const walletCapDay = !capBefore && capAfter ? day : null;
+        const asked: SpendFollowUp | null =
+          stopped.length || walletFunds || walletCapDay ? { seq, campaigns: stopped, walletFunds, walletCapDay } : null;
+        const followUp = asked ? mergeFollowUp(accrual.followUp, asked) : accrual.followUp;
+        const accrualPatch: Patch<SpendAccrualData> = {
+          unsettledMicros: plan.after.unsettledMicros,
+          campaigns: plan.after.campaigns,
+          due: isSettlementDue(plan.after),
+          settlements: seq,
+          followUp,
+          followUpPending: followUp !== null,
+          updated: nowIso,
+        };
+        tx.update<SpendAccrualData>(A, walletId, accrualPatch);
+        return {
+          seq,
+          walletId,
+          debitCents: plan.walletCents,
+          entry,
+          wallet: settled,
+          campaignCents: plan.campaignCents,
+          followUp,
+        };
+      });
+    },
+
+    async completeFollowUp(walletId, seq) {
+      await store.transaction(async (tx) => {
+        const accrual = await tx.get<SpendAccrualData>(A, walletId);
+        if (!accrual?.followUp || accrual.followUp.seq !== seq) return;
+        tx.update<SpendAccrualData>(A, walletId, { followUp: null, followUpPending: false });
+      });
+    },
+
+    async stopForToday(campaignId, day) {
+      return store.transaction(async (tx) => {
+        const campaign = await tx.get<StoredCampaignData>(C, campaignId);
+        if (!campaign || campaign.dailyCapReached === day) return false;
+        const write = await preparePublication(tx, campaignId, null);
+        tx.update<StoredCampaignData>(C, campaignId, spendWrite(campaign, { dailyCapReached: day }));
+        write();
+        return true;
+      });
+    },
+
+    async listStoppedBefore(day, spec) {
+      const page = await store.query<StoredCampaignData>(C, {
+        where: [["dailyCapReached", "<", day]],
+        orderBy: { field: "dailyCapReached", direction: "asc" },
+        limit: spec.limit,
+        after: spec.after,
+      });
+      return { items: page.items.map((doc) => toCampaign(doc) as Campaign), next: page.next };
+    },
+
+    async reopen(campaignId, day, publish) {
+      return store.transaction(async (tx) => {
+        const campaign = await tx.get<StoredCampaignData>(C, campaignId);
+        if (!campaign?.dailyCapReached || campaign.dailyCapReached >= day) return false;
+        const next = toCampaign({ ...campaign, dailyCapReached: null }) as Campaign;
+        const write = await preparePublication(tx, campaignId, publish(next));
+        tx.update<StoredCampaignData>(C, campaignId, spendWrite(campaign, { dailyCapReached: null }));
+        write();
+        return true;
+      });
+    },
+
+    async republish(campaignId, publish) {
+      return store.transaction(async (tx) => {
+        const campaign = await tx.get<StoredCampaignData>(C, campaignId);
+        if (!campaign) return false;
+        const write = await preparePublication(tx, campaignId, publish(toCampaign(campaign) as Campaign));
+        write();
+        return true;
+      });
+    },
+  };
+}
