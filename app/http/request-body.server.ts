@@ -3,7 +3,8 @@
  * build's entry module). Every action reads a form, so a body that is not one is answered here,
  * quietly: 413 over the route's limit (by Content-Length, else by counting the streamed bytes),
  * 415 for another content type (JSON, text), 400 for a missing or broken body. Nothing of a
- * refused body is read further or echoed back.
+ * refused body is read further or echoed back. The JSON APIs are the exception: bounded by
+ * their own limit (POST /api/events: a batch of events), held to JSON by their route.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Transform, type TransformCallback } from "node:stream";
@@ -40,8 +41,21 @@ function routePath(pathname: string): string {
   return path === "" || path === "/_root" ? "/" : path;
 }
 
+/** A batch of ad events: 10,000 events of about 400 bytes, with room to spare. */
+export const EVENTS_BODY_LIMIT = 5 * MIB;
+
+/** JSON APIs with a limit of their own, each at exactly its path (not its .data twin). */
+export const JSON_API_ROUTES: readonly { path: string; limit: number }[] = [{ path: "/api/events", limit: EVENTS_BODY_LIMIT }];
+
+function jsonApiRoute(pathname: string) {
+  const path = pathname.replace(/\/+$/, "");
+  return JSON_API_ROUTES.find((route) => route.path === path) ?? null;
+}
+
 /** The largest body a request may carry. */
 export function bodyLimitFor(pathname: string, contentType: string): number {
+  const api = jsonApiRoute(pathname);
+  if (api) return api.limit;
   if (!contentType.toLowerCase().startsWith("multipart/form-data")) return FORM_BODY_LIMIT;
   const path = routePath(pathname);
   return UPLOAD_ROUTES.find((route) => route.pattern.test(path))?.limit ?? FORM_BODY_LIMIT;
@@ -72,7 +86,7 @@ export function checkBodyHead(head: BodyHead): { refusal: BodyRefusal } | { limi
   const hasBody = head.transferEncoding !== undefined || (declared !== null && declared > 0);
   const limit = bodyLimitFor(head.pathname, contentType);
   if (declared !== null && (!Number.isFinite(declared) || declared > limit)) return { refusal: REFUSALS.tooLarge };
-  if (JSON_API_PREFIXES.some((prefix) => head.pathname.startsWith(prefix))) return { limit, boundary: null };
+  if (jsonApiRoute(head.pathname) || JSON_API_PREFIXES.some((prefix) => head.pathname.startsWith(prefix))) return { limit, boundary: null };
   const mediaType = contentType.split(";")[0].trim().toLowerCase();
   if (!mediaType) return { refusal: hasBody ? REFUSALS.notAForm : REFUSALS.noBody };
   if (mediaType === "application/x-www-form-urlencoded") return { limit, boundary: null };

@@ -1,13 +1,29 @@
-/** What the server does once before it listens: open (and migrate) storage, seed demo data. */
+/**
+ * What the server does once before it listens: open (and migrate) storage, seed demo data, start
+ * the settlement of ad spend (every SETTLEMENT_INTERVAL_SECONDS; not under tests, which call
+ * settleSpend themselves).
+ */
 import { getEnv } from "~/services/env.server";
 import { seedDemoCampaigns } from "~/services/demo-campaigns.server";
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoData } from "~/services/seed.server";
+import { startSettlementScheduler } from "~/services/settlement.server";
 import { initStorage } from "~/services/storage.server";
+
+let stopSettlement: (() => void) | null = null;
+
+function underTests(): boolean {
+  return process.env.NODE_ENV === "test" || !!process.env.VITEST;
+}
 
 export async function boot(): Promise<void> {
   const env = getEnv();
   const storage = await initStorage();
   await storage.config.get();
+  if (env.SETTLEMENT_INTERVAL_SECONDS > 0 && !underTests() && !stopSettlement) {
+    stopSettlement = startSettlementScheduler(env.SETTLEMENT_INTERVAL_SECONDS * 1000);
+  }
+  if (!env.EVENTS_API_KEY) console.log("POST /api/events is closed: set EVENTS_API_KEY (32 characters or more).");
+  else if (env.EVENTS_API_KEY_FILE) console.log(`POST /api/events: the demo's key is in ${env.EVENTS_API_KEY_FILE}.`);
   if (!env.SEED_DEMO_DATA) return;
   let created = await seedDemoData(storage);
   if (env.SEED_DEMO_CAMPAIGNS) created += await seedDemoCampaigns(storage, new Date());

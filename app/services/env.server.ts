@@ -27,22 +27,30 @@ const EnvSchema = z.object({
   RETAILER_TIMEZONE: z.string().default("Europe/Paris"),
   PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().positive().default(60),
   TRUST_PROXY: z.string().default("loopback"),
+  /** The ad server's credential for POST /api/events (Authorization: Bearer …). */
+  EVENTS_API_KEY: z.string().min(32).optional(),
+  /** Seconds between two settlements of ad spend into the wallets (0: none in this process). */
+  SETTLEMENT_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(10),
 });
 
-export type Env = z.infer<typeof EnvSchema> & {
+export type Env = Omit<z.infer<typeof EnvSchema>, "EVENTS_API_KEY"> & {
   PUBLIC_URL: string;
   SESSION_SECRET: string;
   COOKIE_SECURE: boolean;
   SEED_DEMO_DATA: boolean;
   SEED_DEMO_CAMPAIGNS: boolean;
   OUTBOX_DIR: string;
+  /** Null when no key is set and none is generated: /api/events answers 503. */
+  EVENTS_API_KEY: string | null;
+  /** Where a generated events key was written (the embedded demo), else null. */
+  EVENTS_API_KEY_FILE: string | null;
 };
 
 let cached: Env | undefined;
 
 /** A secret kept in the data folder so that `npm start` works without configuration. */
-function localSessionSecret(dataDir: string): string {
-  const file = path.join(dataDir, "session-secret");
+function localSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
   try {
     return fs.readFileSync(file, "utf8").trim();
   } catch {
@@ -64,14 +72,21 @@ export function getEnv(): Env {
   if (!env.SESSION_SECRET && env.STORAGE === "firestore") {
     throw new Error("SESSION_SECRET (32 characters or more) is required when STORAGE=firestore");
   }
+  const seedDemoData = env.SEED_DEMO_DATA ?? env.STORAGE === "sqlite";
+  // The embedded demo (SQLite with demo data) gets an events key generated into its data folder,
+  // so an ad server (or the demo's traffic) can post events without configuration; anywhere else
+  // the key must be set, and /api/events is closed (503) until it is.
+  const generateEventsKey = !env.EVENTS_API_KEY && env.STORAGE === "sqlite" && seedDemoData;
   cached = {
     ...env,
     PUBLIC_URL: publicUrl.replace(/\/$/, ""),
-    SESSION_SECRET: env.SESSION_SECRET ?? localSessionSecret(env.DATA_DIR),
+    SESSION_SECRET: env.SESSION_SECRET ?? localSecret(env.DATA_DIR, "session-secret"),
     COOKIE_SECURE: env.COOKIE_SECURE ?? publicUrl.startsWith("https:"),
-    SEED_DEMO_DATA: env.SEED_DEMO_DATA ?? env.STORAGE === "sqlite",
+    SEED_DEMO_DATA: seedDemoData,
     SEED_DEMO_CAMPAIGNS: env.SEED_DEMO_CAMPAIGNS ?? env.SEED_DEMO_DATA ?? env.STORAGE === "sqlite",
     OUTBOX_DIR: path.join(env.DATA_DIR, "outbox"),
+    EVENTS_API_KEY: env.EVENTS_API_KEY ?? (generateEventsKey ? localSecret(env.DATA_DIR, "events-api-key") : null),
+    EVENTS_API_KEY_FILE: generateEventsKey ? path.join(env.DATA_DIR, "events-api-key") : null,
   };
   return cached;
 }

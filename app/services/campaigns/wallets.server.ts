@@ -22,13 +22,22 @@ function sameSnapshot(campaign: Campaign, fields: ReturnType<typeof walletFields
   );
 }
 
-async function refreshOne(campaignId: string, walletId: string): Promise<boolean> {
+export interface RefreshOptions {
+  /**
+   * Only campaigns whose insufficient_funds flag changes are saved (the settlement's case: the
+   * balance moves every few seconds, and the snapshot's balance is not worth a save and an audit
+   * entry each time; the flag is).
+   */
+  flagOnly?: boolean;
+}
+
+async function refreshOne(campaignId: string, walletId: string, options: RefreshOptions): Promise<boolean> {
   const storage = getStorage();
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const [campaign, wallet] = await Promise.all([storage.campaigns.getOne(campaignId), storage.wallets.getOne(walletId)]);
     if (!campaign || !wallet || campaign.wallet !== walletId) return false;
     const fields = walletFields(wallet);
-    if (sameSnapshot(campaign, fields)) return false;
+    if (options.flagOnly ? campaign.insufficient_funds === fields.insufficient_funds : sameSnapshot(campaign, fields)) return false;
     const [team, settings] = await Promise.all([storage.teams.getOne(campaign.team), getRetailerSettings()]);
     try {
       await storage.campaigns.update(
@@ -51,18 +60,24 @@ async function refreshOne(campaignId: string, walletId: string): Promise<boolean
   return false;
 }
 
-/** Refreshes every campaign on the wallet; returns how many changed. Failures are logged, not thrown. */
-export async function refreshWalletCampaigns(walletId: string): Promise<number> {
+/** Refreshes every campaign on the wallet; returns how many changed. Failures are thrown. */
+export async function refreshWalletCampaignsOrThrow(walletId: string, options: RefreshOptions = {}): Promise<number> {
   let changed = 0;
+  let after: string | null = null;
+  do {
+    const page: Page<Campaign> = await getStorage().campaigns.list({ walletId, limit: PAGE, after, sort: "created", direction: "asc" });
+    for (const campaign of page.items) if (await refreshOne(campaign.id, walletId, options)) changed++;
+    after = page.next;
+  } while (after);
+  return changed;
+}
+
+/** Refreshes every campaign on the wallet; returns how many changed. Failures are logged, not thrown. */
+export async function refreshWalletCampaigns(walletId: string, options: RefreshOptions = {}): Promise<number> {
   try {
-    let after: string | null = null;
-    do {
-      const page: Page<Campaign> = await getStorage().campaigns.list({ walletId, limit: PAGE, after, sort: "created", direction: "asc" });
-      for (const campaign of page.items) if (await refreshOne(campaign.id, walletId)) changed++;
-      after = page.next;
-    } while (after);
+    return await refreshWalletCampaignsOrThrow(walletId, options);
   } catch (error) {
     console.error(JSON.stringify({ level: "error", msg: "Wallet campaigns not refreshed", walletId, error: String(error) }));
+    return 0;
   }
-  return changed;
 }
