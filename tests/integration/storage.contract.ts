@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AuditEntryData, EntryType, LedgerEntry } from "~/domain/types";
+import type { CampaignData } from "~/domain/campaigns/campaign";
+import type { WalletCost } from "~/domain/metrics/events";
 import {
   AlreadyExistsError,
   COLLECTIONS,
@@ -12,6 +14,7 @@ import {
   fieldOps,
   NotFoundError,
   type DocumentStore,
+  type EventBatchData,
   type LedgerListSpec,
   type PostEntryInput,
   type PostEntryResult,
@@ -23,7 +26,16 @@ import {
   type WalletInput,
 } from "~/storage/port";
 import { createStorage } from "~/storage/repos/index.server";
-import { makeInvitationInput, makePosting, makeTeamData, makeUserData, makeWalletInput, tokenHashOf } from "../factories";
+import {
+  makeCampaignData,
+  makeInvitationInput,
+  makePosting,
+  makePublishedCampaign,
+  makeTeamData,
+  makeUserData,
+  makeWalletInput,
+  tokenHashOf,
+} from "../factories";
 
 interface Campaign {
   name: string;
@@ -1354,6 +1366,217 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(late.entry).toMatchObject({ seq: 6, at: times[4], balanceAfter: 6_100 });
           expect((await storage.ledger.list("w-1", { limit: 1 })).items.map((e) => e.id)).toEqual([late.entry.id]);
           expect((await storage.wallets.getOne("w-1"))?.balanceUpdated).toBe(times[4]);
+        });
+      });
+
+      describe("spend (events counted once, settled into the ledger)", () => {
+        const PARIS = "Europe/Paris";
+        /** 11:00 in Paris on Monday 2 June 2025. */
+        const NOW = new Date("2025-06-02T09:00:00.000Z");
+        const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+        const TOMORROW = new Date("2025-06-03T09:00:00.000Z");
+
+        const batch = (batchId: string, cost: Record<string, WalletCost>, overrides: Partial<EventBatchData> = {}) => ({
+          batchId,
+          eventsHash: `hash-of-${batchId}`,
+          accepted: Object.keys(cost).length,
+          refused: [],
+          cost,
+          newestEvent: NOW.toISOString(),
+          received: NOW.toISOString(),
+          ...overrides,
+        });
+
+        async function fundedWallet(teamId: string, walletId: string, cents: number, walletOverrides: Partial<WalletInput> = {}) {
+          await storage.teams.create(makeTeamData(), ADMIN, teamId);
+          await storage.wallets.create(teamId, makeWalletInput(walletOverrides), ADMIN, walletId);
+          if (cents > 0) okOf(await storage.ledger.post(makePosting(walletId, { amount: cents }), T0));
+        }
+
+        async function activeCampaign(id: string, teamId: string, walletId: string, overrides: Partial<CampaignData> = {}) {
+          return storage.campaigns.create(makeCampaignData({ team: teamId, wallet: walletId, status: "active", ...overrides }), ADMIN, id);
+        }
+
+        async function record(batchId: string, cost: Record<string, WalletCost>, now = NOW) {
+          await storage.spend.openBatch(batch(batchId, cost));
+          return storage.spend.recordBatch(batchId, now);
+        }
+
+        it("opens a batch once and records its cost into its wallets' accruals once, atomically", async () => {
+          const first = await storage.spend.openBatch(batch("srv-1:0001", { "w-a": { total: 25_000, campaigns: { "c-1": 15_000, "c-2": 10_000 } } }));
+          expect(first.created).toBe(true);
+          expect(first.batch).toMatchObject({ batchId: "srv-1:0001", state: "pending", recorded: null, eventsHash: "hash-of-srv-1:0001" });
+          // Opened again (a retry, or a racing request): the first record stands.
+          const again = await storage.spend.openBatch(batch("srv-1:0001", {}, { eventsHash: "other", accepted: 99 }));
+          expect(again).toEqual({ batch: first.batch, created: false });
+          expect(await storage.spend.getBatch("srv-1:0001")).toEqual(first.batch);
+          expect(await storage.spend.getBatch("never-sent")).toBeNull();
+          expect(await storage.spend.getAccrual("w-a")).toBeNull();
+
+          const recorded = await storage.spend.recordBatch("srv-1:0001", NOW);
+          expect(recorded.recorded).toBe(true);
+          expect(recorded.batch).toMatchObject({ state: "recorded", recorded: NOW.toISOString() });
+          expect(await storage.spend.getBatch("srv-1:0001")).toEqual(recorded.batch);
+          const accrual = await storage.spend.getAccrual("w-a");
+          expect(accrual).toMatchObject({ walletId: "w-a", unsettledMicros: 25_000, campaigns: { "c-1": 15_000, "c-2": 10_000 }, due: true, settlements: 0, followUp: null, followUpPending: false });
+
+          // Recorded again: nothing moves.
+          expect(await storage.spend.recordBatch("srv-1:0001", at(1))).toEqual({ recorded: false, batch: recorded.batch });
+          expect(await storage.spend.getAccrual("w-a")).toEqual(accrual);
+          await expect(storage.spend.recordBatch("never-opened", NOW)).rejects.toBeInstanceOf(NotFoundError);
+
+          // Under 1 cent in total and per campaign: nothing is due yet.
+          await record("srv-1:0002", { "w-b": { total: 9_999, campaigns: { "c-3": 9_999 } } });
+          expect(await storage.spend.getAccrual("w-b")).toMatchObject({ unsettledMicros: 9_999, due: false });
+          expect((await storage.spend.listDue({})).items.map((a) => a.walletId)).toEqual(["w-a"]);
+        });
+
+        it("adds up racing batches on one wallet exactly, and a batch recorded by racing retries once", async () => {
+          const batches = Array.from({ length: 8 }, (_, i) => batch(`race-${i}`, { "w-race": { total: 1_001 + i, campaigns: { [`c-${i % 3}`]: 1_001 + i } } }));
+          for (const b of batches) await storage.spend.openBatch(b);
+          const results = await Promise.all([...batches, batches[0]!, batches[1]!].map((b) => storage.spend.recordBatch(b.batchId, NOW)));
+          expect(results.filter((r) => r.recorded)).toHaveLength(8);
+          const total = batches.reduce((sum, b) => sum + b.cost["w-race"]!.total, 0);
+          const accrual = (await storage.spend.getAccrual("w-race"))!;
+          expect(accrual.unsettledMicros).toBe(total);
+          expect(Object.values(accrual.campaigns).reduce((a, b) => a + b, 0)).toBe(total);
+          expect(accrual.due).toBe(false);
+        }, 60_000);
+
+        it("settles whole cents in one debit per wallet, carries the rest, may go below zero, and moves the campaigns' spend", async () => {
+          await fundedWallet("team-s", "w-s", 100, { dailyBudget: 5_000 });
+          const campaign = await activeCampaign("c-s1", "team-s", "w-s");
+          await activeCampaign("c-s2", "team-s", "w-s");
+          await record("b-1", { "w-s": { total: 1_234_567, campaigns: { "c-s1": 1_000_000, "c-s2": 234_567 } } });
+
+          const settlement = (await storage.spend.settle("w-s", { now: NOW, timeZone: PARIS }))!;
+          expect(settlement).toMatchObject({ seq: 1, walletId: "w-s", debitCents: 123, campaignCents: { "c-s1": 100, "c-s2": 23 } });
+          expect(settlement.entry).toMatchObject({ type: "debit", amount: 123, balanceAfter: -23, by: "system", reference: "SPEND-000001", reversalOf: null, at: NOW.toISOString() });
+          // The balance goes below zero: spend already served is owed.
+          expect(settlement.wallet).toMatchObject({ credit: 100, debit: 123, balance: -23, firstDebitAt: NOW.toISOString(), todaySpend: { day: "2025-06-02", amount: 123 } });
+          expect(await storage.wallets.getOne("w-s")).toEqual(settlement.wallet);
+          expect(await storage.teams.getOne("team-s")).toMatchObject({ balance: -23, credit: 100 });
+          expect((await storage.ledger.list("w-s", {})).items.map((e) => [e.type, e.amount])).toEqual([["debit", 123], ["credit", 100]]);
+          // Its funds ran out: the follow-up says so.
+          expect(settlement.followUp).toEqual({ seq: 1, campaigns: [], walletFunds: true, walletCapDay: null });
+          expect(await storage.spend.getAccrual("w-s")).toMatchObject({
+            unsettledMicros: 4_567,
+            campaigns: { "c-s2": 4_567 },
+            due: false,
+            settlements: 1,
+            followUp: settlement.followUp,
+            followUpPending: true,
+          });
+          expect((await storage.spend.listFollowUps({})).items.map((a) => a.walletId)).toEqual(["w-s"]);
+
+          // The campaigns' spend moved, unaudited, and their version (what a form holds) did not.
+          const c1 = (await storage.campaigns.getOne("c-s1"))!;
+          expect(c1).toMatchObject({ spend: 100, todaySpend: { day: "2025-06-02", amount: 100 }, version: campaign.version });
+          expect(await storage.campaigns.getOne("c-s2")).toMatchObject({ spend: 23 });
+          expect((await auditOf("c-s1")).map((e) => e.action)).toEqual(["create"]);
+          const edited = await storage.campaigns.update("c-s1", { name: "Edited while it spends" }, ADMIN, { expectVersion: campaign.version });
+          expect(edited).toMatchObject({ name: "Edited while it spends", spend: 100, version: campaign.version + 1 });
+
+          // Nothing due: no settlement, no entry.
+          expect(await storage.spend.settle("w-s", { now: at(1), timeZone: PARIS })).toBeNull();
+          expect(await storage.spend.settle("w-none", { now: at(1), timeZone: PARIS })).toBeNull();
+
+          // The carry completes a cent with the next batch; racing settlements settle it once.
+          await record("b-2", { "w-s": { total: 5_433, campaigns: { "c-s2": 5_433 } } });
+          const racing = await Promise.all([1, 2, 3].map(() => storage.spend.settle("w-s", { now: at(2), timeZone: PARIS })));
+          const done = racing.filter((s) => s !== null);
+          expect(done).toHaveLength(1);
+          expect(done[0]).toMatchObject({ seq: 2, debitCents: 1, campaignCents: { "c-s2": 1 } });
+          expect(await storage.wallets.getOne("w-s")).toMatchObject({ debit: 124, balance: -24, todaySpend: { day: "2025-06-02", amount: 124 }, entryCount: 3 });
+          expect(await storage.spend.getAccrual("w-s")).toMatchObject({ unsettledMicros: 0, campaigns: {}, due: false, settlements: 2 });
+          // 1,240,000 micros received, 124 cents debited: exact.
+          expect(await storage.campaigns.getOne("c-s2")).toMatchObject({ spend: 24 });
+
+          // A settlement of a later day starts the day's spend again.
+          await record("b-3", { "w-s": { total: 20_000, campaigns: { "c-s1": 20_000 } } });
+          expect((await storage.spend.settle("w-s", { now: TOMORROW, timeZone: PARIS }))!.wallet.todaySpend).toEqual({ day: "2025-06-03", amount: 2 });
+          expect(await storage.campaigns.getOne("c-s1")).toMatchObject({ spend: 102, todaySpend: { day: "2025-06-03", amount: 2 } });
+
+          // Manual debits still may not go below zero.
+          expect(await storage.ledger.post(makePosting("w-s", { type: "debit", amount: 1 }), TOMORROW)).toEqual({ ok: false, reason: "ledger.insufficientBalance" });
+        }, 60_000);
+
+        it("records a follow-up for campaigns that stop serving and for the wallet's daily budget, done once per settlement", async () => {
+          await fundedWallet("team-d", "w-d", 1_000_000, { dailyBudget: 300 });
+          await activeCampaign("c-daily", "team-d", "w-d", { pacingDaily: 100 });
+          await activeCampaign("c-total", "team-d", "w-d", { pacingTotal: 150 });
+          await record("d-1", { "w-d": { total: 2_000_000, campaigns: { "c-daily": 1_000_000, "c-total": 1_000_000 } } });
+          const first = (await storage.spend.settle("w-d", { now: NOW, timeZone: PARIS }))!;
+          // c-daily reached its daily pacing (100 cents); c-total is at 100 of 150.
+          expect(first.followUp).toEqual({ seq: 1, campaigns: ["c-daily"], walletFunds: false, walletCapDay: null });
+          expect(await storage.campaigns.getOne("c-daily")).toMatchObject({ spend: 100, dailyCapReached: "2025-06-02" });
+          const total = (await storage.campaigns.getOne("c-total"))!;
+          expect([total.spend, total.dailyCapReached ?? null]).toEqual([100, null]);
+
+          await record("d-2", { "w-d": { total: 1_500_000, campaigns: { "c-total": 1_500_000 } } });
+          const second = (await storage.spend.settle("w-d", { now: at(1), timeZone: PARIS }))!;
+          // c-total reached its total budget; the wallet its daily budget (350 of 300); the
+          // follow-up still pending from the first settlement is merged into this one.
+          expect(second.followUp).toEqual({ seq: 2, campaigns: ["c-daily", "c-total"], walletFunds: false, walletCapDay: "2025-06-02" });
+
+          // The first settlement's follow-up, done late, does not clear the second's.
+          await storage.spend.completeFollowUp("w-d", 1);
+          expect(await storage.spend.getAccrual("w-d")).toMatchObject({ followUp: second.followUp, followUpPending: true });
+          await storage.spend.completeFollowUp("w-d", 2);
+          expect(await storage.spend.getAccrual("w-d")).toMatchObject({ followUp: null, followUpPending: false });
+          expect((await storage.spend.listFollowUps({})).items).toEqual([]);
+        }, 60_000);
+
+        it("stops a campaign for the day (withdrawn) and reopens it the next day (published again), atomically", async () => {
+          await fundedWallet("team-p", "w-p", 1_000);
+          const campaign = await activeCampaign("c-p", "team-p", "w-p");
+          const published = makePublishedCampaign("c-p", ["SKU-P1", "SKU-P2"], { team: "team-p", wallet: "w-p" });
+          await storage.publication.apply("c-p", published);
+          expect(await storage.publication.campaignsForProduct("SKU-P1")).toEqual(["c-p"]);
+
+          expect(await storage.spend.stopForToday("c-p", "2025-06-02")).toBe(true);
+          expect(await storage.campaigns.getOne("c-p")).toMatchObject({ dailyCapReached: "2025-06-02", version: campaign.version });
+          expect(await storage.publication.getCampaign("c-p")).toBeNull();
+          expect(await storage.publication.campaignsForProduct("SKU-P1")).toEqual([]);
+          expect(await storage.spend.stopForToday("c-p", "2025-06-02")).toBe(false);
+          expect(await storage.spend.stopForToday("c-ghost", "2025-06-02")).toBe(false);
+
+          expect((await storage.spend.listStoppedBefore("2025-06-02", {})).items).toEqual([]);
+          const stopped = await storage.spend.listStoppedBefore("2025-06-03", {});
+          expect(stopped.items.map((c) => [c.id, c.dailyCapReached, c.version])).toEqual([["c-p", "2025-06-02", campaign.version]]);
+
+          // Not on the same day; the next day, published as `publish` says from its state.
+          expect(await storage.spend.reopen("c-p", "2025-06-02", () => published)).toBe(false);
+          const seen: (string | null | undefined)[] = [];
+          const reopened = await storage.spend.reopen("c-p", "2025-06-03", (c) => {
+            seen.push(c.dailyCapReached);
+            return { ...published, published: TOMORROW.toISOString() };
+          });
+          expect(reopened).toBe(true);
+          expect(seen).toEqual([null]);
+          expect(await storage.campaigns.getOne("c-p")).toMatchObject({ dailyCapReached: null, version: campaign.version });
+          expect(await storage.publication.getCampaign("c-p")).toMatchObject({ campaignId: "c-p", published: TOMORROW.toISOString() });
+          expect(await storage.publication.campaignsForProduct("SKU-P2")).toEqual(["c-p"]);
+          expect(await storage.spend.reopen("c-p", "2025-06-03", () => published)).toBe(false);
+          expect((await storage.spend.listStoppedBefore("2025-06-04", {})).items).toEqual([]);
+
+          // Republished from its current state: withdrawn when the callback says so.
+          expect(await storage.spend.republish("c-p", (c) => (c.id === "c-p" ? null : published))).toBe(true);
+          expect(await storage.publication.getCampaign("c-p")).toBeNull();
+          expect(await storage.spend.republish("c-ghost", () => published)).toBe(false);
+          expect(await storage.publication.getCampaign("c-ghost")).toBeNull();
+        }, 60_000);
+
+        it("purges batches received before a time", async () => {
+          await storage.spend.openBatch(batch("old-1", {}, { received: "2025-05-01T00:00:00.000Z" }));
+          await storage.spend.openBatch(batch("old-2", {}, { received: "2025-05-20T00:00:00.000Z" }));
+          await storage.spend.openBatch(batch("new-1", {}, { received: "2025-06-02T00:00:00.000Z" }));
+          expect(await storage.spend.purgeBatches(new Date("2025-05-25T00:00:00.000Z"), 1)).toBe(1);
+          expect(await storage.spend.purgeBatches(new Date("2025-05-25T00:00:00.000Z"), 10)).toBe(1);
+          expect(await storage.spend.purgeBatches(new Date("2025-05-25T00:00:00.000Z"), 10)).toBe(0);
+          expect(await storage.spend.getBatch("old-1")).toBeNull();
+          expect(await storage.spend.getBatch("old-2")).toBeNull();
+          expect(await storage.spend.getBatch("new-1")).not.toBeNull();
         });
       });
 
