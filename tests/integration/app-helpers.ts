@@ -28,6 +28,7 @@ const ENV_KEYS = [
   "COOKIE_SECURE",
   "SMTP_URL",
   "PASSWORD_RESET_TTL_MINUTES",
+  "EVENTS_API_KEY",
 ] as const;
 
 /** The app modules the tests drive, all from one module registry. */
@@ -135,6 +136,7 @@ export async function startApp(): Promise<TestApp> {
   });
   delete process.env.SMTP_URL;
   delete process.env.PASSWORD_RESET_TTL_MINUTES;
+  delete process.env.EVENTS_API_KEY;
 
   vi.resetModules();
   let m = await loadModules();
