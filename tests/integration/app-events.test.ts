@@ -501,6 +501,63 @@ describe("settlement", () => {
     expect(modules.campaigns.liveStatusOf(stoppedSibling, wallet, new Date())).toBe("daily_cap_reached");
     expect(await storage().publication.getCampaign(sibling.id)).toBeNull();
 
+    // The wallet's daily budget raised: the sibling serves again today; the campaign stopped by
+    // its own daily pacing does not.
+    const operator = await app.createUser({ claims: { type: "operator", role: "ADMIN" }, roleByTeam: {} });
+    const wallets = await import("~/services/wallets.server");
+    const raised = await wallets.updateWallet(operator, wallet, {
+      label: wallet.label,
+      currency: wallet.currency as "EUR",
+      status: wallet.status,
+      dailyBudget: 10_000,
+      budgetEditing: wallet.budgetEditing,
+      external_id: wallet.external_id,
+      tags: wallet.tags,
+      version: wallet.version,
+    });
+    expect(raised.ok).toBe(true);
+    wallet = (await storage().wallets.getOne(setup.wallet.id))!;
+    expect((await storage().campaigns.getOne(sibling.id))!.dailyCapReached).toBeNull();
+    expect(await storage().publication.getCampaign(sibling.id)).not.toBeNull();
+    expect((await storage().campaigns.getOne(capped.id))!.dailyCapReached).toBe(today());
+    expect(await storage().publication.getCampaign(capped.id)).toBeNull();
+    // Its daily pacing raised above today's spend: it serves again today too.
+    const ctx = { campaign: (await storage().campaigns.getOne(capped.id))!, team: (await storage().teams.getOne(setup.teamId))! };
+    const budget = await modules.campaigns.updateBudget(operator, ctx, {
+      intent: "update-budget",
+      version: ctx.campaign.version,
+      pacingTotal: null,
+      pacingDaily: 500,
+      pacing_search: null,
+      pacing_plp: null,
+      pacing_hub: null,
+      pacing_pdp: null,
+      pacing_home: null,
+      device_mobile: null,
+      device_tablet: null,
+      device_app: null,
+      device_unknown: null,
+    } as never);
+    expect(budget.ok).toBe(true);
+    expect((await storage().campaigns.getOne(capped.id))!.dailyCapReached).toBeNull();
+    expect(await storage().publication.getCampaign(capped.id)).not.toBeNull();
+    // The wallet's budget lowered under today's spend: both stop again at once.
+    const lowered = await wallets.updateWallet(operator, wallet, {
+      label: wallet.label,
+      currency: wallet.currency as "EUR",
+      status: wallet.status,
+      dailyBudget: 200,
+      budgetEditing: wallet.budgetEditing,
+      external_id: wallet.external_id,
+      tags: wallet.tags,
+      version: wallet.version,
+    });
+    expect(lowered.ok).toBe(true);
+    for (const c of [capped, sibling]) {
+      expect((await storage().campaigns.getOne(c.id))!.dailyCapReached).toBe(today());
+      expect(await storage().publication.getCampaign(c.id)).toBeNull();
+    }
+
     // The next day of the retailer's time zone, both serve again.
     const tomorrow = new Date(Date.now() + DAY_MS);
     const run = await settle(tomorrow);

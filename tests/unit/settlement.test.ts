@@ -5,6 +5,7 @@ import { DEFAULT_RETAILER_SETTINGS as SETTINGS } from "~/domain/retailer-setting
 import {
   addDaySpend,
   addToAccrual,
+  dailyCapDay,
   isSettlementDue,
   planSettlement,
   reachesDailyCap,
@@ -93,6 +94,18 @@ describe("today's spend and daily caps (the retailer's day)", () => {
     expect(reachesDailyCap({ day: "2026-03-09", amount: 5_000 }, "2026-03-10", 1_000)).toBe(false);
     expect(reachesDailyCap({ day: "2026-03-10", amount: 5_000 }, "2026-03-10", null)).toBe(false);
     expect(reachesDailyCap({ day: "2026-03-10", amount: 5_000 }, "2026-03-10", 0)).toBe(false);
+  });
+
+  it("keeps a campaign stopped today while its daily pacing or its wallet's daily budget is reached", () => {
+    const day = "2026-03-10";
+    const spent = (amount: number, on = day) => ({ day: on, amount });
+    expect(dailyCapDay({ todaySpend: spent(120), pacingDaily: 100 }, { todaySpend: spent(120), dailyBudget: null }, day)).toBe(day);
+    expect(dailyCapDay({ todaySpend: spent(120), pacingDaily: 500 }, { todaySpend: spent(320), dailyBudget: 300 }, day)).toBe(day);
+    // Raised above today's spend: serving again today.
+    expect(dailyCapDay({ todaySpend: spent(120), pacingDaily: 500 }, { todaySpend: spent(320), dailyBudget: 1_000 }, day)).toBeNull();
+    // Yesterday's spend reaches nothing today; no wallet, no caps.
+    expect(dailyCapDay({ todaySpend: spent(120, "2026-03-09"), pacingDaily: 100 }, null, day)).toBeNull();
+    expect(dailyCapDay({ pacingDaily: null }, { dailyBudget: null }, day)).toBeNull();
   });
 
   it("stops a campaign for the retailer's day it was reached on, not the next", () => {

@@ -87,3 +87,18 @@ export function spendOfDay(current: DaySpend | null | undefined, day: string): C
 export function reachesDailyCap(current: DaySpend | null | undefined, day: string, capCents: Cents | null | undefined): boolean {
   return typeof capCents === "number" && capCents > 0 && spendOfDay(current, day) >= capCents;
 }
+
+/**
+ * The day a campaign stands stopped for (its dailyCapReached) after a cap or a spend changed:
+ * today when its daily pacing or its wallet's daily budget is reached today, else null. So a cap
+ * raised after it was reached lets the campaign serve again the same day, and one lowered under
+ * today's spend stops it at once.
+ */
+export function dailyCapDay(
+  campaign: { todaySpend?: DaySpend | null; pacingDaily: Cents | null },
+  wallet: { todaySpend?: DaySpend | null; dailyBudget: Cents | null } | null | undefined,
+  today: string,
+): string | null {
+  const reached = reachesDailyCap(campaign.todaySpend, today, campaign.pacingDaily) || (!!wallet && reachesDailyCap(wallet.todaySpend, today, wallet.dailyBudget));
+  return reached ? today : null;
+}

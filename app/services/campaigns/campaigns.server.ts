@@ -24,7 +24,9 @@ import {
 } from "~/domain/campaigns/campaign";
 import { validatePacing } from "~/domain/campaigns/pacing";
 import { deriveLiveStatus, isComplete, walletIsUnusable, type CampaignLiveStatus } from "~/domain/campaigns/status";
+import { localDay } from "~/domain/metrics/periods";
 import { formatMoney } from "~/domain/money";
+import { dailyCapDay } from "~/domain/wallets/settlement";
 import { can, isReviewer, isTeamManager } from "~/domain/permissions";
 import { isEnabledType, needsModeration, type BidStrategy, type Placement, type RetailerSettings } from "~/domain/retailer-settings";
 import { canSeeTeam } from "~/domain/teams";
@@ -297,6 +299,10 @@ export async function updateBudget(user: User, ctx: CampaignContext, value: Upda
   for (const placement of PACING_PLACEMENTS) patch[PACING_FIELD[placement]] = p.placements[placement];
   const warnings: string[] = [];
   const wallet = ctx.campaign.wallet ? await getStorage().wallets.getOne(ctx.campaign.wallet) : null;
+  // A daily pacing raised above today's spend lets the campaign serve again today; one lowered
+  // under it stops the campaign until tomorrow (ADR 18).
+  const capDay = dailyCapDay({ todaySpend: ctx.campaign.todaySpend, pacingDaily: p.daily }, wallet, localDay(new Date(), retailerTimeZone()));
+  if (capDay !== (ctx.campaign.dailyCapReached ?? null)) patch.dailyCapReached = capDay;
   const over = budgetWarning({ pacingTotal: p.total }, wallet);
   if (over) warnings.push(withValues("campaigns:budget.aboveBalance", { budget: money(over.budgetCents, locale), balance: money(over.balanceCents, locale) }));
   return save(user, ctx, patch, value.version, "update", warnings);

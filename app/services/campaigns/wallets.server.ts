@@ -4,9 +4,13 @@
  * changes (a posting, a reversal, a status change) every campaign on it gets the new snapshot and
  * flag, so a topped-up wallet clears the flag and an emptied, archived or disabled one sets it.
  * Each campaign is saved like any edit: version-checked, audited (by 'system'), republished.
+ * The wallet's daily budget is kept in step too: a campaign stops for the day when it is reached,
+ * and serves again the same day when it is raised (dailyCapReached, ADR 18).
  */
 import { walletFields } from "~/domain/campaigns/activation";
 import { publishedCampaign } from "~/domain/campaigns/publication";
+import { localDay } from "~/domain/metrics/periods";
+import { dailyCapDay } from "~/domain/wallets/settlement";
 import type { Campaign } from "~/domain/campaigns/campaign";
 import { ConflictError, NotFoundError, type Page } from "~/storage/port";
 import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
@@ -37,12 +41,15 @@ async function refreshOne(campaignId: string, walletId: string, options: Refresh
     const [campaign, wallet] = await Promise.all([storage.campaigns.getOne(campaignId), storage.wallets.getOne(walletId)]);
     if (!campaign || !wallet || campaign.wallet !== walletId) return false;
     const fields = walletFields(wallet);
-    if (options.flagOnly ? campaign.insufficient_funds === fields.insufficient_funds : sameSnapshot(campaign, fields)) return false;
+    // A wallet's daily budget changed: its campaigns stop, or serve again, today (ADR 18).
+    const capDay = dailyCapDay(campaign, wallet, localDay(new Date(), retailerTimeZone()));
+    const capChanged = !options.flagOnly && capDay !== (campaign.dailyCapReached ?? null);
+    if (options.flagOnly ? campaign.insufficient_funds === fields.insufficient_funds : sameSnapshot(campaign, fields) && !capChanged) return false;
     const [team, settings] = await Promise.all([storage.teams.getOne(campaign.team), getRetailerSettings()]);
     try {
       await storage.campaigns.update(
         campaign.id,
-        { selectedWallet: fields.selectedWallet, insufficient_funds: fields.insufficient_funds },
+        { selectedWallet: fields.selectedWallet, insufficient_funds: fields.insufficient_funds, ...(capChanged ? { dailyCapReached: capDay } : {}) },
         { by: "system" },
         {
           expectVersion: campaign.version,
