@@ -30,8 +30,6 @@ const UPLOAD_ROUTES: readonly { pattern: RegExp; limit: number }[] = [
   { pattern: /^\/teams\/[^/]+\/settings$/, limit: LOGO_MAX_BYTES + MULTIPART_OVERHEAD },
 ];
 
-/** Paths that take JSON (the coming bearer-token APIs): bounded, but not held to forms. */
-export const JSON_API_PREFIXES: readonly string[] = [];
 
 const BODYLESS_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -45,7 +43,11 @@ function routePath(pathname: string): string {
 export const EVENTS_BODY_LIMIT = 5 * MIB;
 
 /** JSON APIs with a limit of their own, each at exactly its path (not its .data twin). */
-export const JSON_API_ROUTES: readonly { path: string; limit: number }[] = [{ path: "/api/events", limit: EVENTS_BODY_LIMIT }];
+export const JSON_API_ROUTES: readonly { path: string; limit: number }[] = [
+  { path: "/api/events", limit: EVENTS_BODY_LIMIT },
+  // A /metrics request names a period, groups and filters: small.
+  { path: "/api/metrics", limit: FORM_BODY_LIMIT },
+];
 
 function jsonApiRoute(pathname: string) {
   const path = pathname.replace(/\/+$/, "");
@@ -86,7 +88,7 @@ export function checkBodyHead(head: BodyHead): { refusal: BodyRefusal } | { limi
   const hasBody = head.transferEncoding !== undefined || (declared !== null && declared > 0);
   const limit = bodyLimitFor(head.pathname, contentType);
   if (declared !== null && (!Number.isFinite(declared) || declared > limit)) return { refusal: REFUSALS.tooLarge };
-  if (jsonApiRoute(head.pathname) || JSON_API_PREFIXES.some((prefix) => head.pathname.startsWith(prefix))) return { limit, boundary: null };
+  if (jsonApiRoute(head.pathname)) return { limit, boundary: null };
   const mediaType = contentType.split(";")[0].trim().toLowerCase();
   if (!mediaType) return { refusal: hasBody ? REFUSALS.notAForm : REFUSALS.noBody };
   if (mediaType === "application/x-www-form-urlencoded") return { limit, boundary: null };

@@ -45,13 +45,31 @@ export function metricsTeamsFor(user: Pick<User, "claims" | "teamIds">): string[
   return user.claims.type === "supplier" ? [...user.teamIds] : null;
 }
 
+/** The retailer's own statistics service, when METRICS_API_URL names one: called over HTTP with the user's identity token. */
+async function callMetricsApi(url: string, user: Pick<User, "id" | "claims" | "teamIds">, request: MetricsRequest): Promise<MetricsResponse> {
+  const { mintIdentityToken } = await import("~/services/identity-token.server");
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${await mintIdentityToken(user)}` },
+    body: JSON.stringify(request),
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  const body = (await response.json()) as MetricsResponse;
+  if (!body || typeof body !== "object" || typeof body.summary !== "object") throw new Error(`${url} answered no statistics object`);
+  return body;
+}
+
 /**
- * Reads statistics for a user. `title` is the spec's failure title of the screen asking
- * ('statistics.fetchCampaign', 'statistics.fetchTeam', 'statistics.fetchOverall').
+ * Reads statistics for a user: from METRICS_API_URL when set (a retailer's own service, the same
+ * contract), else from the built-in service in process. `title` is the spec's failure title of
+ * the screen asking ('metrics:errors.fetchCampaign', '…fetchTeam', '…fetchOverall').
  */
-export async function fetchMetrics(user: Pick<User, "claims" | "teamIds">, request: MetricsRequest, title: string): Promise<Result<MetricsResponse>> {
+export async function fetchMetrics(user: Pick<User, "id" | "claims" | "teamIds">, request: MetricsRequest, title: string): Promise<Result<MetricsResponse>> {
   try {
-    return ok(await answerMetrics(scopeRequest(request, metricsTeamsFor(user))));
+    const scoped = scopeRequest(request, metricsTeamsFor(user));
+    const url = process.env.METRICS_API_URL?.trim();
+    return ok(url ? await callMetricsApi(url, user, scoped) : await answerMetrics(scoped));
   } catch (error) {
     console.error(JSON.stringify({ level: "error", what: "metrics", title, error: error instanceof Error ? error.message : String(error) }));
     return fail("unavailable", title, { details: ["errors.errorOccurred"] });

@@ -521,6 +521,32 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
       const auditOf = async (entityId: string) =>
         (await storage.audit.list({ limit: 100 })).items.filter((e) => e.entityId === entityId);
 
+      describe("signing keys", () => {
+        const HOUR = 3_600_000;
+        const key = (kid: string, created: Date) => ({ kid, alg: "ES256" as const, privateJwk: { d: kid }, publicJwk: { kid }, created: created.toISOString() });
+
+        it("adds the first key, keeps it while it is young, rotates when it is old, and drops keys past keeping", async () => {
+          const t0 = new Date("2026-01-01T00:00:00Z");
+          expect(await storage.signingKeys.list()).toEqual([]);
+          expect((await storage.signingKeys.rotate(key("k1", t0), t0, 10 * HOUR, 30 * HOUR)).map((k) => k.kid)).toEqual(["k1"]);
+          const young = new Date(t0.getTime() + 5 * HOUR);
+          expect((await storage.signingKeys.rotate(key("k2", young), young, 10 * HOUR, 30 * HOUR)).map((k) => k.kid)).toEqual(["k1"]);
+          const old = new Date(t0.getTime() + 11 * HOUR);
+          expect((await storage.signingKeys.rotate(key("k3", old), old, 10 * HOUR, 30 * HOUR)).map((k) => k.kid)).toEqual(["k3", "k1"]);
+          const past = new Date(t0.getTime() + 31 * HOUR);
+          expect((await storage.signingKeys.rotate(key("k4", past), past, 10 * HOUR, 30 * HOUR)).map((k) => k.kid)).toEqual(["k4", "k3"]);
+          expect((await storage.signingKeys.list())[0]).toEqual(key("k4", past));
+        });
+
+        it("lets one of two racing rotations win", async () => {
+          const t0 = new Date("2027-01-01T00:00:00Z");
+          const results = await Promise.all(["ra", "rb", "rc"].map((kid) => storage.signingKeys.rotate(key(kid, t0), t0, 10 * HOUR, 1000 * 24 * HOUR)));
+          const winners = new Set(results.map((keys) => keys[0].kid));
+          expect(winners.size).toBe(1);
+          expect((await storage.signingKeys.list())[0].kid).toBe([...winners][0]);
+        });
+      });
+
       describe("users", () => {
         it("creates a user with derived fields and an audit entry without secrets", async () => {
           const data = makeUserData({ email: "Jeanne.Martin@Retailer.Example", roleByTeam: { "team-b": "VIEWER", "team-a": "ADMIN" } });

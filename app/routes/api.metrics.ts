@@ -1,0 +1,41 @@
+/**
+ * POST /api/metrics: the console's own statistics service, the /metrics contract of spec
+ * section 7 (app/domain/metrics/contract.ts). Called with `Authorization: Bearer <identity
+ * token>`; a token reads only the teams its user may see. 401 without a valid token, 400 for a
+ * body that breaks the contract, 405 for other methods.
+ */
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { parseMetricsRequest, scopeRequest } from "~/domain/metrics/contract";
+import { bearerToken, verifyIdentityToken } from "~/services/identity-token.server";
+import { answerMetrics } from "~/services/metrics.server";
+
+function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff", ...headers },
+  });
+}
+
+export async function loader() {
+  return json({ error: "Use POST" }, 405, { Allow: "POST" });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return json({ error: "Use POST" }, 405, { Allow: "POST" });
+  const claims = await verifyIdentityToken(bearerToken(request.headers.get("authorization")));
+  if (!claims) return json({ error: "A valid identity token is required" }, 401, { "WWW-Authenticate": 'Bearer realm="metrics"' });
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    return json({ error: "The body must be JSON" }, 400);
+  }
+  const parsed = parseMetricsRequest(body);
+  if (!parsed.ok) return json({ error: parsed.reason }, 400);
+  try {
+    return json(await answerMetrics(scopeRequest(parsed.value, claims.teams)));
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", what: "api/metrics", error: error instanceof Error ? error.message : String(error) }));
+    return json({ error: "Statistics are unavailable" }, 503);
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * POST /api/metrics and the identity tokens it is called with: the /metrics contract answered
+ * for a token's teams only, the published JWKS, and every token that must be refused (missing,
+ * malformed, forged, signed by another key, expired, for another audience, tampered), plus key
+ * rotation across instances.
+ */
+import path from "node:path";
+import { generateKeyPair, importJWK, SignJWT } from "jose";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { User } from "~/domain/types";
+import type { MetricsStore } from "~/metrics/port";
+import { fact } from "./metrics.contract";
+import { BASE_URL, startApp, type TestApp } from "./app-helpers";
+
+let app: TestApp;
+let metrics: MetricsStore;
+let m: {
+  route: typeof import("~/routes/api.metrics");
+  jwks: typeof import("~/routes/[.]well-known.jwks[.]json");
+  tokens: typeof import("~/services/identity-token.server");
+  metricsIndex: typeof import("~/metrics/index.server");
+};
+let operator: User;
+let supplier: User;
+
+const DAY = "2026-11-24";
+
+beforeAll(async () => {
+  app = await startApp();
+  const [route, jwks, tokens, metricsIndex, sqliteMetrics] = await Promise.all([
+    import("~/routes/api.metrics"),
+    import("~/routes/[.]well-known.jwks[.]json"),
+    import("~/services/identity-token.server"),
+    import("~/metrics/index.server"),
+    import("~/metrics/sqlite.server"),
+  ]);
+  m = { route, jwks, tokens, metricsIndex };
+  metrics = new sqliteMetrics.SqliteMetricsStore(path.join(app.dir, "metrics-api.db"));
+  metricsIndex.setMetricsStoreForTests(metrics);
+  operator = await app.createUser({ email: "op.metrics@example.com", claims: { type: "operator", role: "ADMIN" } });
+  supplier = await app.createUser({ email: "sup.metrics@example.com", claims: { type: "supplier", role: "ADMIN" }, roleByTeam: { "team-a": "ADMIN" } });
+  await metrics.applyBatch(
+    "b-1",
+    [
+      fact(`${DAY}T10:00:00Z`, { team: "team-a", campaign: "camp-a", device: "mobile" }),
+      fact(`${DAY}T11:00:00Z`, { team: "team-b", wallet: "wallet-b", campaign: "camp-b", displays: 99 }),
+    ],
+    `${DAY}T11:00:00.000Z`,
+  );
+});
+
+afterAll(async () => {
+  m?.metricsIndex.setMetricsStoreForTests(undefined);
+  await metrics?.close();
+  await app?.stop();
+});
+
+beforeEach(() => m.tokens.resetSigningKeyCache());
+
+function post(body: unknown, token?: string | null, raw?: string): Promise<Response> {
+  const request = new Request(`${BASE_URL}/api/metrics`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: raw ?? JSON.stringify(body),
+  });
+  return m.route.action({ request, params: {}, context: {} } as never) as Promise<Response>;
+}
+
+const teamsRequest = { dateFrom: DAY, dateTo: DAY, groups: { terms: ["team"] } };
+
+describe("POST /api/metrics", () => {
+  it("answers the contract for an operator: summary, groups and histogram of every team", async () => {
+    const token = await m.tokens.mintIdentityToken(operator);
+    const response = await post({ ...teamsRequest, histogram: "hour", groups: { terms: ["team", "device"] } }, token);
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.summary.displays).toBe(109);
+    expect(body.team.map((r: { key: string; displays: number }) => [r.key, r.displays]).sort()).toEqual([["team-a", 10], ["team-b", 99]]);
+    expect(body.device.map((r: { key: string }) => r.key).sort()).toEqual(["desktop", "mobile"]);
+    expect(body.histogram).toHaveLength(2);
+    expect(body.newestEvent).toBe(`${DAY}T11:00:00.000Z`);
+  });
+
+  it("gives a supplier's token its teams only, even when it asks for another team", async () => {
+    const token = await m.tokens.mintIdentityToken(supplier);
+    const all = await (await post(teamsRequest, token)).json();
+    expect(all.summary.displays).toBe(10);
+    expect(all.team.map((r: { key: string }) => r.key)).toEqual(["team-a"]);
+    const other = await (await post({ ...teamsRequest, filters: { terms: { team: ["team-b"] } } }, token)).json();
+    expect(other.summary.displays).toBe(0);
+    expect(other.team).toEqual([]);
+  });
+
+  it("refuses a body that breaks the contract with 400, and other methods with 405", async () => {
+    const token = await m.tokens.mintIdentityToken(operator);
+    expect((await post({ dateFrom: "yesterday", dateTo: DAY }, token)).status).toBe(400);
+    expect((await post({ ...teamsRequest, groups: { terms: ["team; DROP TABLE"] } }, token)).status).toBe(400);
+    expect((await post(null, token, "{not json")).status).toBe(400);
+    expect((await m.route.loader()).status).toBe(405);
+  });
+
+  describe("refuses with 401", () => {
+    it("no token, a malformed one, or one in the wrong header form", async () => {
+      expect((await post(teamsRequest)).status).toBe(401);
+      expect((await post(teamsRequest, "not.a.jwt")).status).toBe(401);
+      const response = await post(teamsRequest, "x".repeat(5000));
+      expect(response.status).toBe(401);
+      expect(response.headers.get("WWW-Authenticate")).toContain("Bearer");
+    });
+
+    it("a token signed by a key that is not published", async () => {
+      const { privateKey } = await generateKeyPair("ES256");
+      const [published] = await m.tokens.signingKeys();
+      const forged = await new SignJWT({ typ: "operator", teams: null })
+        .setProtectedHeader({ alg: "ES256", kid: published.kid })
+        .setIssuer(BASE_URL)
+        .setAudience(m.tokens.TOKEN_AUDIENCE)
+        .setSubject(operator.id)
+        .setIssuedAt()
+        .setExpirationTime("5m")
+        .sign(privateKey);
+      expect((await post(teamsRequest, forged)).status).toBe(401);
+    });
+
+    it("an expired token, one for another audience or issuer, and an unsigned one", async () => {
+      const past = new Date(Date.now() - 10 * 60_000);
+      expect((await post(teamsRequest, await m.tokens.mintIdentityToken(operator, past))).status).toBe(401);
+      const [key] = await m.tokens.signingKeys();
+      const privateKey = await importJWK(key.privateJwk as never, "ES256");
+      const sign = (audience: string, issuer: string) =>
+        new SignJWT({ typ: "operator", teams: null })
+          .setProtectedHeader({ alg: "ES256", kid: key.kid })
+          .setIssuer(issuer)
+          .setAudience(audience)
+          .setSubject(operator.id)
+          .setIssuedAt()
+          .setExpirationTime("5m")
+          .sign(privateKey);
+      expect((await post(teamsRequest, await sign("another-service", BASE_URL))).status).toBe(401);
+      expect((await post(teamsRequest, await sign(m.tokens.TOKEN_AUDIENCE, "https://evil.example"))).status).toBe(401);
+      expect((await post(teamsRequest, await sign(m.tokens.TOKEN_AUDIENCE, BASE_URL))).status).toBe(200);
+      const [, payload] = (await m.tokens.mintIdentityToken(operator)).split(".");
+      const none = `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${payload}.`;
+      expect((await post(teamsRequest, none)).status).toBe(401);
+    });
+
+    it("a supplier's token whose teams were widened by hand", async () => {
+      const token = await m.tokens.mintIdentityToken(supplier);
+      const [header, payload, signature] = token.split(".");
+      const claims = JSON.parse(Buffer.from(payload, "base64url").toString());
+      const widened = Buffer.from(JSON.stringify({ ...claims, teams: null, typ: "operator" })).toString("base64url");
+      expect((await post(teamsRequest, `${header}.${widened}.${signature}`)).status).toBe(401);
+    });
+  });
+});
+
+describe("signing keys", () => {
+  it("publishes the public keys only, and a token verifies against them", async () => {
+    const response = await m.jwks.loader();
+    const { keys } = await response.json();
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys) {
+      expect(key.d).toBeUndefined();
+      expect(key).toMatchObject({ kty: "EC", crv: "P-256", alg: "ES256", use: "sig" });
+    }
+    const token = await m.tokens.mintIdentityToken(operator);
+    expect(await m.tokens.verifyIdentityToken(token)).toEqual({ userId: operator.id, accountType: "operator", teams: null });
+  });
+
+  it("rotates after 30 days, keeps verifying the old key's tokens, and two instances end on one key", async () => {
+    const now = new Date();
+    const before = await m.tokens.signingKeys(now, { fresh: true });
+    const oldToken = await m.tokens.mintIdentityToken(operator, now);
+    const later = new Date(now.getTime() + m.tokens.ROTATE_AFTER_MS + 1000);
+    // Two instances rotate at once: one key wins, the other's candidate is dropped.
+    const repo = app.m.storageIndex.getStorage().signingKeys;
+    const candidate = (kid: string) => ({ kid, alg: "ES256" as const, privateJwk: {}, publicJwk: { kid }, created: later.toISOString() });
+    const [a, b] = await Promise.all([
+      repo.rotate(candidate("instance-a"), later, m.tokens.ROTATE_AFTER_MS, m.tokens.KEEP_KEYS_MS),
+      repo.rotate(candidate("instance-b"), later, m.tokens.ROTATE_AFTER_MS, m.tokens.KEEP_KEYS_MS),
+    ]);
+    expect(a[0].kid).toBe(b[0].kid);
+    const after = await repo.list();
+    expect(after.map((k) => k.kid)).toEqual([a[0].kid, ...before.map((k) => k.kid)]);
+    // The retired key still verifies a token it signed (within its lifetime).
+    m.tokens.resetSigningKeyCache();
+    expect(await m.tokens.verifyIdentityToken(oldToken, now)).not.toBeNull();
+    // Keys older than the keep period are dropped at the next rotation.
+    const muchLater = new Date(later.getTime() + m.tokens.KEEP_KEYS_MS);
+    const pruned = await repo.rotate(candidate("instance-c"), muchLater, m.tokens.ROTATE_AFTER_MS, m.tokens.KEEP_KEYS_MS);
+    expect(pruned.map((k) => k.kid)).toEqual(["instance-c"]);
+  });
+});
