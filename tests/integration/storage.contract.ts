@@ -1429,9 +1429,16 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
         }
 
         it("opens a batch once and records its cost into its wallets' accruals once, atomically", async () => {
-          const first = await storage.spend.openBatch(batch("srv-1:0001", { "w-a": { total: 25_000, campaigns: { "c-1": 15_000, "c-2": 10_000 } } }));
+          const refused = [
+            { index: 1, reason: "badCost", field: "cost" },
+            { index: 3, reason: "notAnObject" },
+            { index: 9_999, reason: "campaignMismatch", field: "campaignType" },
+          ] as const;
+          const first = await storage.spend.openBatch(
+            batch("srv-1:0001", { "w-a": { total: 25_000, campaigns: { "c-1": 15_000, "c-2": 10_000 } } }, { refused: [...refused] }),
+          );
           expect(first.created).toBe(true);
-          expect(first.batch).toMatchObject({ batchId: "srv-1:0001", state: "pending", recorded: null, eventsHash: "hash-of-srv-1:0001" });
+          expect(first.batch).toMatchObject({ batchId: "srv-1:0001", state: "pending", recorded: null, eventsHash: "hash-of-srv-1:0001", refused });
           // Opened again (a retry, or a racing request): the first record stands.
           const again = await storage.spend.openBatch(batch("srv-1:0001", {}, { eventsHash: "other", accepted: 99 }));
           expect(again).toEqual({ batch: first.batch, created: false });

@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { CampaignData } from "~/domain/campaigns/campaign";
+import type { EventRefusal } from "~/domain/metrics/events";
 import { servingStop } from "~/domain/campaigns/status";
 import { localDay } from "~/domain/metrics/periods";
 import type { LedgerEntry, WalletData } from "~/domain/types";
@@ -21,6 +22,7 @@ import {
   NotFoundError,
   type Campaign,
   type DocumentStore,
+  type EventBatch,
   type EventBatchData,
   type Patch,
   type SpendAccrualData,
@@ -39,6 +41,27 @@ const C = COLLECTIONS.campaign;
 /** A batch id as a document id: any id the API accepts, hashed to a fixed, safe length. */
 export function batchDocumentId(batchId: string): string {
   return `b-${createHash("sha256").update(batchId).digest("hex").slice(0, 40)}`;
+}
+
+/**
+ * A batch as stored: its refusals as compact strings ("index:reason[:field]"), so that 10,000
+ * refused events stay far under Firestore's 1 MiB per document.
+ */
+type StoredBatch = Omit<EventBatchData, "refused"> & { refused: string[] };
+
+function encodeRefusals(refused: readonly EventRefusal[]): string[] {
+  return refused.map((r) => [r.index, r.reason, ...(r.field ? [r.field] : [])].join(":"));
+}
+
+function decodeRefusals(refused: readonly string[]): EventRefusal[] {
+  return refused.map((code) => {
+    const [index, reason, field] = code.split(":");
+    return { index: Number(index), reason: reason as EventRefusal["reason"], ...(field ? { field } : {}) };
+  });
+}
+
+function toBatch(doc: Stored<StoredBatch>): EventBatch {
+  return { ...doc, refused: decodeRefusals(doc.refused) };
 }
 
 function emptyAccrual(walletId: string, now: string): SpendAccrualData {
@@ -67,17 +90,18 @@ function stopOf(campaign: CampaignData, now: Date, timeZone: string) {
 export function createSpendRepo(store: DocumentStore): SpendRepo {
   return {
     async getBatch(batchId) {
-      return store.get<EventBatchData>(B, batchDocumentId(batchId));
+      const doc = await store.get<StoredBatch>(B, batchDocumentId(batchId));
+      return doc ? toBatch(doc) : null;
     },
 
     async openBatch(data) {
       const id = batchDocumentId(data.batchId);
       return store.transaction(async (tx) => {
-        const existing = await tx.get<EventBatchData>(B, id);
-        if (existing) return { batch: existing, created: false };
-        const doc: EventBatchData = { ...data, state: "pending", recorded: null };
-        tx.create<EventBatchData>(B, id, doc);
-        return { batch: { ...doc, id, version: 1 }, created: true };
+        const existing = await tx.get<StoredBatch>(B, id);
+        if (existing) return { batch: toBatch(existing), created: false };
+        const doc: StoredBatch = { ...data, refused: encodeRefusals(data.refused), state: "pending", recorded: null };
+        tx.create<StoredBatch>(B, id, doc);
+        return { batch: toBatch({ ...doc, id, version: 1 }), created: true };
       });
     },
 
@@ -85,8 +109,9 @@ export function createSpendRepo(store: DocumentStore): SpendRepo {
       const id = batchDocumentId(batchId);
       const nowIso = now.toISOString();
       return store.transaction(async (tx) => {
-        const batch = await tx.get<EventBatchData>(B, id);
-        if (!batch) throw new NotFoundError(B, id);
+        const stored = await tx.get<StoredBatch>(B, id);
+        if (!stored) throw new NotFoundError(B, id);
+        const batch = toBatch(stored);
         if (batch.state === "recorded") return { recorded: false, batch };
         const walletIds = Object.keys(batch.cost).sort();
         const accruals = await Promise.all(walletIds.map((walletId) => tx.get<SpendAccrualData>(A, walletId)));
@@ -97,13 +122,13 @@ export function createSpendRepo(store: DocumentStore): SpendRepo {
           if (current) tx.update<SpendAccrualData>(A, walletId, fields);
           else tx.create<SpendAccrualData>(A, walletId, { ...emptyAccrual(walletId, nowIso), ...fields });
         });
-        tx.update<EventBatchData>(B, id, { state: "recorded", recorded: nowIso });
+        tx.update<StoredBatch>(B, id, { state: "recorded", recorded: nowIso });
         return { recorded: true, batch: { ...batch, state: "recorded", recorded: nowIso, version: batch.version + 1 } };
       });
     },
 
     async purgeBatches(before, limit) {
-      const page = await store.query<EventBatchData>(B, { where: [["received", "<", before.toISOString()]], limit });
+      const page = await store.query<StoredBatch>(B, { where: [["received", "<", before.toISOString()]], limit });
       for (const batch of page.items) await store.delete(B, batch.id);
       return page.items.length;
     },
