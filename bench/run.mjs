@@ -65,7 +65,7 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ads-bench-"));
   const server = spawn("node", ["server.mjs"], {
     cwd: root,
-    env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, DATABASE_URL: path.join(dataDir, "console.db"), SEED_DEMO_DATA: "true" },
+    env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, DATABASE_URL: path.join(dataDir, "console.db"), SEED_DEMO_DATA: "true", SIMULATE_TRAFFIC: "false" },
     stdio: ["ignore", "ignore", "inherit"],
   });
   try {

@@ -7,9 +7,13 @@ import { getEnv } from "~/services/env.server";
 import { seedDemoCampaigns } from "~/services/demo-campaigns.server";
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoData } from "~/services/seed.server";
 import { startSettlementScheduler } from "~/services/settlement.server";
+import { startTrafficSimulator } from "~/services/simulator.server";
 import { initStorage } from "~/services/storage.server";
 
 let stopSettlement: (() => void) | null = null;
+let stopSimulator: (() => void) | null = null;
+/** Demo traffic every 5 s: numbers move on the screens within a minute of `npm start`. */
+const SIMULATOR_INTERVAL_MS = 5_000;
 
 function underTests(): boolean {
   return process.env.NODE_ENV === "test" || !!process.env.VITEST;
@@ -21,6 +25,10 @@ export async function boot(): Promise<void> {
   await storage.config.get();
   if (env.SETTLEMENT_INTERVAL_SECONDS > 0 && !underTests() && !stopSettlement) {
     stopSettlement = startSettlementScheduler(env.SETTLEMENT_INTERVAL_SECONDS * 1000);
+  }
+  if (env.SIMULATE_TRAFFIC && !underTests() && !stopSimulator) {
+    stopSimulator = startTrafficSimulator(SIMULATOR_INTERVAL_MS);
+    console.log("Demo traffic simulator on (SIMULATE_TRAFFIC=false turns it off).");
   }
   if (!env.EVENTS_API_KEY) console.log("POST /api/events is closed: set EVENTS_API_KEY (32 characters or more).");
   else if (env.EVENTS_API_KEY_FILE) console.log(`POST /api/events: the demo's key is in ${env.EVENTS_API_KEY_FILE}.`);

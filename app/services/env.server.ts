@@ -31,6 +31,8 @@ const EnvSchema = z.object({
   EVENTS_API_KEY: z.string().min(32).optional(),
   /** Seconds between two settlements of ad spend into the wallets (0: none in this process). */
   SETTLEMENT_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(10),
+  /** The demo traffic simulator (default: on with the demo campaigns on the embedded database). */
+  SIMULATE_TRAFFIC: bool.optional(),
 });
 
 export type Env = Omit<z.infer<typeof EnvSchema>, "EVENTS_API_KEY"> & {
@@ -39,6 +41,7 @@ export type Env = Omit<z.infer<typeof EnvSchema>, "EVENTS_API_KEY"> & {
   COOKIE_SECURE: boolean;
   SEED_DEMO_DATA: boolean;
   SEED_DEMO_CAMPAIGNS: boolean;
+  SIMULATE_TRAFFIC: boolean;
   OUTBOX_DIR: string;
   /** Null when no key is set and none is generated: /api/events answers 503. */
   EVENTS_API_KEY: string | null;
@@ -84,6 +87,7 @@ export function getEnv(): Env {
     COOKIE_SECURE: env.COOKIE_SECURE ?? publicUrl.startsWith("https:"),
     SEED_DEMO_DATA: seedDemoData,
     SEED_DEMO_CAMPAIGNS: env.SEED_DEMO_CAMPAIGNS ?? env.SEED_DEMO_DATA ?? env.STORAGE === "sqlite",
+    SIMULATE_TRAFFIC: env.SIMULATE_TRAFFIC ?? (env.SEED_DEMO_CAMPAIGNS ?? env.SEED_DEMO_DATA ?? env.STORAGE === "sqlite"),
     OUTBOX_DIR: path.join(env.DATA_DIR, "outbox"),
     EVENTS_API_KEY: env.EVENTS_API_KEY ?? (generateEventsKey ? localSecret(env.DATA_DIR, "events-api-key") : null),
     EVENTS_API_KEY_FILE: generateEventsKey ? path.join(env.DATA_DIR, "events-api-key") : null,
