@@ -6,15 +6,10 @@
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { parseMetricsRequest, scopeRequest } from "~/domain/metrics/contract";
-import { bearerToken, verifyIdentityToken } from "~/services/identity-token.server";
+import { jsonReply as json } from "~/http/api.server";
+import { bearerToken } from "~/http/service-auth.server";
+import { verifyIdentityToken } from "~/services/identity-token.server";
 import { answerMetrics } from "~/services/metrics.server";
-
-function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff", ...headers },
-  });
-}
 
 export async function loader() {
   return json({ error: "Use POST" }, 405, { Allow: "POST" });
@@ -22,7 +17,7 @@ export async function loader() {
 
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return json({ error: "Use POST" }, 405, { Allow: "POST" });
-  const claims = await verifyIdentityToken(bearerToken(request.headers.get("authorization")));
+  const claims = await verifyIdentityToken(bearerToken(request));
   if (!claims) return json({ error: "A valid identity token is required" }, 401, { "WWW-Authenticate": 'Bearer realm="metrics"' });
   let body: unknown;
   try {

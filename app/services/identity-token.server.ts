@@ -106,9 +106,3 @@ export async function verifyIdentityToken(token: string | null | undefined, now 
   }
   return null;
 }
-
-/** The bearer token of an Authorization header. */
-export function bearerToken(header: string | null): string | null {
-  const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)$/.exec(header?.trim() ?? "");
-  return match ? match[1] : null;
-}
