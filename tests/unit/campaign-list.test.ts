@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   CAMPAIGN_LIST_COLUMNS,
+  DEFAULT_LIST_COLUMNS,
   defaultListState,
   hasFilters,
   LIVE_FILTER_TO_STORED,
@@ -40,7 +41,9 @@ describe("parseListState: the list's state from the URL", () => {
     ["unknown sort and direction dropped", "sort=teamName&dir=up", { sort: "updated", dir: "desc" }],
     ["columns subset in the list's order", "columns=spend&columns=name&columns=team", { columns: ["name", "team", "spend"] }],
     ["the name column always stays", "columns=spend,bogus", { columns: ["name", "spend"] }],
-    ["only unknown columns: all", "columns=bogus", { columns: [...CAMPAIGN_LIST_COLUMNS] }],
+    ["only unknown columns: the default ones", "columns=bogus", { columns: [...DEFAULT_LIST_COLUMNS] }],
+    ["a statistics column and its period", "columns=clicks&period=last7", { columns: ["name", "clicks"], period: "last7" }],
+    ["an unknown period: today", "period=forever", { period: "today" }],
     ["cursor", "after=abc123", { after: "abc123" }],
     ["over-long cursor dropped", `after=${"c".repeat(1001)}`, { after: null }],
   ])("%s", (_label, query, expected) => {
@@ -59,7 +62,8 @@ describe("viewQuery and listQuery: stable links", () => {
     ],
     ["default direction left out", { sort: "name", dir: "asc" }, "sort=name"],
     ["columns in the list's order", { columns: ["spend", "name"] }, "columns=name&columns=spend"],
-    ["all columns left out", { columns: [...CAMPAIGN_LIST_COLUMNS] }, ""],
+    ["the default columns left out", { columns: [...DEFAULT_LIST_COLUMNS] }, ""],
+    ["every column, statistics included, and a period", { columns: [...CAMPAIGN_LIST_COLUMNS], period: "last30" }, CAMPAIGN_LIST_COLUMNS.map((c) => `columns=${c}`).join("&") + "&period=last30"],
     ["dates, team, wallet", { startTo: "2026-03-31", startFrom: "2026-03-01", wallet: "w1", team: "t1" }, "team=t1&wallet=w1&startFrom=2026-03-01&startTo=2026-03-31"],
   ])("%s", (_label, s, expected) => {
     expect(viewQuery(state(s))).toBe(expected);

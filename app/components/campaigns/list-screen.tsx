@@ -25,6 +25,7 @@ export interface CampaignListScreenData {
     sort: CampaignSort;
     dir: SortDirection;
     chooseTeam: boolean;
+    metricsFailed?: boolean;
   };
   filtered: boolean;
   teamOptions: { id: string; name: string }[];
@@ -90,6 +91,7 @@ export function CampaignListScreen({ page, actionData }: { page: CampaignListScr
       {ranged ? <p className="field-help campaign-list-note">{t("filters.rangeSort")}</p> : null}
 
       {!list.ok ? <FormAlert title={t("campaigns:errors.fetchCampaign")} message={t("common:errors.errorOccurred")} /> : null}
+      {list.metricsFailed ? <FormAlert title={t("metrics:errors.fetchOverall")} message={t("common:errors.errorOccurred")} /> : null}
 
       {actionData?.kind === "bulk-review" ? (
         <BulkReviewPanel rows={actionData.review.rows} summary={actionData.review.summary} change={actionData.change} cancelHref={here} />

@@ -7,9 +7,13 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LiveStatusBadge } from "~/components/campaigns/status-badge";
+import { useFigureFormat } from "~/components/metrics/statistics";
+import type { Derived } from "~/domain/metrics/metrics";
 import {
   CAMPAIGN_LIST_COLUMNS,
   CAMPAIGN_SORTS,
+  isDefaultColumns,
+  LIST_PERIODS,
   defaultDirection,
   listQuery,
   type CampaignListColumn,
@@ -37,6 +41,8 @@ export interface CampaignListRowView {
   updated: string | null;
   by: string;
   canDuplicate: boolean;
+  /** Statistics of the list's period, when a statistics column is shown. */
+  figures: Derived | null;
 }
 
 /** The list's URL for a state (the cursor included when set). */
@@ -54,7 +60,7 @@ const COLUMN_SORT: Partial<Record<CampaignListColumn, CampaignSort>> = {
   updated: "updated",
 };
 
-const NUMERIC: ReadonlySet<CampaignListColumn> = new Set(["spend", "bid"]);
+const NUMERIC: ReadonlySet<CampaignListColumn> = new Set(["spend", "bid", "displays", "clicks", "ctr", "sales", "roas"]);
 
 /** Stored statuses offered as filters: deleted campaigns leave the list (they move to deleted_campaign). */
 const STATUS_FILTERS = CAMPAIGN_STATUSES.filter((s) => s !== "deleted");
@@ -84,7 +90,7 @@ interface FiltersProps {
 export function CampaignListFilters({ basePath, state, teamOptions, moreTeams, walletOptions, types, filtered, pageSize }: FiltersProps) {
   const { t } = useTranslation(["campaignList", "campaigns"]);
   const typeOptions = state.type && !types.includes(state.type) ? [...types, state.type] : types;
-  const moreOpen = state.statuses.length > 0 || state.live.length > 0 || state.columns.length !== CAMPAIGN_LIST_COLUMNS.length;
+  const moreOpen = state.statuses.length > 0 || state.live.length > 0 || !isDefaultColumns(state.columns) || state.period !== "today";
   return (
     <Form method="get" action={basePath} className="campaign-filters" role="search" aria-label={t("filters.label")}>
       <div className="campaign-filters-row">
@@ -201,6 +207,19 @@ export function CampaignListFilters({ basePath, state, teamOptions, moreTeams, w
               {t("filters.nameAlways")}
             </p>
           </fieldset>
+          <div className="field">
+            <label htmlFor="campaigns-period">{t("filters.period")}</label>
+            <select id="campaigns-period" name="period" defaultValue={state.period} aria-describedby="campaigns-period-help">
+              {LIST_PERIODS.map((p) => (
+                <option key={p} value={p}>
+                  {t(`metrics:presets.${p}`)}
+                </option>
+              ))}
+            </select>
+            <p id="campaigns-period-help" className="field-help">
+              {t("filters.periodHelp")}
+            </p>
+          </div>
         </div>
       </details>
       <div className="campaign-filters-actions">
@@ -237,6 +256,7 @@ export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, ca
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const selectAll = useRef<HTMLInputElement>(null);
+  const format = useFigureFormat();
   const columns = state.columns;
 
   function headerLink(column: CampaignListColumn) {
@@ -290,6 +310,16 @@ export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, ca
         return (
           <td key={column} className="num">
             {row.spend ?? "—"}
+          </td>
+        );
+      case "displays":
+      case "clicks":
+      case "ctr":
+      case "sales":
+      case "roas":
+        return (
+          <td key={column} className="num">
+            {row.figures ? format(column, row.figures) : "—"}
           </td>
         );
       case "updated":

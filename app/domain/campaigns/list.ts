@@ -20,13 +20,38 @@
 import { dayEdge } from "~/domain/campaigns/campaign";
 import { CAMPAIGN_STATUSES, DERIVED_LIVE_STATUSES, type CampaignStatus } from "~/domain/campaigns/status";
 import { isCampaignType, type CampaignType } from "~/domain/retailer-settings";
+import type { Preset } from "~/domain/metrics/periods";
 
 export const CAMPAIGN_SORTS = ["updated", "name", "startDate", "endDate", "created", "spend"] as const;
 export type CampaignSort = (typeof CAMPAIGN_SORTS)[number];
 export type SortDirection = "asc" | "desc";
 
-export const CAMPAIGN_LIST_COLUMNS = ["name", "team", "type", "liveStatus", "wallet", "bid", "start", "end", "spend", "updated", "by"] as const;
+export const CAMPAIGN_LIST_COLUMNS = [
+  "name",
+  "team",
+  "type",
+  "liveStatus",
+  "wallet",
+  "bid",
+  "start",
+  "end",
+  "spend",
+  "displays",
+  "clicks",
+  "ctr",
+  "sales",
+  "roas",
+  "updated",
+  "by",
+] as const;
 export type CampaignListColumn = (typeof CAMPAIGN_LIST_COLUMNS)[number];
+/** Statistics of the chosen period (issue 9): chosen in the column picker, not shown by default. */
+export const METRIC_LIST_COLUMNS = ["displays", "clicks", "ctr", "sales", "roas"] as const satisfies readonly CampaignListColumn[];
+/** The columns of a list whose URL names none: every column but the statistics. */
+export const DEFAULT_LIST_COLUMNS: readonly CampaignListColumn[] = CAMPAIGN_LIST_COLUMNS.filter((c) => !(METRIC_LIST_COLUMNS as readonly string[]).includes(c));
+/** The periods a list's statistics columns may cover (a list has no single wallet or campaign lifetime). */
+export const LIST_PERIODS = ["today", "yesterday", "last7", "last30", "last90", "lastWeek", "thisMonth", "lastMonth", "thisYear", "lastYear"] as const satisfies readonly Preset[];
+export type ListPeriod = (typeof LIST_PERIODS)[number];
 
 export type LiveFilter = (typeof DERIVED_LIVE_STATUSES)[number];
 
@@ -54,6 +79,8 @@ export interface CampaignListState {
   sort: CampaignSort;
   dir: SortDirection;
   columns: CampaignListColumn[];
+  /** The period of the statistics columns. */
+  period: ListPeriod;
   /** The cursor of the page. */
   after: string | null;
 }
@@ -80,7 +107,8 @@ export function defaultListState(): CampaignListState {
     startTo: null,
     sort: DEFAULT_CAMPAIGN_SORT,
     dir: defaultDirection(DEFAULT_CAMPAIGN_SORT),
-    columns: [...CAMPAIGN_LIST_COLUMNS],
+    columns: [...DEFAULT_LIST_COLUMNS],
+    period: "today",
     after: null,
   };
 }
@@ -133,14 +161,22 @@ export function parseListState(params: URLSearchParams): CampaignListState {
   const dir = one(params, "dir");
   state.dir = dir === "asc" || dir === "desc" ? dir : defaultDirection(state.sort);
   const columns = pick(CAMPAIGN_LIST_COLUMNS, values(params, "columns"));
-  state.columns = columns.length === 0 ? [...CAMPAIGN_LIST_COLUMNS] : columns.includes("name") ? columns : pick(CAMPAIGN_LIST_COLUMNS, ["name", ...columns]);
+  state.columns = columns.length === 0 ? [...DEFAULT_LIST_COLUMNS] : columns.includes("name") ? columns : pick(CAMPAIGN_LIST_COLUMNS, ["name", ...columns]);
+  const period = one(params, "period");
+  state.period = (LIST_PERIODS as readonly string[]).includes(period ?? "") ? (period as ListPeriod) : "today";
   const after = one(params, "after");
   state.after = after && after.length <= MAX_CURSOR_LENGTH ? after : null;
   return state;
 }
 
-function isAllColumns(columns: readonly CampaignListColumn[]): boolean {
-  return columns.length === CAMPAIGN_LIST_COLUMNS.length && CAMPAIGN_LIST_COLUMNS.every((c, i) => columns[i] === c);
+/** Whether the columns are the default ones (left out of the URL). */
+export function isDefaultColumns(columns: readonly CampaignListColumn[]): boolean {
+  return columns.length === DEFAULT_LIST_COLUMNS.length && DEFAULT_LIST_COLUMNS.every((c, i) => columns[i] === c);
+}
+
+/** Whether the list shows statistics (and so asks for them). */
+export function showsMetrics(columns: readonly CampaignListColumn[]): boolean {
+  return columns.some((c) => (METRIC_LIST_COLUMNS as readonly string[]).includes(c));
 }
 
 /** The state as parameters in a stable order, defaults left out; the cursor only when asked. */
@@ -157,7 +193,8 @@ export function serialiseListState(state: CampaignListState, options: { cursor?:
   if (state.sort !== DEFAULT_CAMPAIGN_SORT) params.set("sort", state.sort);
   if (state.dir !== defaultDirection(state.sort)) params.set("dir", state.dir);
   const columns = pick(CAMPAIGN_LIST_COLUMNS, state.columns);
-  if (!isAllColumns(columns)) for (const c of columns) params.append("columns", c);
+  if (!isDefaultColumns(columns)) for (const c of columns) params.append("columns", c);
+  if (state.period !== "today") params.set("period", state.period);
   if (options.cursor !== false && state.after) params.set("after", state.after);
   return params;
 }

@@ -19,6 +19,7 @@
  */
 import {
   hasFilters,
+  showsMetrics,
   listQuery,
   matchesStatusFilter,
   parseListState,
@@ -30,6 +31,9 @@ import {
   type SortDirection,
 } from "~/domain/campaigns/list";
 import { campaignNewPath } from "~/domain/campaigns/urls";
+import { derive, zeroMeasures, type Derived } from "~/domain/metrics/metrics";
+import { resolvePreset } from "~/domain/metrics/periods";
+import { fetchMetrics, rowsByKey } from "~/services/metrics.server";
 import { can } from "~/domain/permissions";
 import { isEnabledType } from "~/domain/retailer-settings";
 import { canSeeTeam, listableTeamStatuses } from "~/domain/teams";
@@ -52,7 +56,11 @@ const TEAM_OPTIONS_LIMIT = 100;
 // ---------------------------------------------------------------------------------------------
 // The page
 
-export type CampaignListRow = ReturnType<typeof presentCampaign> & { canDuplicate: boolean };
+export type CampaignListRow = ReturnType<typeof presentCampaign> & {
+  canDuplicate: boolean;
+  /** The row's statistics for the list's period, when a statistics column is shown (null: none asked, or unavailable). */
+  figures: Derived | null;
+};
 
 export type CampaignListResult =
   | {
@@ -66,8 +74,25 @@ export type CampaignListResult =
       dir: SortDirection;
       /** A supplier on too many teams must choose one. */
       chooseTeam: boolean;
+      /** The statistics columns could not be filled ('Fetch overall statistics'). */
+      metricsFailed?: boolean;
     }
-  | { ok: false; rows: []; next: null; leftOut: 0; sort: CampaignSort; dir: SortDirection; chooseTeam: false };
+  | { ok: false; rows: []; next: null; leftOut: 0; sort: CampaignSort; dir: SortDirection; chooseTeam: false; metricsFailed?: boolean };
+
+/** Fills each row's figures for the list's period; false when statistics are unavailable. */
+async function addFigures(user: User, state: CampaignListState, rows: CampaignListRow[]): Promise<boolean> {
+  const period = resolvePreset(state.period, { now: new Date(), timeZone: retailerTimeZone() });
+  const ids = rows.map((r) => r.id);
+  const result = await fetchMetrics(
+    user,
+    { dateFrom: period.from, dateTo: period.to, groups: { terms: ["campaign"], size: ids.length }, filters: { terms: { campaign: ids } } },
+    "metrics:errors.fetchOverall",
+  );
+  if (!result.ok) return false;
+  const byId = rowsByKey(result.value, "campaign");
+  for (const row of rows) row.figures = derive(byId.get(row.id) ?? zeroMeasures());
+  return true;
+}
 
 /** The teams to ask storage for; null = a supplier on too many teams (choose one). */
 function teamFilter(user: User, state: CampaignListState, fixedTeam: Team | null): string[] | undefined | null {
@@ -120,9 +145,10 @@ export async function listCampaigns(user: User, state: CampaignListState, option
       if (!team || !canSeeTeam(user, team)) continue;
       const row = presentCampaign(campaign, campaign.wallet ? (wallets.get(campaign.wallet) ?? null) : null, view);
       if (!matchesStatusFilter(state, row.status, row.liveStatus)) continue;
-      rows.push({ ...row, team: { id: team.id, name: team.name }, canDuplicate: can(user, "Campaign", "create", { teamId: team.id }) });
+      rows.push({ ...row, team: { id: team.id, name: team.name }, canDuplicate: can(user, "Campaign", "create", { teamId: team.id }), figures: null });
     }
-    return { ok: true, rows, next: page.next, leftOut: page.items.length - rows.length, sort, dir, chooseTeam: false };
+    const metricsFailed = showsMetrics(state.columns) && rows.length > 0 ? !(await addFigures(user, state, rows)) : false;
+    return { ok: true, rows, next: page.next, leftOut: page.items.length - rows.length, sort, dir, chooseTeam: false, metricsFailed };
   } catch (error) {
     console.error(JSON.stringify({ level: "error", what: "Fetch campaign list", error: error instanceof Error ? error.message : String(error) }));
     return { ok: false, rows: [], next: null, leftOut: 0, sort, dir, chooseTeam: false };
