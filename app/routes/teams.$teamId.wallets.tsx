@@ -14,6 +14,14 @@ import { requireVisibleTeam } from "~/http/scope.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { createWallet, listTeamWallets, retailerSettings, viewContext } from "~/services/wallets.server";
 import { useIsPending } from "~/utils/misc";
+import { FormAlert } from "~/components/forms";
+import { FiguresTable, Freshness, PeriodForm } from "~/components/metrics/statistics";
+import { periodFromSearch, PRESETS, type Preset } from "~/domain/metrics/periods";
+import { retailerTimeZone } from "~/services/retailer-settings.server";
+import { teamWalletStatistics } from "~/services/wallet-statistics.server";
+
+/** A team's wallets side by side: no single wallet's or campaign's lifetime. */
+const TEAM_PRESETS: readonly Preset[] = PRESETS.filter((p) => p !== "walletLifetime" && p !== "campaignLifetime");
 
 export const meta: MetaFunction = () => [{ title: "Wallets · Ads console" }];
 
@@ -22,8 +30,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Wallet");
   const team = await requireVisibleTeam(user, params.teamId);
   const ctx = viewContext(user, await getRequestLocale(request));
-  const wallets = await listTeamWallets(team, ctx);
+  const choice = periodFromSearch(new URL(request.url).searchParams, { now: new Date(), timeZone: retailerTimeZone() }, TEAM_PRESETS);
+  const [wallets, statistics] = await Promise.all([listTeamWallets(team, ctx), teamWalletStatistics(user, team, choice.period)]);
   return {
+    choice,
+    statistics: statistics.ok ? statistics.value : null,
+    statisticsFailure: statistics.ok ? null : statistics.reason,
     team: { id: team.id, name: team.name },
     wallets,
     canCreate: can(user, "Wallet", "create", { teamId: team.id }),
@@ -50,7 +62,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function WalletListRoute() {
   const { t } = useTranslation("wallets");
-  const { team, wallets, canCreate, seesSensitive } = useLoaderData<typeof loader>();
+  const { team, wallets, canCreate, seesSensitive, choice, statistics, statisticsFailure } = useLoaderData<typeof loader>();
+  const { t: mt } = useTranslation("metrics");
   return (
     <>
       <h2 id="wallets-title">{t("list.title")}</h2>
@@ -110,6 +123,19 @@ export default function WalletListRoute() {
           </table>
         </div>
       )}
+      {wallets.length > 0 ? (
+        <section className="panel" aria-labelledby="wallets-statistics-title">
+          <h3 id="wallets-statistics-title">{mt("title")}</h3>
+          <PeriodForm presets={TEAM_PRESETS} preset={choice.preset} period={choice.period} custom={choice.custom} compare={false} />
+          {statisticsFailure ? <FormAlert title={mt(statisticsFailure)} message={t("common:errors.errorOccurred")} /> : null}
+          {statistics ? (
+            <>
+              <FiguresTable caption={mt("walletsCaption", { team: team.name })} nameLabel={t("fields.label")} rows={statistics.rows} />
+              <Freshness newestEvent={statistics.newestEvent} />
+            </>
+          ) : null}
+        </section>
+      ) : null}
       {canCreate ? <CreateWalletPanel /> : null}
     </>
   );

@@ -5,6 +5,9 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { Freshness, KpiTiles } from "~/components/metrics/statistics";
+import type { Derived } from "~/domain/metrics/metrics";
+import { walletLifetimeStatistics } from "~/services/wallet-statistics.server";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
 import { RecentlyUpdatedBadge, SpentMeter, WalletFields, WalletStatusBadge } from "~/components/wallets";
 import { periodInstants } from "~/domain/wallets/ledger-period";
@@ -51,7 +54,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const period = periodInstants({ from: from || undefined, to: to || undefined }, ctx.retailerTimeZone);
   const canManage = can(user, "Wallet", "update", { teamId: team.id });
   const reverseId = search.get("reverse");
-  const [todaySpend, page, reverse] = await Promise.all([
+  const [lifetime, todaySpend, page, reverse] = await Promise.all([
+    walletLifetimeStatistics(user, wallet),
     todaySpendOf(wallet.id, ctx.now, ctx.retailerTimeZone),
     listLedgerPage(wallet, { ...(period.ok ? period.value : {}), after: search.get("after") }, ctx),
     canManage && reverseId ? getEntryView(wallet, reverseId, ctx) : null,
@@ -70,6 +74,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     /** A fresh idempotency key for each posting form shown: a double submission records one entry. */
     postKey: canManage && wallet.status !== "archived" ? randomUUID() : null,
     reverse: reverse && reverse.reversible ? reverse : null,
+    lifetime: lifetime.ok ? lifetime.value : null,
+    lifetimeFailure: lifetime.ok ? null : lifetime.reason,
   };
 }
 
@@ -153,7 +159,7 @@ function useIntentPending(intent: string): boolean {
 
 export default function WalletRoute() {
   const { t } = useTranslation("wallets");
-  const { team, wallet, canManage, postKey, reverse, seesSensitive } = useLoaderData<typeof loader>();
+  const { team, wallet, canManage, postKey, reverse, seesSensitive, lifetime, lifetimeFailure } = useLoaderData<typeof loader>();
   return (
     <>
       <p className="wallet-back">
@@ -209,6 +215,7 @@ export default function WalletRoute() {
           <dd>{wallet.balanceUpdated ?? t("page.neverUpdated")}</dd>
         </dl>
       </section>
+      <WalletLifetime lifetime={lifetime} failure={lifetimeFailure} />
       {canManage && wallet.archived ? (
         <p className="notice" role="note">
           {t("page.archivedNotice")}
@@ -505,3 +512,22 @@ function EditWalletPanel() {
 }
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+
+/** The wallet's statistics over its lifetime: what its money bought. */
+function WalletLifetime({ lifetime, failure }: { lifetime: { period: { from: string; to: string }; totals: Derived; newestEvent: string | null } | null; failure: string | null }) {
+  const { t, i18n } = useTranslation("metrics");
+  const day = (d: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${d}T00:00:00Z`));
+  return (
+    <section className="panel wallet-section" aria-labelledby="wallet-statistics-title">
+      <h3 id="wallet-statistics-title">{t("title")}</h3>
+      {failure ? <FormAlert title={t(failure)} message={t("common:errors.errorOccurred")} /> : null}
+      {lifetime ? (
+        <>
+          <p className="muted">{t("walletLifetime", { from: day(lifetime.period.from), to: day(lifetime.period.to) })}</p>
+          <KpiTiles totals={lifetime.totals} previous={null} />
+          <Freshness newestEvent={lifetime.newestEvent} />
+        </>
+      ) : null}
+    </section>
+  );
+}
