@@ -7,6 +7,8 @@ import { getRequestLocale } from "~/http/i18n.server";
 import { ACTIVITY_ENTITIES } from "~/domain/audit-view";
 import { activityFilterOf, activityPage, reloadFailures } from "~/services/audit.server";
 import { retailerSettings } from "~/services/wallets.server";
+import { Freshness } from "~/components/metrics/statistics";
+import { newestEventReceived } from "~/services/metrics.server";
 
 /**
  * Activity: the audit trail of changes (operators), filtered in the URL by kind of record, by
@@ -16,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Health");
   const filter = activityFilterOf(new URL(request.url).searchParams);
   const format = { locale: await getRequestLocale(request), currency: retailerSettings().currency, timeZone: user.timezone || "Europe/Paris" };
-  const [page, reloadLog] = await Promise.all([activityPage(filter, format), reloadFailures(format)]);
+  const [page, reloadLog, newestEvent] = await Promise.all([activityPage(filter, format), reloadFailures(format), newestEventReceived()]);
   return {
     entity: filter.entity ?? "",
     campaign: filter.campaign ?? null,
@@ -25,12 +27,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     entries: page.entries,
     next: page.next,
     reloadLog,
+    newestEvent,
   };
 }
 
 export default function ActivityRoute() {
   const { t } = useTranslation();
-  const { entity, campaign, wallet, subject, entries, next, reloadLog } = useLoaderData<typeof loader>();
+  const { entity, campaign, wallet, subject, entries, next, reloadLog, newestEvent } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const nextParams = new URLSearchParams(params);
   if (next) nextParams.set("after", next);
@@ -38,6 +41,7 @@ export default function ActivityRoute() {
   return (
     <>
       <h1>{t("activity.title")}</h1>
+      <Freshness newestEvent={newestEvent} />
       {campaign || wallet ? (
         <p className="activity-filtered" role="status">
           <span>{t(campaign ? "activity.filteredCampaign" : "activity.filteredWallet", { name: subject })}</span>{" "}

@@ -80,3 +80,12 @@ export async function fetchMetrics(user: Pick<User, "id" | "claims" | "teamIds">
 export function rowsByKey(response: MetricsResponse, term: Dimension): Map<string, Measures> {
   return new Map((response[term] ?? []).map((row) => [row.key, measuresOf(row)]));
 }
+
+/** When the built-in statistics last received an event (Activity's freshness line); null when unknown. */
+export async function newestEventReceived(): Promise<string | null> {
+  try {
+    return await getMetricsStore().newestEvent();
+  } catch {
+    return null;
+  }
+}
