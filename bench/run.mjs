@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { firstLoadPerPage, observedScripts } from "./first-load.mjs";
 import { lighthousePage } from "./lighthouse.mjs";
+import { metricsBench } from "./metrics.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PORT = Number(process.env.BENCH_PORT ?? 3390);
@@ -142,6 +143,8 @@ async function main() {
       ),
       "",
     ];
+    console.log("Metrics store: 2,000 campaigns x 90 days…");
+    lines.push(...(await metricsBench()));
     fs.writeFileSync(path.join(root, "bench/RESULTS.md"), lines.join("\n"));
     console.log(lines.join("\n"));
   } finally {

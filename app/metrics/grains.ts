@@ -33,6 +33,14 @@ export const GRAINS: readonly Grain[] = [
     indexes: [["campaign", "day"], ["wallet", "day"]],
   },
   {
+    // A campaign's breakdowns over days (device, slot, placement) without reading its hours.
+    table: "m_campaign_detail_day",
+    time: DAY,
+    dimensions: ["team", "wallet", "campaign", "campaignType", "placement", "slot", "device"],
+    primaryKey: ["campaign", "day", "team", "wallet", "campaignType", "placement", "slot", "device"],
+    indexes: [["day"]],
+  },
+  {
     table: "m_campaign_hour",
     time: HOUR,
     dimensions: ["team", "wallet", "campaign", "campaignType", "placement", "slot", "device"],
