@@ -1,0 +1,70 @@
+/**
+ * The console's one statistics client pointed at a retailer's own service (METRICS_API_URL, here
+ * the MSW stand-in of mocks/metrics.ts): the request is narrowed to the user's teams, carries an
+ * identity token that verifies against the console's JWKS, and a failing service gives the
+ * screen's failure title while the page goes on.
+ */
+import { setupServer } from "msw/node";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { User } from "~/domain/types";
+import { METRICS_API_URL, metricsHandler, type MetricsUpstream } from "../../mocks/metrics";
+import { startApp, type TestApp } from "./app-helpers";
+
+const upstream: MetricsUpstream = { calls: [], answer: { status: 500 } };
+const server = setupServer(metricsHandler(upstream));
+let app: TestApp;
+let metrics: typeof import("~/services/metrics.server");
+let tokens: typeof import("~/services/identity-token.server");
+let supplier: User;
+let operator: User;
+
+const summary = { displays: 1200, views: 800, clicks: 24, costMicros: 12_000_000, quantity: 2, salesCents: 5_000 };
+
+beforeAll(async () => {
+  server.listen({ onUnhandledRequest: "bypass" });
+  app = await startApp();
+  process.env.METRICS_API_URL = METRICS_API_URL;
+  [metrics, tokens] = await Promise.all([import("~/services/metrics.server"), import("~/services/identity-token.server")]);
+  supplier = await app.createUser({ email: "sup.client@example.com", claims: { type: "supplier", role: "ADMIN" }, roleByTeam: { "team-a": "ADMIN" } });
+  operator = await app.createUser({ email: "op.client@example.com", claims: { type: "operator", role: "ADMIN" } });
+});
+
+afterAll(async () => {
+  delete process.env.METRICS_API_URL;
+  server.close();
+  await app?.stop();
+});
+
+beforeEach(() => {
+  upstream.calls.length = 0;
+});
+
+describe("the statistics client with METRICS_API_URL", () => {
+  it("asks the retailer's service with the user's token and reads its answer", async () => {
+    upstream.answer = () => ({ summary, newestEvent: "2026-11-24T10:00:00.000Z", team: [{ key: "team-a", ...summary }] });
+    const result = await metrics.fetchMetrics(supplier, { dateFrom: "2026-11-24", dateTo: "2026-11-24", groups: { terms: ["team"] } }, "metrics:errors.fetchTeam");
+    expect(result).toMatchObject({ ok: true, value: { summary: { displays: 1200 }, team: [{ key: "team-a" }] } });
+    expect(upstream.calls).toHaveLength(1);
+    // Narrowed to the supplier's teams before it left the console.
+    expect(upstream.calls[0].body.filters?.terms.team).toEqual(["team-a"]);
+    const token = /^Bearer (.+)$/.exec(upstream.calls[0].authorization ?? "")?.[1];
+    expect(await tokens.verifyIdentityToken(token)).toEqual({ userId: supplier.id, accountType: "supplier", teams: ["team-a"] });
+  });
+
+  it("leaves an operator's request whole", async () => {
+    upstream.answer = () => ({ summary, newestEvent: null });
+    await metrics.fetchMetrics(operator, { dateFrom: "2026-11-24", dateTo: "2026-11-24" }, "metrics:errors.fetchOverall");
+    expect(upstream.calls[0].body.filters).toBeUndefined();
+  });
+
+  it("gives the screen's failure title when the service fails or answers nonsense", async () => {
+    upstream.answer = { status: 503 };
+    expect(await metrics.fetchMetrics(operator, { dateFrom: "2026-11-24", dateTo: "2026-11-24" }, "metrics:errors.fetchCampaign")).toMatchObject({
+      ok: false,
+      kind: "unavailable",
+      reason: "metrics:errors.fetchCampaign",
+    });
+    upstream.answer = () => ({ nonsense: true }) as never;
+    expect(await metrics.fetchMetrics(operator, { dateFrom: "2026-11-24", dateTo: "2026-11-24" }, "metrics:errors.fetchTeam")).toMatchObject({ ok: false, reason: "metrics:errors.fetchTeam" });
+  });
+});
