@@ -48,8 +48,12 @@ class WalletListPage {
     await expect(this.heading).toBeVisible();
   }
 
+  /** The wallet's row in the table of wallets (not in the statistics table below it). */
   row(label: string): Locator {
-    return this.page.getByRole("row").filter({ has: this.page.getByRole("link", { name: label, exact: true }) });
+    return this.page
+      .getByRole("region", { name: wt("list.title") })
+      .getByRole("row")
+      .filter({ has: this.page.getByRole("link", { name: label, exact: true }) });
   }
 
   /** Creates a wallet through the form; resolves on its page. */
