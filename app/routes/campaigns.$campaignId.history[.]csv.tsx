@@ -4,7 +4,7 @@ import { requireUser } from "~/http/auth.server";
 import { exportHistoryCsv } from "~/services/campaigns/history.server";
 import { campaignViewContext, requireCampaign } from "~/services/campaigns/campaigns.server";
 import { getRequestLocale } from "~/http/i18n.server";
-import { answerRefusals } from "~/http/resource.server";
+import { answerRefusals, csvResponse } from "~/http/resource.server";
 
 /** The campaign's whole history as a CSV download: the same rights and scope as the page. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -16,12 +16,5 @@ async function exportHistory(request: Request, params: LoaderFunctionArgs["param
   const ctx = orThrow(await requireCampaign(user, params.campaignId));
   const view = campaignViewContext(user, await getRequestLocale(request));
   const { fileName, body } = await exportHistoryCsv(ctx.campaign, { locale: view.locale, timeZone: view.userTimeZone, currency: view.currency }, view.now);
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${fileName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return csvResponse(fileName, body);
 }

@@ -470,3 +470,21 @@ export async function createCampaign(
   expect(id, "the new campaign's id").toBeTruthy();
   return id!;
 }
+
+/**
+ * Creates a wallet of a team through the form on its Wallets tab (as the page's user, a team
+ * manager); resolves on the wallet's page and returns its id.
+ */
+export async function createWalletThroughForm(page: Page, label: string, options: { team?: string; dailyBudget?: string } = {}): Promise<string> {
+  const team = options.team ?? "acme-brand";
+  const wt = enTexts("wallets");
+  await page.goto(`/teams/${team}/wallets`);
+  const form = page.locator("#create-wallet-form");
+  const labelField = form.getByLabel(wt("fields.label"), { exact: true });
+  if (!(await labelField.isVisible())) await page.getByText(wt("create.title"), { exact: true }).click();
+  await labelField.fill(label);
+  if (options.dailyBudget) await form.getByLabel(wt("fields.dailyBudget"), { exact: true }).fill(options.dailyBudget);
+  await submitAndWait(page, `/teams/${team}/wallets`, () => form.getByRole("button", { name: wt("create.submit") }).click());
+  await expect(page.getByRole("heading", { level: 2, name: label, exact: true })).toBeVisible();
+  return new URL(page.url()).pathname.split("/").pop()!;
+}

@@ -8,30 +8,17 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./a11y";
-import { createCampaign, enTexts, expect, submitAndWait, test, uniqueName } from "./fixtures";
+import { createCampaign, createWalletThroughForm, enTexts, expect, submitAndWait, test, uniqueName } from "./fixtures";
 
 const mt = enTexts("metrics");
 const ct = enTexts("campaigns");
 const et = enTexts("campaignEditor");
-const wt = enTexts("wallets");
 const TEAM = "acme-brand";
-
-/** A wallet of the demo team, made through its form; returns its id. */
-async function createWallet(page: Page, label: string): Promise<string> {
-  await page.goto(`/teams/${TEAM}/wallets`);
-  const form = page.locator("#create-wallet-form");
-  const labelField = form.getByLabel(wt("fields.label"), { exact: true });
-  if (!(await labelField.isVisible())) await page.getByText(wt("create.title"), { exact: true }).click();
-  await labelField.fill(label);
-  await submitAndWait(page, `/teams/${TEAM}/wallets`, () => form.getByRole("button", { name: wt("create.submit") }).click());
-  await expect(page.getByRole("heading", { level: 2, name: label, exact: true })).toBeVisible();
-  return new URL(page.url()).pathname.split("/").pop()!;
-}
 
 /** A campaign of the demo team on a new wallet, ready to receive events. */
 async function campaignWithWallet(page: Page, baseURL: string) {
   const walletLabel = uniqueName("Stats wallet");
-  const wallet = await createWallet(page, walletLabel);
+  const wallet = await createWalletThroughForm(page, walletLabel);
   const name = uniqueName("Stats campaign");
   const id = await createCampaign(page, baseURL, { name });
   await page.goto(`/campaigns/${id}`);

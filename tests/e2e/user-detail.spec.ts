@@ -3,17 +3,11 @@
  * on and off (@nojs): every form of those pages submitted once. The user is a fresh one, invited
  * and accepted here, so no demo account's stored session is touched.
  */
-import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./a11y";
-import { en, expect, LoginPage, submitAndWait, test, type Outbox, type Screens } from "./fixtures";
+import { en, enTexts, expect, LoginPage, submitAndWait, test, type Outbox, type Screens } from "./fixtures";
 
-const dict = JSON.parse(fs.readFileSync(new URL("../../locales/en-GB/users.json", import.meta.url), "utf8")) as Record<string, unknown>;
-function ut(key: string, values: Record<string, string | number> = {}): string {
-  const found = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], dict);
-  if (typeof found !== "string") throw new Error(`No en-GB users text for ${key}`);
-  return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? `{{${name}}}`));
-}
+const ut = enTexts("users");
 
 const TEAM = "acme-brand";
 const MEMBERS = `/teams/${TEAM}/settings/members`;

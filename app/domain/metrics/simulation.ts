@@ -7,24 +7,16 @@
  * random source are given.
  */
 import type { PublishedCampaign } from "~/domain/campaigns/publication";
+import type { AdEvent } from "~/domain/metrics/events";
 import { MICROS_PER_CENT } from "~/domain/metrics/metrics";
 import { localHourAndWeekday } from "~/domain/metrics/periods";
 
-export interface SimulatedEvent {
-  type: "display" | "view" | "click" | "sale";
-  time: string;
-  team: string;
-  wallet: string;
-  campaign: string;
-  campaignType: string;
-  placement: string;
-  slot: string;
-  device: string;
+/** An event as POST /api/events takes it (the optional dimensions and sale fields left out when empty). */
+export type SimulatedEvent = Omit<AdEvent, "product" | "keyword" | "category" | "productCategory" | "quantity" | "sales"> & {
   product?: string;
-  cost: number;
   quantity?: number;
   sales?: number;
-}
+};
 
 export interface SimulationInput {
   campaigns: readonly PublishedCampaign[];
