@@ -1,5 +1,5 @@
-// The machine parts `npm test` needs beyond npm packages: a Chromium for the browser tests and
-// Java for the Firestore emulator. Where one is missing it is installed: with apt-get when this is
+// The machine parts `npm test` needs beyond npm packages: a Chromium for the browser tests, Java
+// for the Firestore emulator and clickhouse-server for the metrics store's contract suite. Where one is missing it is installed: with apt-get when this is
 // Debian/Ubuntu and we are root, else with Playwright's own installer for the browser. Where that
 // cannot be done, one line says what to run, and `npm test` stops.
 import { spawnSync } from "node:child_process";
@@ -55,6 +55,12 @@ const tools = [
     present: () => !!onPath("java"),
     install: () => aptInstall(["openjdk-17-jre-headless"]),
     hint: "Install Java 17: `sudo apt-get install openjdk-17-jre-headless`.",
+  },
+  {
+    name: "clickhouse-server (metrics store contract)",
+    present: () => !!onPath("clickhouse-server") || fs.existsSync("/usr/sbin/clickhouse-server") || !!process.env.CLICKHOUSE_URL,
+    install: () => aptInstall(["clickhouse-server"]),
+    hint: "Install ClickHouse: `sudo apt-get install clickhouse-server` (or set CLICKHOUSE_URL to a running server).",
   },
 ];
 

@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 
 const steps = [
-  ["Machine parts (Chromium, Java)", "node", ["scripts/ensure-tools.mjs"]],
+  ["Machine parts (Chromium, Java, clickhouse-server)", "node", ["scripts/ensure-tools.mjs"]],
   ["Type check", "npx", ["tsc", "--noEmit"]],
   ["Unit, integration and storage contract tests, with coverage", "npx", ["vitest", "run", "--coverage"]],
   ["Production build", "npx", ["remix", "build"]],

@@ -3,7 +3,7 @@
  * and the one rule that picks the table a query reads: the first whose dimensions cover the
  * query's groups and filters and whose time is fine enough for its histogram.
  */
-import type { Dimension } from "~/domain/metrics/metrics";
+import type { Dimension, Measures } from "~/domain/metrics/metrics";
 import type { MetricsFact, MetricsQuery } from "~/metrics/port";
 
 export type TimeKey = "hour" | "day" | "localHour" | "weekday";
@@ -84,3 +84,31 @@ export function chooseGrain(query: MetricsQuery): Grain {
 
 /** Grouped by one of these, a fact without a value (e.g. a display with no keyword) is left out. */
 export const SPARSE_DIMENSIONS: readonly Dimension[] = ["product", "keyword", "category", "productCategory"];
+
+/** The column of each dimension and time key in every adapter's tables. */
+export const COLUMN: Record<Dimension | "hour" | "day" | "localHour" | "weekday", string> = {
+  team: "team",
+  wallet: "wallet",
+  campaign: "campaign",
+  campaignType: "campaign_type",
+  placement: "placement",
+  slot: "slot",
+  device: "device",
+  product: "product",
+  keyword: "keyword",
+  category: "category",
+  productCategory: "product_category",
+  hour: "hour",
+  day: "day",
+  localHour: "local_hour",
+  weekday: "weekday",
+};
+/** The column of each measure. */
+export const MEASURE_COLUMN: Record<keyof Measures, string> = {
+  displays: "displays",
+  views: "views",
+  clicks: "clicks",
+  costMicros: "cost_micros",
+  quantity: "quantity",
+  salesCents: "sales_cents",
+};

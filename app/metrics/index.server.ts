@@ -1,7 +1,9 @@
 /**
  * The process's one metrics store, chosen by METRICS_STORE: "sqlite" (the default, embedded,
- * METRICS_DATABASE_URL, default $DATA_DIR/metrics.db) or "clickhouse" (CLICKHOUSE_URL).
+ * METRICS_DATABASE_URL, default $DATA_DIR/metrics.db) or "clickhouse" (CLICKHOUSE_URL, default
+ * http://127.0.0.1:8123/ads_console; the path names the database).
  */
+import { ClickHouseMetricsStore } from "~/metrics/clickhouse.server";
 import type { MetricsStore } from "~/metrics/port";
 import { SqliteMetricsStore } from "~/metrics/sqlite.server";
 
@@ -14,6 +16,8 @@ export function createMetricsStore(env: MetricsEnv = process.env): MetricsStore 
       const url = env.METRICS_DATABASE_URL || `${env.DATA_DIR || "./data"}/metrics.db`;
       return new SqliteMetricsStore(url.startsWith("file:") ? url.slice("file:".length) : url);
     }
+    case "clickhouse":
+      return new ClickHouseMetricsStore(env.CLICKHOUSE_URL || "http://127.0.0.1:8123/ads_console");
     default:
       throw new Error(`Unknown METRICS_STORE "${env.METRICS_STORE}": use "sqlite" or "clickhouse"`);
   }

@@ -13,40 +13,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { Dimension, Measures } from "~/domain/metrics/metrics";
 import { MEASURE_KEYS } from "~/domain/metrics/metrics";
 import type { ApplyBatchResult, MetricsFact, MetricsQuery, MetricsRow, MetricsStore } from "~/metrics/port";
-import { chooseGrain, GRAINS, type Grain, grainAccepts, SPARSE_DIMENSIONS } from "~/metrics/grains";
-
-const COLUMN: Record<Dimension | "hour" | "day" | "localHour" | "weekday", string> = {
-  team: "team",
-  wallet: "wallet",
-  campaign: "campaign",
-  campaignType: "campaign_type",
-  placement: "placement",
-  slot: "slot",
-  device: "device",
-  product: "product",
-  keyword: "keyword",
-  category: "category",
-  productCategory: "product_category",
-  hour: "hour",
-  day: "day",
-  localHour: "local_hour",
-  weekday: "weekday",
-};
-const MEASURE_COLUMN: Record<keyof Measures, string> = {
-  displays: "displays",
-  views: "views",
-  clicks: "clicks",
-  costMicros: "cost_micros",
-  quantity: "quantity",
-  salesCents: "sales_cents",
-};
-
-function keyColumns(grain: Grain): string[] {
-  return [...grain.time.map((t) => COLUMN[t]), ...grain.dimensions.map((d) => COLUMN[d])];
-}
+import { COLUMN, GRAINS, type Grain, grainAccepts, MEASURE_COLUMN } from "~/metrics/grains";
+import { keyColumns, metricsRows, metricsSelect } from "~/metrics/select-sql";
 
 function createTableSql(grain: Grain): string {
   const keys = keyColumns(grain);
@@ -112,43 +82,17 @@ export class SqliteMetricsStore implements MetricsStore {
   }
 
   async query(query: MetricsQuery): Promise<MetricsRow[]> {
-    const grain = chooseGrain(query);
-    const groupBy = query.groupBy ?? [];
-    const where: string[] = ["day >= ?", "day <= ?"];
-    const params: unknown[] = [query.from, query.to];
-    for (const [dimension, values] of Object.entries(query.filters ?? {}) as [Dimension, readonly string[] | undefined][]) {
-      if (!values) continue;
-      if (values.length === 0) return [];
-      where.push(`${COLUMN[dimension]} IN (${values.map(() => "?").join(", ")})`);
-      params.push(...values);
-    }
-    for (const dimension of groupBy) if (SPARSE_DIMENSIONS.includes(dimension)) where.push(`${COLUMN[dimension]} <> ''`);
-    const groupColumns = groupBy.map((d) => COLUMN[d]);
-    let bucket: string | null = null;
-    if (query.histogram === "hour") bucket = "hour";
-    else if (query.histogram === "day") bucket = "day";
-    else if (query.histogram === "weekdayHour") bucket = "weekday || '-' || local_hour";
-    const selectKeys = [...groupColumns.map((c, i) => `${c} AS k${i}`), ...(bucket ? [`${bucket} AS bucket`] : [])];
-    const sums = MEASURE_KEYS.map((m) => `SUM(${MEASURE_COLUMN[m]}) AS ${MEASURE_COLUMN[m]}`);
-    const groups = [...groupColumns, ...(bucket ? [bucket] : [])];
-    let sql = `SELECT ${[...selectKeys, ...sums].join(", ")} FROM ${grain.table} WHERE ${where.join(" AND ")}`;
-    if (groups.length) sql += ` GROUP BY ${groups.join(", ")}`;
-    sql += ` HAVING ${MEASURE_KEYS.map((m) => `SUM(${MEASURE_COLUMN[m]}) <> 0`).join(" OR ")}`;
-    if (query.limit !== undefined) {
-      sql += ` ORDER BY cost_micros DESC, displays DESC${groupColumns.length ? `, ${groupColumns.map((_, i) => `k${i}`).join(", ")}` : ""} LIMIT ?`;
-      params.push(Math.max(0, Math.floor(query.limit)));
-    } else if (groups.length) {
-      sql += ` ORDER BY ${[...(bucket ? ["bucket"] : []), ...groupColumns.map((_, i) => `k${i}`)].join(", ")}`;
-    }
-    const rows = this.db.prepare(sql).all(...params) as Record<string, string | number>[];
-    return rows.map((row) => {
-      const keys: MetricsRow["keys"] = {};
-      groupBy.forEach((d, i) => (keys[d] = String(row[`k${i}`])));
-      const out: MetricsRow = { keys, displays: 0, views: 0, clicks: 0, costMicros: 0, quantity: 0, salesCents: 0 };
-      for (const m of MEASURE_KEYS) out[m] = Number(row[MEASURE_COLUMN[m]]);
-      if (bucket) out.bucket = String(row.bucket);
-      return out;
+    const params: (string | number)[] = [];
+    const select = metricsSelect(query, {
+      value: (value) => {
+        params.push(value);
+        return "?";
+      },
+      table: (grain) => grain.table,
+      weekdayHour: "weekday || '-' || local_hour",
     });
+    if (!select) return [];
+    return metricsRows(select, this.db.prepare(select.sql).all(...params) as Record<string, string | number>[]);
   }
 
   async newestEvent(): Promise<string | null> {

@@ -1,5 +1,6 @@
 /**
- * Integration-test global setup: starts the official Firestore emulator (the jar installed by
+ * Integration-test global setup: starts clickhouse-server for the metrics contract
+ * (clickhouse-server.ts) and the official Firestore emulator (the jar installed by
  * the Debian package google-cloud-cli-firestore-emulator, run directly on Java, not through
  * gcloud) unless FIRESTORE_EMULATOR_HOST already points at one, and stops it by its PID.
  *
@@ -10,6 +11,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import type { TestProject } from "vitest/node";
+import { startClickHouse } from "./clickhouse-server";
 
 const DEFAULT_JAR = "/usr/lib/google-cloud-sdk/platform/cloud-firestore-emulator/cloud-firestore-emulator.jar";
 const MAIN_CLASS = "com.google.cloud.datastore.emulator.firestore.CloudFirestore";
@@ -18,6 +20,8 @@ const READY_TIMEOUT_MS = 60_000;
 declare module "vitest" {
   export interface ProvidedContext {
     firestoreEmulatorHost: string | null;
+    /** The ClickHouse server of the metrics contract (tests/integration/clickhouse-server.ts). */
+    clickhouseUrl: string | null;
   }
 }
 
@@ -116,7 +120,24 @@ function unavailable(reason: string, project: TestProject): undefined {
   return undefined;
 }
 
-export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+/** Starts the Firestore emulator and clickhouse-server; the teardown stops both. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const clickhouse = await startClickHouse();
+  project.provide("clickhouseUrl", clickhouse?.url ?? null);
+  let stopFirestore: (() => Promise<void>) | undefined;
+  try {
+    stopFirestore = await setupFirestore(project);
+  } catch (error) {
+    await clickhouse?.stop();
+    throw error;
+  }
+  return async () => {
+    await stopFirestore?.();
+    await clickhouse?.stop();
+  };
+}
+
+async function setupFirestore(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   // Against the emulator, Google's auth library need not probe for a GCE metadata server (it
   // only prints warnings here); test workers inherit this environment.
   process.env.METADATA_SERVER_DETECTION ??= "none";
