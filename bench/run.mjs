@@ -10,16 +10,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
 import { firstLoadPerPage, observedScripts } from "./first-load.mjs";
 import { lighthousePage } from "./lighthouse.mjs";
+import { CONNECTIONS, DURATION, load, signIn, waitFor } from "./http.mjs";
 import { metricsBench } from "./metrics.mjs";
+import { servingBench } from "./serving.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PORT = Number(process.env.BENCH_PORT ?? 3390);
 const BASE = `http://127.0.0.1:${PORT}`;
-const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
-const CONNECTIONS = 10;
 const LIGHTHOUSE_RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
 /** The goals of issue 8: first-load JS per page and Lighthouse mobile performance. */
 const JS_BUDGET_KIB = 140;
@@ -28,37 +27,6 @@ const LIGHTHOUSE_GOAL = 95;
 function run(cmd, args) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit" });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed`);
-}
-
-async function waitFor(url, ms = 30_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      await fetch(url, { redirect: "manual" });
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  throw new Error(`Server did not answer at ${url}`);
-}
-
-async function load(url, headers = {}) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
-  if (result.non2xx > 0 && !url.endsWith("/error-404")) throw new Error(`${url}: ${result.non2xx} non-2xx answers`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors };
-}
-
-async function signIn() {
-  const res = await fetch(`${BASE}/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { Origin: BASE, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email: "operator@example.com", password: "Demo-password-1", to: "/" }),
-  });
-  const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0]);
-  if (res.status !== 302 || !cookies.length) throw new Error(`Sign-in failed: ${res.status}`);
-  return cookies.join("; ");
 }
 
 async function main() {
@@ -72,7 +40,7 @@ async function main() {
   try {
     await waitFor(`${BASE}/login`);
     const js = await firstLoadPerPage(root);
-    const cookie = await signIn();
+    const cookie = await signIn(BASE);
     const listHtml = await (await fetch(`${BASE}/campaigns`, { headers: { cookie } })).text();
     const campaignId = /\/campaigns\/([0-9a-f-]{36})/.exec(listHtml)?.[1];
     if (!campaignId) throw new Error("No demo campaign in /campaigns");

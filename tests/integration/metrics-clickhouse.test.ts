@@ -54,6 +54,16 @@ describe.skipIf(!url)("metrics store on ClickHouse", () => {
     await Promise.all([store.close(), other.close()]);
   });
 
+  it("marks a batch only once every grain took its rows: a grain that fails leaves it unmarked, for its retry", async () => {
+    const store = open();
+    await store.clear();
+    // The last grain's table gone: its view fails after the others were written.
+    await sql(`DROP TABLE ${database}.m_target_day`);
+    await expect(store.applyBatch("broken", [fact("2026-11-24T10:00:00Z", { keyword: "tv" })], null)).rejects.toThrow();
+    expect(Number((await sql(`SELECT count() FROM ${database}.metrics_batch WHERE id = 'broken'`)).trim())).toBe(0);
+    await store.close();
+  });
+
   it("marks a batch without accepted events, so its retry is a duplicate", async () => {
     const store = open();
     await store.clear();
