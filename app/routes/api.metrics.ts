@@ -5,7 +5,7 @@
  * body that breaks the contract, 405 for other methods.
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { parseMetricsRequest, scopeRequest } from "~/domain/metrics/contract";
+import { parseMetricsRequest, responseToWire, scopeRequest } from "~/domain/metrics/contract";
 import { jsonReply as json } from "~/http/api.server";
 import { bearerToken } from "~/http/service-auth.server";
 import { verifyIdentityToken } from "~/services/identity-token.server";
@@ -28,7 +28,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = parseMetricsRequest(body);
   if (!parsed.ok) return json({ error: parsed.reason }, 400);
   try {
-    return json(await answerMetrics(scopeRequest(parsed.value, claims.teams)));
+    return json(responseToWire(await answerMetrics(scopeRequest(parsed.value, claims.teams))));
   } catch (error) {
     console.error(JSON.stringify({ level: "error", what: "api/metrics", error: error instanceof Error ? error.message : String(error) }));
     return json({ error: "Statistics are unavailable" }, 503);

@@ -8,7 +8,7 @@
  *   hop); a failure comes back as a Result so a screen shows the spec's title and stays usable.
  */
 import type { MetricsRequest, MetricsResponse } from "~/domain/metrics/contract";
-import { scopeRequest } from "~/domain/metrics/contract";
+import { answeredTerms, parseMetricsResponse, requestToWire, scopeRequest } from "~/domain/metrics/contract";
 import { MEASURE_KEYS, type Dimension, type Measures, zeroMeasures } from "~/domain/metrics/metrics";
 import { fail, ok, type Result } from "~/domain/result";
 import type { User } from "~/domain/types";
@@ -25,7 +25,7 @@ function measuresOf(row: MetricsRow | Measures | undefined): Measures {
 export async function answerMetrics(request: MetricsRequest): Promise<MetricsResponse> {
   const store = getMetricsStore();
   const base = { from: request.dateFrom, to: request.dateTo, filters: request.filters?.terms };
-  const terms = request.groups?.terms ?? [];
+  const terms = answeredTerms(request.groups?.terms ?? []);
   const [summaryRows, histogramRows, newestEvent, ...groups] = await Promise.all([
     store.query(base),
     request.histogram ? store.query({ ...base, histogram: request.histogram }) : Promise.resolve(null),
@@ -51,12 +51,12 @@ async function callMetricsApi(url: string, user: Pick<User, "id" | "claims" | "t
   const response = await fetch(url, {
     method: "POST",
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${await mintIdentityToken(user)}` },
-    body: JSON.stringify(request),
+    body: JSON.stringify(requestToWire(request)),
     signal: AbortSignal.timeout(10_000),
   });
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  const body = (await response.json()) as MetricsResponse;
-  if (!body || typeof body !== "object" || typeof body.summary !== "object") throw new Error(`${url} answered no statistics object`);
+  const body = parseMetricsResponse(await response.json());
+  if (!body) throw new Error(`${url} answered no statistics object`);
   return body;
 }
 

@@ -81,6 +81,60 @@ describe("POST /api/metrics", () => {
     expect(body.newestEvent).toBe(`${DAY}T11:00:00.000Z`);
   });
 
+  it("speaks the spec's names: the campaign_type term, and cost (micro-units) and sales (cents) in the summary and rows", async () => {
+    const token = await m.tokens.mintIdentityToken(operator);
+    // The team variant: filters team, placement, campaign_type, slot, device; groups by team.
+    const body = await (
+      await post(
+        {
+          dateFrom: DAY,
+          dateTo: DAY,
+          groups: { terms: ["team", "campaign_type"] },
+          filters: { terms: { team: ["team-a", "team-b"], placement: ["search"], campaign_type: ["sponsored-products"], slot: ["sp"], device: ["mobile", "desktop"] } },
+        },
+        token,
+      )
+    ).json();
+    expect(Object.keys(body.summary).sort()).toEqual(["clicks", "cost", "displays", "quantity", "sales", "views"]);
+    expect(body.summary).toMatchObject({ displays: 109, cost: 24_690 });
+    expect(body.team.find((r: { key: string }) => r.key === "team-a")).toMatchObject({ displays: 10, cost: 12_345, sales: 0 });
+    expect(body.campaign_type).toEqual([{ key: "sponsored-products", displays: 109, views: 16, clicks: 2, cost: 24_690, quantity: 0, sales: 0 }]);
+    expect(body.campaignType).toBeUndefined();
+    // A campaign type that matches nothing.
+    const none = await (await post({ dateFrom: DAY, dateTo: DAY, filters: { terms: { campaign_type: ["banner-ads"] } } }, token)).json();
+    expect(none.summary.displays).toBe(0);
+  });
+
+  it("answers the byWallet / byCampaign variant: by wallet, or by campaign once a wallet is chosen", async () => {
+    const token = await m.tokens.mintIdentityToken(operator);
+    const byWallet = await (await post({ dateFrom: DAY, dateTo: DAY, groups: { terms: ["wallet"] }, filters: { terms: { team: ["team-b"] } } }, token)).json();
+    expect(byWallet.wallet).toEqual([expect.objectContaining({ key: "wallet-b", displays: 99 })]);
+    const byCampaign = await (await post({ dateFrom: DAY, dateTo: DAY, groups: { terms: ["campaign"] }, filters: { terms: { wallet: ["wallet-b"] } } }, token)).json();
+    expect(byCampaign.campaign).toEqual([expect.objectContaining({ key: "camp-b", displays: 99 })]);
+  });
+
+  it("answers the products variant (by product, no histogram) and the targeting variant (category, productCategory and keyword lists)", async () => {
+    await metrics.applyBatch(
+      "b-targets",
+      [
+        fact(`2026-11-23T10:00:00Z`, { team: "team-a", campaign: "camp-a", product: "SKU-1", placement: "plp", category: "tvs" }),
+        fact(`2026-11-23T10:00:00Z`, { team: "team-a", campaign: "camp-a", product: "SKU-2", placement: "search", keyword: "oled" }),
+        fact(`2026-11-23T10:00:00Z`, { team: "team-a", campaign: "camp-a", product: "SKU-2", placement: "pdp", productCategory: "pc-9" }),
+      ],
+      null,
+    );
+    const token = await m.tokens.mintIdentityToken(supplier);
+    const products = await (await post({ dateFrom: "2026-11-23", dateTo: "2026-11-23", groups: { terms: ["product"] }, filters: { terms: { campaign: ["camp-a"] } } }, token)).json();
+    expect(products.histogram).toBeUndefined();
+    expect(products.product.map((r: { key: string; displays: number }) => [r.key, r.displays]).sort()).toEqual([["SKU-1", 10], ["SKU-2", 20]]);
+    const targeting = await (await post({ dateFrom: "2026-11-23", dateTo: "2026-11-23", groups: { terms: ["category"] }, filters: { terms: { campaign: ["camp-a"] } } }, token)).json();
+    expect(targeting.category.map((r: { key: string }) => r.key)).toEqual(["tvs"]);
+    expect(targeting.productCategory.map((r: { key: string }) => r.key)).toEqual(["pc-9"]);
+    expect(targeting.keyword.map((r: { key: string }) => r.key)).toEqual(["oled"]);
+    const plpOnly = await (await post({ dateFrom: "2026-11-23", dateTo: "2026-11-23", groups: { terms: ["category"] }, filters: { terms: { campaign: ["camp-a"], placement: ["plp"] } } }, token)).json();
+    expect([plpOnly.category.length, plpOnly.productCategory.length, plpOnly.keyword.length]).toEqual([1, 0, 0]);
+  });
+
   it("gives a supplier's token its teams only, even when it asks for another team", async () => {
     const token = await m.tokens.mintIdentityToken(supplier);
     const all = await (await post(teamsRequest, token)).json();

@@ -51,6 +51,13 @@ describe("the statistics client with METRICS_API_URL", () => {
     expect(await tokens.verifyIdentityToken(token)).toEqual({ userId: supplier.id, accountType: "supplier", teams: ["team-a"] });
   });
 
+  it("sends and reads the spec's names on the wire (campaign_type; cost and sales) and the console's inside", async () => {
+    upstream.answer = { raw: { summary: { displays: 3, views: 2, clicks: 1, cost: 45_000, quantity: 1, sales: 2_999 }, newestEvent: null, campaign_type: [{ key: "banner-ads", displays: 3, views: 2, clicks: 1, cost: 45_000, quantity: 1, sales: 2_999 }] } };
+    const result = await metrics.fetchMetrics(operator, { dateFrom: "2026-11-24", dateTo: "2026-11-24", groups: { terms: ["campaignType"] }, filters: { terms: { campaignType: ["banner-ads"] } } }, "metrics:errors.fetchOverall");
+    expect(upstream.calls[0].wire).toEqual({ dateFrom: "2026-11-24", dateTo: "2026-11-24", groups: { terms: ["campaign_type"] }, filters: { terms: { campaign_type: ["banner-ads"] } } });
+    expect(result).toMatchObject({ ok: true, value: { summary: { costMicros: 45_000, salesCents: 2_999 }, campaignType: [{ key: "banner-ads", costMicros: 45_000 }] } });
+  });
+
   it("leaves an operator's request whole", async () => {
     upstream.answer = () => ({ summary, newestEvent: null });
     await metrics.fetchMetrics(operator, { dateFrom: "2026-11-24", dateTo: "2026-11-24" }, "metrics:errors.fetchOverall");
@@ -64,7 +71,10 @@ describe("the statistics client with METRICS_API_URL", () => {
       kind: "unavailable",
       reason: "metrics:errors.fetchCampaign",
     });
-    upstream.answer = () => ({ nonsense: true }) as never;
+    upstream.answer = { raw: { nonsense: true } };
+    expect(await metrics.fetchMetrics(operator, { dateFrom: "2026-11-24", dateTo: "2026-11-24" }, "metrics:errors.fetchTeam")).toMatchObject({ ok: false, reason: "metrics:errors.fetchTeam" });
+    // A summary whose cost is not an integer of micro-units is not a statistics object either.
+    upstream.answer = { raw: { summary: { displays: 1, views: 0, clicks: 0, cost: 1.5, quantity: 0, sales: 0 } } };
     expect(await metrics.fetchMetrics(operator, { dateFrom: "2026-11-24", dateTo: "2026-11-24" }, "metrics:errors.fetchTeam")).toMatchObject({ ok: false, reason: "metrics:errors.fetchTeam" });
   });
 });
