@@ -9,10 +9,10 @@
  * every process agrees on the same servers. Set them yourself to reuse a server you started.
  */
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../free-port";
 
 export const SERVER_NAMES = ["js-on", "js-off"] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
@@ -32,17 +32,6 @@ export const AUTH_ROOT = path.join(here, ".auth");
 
 const envKey = (name: ServerName, what: "PORT" | "DATA_DIR") => `E2E_${name.replace("-", "_").toUpperCase()}_${what}`;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.unref();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function describe(name: ServerName): E2EServer {
   const port = Number(process.env[envKey(name, "PORT")]);
