@@ -13,6 +13,7 @@ import { CENT_FIELDS, isCentsInRecord } from "~/domain/campaigns/history-csv";
 import { summariseOffersChange, type OffersChangeSummary } from "~/domain/campaigns/history-view";
 import { formatMoney } from "~/domain/money";
 import type { AuditEntry } from "~/domain/types";
+import { dateTimeFormat, numberFormat } from "~/domain/intl";
 
 /** The kinds of record Activity filters on. */
 export const ACTIVITY_ENTITIES = ["user", "team", "wallet", "campaign", "invitation", "config"] as const;
@@ -119,12 +120,12 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export function formatAuditInstant(iso: string, f: Pick<AuditFormat, "locale" | "timeZone">): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
-  return new Intl.DateTimeFormat(f.locale, { dateStyle: "medium", timeStyle: "medium", timeZone: f.timeZone }).format(new Date(ms));
+  return dateTimeFormat(f.locale, { dateStyle: "medium", timeStyle: "medium", timeZone: f.timeZone }).format(new Date(ms));
 }
 
 function formatDay(day: string, locale: string): string {
   const ms = Date.parse(`${day}T00:00:00Z`);
-  return Number.isNaN(ms) ? day : new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(ms));
+  return Number.isNaN(ms) ? day : dateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(ms));
 }
 
 interface Ctx {
@@ -149,7 +150,7 @@ function text(field: string, value: unknown, ctx: Ctx, depth = 0): string {
   const ref = REFERENCES[field];
   if (ref && typeof value === "string") return ctx.names[ref].get(value) ?? value;
   if (typeof value === "boolean") return value ? ctx.words.yes : ctx.words.no;
-  if (typeof value === "number") return Number.isFinite(value) ? new Intl.NumberFormat(ctx.format.locale).format(value) : String(value);
+  if (typeof value === "number") return Number.isFinite(value) ? numberFormat(ctx.format.locale).format(value) : String(value);
   if (typeof value === "string") {
     if (INSTANT.test(value)) return formatAuditInstant(value, ctx.format);
     if (DAY.test(value)) return formatDay(value, ctx.format.locale);

@@ -1,4 +1,5 @@
 /** Money is integer cents (minor units), shown /100 in the retailer's currency with Intl. */
+import { numberFormat } from "~/domain/intl";
 
 export type CurrencyCode = "EUR" | "PLN";
 
@@ -15,7 +16,7 @@ export function currencyForLocale(currencyLocale: string): CurrencyCode {
 
 export function formatMoney(minor: Cents, currency: CurrencyCode | string, locale: string): string {
   if (!Number.isSafeInteger(minor)) throw new RangeError(`Money must be integer cents, got ${minor}`);
-  return new Intl.NumberFormat(locale, { style: "currency", currency }).format(minor / 100);
+  return numberFormat(locale, { style: "currency", currency }).format(minor / 100);
 }
 
 export const MAX_AMOUNT_MINOR = 1_000_000_000_00; // one thousand million currency units

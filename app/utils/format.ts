@@ -1,11 +1,12 @@
 /** Formatting for display, per locale (Intl). */
 import { formatMoney, type CurrencyCode } from "~/domain/money";
+import { dateTimeFormat } from "~/domain/intl";
 
 export { formatMoney };
 
 export function formatDateTime(iso: string | null | undefined, locale: string, timeZone: string): string {
   if (!iso) return "";
-  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone }).format(new Date(iso));
+  return dateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone }).format(new Date(iso));
 }
 
 export type { CurrencyCode };

@@ -9,6 +9,7 @@
  */
 import { CENT_FIELDS, CENT_RECORD_FIELDS } from "~/domain/campaigns/history-csv";
 import { formatMoney } from "~/domain/money";
+import { dateTimeFormat, numberFormat } from "~/domain/intl";
 
 /** Top-level fields holding an ISO instant. */
 export const INSTANT_FIELDS: ReadonlySet<string> = new Set(["startDate", "endDate", "created", "updated"]);
@@ -28,7 +29,7 @@ function money(value: unknown, f: HistoryFormat): string | null {
 export function formatInstant(iso: string, f: Pick<HistoryFormat, "locale" | "timeZone">): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
-  return new Intl.DateTimeFormat(f.locale, { dateStyle: "medium", timeStyle: "medium", timeZone: f.timeZone }).format(new Date(ms));
+  return dateTimeFormat(f.locale, { dateStyle: "medium", timeStyle: "medium", timeZone: f.timeZone }).format(new Date(ms));
 }
 
 /** One value as text; empty for nothing (null, missing, empty text). */
@@ -45,7 +46,7 @@ export function historyValueText(field: string, value: unknown, f: HistoryFormat
   }
   if (INSTANT_FIELDS.has(field) && typeof value === "string") return formatInstant(value, f);
   if (typeof value === "boolean") return value ? f.yes : f.no;
-  if (typeof value === "number") return Number.isFinite(value) ? new Intl.NumberFormat(f.locale).format(value) : String(value);
+  if (typeof value === "number") return Number.isFinite(value) ? numberFormat(f.locale).format(value) : String(value);
   if (typeof value === "string") return value;
   if (Array.isArray(value) && value.every((v) => typeof v === "string" || typeof v === "number")) return value.join(", ");
   return JSON.stringify(value);

@@ -39,6 +39,7 @@ import { campaignEditRefusal, isCampaignEditable } from "~/domain/campaigns/edit
 import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
 import { retailerSettings as walletRetailerSettings } from "~/services/wallets.server";
+import { dateTimeFormat } from "~/domain/intl";
 
 // ---------------------------------------------------------------------------------------------
 // Scope
@@ -599,12 +600,12 @@ export function liveStatusOf(campaign: Campaign, wallet: Pick<Wallet, "status" |
 
 function formatDay(iso: string | null, ctx: CampaignViewContext): string | null {
   if (!iso) return null;
-  return new Intl.DateTimeFormat(ctx.locale, { dateStyle: "medium", timeZone: ctx.retailerTimeZone }).format(new Date(iso));
+  return dateTimeFormat(ctx.locale, { dateStyle: "medium", timeZone: ctx.retailerTimeZone }).format(new Date(iso));
 }
 
 function formatInstant(iso: string | null, ctx: CampaignViewContext): string | null {
   if (!iso) return null;
-  return new Intl.DateTimeFormat(ctx.locale, { dateStyle: "medium", timeStyle: "short", timeZone: ctx.userTimeZone }).format(new Date(iso));
+  return dateTimeFormat(ctx.locale, { dateStyle: "medium", timeStyle: "short", timeZone: ctx.userTimeZone }).format(new Date(iso));
 }
 
 /** One campaign as the lists and the editor header show it. */

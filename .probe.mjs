@@ -1,0 +1,11 @@
+import fs from "node:fs"; import os from "node:os"; import path from "node:path"; import { spawn } from "node:child_process";
+import { loadSeeder, startServer } from "./bench/serving.mjs";
+import { signIn, waitFor } from "./bench/http.mjs";
+const N = Number(process.argv[2] ?? 2000); const port = 3399; const base = `http://127.0.0.1:${port}`;
+const dataDir = "/tmp/probe-data"; fs.rmSync(dataDir, { recursive: true, force: true }); fs.mkdirSync(dataDir);
+const env = { DATA_DIR: dataDir, DATABASE_URL: path.join(dataDir, "console.db"), STORAGE: "sqlite", SEED_DEMO_DATA: "true", SEED_DEMO_CAMPAIGNS: "true", SIMULATE_TRAFFIC: "false", EVENTS_API_KEY: "k".repeat(40), RETAILER_TIMEZONE: "Europe/Paris" };
+const { module: seeder } = await loadSeeder();
+let s = startServer(env, port); await waitFor(`${base}/login`); s.kill("SIGTERM"); await new Promise(r => s.once("exit", r));
+await seeder.seedServing(env, N);
+fs.writeFileSync("/tmp/probe.env", JSON.stringify({ base, env }));
+console.log("seeded");
