@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import type { CampaignLiveStatus } from "~/domain/campaigns/status";
+import { capNoticeKey, type CampaignLiveStatus, type CapNotice } from "~/domain/campaigns/status";
 
 /** A campaign's live status (spec section 4) as a badge, everywhere a campaign is shown. */
 export function LiveStatusBadge({ status }: { status: CampaignLiveStatus }) {
@@ -8,5 +8,22 @@ export function LiveStatusBadge({ status }: { status: CampaignLiveStatus }) {
     <span className="badge campaign-badge" data-live={status}>
       {t(`liveStatus.${status}`)}
     </span>
+  );
+}
+
+/**
+ * The caps that stop a campaign today, each saying what it stops until tomorrow ("Search
+ * placement cap reached today: not shown on search until tomorrow"), beside its live status.
+ */
+export function CapNotices({ caps }: { caps: readonly CapNotice[] | undefined }) {
+  const { t } = useTranslation("campaigns");
+  if (!caps?.length) return null;
+  return (
+    <ul className="cap-notices">
+      {caps.map((cap) => {
+        const key = capNoticeKey(cap);
+        return <li key={key}>{t(key)}</li>;
+      })}
+    </ul>
   );
 }
