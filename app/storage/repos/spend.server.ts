@@ -96,6 +96,17 @@ function stopOf(campaign: CampaignData, now: Date, timeZone: string) {
 }
 
 export function createSpendRepo(store: DocumentStore): SpendRepo {
+  /** Campaigns whose day field (a cap's day) is before `day`, by that day. */
+  async function campaignsWithDayBefore(field: string, day: string, spec: { limit?: number; after?: string | null }) {
+    const page = await store.query<StoredCampaignData>(C, {
+      where: [[field, "<", day]],
+      orderBy: { field, direction: "asc" },
+      limit: spec.limit,
+      after: spec.after,
+    });
+    return { items: page.items.map((doc) => toCampaign(doc) as Campaign), next: page.next };
+  }
+
   return {
     async getBatch(batchId) {
       const doc = await store.get<StoredBatch>(B, batchDocumentId(batchId));
@@ -288,23 +299,11 @@ export function createSpendRepo(store: DocumentStore): SpendRepo {
     },
 
     async listStoppedBefore(day, spec) {
-      const page = await store.query<StoredCampaignData>(C, {
-        where: [["dailyCapReached", "<", day]],
-        orderBy: { field: "dailyCapReached", direction: "asc" },
-        limit: spec.limit,
-        after: spec.after,
-      });
-      return { items: page.items.map((doc) => toCampaign(doc) as Campaign), next: page.next };
+      return campaignsWithDayBefore("dailyCapReached", day, spec);
     },
 
     async listCapsReachedBefore(day, spec) {
-      const page = await store.query<StoredCampaignData>(C, {
-        where: [["capsReached.day", "<", day]],
-        orderBy: { field: "capsReached.day", direction: "asc" },
-        limit: spec.limit,
-        after: spec.after,
-      });
-      return { items: page.items.map((doc) => toCampaign(doc) as Campaign), next: page.next };
+      return campaignsWithDayBefore("capsReached.day", day, spec);
     },
 
     async reopen(campaignId, day, publish) {
