@@ -1685,6 +1685,28 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           });
         }, 60_000);
 
+        it("republishes several capped campaigns sharing a product in one settlement without losing a link", async () => {
+          await fundedWallet("team-x", "w-x", 1_000_000);
+          for (const id of ["c-x", "c-y"]) {
+            await activeCampaign(id, "team-x", "w-x", { pacingSearch: 1 });
+            await storage.publication.apply(id, makePublishedCampaign(id, ["SKU-SHARED", `SKU-${id}`], { team: "team-x", wallet: "w-x" }));
+          }
+          await storage.publication.apply("c-z", makePublishedCampaign("c-z", ["SKU-SHARED"], { team: "team-x", wallet: "w-x" }));
+          expect(await storage.publication.campaignsForProduct("SKU-SHARED")).toEqual(["c-x", "c-y", "c-z"]);
+          // Capped on search, each is withdrawn (as a campaign serving only on search would be).
+          const withdraw = (c: StoredCampaign) => (c.capsReached?.placements.includes("search") ? null : makePublishedCampaign(c.id, ["SKU-SHARED"]));
+          const search = { placements: { search: 10_000 }, devices: { mobile: 10_000 } };
+          await record("shared-1", { "w-x": { total: 20_000, campaigns: { "c-x": 10_000, "c-y": 10_000 }, dimensions: { "c-x": search, "c-y": search } } });
+          await storage.spend.settle("w-x", { now: NOW, timeZone: PARIS, publish: withdraw });
+          expect(await storage.publication.getCampaign("c-x")).toBeNull();
+          expect(await storage.publication.getCampaign("c-y")).toBeNull();
+          expect(await storage.publication.campaignsForProduct("SKU-SHARED")).toEqual(["c-z"]);
+          expect(await storage.publication.campaignsForProduct("SKU-c-x")).toEqual([]);
+          // The next day both are linked again, beside the third.
+          for (const id of ["c-x", "c-y"]) expect(await storage.spend.reopen(id, "2025-06-03", withdraw)).toBe(true);
+          expect(await storage.publication.campaignsForProduct("SKU-SHARED")).toEqual(["c-x", "c-y", "c-z"]);
+        }, 60_000);
+
         it("purges batches received before a time", async () => {
           await storage.spend.openBatch(batch("old-1", {}, { received: "2025-05-01T00:00:00.000Z" }));
           await storage.spend.openBatch(batch("old-2", {}, { received: "2025-05-20T00:00:00.000Z" }));

@@ -30,13 +30,14 @@ import {
   type EventBatch,
   type EventBatchData,
   type Patch,
+  type PublishedCampaign,
   type SpendAccrualData,
   type SpendFollowUp,
   type SpendRepo,
   type Stored,
 } from "~/storage/port";
 import { spendWrite, toCampaign, type StoredCampaignData } from "~/storage/repos/campaigns.server";
-import { preparePublication } from "~/storage/repos/publication.server";
+import { preparePublication, preparePublications } from "~/storage/repos/publication.server";
 import { entryId, postInTransaction } from "~/storage/repos/wallets.server";
 
 const B = COLLECTIONS.eventBatch;
@@ -196,7 +197,7 @@ export function createSpendRepo(store: DocumentStore): SpendRepo {
         // placement or device caps changed: their reads come before any write.
         const stopped: string[] = [];
         const campaignWrites: { campaign: Stored<StoredCampaignData>; fields: CampaignSpendFields }[] = [];
-        const publications: (() => void)[] = [];
+        const publications: { campaignId: string; payload: PublishedCampaign | null }[] = [];
         for (const [i, campaign] of campaigns.entries()) {
           if (!campaign) continue;
           const cents = plan.campaignCents[campaignIds[i]!]!;
@@ -212,12 +213,14 @@ export function createSpendRepo(store: DocumentStore): SpendRepo {
           if (capsChanged && ctx.publish) {
             // Not served on a capped placement or device from now on: the copy without them.
             const team = await tx.get<TeamData>(COLLECTIONS.team, campaign.team);
-            publications.push(await preparePublication(tx, campaign.id, ctx.publish(toCampaign(after) as Campaign, team?.status ?? null)));
+            publications.push({ campaignId: campaign.id, payload: ctx.publish(toCampaign(after) as Campaign, team?.status ?? null) });
           } else if (stops || capsChanged) {
             stopped.push(campaign.id);
           }
           campaignWrites.push({ campaign, fields });
         }
+        // One write per product, whichever of the campaigns link or unlink it.
+        const publish = publications.length ? await preparePublications(tx, publications) : () => {};
 
         let entry: LedgerEntry | null = null;
         let settled: Stored<WalletData> = wallet;
@@ -247,7 +250,7 @@ export function createSpendRepo(store: DocumentStore): SpendRepo {
         }
 
         for (const { campaign, fields } of campaignWrites) tx.update<StoredCampaignData>(C, campaign.id, spendWrite(campaign, fields));
-        for (const write of publications) write();
+        publish();
 
         const walletFunds = wallet.balance > 0 && settled.balance <= 0;
         const capBefore = reachesDailyCap(wallet.todaySpend, day, wallet.dailyBudget);
