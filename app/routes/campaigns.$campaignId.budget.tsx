@@ -71,7 +71,8 @@ function PacingView() {
         <p>{t("budget.spentNoTotal", { spent: pacing.spent })}</p>
       )}
       <p>{pacing.daily ? t("budget.todayOfDaily", { spent: pacing.today, daily: pacing.daily }) : t("budget.todayNoDaily", { spent: pacing.today })}</p>
-      <CapNotices caps={pacing.caps} />
+      {/* The placement and device caps are in the table below; the header names them all. */}
+      <CapNotices caps={pacing.caps.filter((cap) => cap.cap === "daily")} />
       {pacing.placements.length || pacing.devices.length ? (
         <table className="figures-table pacing-today">
           <caption>{t("budget.todayByDimension")}</caption>

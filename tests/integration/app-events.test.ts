@@ -606,8 +606,8 @@ describe("placement and device caps: not served there until the next retailer da
     const list = await load(routes.list.loader, `/teams/${campaign.team}/campaigns`, { teamId: campaign.team });
     const budget = await load(routes.budget.loader, `/campaigns/${campaign.id}/budget`, { campaignId: campaign.id });
     const row = JSON.stringify(list).includes(campaign.id) ? findRow(list, campaign.id) : null;
-    const text = (caps: CapNotice[]) => caps.map((c) => t(`campaigns:${capNoticeKey(c)}`));
-    return { live: layout.campaign.liveStatus, header: text(layout.campaign.caps), list: row ? text(row.caps) : null, budget: budget.pacing };
+    const text = (caps: CapNotice[], form: "full" | "short" = "full") => caps.map((c) => t(`campaigns:${capNoticeKey(c, form)}`));
+    return { live: layout.campaign.liveStatus, header: text(layout.campaign.caps), list: row ? text(row.caps, "short") : null, budget: budget.pacing };
   }
   function findRow(list: unknown, id: string): { caps: CapNotice[] } | null {
     // The list's rows, wherever its loader puts them.
@@ -658,7 +658,7 @@ describe("placement and device caps: not served there until the next retailer da
     const screens = await shown(campaign);
     expect(screens.live).toBe("running");
     expect(screens.header).toEqual(["Search placement cap reached today: not shown on search until tomorrow"]);
-    expect(screens.list).toEqual(screens.header);
+    expect(screens.list).toEqual(["Search: cap reached until tomorrow"]);
     expect(screens.budget.caps).toEqual([{ cap: "placement", placement: "search" }]);
     expect(screens.budget.placements.map((r: { key: string; reached: boolean }) => [r.key, r.reached])).toEqual([
       ["search", true],
@@ -680,7 +680,7 @@ describe("placement and device caps: not served there until the next retailer da
     expect(run.reopened).toBeGreaterThanOrEqual(1);
     expect((await storage().campaigns.getOne(campaign.id))!.capsReached).toBeNull();
     expect((await storage().publication.getCampaign(campaign.id))!.placements).toContain("search");
-    expect((await shown(campaign)).header).toEqual([]);
+    expect(await shown(campaign)).toMatchObject({ header: [], list: [] });
   });
 
   it("stops a device at its cap: the copy targets every other device, the screens say so, and it serves again the next day", async () => {
@@ -696,7 +696,7 @@ describe("placement and device caps: not served there until the next retailer da
     const screens = await shown(campaign);
     expect(screens.live).toBe("running");
     expect(screens.header).toEqual(["Mobile cap reached today: not shown on mobile until tomorrow"]);
-    expect(screens.list).toEqual(screens.header);
+    expect(screens.list).toEqual(["Mobile: cap reached until tomorrow"]);
     expect(screens.budget.devices.map((r: { key: string; reached: boolean }) => [r.key, r.reached])).toEqual([["mobile", true]]);
 
     // Raised above today's mobile spend (0.50): every device again, at once.
@@ -723,7 +723,11 @@ describe("placement and device caps: not served there until the next retailer da
 
     await post({ batchId: unique("daily-text"), events: [event(sibling, { cost: 2_000_000 })] });
     await settle();
-    expect(await shown(sibling)).toMatchObject({ live: "daily_cap_reached", header: ["Wallet's daily budget reached: serving again tomorrow"] });
+    expect(await shown(sibling)).toMatchObject({
+      live: "daily_cap_reached",
+      header: ["Wallet's daily budget reached: serving again tomorrow"],
+      list: ["Wallet's daily budget: serving again tomorrow"],
+    });
     expect((await walletPage()).wallet.dailyBudgetReached).toBe(true);
     expect(t("wallets:dailyBudgetReached")).toBe("Reached today: its campaigns serve again tomorrow");
   });

@@ -215,7 +215,8 @@ describe("what the user is told: which cap stopped what, until tomorrow", () => 
       { cap: "placement", placement: "home" },
       { cap: "device", device: "app" },
     ]);
-    expect(both.map(capNoticeKey)).toEqual(["caps.placement.search", "caps.placement.home", "caps.device.app"]);
+    expect(both.map((c) => capNoticeKey(c))).toEqual(["caps.placement.search", "caps.placement.home", "caps.device.app"]);
+    expect(both.map((c) => capNoticeKey(c, "short"))).toEqual(["caps.short.placement.search", "caps.short.placement.home", "caps.short.device.app"]);
     expect(capNoticeKey({ cap: "daily", by: "wallet" })).toBe("caps.walletDaily");
   });
 

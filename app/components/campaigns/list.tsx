@@ -294,7 +294,7 @@ export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, ca
         return (
           <td key={column}>
             <LiveStatusBadge status={row.liveStatus} />
-            <CapNotices caps={row.caps} />
+            <CapNotices caps={row.caps} form="short" />
           </td>
         );
       case "wallet":

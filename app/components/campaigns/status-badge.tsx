@@ -13,15 +13,16 @@ export function LiveStatusBadge({ status }: { status: CampaignLiveStatus }) {
 
 /**
  * The caps that stop a campaign today, each saying what it stops until tomorrow ("Search
- * placement cap reached today: not shown on search until tomorrow"), beside its live status.
+ * placement cap reached today: not shown on search until tomorrow"), beside its live status;
+ * in a list's cell, the short form ("Search: cap reached until tomorrow").
  */
-export function CapNotices({ caps }: { caps: readonly CapNotice[] | undefined }) {
+export function CapNotices({ caps, form = "full" }: { caps: readonly CapNotice[] | undefined; form?: "full" | "short" }) {
   const { t } = useTranslation("campaigns");
   if (!caps?.length) return null;
   return (
     <ul className="cap-notices">
       {caps.map((cap) => {
-        const key = capNoticeKey(cap);
+        const key = capNoticeKey(cap, form);
         return <li key={key}>{t(key)}</li>;
       })}
     </ul>

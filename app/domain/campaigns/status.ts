@@ -174,10 +174,11 @@ export function capNotices(
   return out;
 }
 
-/** The i18n key (campaigns namespace) of a cap notice. */
-export function capNoticeKey(notice: CapNotice): string {
-  if (notice.cap === "daily") return notice.by === "campaign" ? "caps.daily" : "caps.walletDaily";
-  return notice.cap === "placement" ? `caps.placement.${notice.placement}` : `caps.device.${notice.device}`;
+/** The i18n key (campaigns namespace) of a cap notice: its full sentence, or its short form for lists. */
+export function capNoticeKey(notice: CapNotice, form: "full" | "short" = "full"): string {
+  const base = form === "short" ? "caps.short" : "caps";
+  if (notice.cap === "daily") return notice.by === "campaign" ? `${base}.daily` : `${base}.walletDaily`;
+  return notice.cap === "placement" ? `${base}.placement.${notice.placement}` : `${base}.device.${notice.device}`;
 }
 
 export interface CampaignCompletenessInput {
