@@ -71,6 +71,12 @@ export function WalletStatusBadge({ status, liveStatus }: { status: string; live
   );
 }
 
+/** The wallet's daily budget reached today: its campaigns are stopped until tomorrow. */
+export function DailyBudgetReached({ reached }: { reached: boolean }) {
+  const { t } = useTranslation("wallets");
+  return reached ? <span className="cap-notices wallet-cap">{t("dailyBudgetReached")}</span> : null;
+}
+
 export function RecentlyUpdatedBadge() {
   const { t } = useTranslation("wallets");
   return <span className="wallet-badge wallet-badge-recent">{t("recentlyUpdated")}</span>;

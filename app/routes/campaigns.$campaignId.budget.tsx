@@ -5,6 +5,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { CapNotices } from "~/components/campaigns/status-badge";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { PACING_DEVICES, PACING_PLACEMENTS } from "~/domain/campaigns/pacing";
 import { UpdateBudgetSchema, updateBudgetIntent } from "~/forms/campaigns/campaigns";
@@ -45,7 +46,10 @@ export default function CampaignBudgetRoute() {
   );
 }
 
-/** Spend to date against the total budget; today's spend is not tracked per campaign yet. */
+/**
+ * Spend to date against the total budget, today's spend against the daily budget, and today's
+ * spend per placement and device against their caps; the caps that stop the campaign today.
+ */
 function PacingView() {
   const { t } = useTranslation(["campaignEditor", "campaigns"]);
   const { pacing, wallet } = useLoaderData<typeof loader>();
@@ -66,7 +70,39 @@ function PacingView() {
       ) : (
         <p>{t("budget.spentNoTotal", { spent: pacing.spent })}</p>
       )}
-      <p className="field-help">{pacing.daily ? t("budget.dailyNotTracked", { daily: pacing.daily }) : t("budget.dailyNotTrackedNoDaily")}</p>
+      <p>{pacing.daily ? t("budget.todayOfDaily", { spent: pacing.today, daily: pacing.daily }) : t("budget.todayNoDaily", { spent: pacing.today })}</p>
+      {/* The placement and device caps are in the table below; the header names them all. */}
+      <CapNotices caps={pacing.caps.filter((cap) => cap.cap === "daily")} />
+      {pacing.placements.length || pacing.devices.length ? (
+        <table className="figures-table pacing-today">
+          <caption>{t("budget.todayByDimension")}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("budget.where")}</th>
+              <th scope="col" className="num">
+                {t("budget.spentToday")}
+              </th>
+              <th scope="col" className="num">
+                {t("budget.cap")}
+              </th>
+              <th scope="col">{t("budget.capState")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {[
+              ...pacing.placements.map((r) => ({ ...r, id: `placement-${r.key}`, label: t(`placements.${r.key}`) })),
+              ...pacing.devices.map((r) => ({ ...r, id: `device-${r.key}`, label: t(`budget.devices.${r.key}`) })),
+            ].map((r) => (
+              <tr key={r.id}>
+                <th scope="row">{r.label}</th>
+                <td className="num">{r.spent}</td>
+                <td className="num">{r.cap ?? t("budget.noCap")}</td>
+                <td>{r.reached ? t("budget.capReachedUntilTomorrow") : t("budget.underCap")}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
       {wallet ? <p className="field-help">{t("budget.walletBalance", { label: wallet.label, balance: wallet.balance })}</p> : null}
     </section>
   );

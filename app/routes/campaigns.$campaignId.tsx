@@ -5,7 +5,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, NavLink, Outlet, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CampaignActionBar } from "~/components/campaigns/actions";
-import { LiveStatusBadge } from "~/components/campaigns/status-badge";
+import { CapNotices, LiveStatusBadge } from "~/components/campaigns/status-badge";
 import { FormAlert } from "~/components/forms";
 import { campaignPrefixRedirect } from "~/domain/campaigns/urls";
 import { safeRedirectPath } from "~/domain/navigation";
@@ -86,6 +86,7 @@ export default function CampaignLayoutRoute() {
           <span>{t("editor.period", { start: campaign.start ?? "—", end: campaign.end ?? t("editor.noEnd") })}</span>
           <span>{t("editor.updatedBy", { when: campaign.updated, by: campaign.by })}</span>
         </p>
+        <CapNotices caps={campaign.caps} />
         {campaign.review && campaign.status === "rejected" && !campaign.review.approved ? (
           <p className="notice campaign-review" role="note">
             {t("campaignEditor:review.rejected", { by: campaign.review.by, reason: campaign.review.rejectionReason ?? "" })}

@@ -5,7 +5,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { SubmitButton } from "~/components/forms";
-import { RecentlyUpdatedBadge, RunwayText, SpentMeter, WalletFields, WalletStatusBadge } from "~/components/wallets";
+import { DailyBudgetReached, RecentlyUpdatedBadge, RunwayText, SpentMeter, WalletFields, WalletStatusBadge } from "~/components/wallets";
 import { can } from "~/domain/permissions";
 import { CreateWalletSchema, createWalletIntent } from "~/forms/wallets";
 import { requirePermission, requireUser } from "~/http/auth.server";
@@ -109,7 +109,9 @@ export default function WalletListRoute() {
                   <td className="num">{w.balance}</td>
                   <td className="num">{w.credit}</td>
                   <td className="num">{w.debit}</td>
-                  <td className="num">{w.dailyBudget ?? <span className="muted">{t("noDailyBudget")}</span>}</td>
+                  <td className="num">
+                    {w.dailyBudget ?? <span className="muted">{t("noDailyBudget")}</span>} <DailyBudgetReached reached={w.dailyBudgetReached} />
+                  </td>
                   <td className="num">{w.todaySpend}</td>
                   <td>
                     <RunwayText runway={w.runway} />

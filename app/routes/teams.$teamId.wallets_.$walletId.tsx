@@ -9,7 +9,7 @@ import { Freshness, KpiTiles } from "~/components/metrics/statistics";
 import type { Derived } from "~/domain/metrics/metrics";
 import { walletLifetimeStatistics } from "~/services/wallet-statistics.server";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
-import { RecentlyUpdatedBadge, SpentMeter, WalletFields, WalletStatusBadge } from "~/components/wallets";
+import { DailyBudgetReached, RecentlyUpdatedBadge, SpentMeter, WalletFields, WalletStatusBadge } from "~/components/wallets";
 import { periodInstants } from "~/domain/wallets/ledger-period";
 import { formatMoney } from "~/domain/money";
 import { can } from "~/domain/permissions";
@@ -182,7 +182,9 @@ export default function WalletRoute() {
           <dt>{t("fields.debit")}</dt>
           <dd>{wallet.debit}</dd>
           <dt>{t("fields.dailyBudget")}</dt>
-          <dd>{wallet.dailyBudget ?? t("noDailyBudget")}</dd>
+          <dd>
+            {wallet.dailyBudget ?? t("noDailyBudget")} <DailyBudgetReached reached={wallet.dailyBudgetReached} />
+          </dd>
           <dt>{t("fields.todaySpend")}</dt>
           <dd>{wallet.todaySpend}</dd>
           <dt>{t("fields.runway")}</dt>

@@ -3,8 +3,9 @@
  * batches, never one debit per event, and the spec's rules follow: a wallet at 0 or below flags
  * its campaigns insufficient_funds, a campaign at its total budget is out of budget, and a daily
  * cap reached (the campaign's daily pacing, the wallet's daily budget) stops serving until the
- * next day of the retailer's time zone. Campaigns that cannot serve are withdrawn from the ad
- * server's cache.
+ * next day of the retailer's time zone, and so does a placement's or a device's cap on that
+ * placement or device. Campaigns that cannot serve are withdrawn from the ad server's cache, and
+ * a campaign capped on a placement or device is republished without it.
  *
  * `settleSpend(now)` is one run; the in-process scheduler (started at boot) runs it every
  * SETTLEMENT_INTERVAL_SECONDS. Several processes may run it at once: every step is a
@@ -32,7 +33,7 @@ export interface SettlementRun {
   debitedCents: number;
   /** Follow-ups done (after this run's settlements, or left by an earlier run). */
   followUps: number;
-  /** Campaigns serving again after a daily cap of an earlier day. */
+  /** Campaigns serving again after a daily, placement or device cap of an earlier day. */
   reopened: number;
   /** Steps that failed (logged; they are tried again on the next run). */
   failures: number;
@@ -90,23 +91,24 @@ async function runFollowUp(walletId: string, followUp: SpendFollowUp, now: Date)
   await storage.spend.completeFollowUp(walletId, followUp.seq);
 }
 
-/** Campaigns stopped by a daily cap on an earlier day serve again (published as they stand). */
+/**
+ * Campaigns stopped by a daily cap, or capped on a placement or device, on an earlier day serve
+ * again (published as they stand).
+ */
 async function reopenCampaigns(now: Date, run: SettlementRun): Promise<void> {
   const storage = getStorage();
   const today = localDay(now, retailerTimeZone());
   const settings = await getRetailerSettings();
-  await eachPage(
-    (after) => storage.spend.listStoppedBefore(today, { limit: PAGE, after }),
-    MAX_WALLETS_PER_RUN,
-    async (campaign) => {
-      try {
-        if (await storage.spend.reopen(campaign.id, today, publisher(settings, await teamStatusOf(campaign.team), now))) run.reopened++;
-      } catch (error) {
-        run.failures++;
-        logFailure("Campaign not reopened after its daily cap", { campaignId: campaign.id }, error);
-      }
-    },
-  );
+  const reopen = async (campaign: Campaign) => {
+    try {
+      if (await storage.spend.reopen(campaign.id, today, publisher(settings, await teamStatusOf(campaign.team), now))) run.reopened++;
+    } catch (error) {
+      run.failures++;
+      logFailure("Campaign not reopened after its daily cap", { campaignId: campaign.id }, error);
+    }
+  };
+  await eachPage((after) => storage.spend.listStoppedBefore(today, { limit: PAGE, after }), MAX_WALLETS_PER_RUN, reopen);
+  await eachPage((after) => storage.spend.listCapsReachedBefore(today, { limit: PAGE, after }), MAX_WALLETS_PER_RUN, reopen);
 }
 
 async function followUp(accrual: Pick<SpendAccrual, "walletId">, item: SpendFollowUp, now: Date, run: SettlementRun): Promise<void> {
@@ -129,6 +131,9 @@ export async function settleSpend(now = new Date()): Promise<Result<SettlementRu
   const storage = getStorage();
   const run: SettlementRun = { settled: 0, debitedCents: 0, followUps: 0, reopened: 0, failures: 0 };
   await reopenCampaigns(now, run);
+  const settings = await getRetailerSettings();
+  // A campaign capped on a placement or device is republished in the settlement's transaction.
+  const publish = (campaign: Campaign, teamStatus: Parameters<typeof publisher>[1]) => publisher(settings, teamStatus, now)(campaign);
   await eachPage(
     (after) => storage.spend.listFollowUps({ limit: PAGE, after }),
     MAX_WALLETS_PER_RUN,
@@ -141,7 +146,7 @@ export async function settleSpend(now = new Date()): Promise<Result<SettlementRu
     MAX_WALLETS_PER_RUN,
     async (accrual) => {
       try {
-        const settlement = await storage.spend.settle(accrual.walletId, { now, timeZone: retailerTimeZone() });
+        const settlement = await storage.spend.settle(accrual.walletId, { now, timeZone: retailerTimeZone(), publish });
         if (!settlement) return;
         run.settled++;
         run.debitedCents += settlement.debitCents;

@@ -13,6 +13,8 @@ import { canSeeSensitive } from "~/domain/permissions";
 import { conflict, fail, notFound, ok, type Failure, type Result } from "~/domain/result";
 import type { EntryType, LedgerEntry, Team, User, Wallet } from "~/domain/types";
 import { computeRunway, deriveWalletLiveStatus, isRecentlyUpdated, spentShare } from "~/domain/wallets/wallet";
+import { reachesDailyCap } from "~/domain/wallets/settlement";
+import { localDay } from "~/domain/metrics/periods";
 import type { WalletFormValue } from "~/forms/wallets";
 import { ConflictError, type Page, type PostEntryResult, type WalletInput } from "~/storage/port";
 import { refreshWalletCampaigns } from "~/services/campaigns/wallets.server";
@@ -97,6 +99,8 @@ export function presentWallet(wallet: Wallet, todaySpend: number, ctx: ViewConte
     credit: money(wallet.credit),
     debit: money(wallet.debit),
     dailyBudget: wallet.dailyBudget === null ? null : money(wallet.dailyBudget),
+    /** The daily budget is reached today (settled spend, ADR 18): its campaigns serve again tomorrow. */
+    dailyBudgetReached: reachesDailyCap(wallet.todaySpend, localDay(ctx.now, ctx.retailerTimeZone), wallet.dailyBudget),
     todaySpend: money(todaySpend),
     budgetEditing: wallet.budgetEditing,
     tags: ctx.seesSensitive ? wallet.tags : null,

@@ -39,6 +39,7 @@ import type { CampaignView, CampaignViewData, Product, ProductInput } from "~/do
 import type { PublishedCampaign } from "~/domain/campaigns/publication";
 import { CAMPAIGN_SORTS, type CampaignSort } from "~/domain/campaigns/list";
 import type { EventRefusal, WalletCost } from "~/domain/metrics/events";
+import type { CampaignDimensions } from "~/domain/wallets/settlement";
 
 export type DeletedCampaign = DeletedCampaignData & DocMeta;
 export type { Campaign };
@@ -503,6 +504,11 @@ export interface SpendAccrualData {
   unsettledMicros: number;
   /** Each campaign's unsettled micros. */
   campaigns: Record<string, number>;
+  /**
+   * Each campaign's unsettled micros per placement and per device, moved to the campaign's
+   * today's spend per placement and device when its cents are settled (absent: none yet).
+   */
+  dimensions?: CampaignDimensions;
   /** At least a whole cent to settle, on the wallet or a campaign (what settlement looks for). */
   due: boolean;
   /** Settlements so far: the next one's number, and its idempotency key. */
@@ -518,6 +524,12 @@ export interface SettlementContext {
   now: Date;
   /** The retailer's time zone: today's spend and daily caps are of its day. */
   timeZone: string;
+  /**
+   * The cache copy of a campaign whose placement or device caps changed, written in the
+   * settlement's transaction (null: withdrawn). Absent, the campaign is left to the follow-up,
+   * which republishes it.
+   */
+  publish?: (campaign: Campaign, teamStatus: TeamStatus | null) => PublishedCampaign | null;
 }
 
 export interface Settlement {
@@ -554,7 +566,9 @@ export interface SpendRepo {
    * Settles a wallet's accrual in one transaction: one ledger debit of its whole cents (which may
    * take the balance below zero; idempotency key `settlement:<n>`), the carries kept, each
    * campaign's spend and today's spend, the wallet's today's spend, a campaign's daily cap
-   * reached, and the follow-up. Null when nothing is due (or no such wallet).
+   * reached, each settled campaign's spend of the day per placement and device and the caps they
+   * reach (its cache copy republished without them), and the follow-up. Null when nothing is due
+   * (or no such wallet).
    */
   settle(walletId: string, ctx: SettlementContext): Promise<Settlement | null>;
   /** Marks the follow-up of settlement `seq` done (a later settlement's stays). */
@@ -567,9 +581,12 @@ export interface SpendRepo {
   stopForToday(campaignId: string, day: string): Promise<boolean>;
   /** Campaigns stopped by a daily cap on a day before `day`, by that day. */
   listStoppedBefore(day: string, spec: { limit?: number; after?: string | null }): Promise<Page<Campaign>>;
+  /** Campaigns with placement or device caps reached on a day before `day`, by that day. */
+  listCapsReachedBefore(day: string, spec: { limit?: number; after?: string | null }): Promise<Page<Campaign>>;
   /**
-   * The next day: clears a daily cap reached before `day` and publishes the campaign again as
-   * `publish` says, atomically. False when it was not stopped before that day, or gone.
+   * The next day: clears a daily cap, and placement and device caps, reached before `day` and
+   * publishes the campaign again as `publish` says, atomically. False when nothing was reached
+   * before that day, or gone.
    */
   reopen(campaignId: string, day: string, publish: (campaign: Campaign) => PublishedCampaign | null): Promise<boolean>;
   /**

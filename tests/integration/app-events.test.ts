@@ -16,7 +16,8 @@ import type { Wallet } from "~/domain/types";
 import { localDay } from "~/domain/metrics/periods";
 import type { MetricsStore } from "~/metrics/port";
 import { makeCampaignData, makePosting, makeTeamData, makeWalletInput } from "../factories";
-import { startApp, type TestApp } from "./app-helpers";
+import { args, call, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
+import { capNoticeKey, type CapNotice } from "~/domain/campaigns/status";
 
 const KEY = "events-key-for-the-integration-tests-0123456789";
 const PARIS = "Europe/Paris";
@@ -569,5 +570,165 @@ describe("settlement", () => {
       expect(await storage().publication.getCampaign(c.id)).not.toBeNull();
       expect(await storage().publication.campaignsForProduct(c.productIds[0]!)).toContain(c.id);
     }
+  });
+});
+
+describe("placement and device caps: not served there until the next retailer day, and the screens say so", () => {
+  let cookie: string;
+  let t: Awaited<ReturnType<typeof import("~/services/i18n.server")["getFixedT"]>>;
+  let routes: {
+    layout: typeof import("~/routes/campaigns.$campaignId");
+    budget: typeof import("~/routes/campaigns.$campaignId.budget");
+    list: typeof import("~/routes/teams.$teamId.campaigns._index");
+    wallet: typeof import("~/routes/teams.$teamId.wallets_.$walletId");
+  };
+
+  beforeAll(async () => {
+    const operator = await app.createUser({ claims: { type: "operator", role: "ADMIN" }, locale: "en-GB", roleByTeam: {} });
+    cookie = await signIn(app.m, operator.email, operator.password);
+    t = await (await import("~/services/i18n.server")).getFixedT("en-GB");
+    routes = {
+      layout: await import("~/routes/campaigns.$campaignId"),
+      budget: await import("~/routes/campaigns.$campaignId.budget"),
+      list: await import("~/routes/teams.$teamId.campaigns._index"),
+      wallet: await import("~/routes/teams.$teamId.wallets_.$walletId"),
+    };
+  });
+
+  const load = (loader: (a: never) => unknown, pathname: string, params: Record<string, string>) =>
+    call(() => loader({ ...args(getRequest(pathname, { cookie })), params } as never)).then((o) => {
+      expect(o.status).toBe(200);
+      return o.data;
+    });
+  /** What the campaign's header, its team's list and its pacing view tell the user of its caps today. */
+  async function shown(campaign: Campaign) {
+    const layout = await load(routes.layout.loader, `/campaigns/${campaign.id}`, { campaignId: campaign.id });
+    const list = await load(routes.list.loader, `/teams/${campaign.team}/campaigns`, { teamId: campaign.team });
+    const budget = await load(routes.budget.loader, `/campaigns/${campaign.id}/budget`, { campaignId: campaign.id });
+    const row = JSON.stringify(list).includes(campaign.id) ? findRow(list, campaign.id) : null;
+    const text = (caps: CapNotice[], form: "full" | "short" = "full") => caps.map((c) => t(`campaigns:${capNoticeKey(c, form)}`));
+    return { live: layout.campaign.liveStatus, header: text(layout.campaign.caps), list: row ? text(row.caps, "short") : null, budget: budget.pacing };
+  }
+  function findRow(list: unknown, id: string): { caps: CapNotice[] } | null {
+    // The list's rows, wherever its loader puts them.
+    const seen = new Set<unknown>();
+    const walk = (value: unknown): { caps: CapNotice[] } | null => {
+      if (!value || typeof value !== "object" || seen.has(value)) return null;
+      seen.add(value);
+      if ((value as { id?: unknown }).id === id && Array.isArray((value as { caps?: unknown }).caps)) return value as { caps: CapNotice[] };
+      for (const v of Object.values(value)) {
+        const found = walk(v);
+        if (found) return found;
+      }
+      return null;
+    };
+    return walk(list);
+  }
+  async function saveBudget(campaign: Campaign, form: Record<string, string>) {
+    const current = (await storage().campaigns.getOne(campaign.id))!;
+    const body = { intent: "update-budget", version: String(current.version), pacingTotal: "", pacingDaily: "", ...form };
+    const outcome = await call(() =>
+      routes.budget.action({ ...args(postRequest(`/campaigns/${campaign.id}/budget`, body, { cookie })), params: { campaignId: campaign.id } } as never),
+    );
+    expect(outcome.status).toBe(302);
+  }
+
+  it("stops the search placement at its cap while the others serve, serves it again when the cap is raised, and the next day", async () => {
+    const setup = await teamWithWallet(1_000_000);
+    const campaign = await servingCampaign(setup, { pacingSearch: 100 });
+    expect((await storage().publication.getCampaign(campaign.id))!.placements).toContain("search");
+
+    // 0.99 on search, 0.50 on category pages: under the search cap (1.00).
+    await post({ batchId: unique("caps"), events: [event(campaign, { cost: 990_000 }), event(campaign, { placement: "plp", cost: 500_000 })] });
+    await settle();
+    expect((await storage().publication.getCampaign(campaign.id))!.placements).toContain("search");
+    expect((await shown(campaign)).header).toEqual([]);
+
+    // 0.01 more on search: exactly its cap.
+    await post({ batchId: unique("caps"), events: [event(campaign, { cost: 10_000 })] });
+    await settle();
+    const copy = (await storage().publication.getCampaign(campaign.id))!;
+    expect(copy.placements).not.toContain("search");
+    expect(copy.placements).toEqual(expect.arrayContaining(["plp", "hub", "pdp", "home"]));
+    expect(copy.slots.sp).toEqual(["plp", "hub"]);
+    expect(await storage().publication.campaignsForProduct(campaign.productIds[0]!)).toContain(campaign.id);
+    const stored = (await storage().campaigns.getOne(campaign.id))!;
+    expect(stored).toMatchObject({ spend: 150, capsReached: { day: today(), placements: ["search"], devices: [] }, version: campaign.version });
+
+    const screens = await shown(campaign);
+    expect(screens.live).toBe("running");
+    expect(screens.header).toEqual(["Search placement cap reached today: not shown on search until tomorrow"]);
+    expect(screens.list).toEqual(["Search: cap reached until tomorrow"]);
+    expect(screens.budget.caps).toEqual([{ cap: "placement", placement: "search" }]);
+    expect(screens.budget.placements.map((r: { key: string; reached: boolean }) => [r.key, r.reached])).toEqual([
+      ["search", true],
+      ["plp", false],
+    ]);
+
+    // The search cap raised above today's spend (1.00): served on search again at once.
+    await saveBudget(campaign, { pacing_search: "2.00" });
+    expect((await storage().campaigns.getOne(campaign.id))!.capsReached).toBeNull();
+    expect((await storage().publication.getCampaign(campaign.id))!.placements).toContain("search");
+    expect((await shown(campaign)).header).toEqual([]);
+    // Lowered under it again: stopped there at once.
+    await saveBudget(campaign, { pacing_search: "0.50" });
+    expect((await storage().publication.getCampaign(campaign.id))!.placements).not.toContain("search");
+    expect((await shown(campaign)).header).toEqual(["Search placement cap reached today: not shown on search until tomorrow"]);
+
+    // The next day of the retailer's time zone: served on search again.
+    const run = await settle(new Date(Date.now() + DAY_MS));
+    expect(run.reopened).toBeGreaterThanOrEqual(1);
+    expect((await storage().campaigns.getOne(campaign.id))!.capsReached).toBeNull();
+    expect((await storage().publication.getCampaign(campaign.id))!.placements).toContain("search");
+    expect(await shown(campaign)).toMatchObject({ header: [], list: [] });
+  });
+
+  it("stops a device at its cap: the copy targets every other device, the screens say so, and it serves again the next day", async () => {
+    const setup = await teamWithWallet(1_000_000);
+    const campaign = await servingCampaign(setup, { pacingDevices: { mobile: 50, tablet: null, app: null, unknown: null } });
+    expect((await storage().publication.getCampaign(campaign.id))!.targeting.devices).toBeNull();
+
+    await post({ batchId: unique("device"), events: [event(campaign, { cost: 500_000 }), event(campaign, { device: "desktop", cost: 700_000 })] });
+    await settle();
+    const copy = (await storage().publication.getCampaign(campaign.id))!;
+    expect(copy.targeting.devices).toEqual(["desktop", "tablet", "app", "unknown"]);
+    expect(copy.placements).toContain("search");
+    const screens = await shown(campaign);
+    expect(screens.live).toBe("running");
+    expect(screens.header).toEqual(["Mobile cap reached today: not shown on mobile until tomorrow"]);
+    expect(screens.list).toEqual(["Mobile: cap reached until tomorrow"]);
+    expect(screens.budget.devices.map((r: { key: string; reached: boolean }) => [r.key, r.reached])).toEqual([["mobile", true]]);
+
+    // Raised above today's mobile spend (0.50): every device again, at once.
+    await saveBudget(campaign, { device_mobile: "1.00" });
+    expect((await storage().publication.getCampaign(campaign.id))!.targeting.devices).toBeNull();
+    expect((await shown(campaign)).header).toEqual([]);
+    await saveBudget(campaign, { device_mobile: "0.40" });
+    expect((await storage().publication.getCampaign(campaign.id))!.targeting.devices).toEqual(["desktop", "tablet", "app", "unknown"]);
+
+    await settle(new Date(Date.now() + DAY_MS));
+    expect((await storage().publication.getCampaign(campaign.id))!.targeting.devices).toBeNull();
+    expect((await shown(campaign)).header).toEqual([]);
+  });
+
+  it("says which daily budget stopped a campaign, and shows the wallet's daily budget reached on the wallet page", async () => {
+    const setup = await teamWithWallet(1_000_000, { dailyBudget: 300 });
+    const own = await servingCampaign(setup, { pacingDaily: 100 });
+    const sibling = await servingCampaign(setup);
+    await post({ batchId: unique("daily-text"), events: [event(own, { cost: 1_000_000 })] });
+    await settle();
+    expect(await shown(own)).toMatchObject({ live: "daily_cap_reached", header: ["Daily budget reached: serving again tomorrow"] });
+    const walletPage = () => load(routes.wallet.loader, `/teams/${setup.teamId}/wallets/${setup.wallet.id}`, { teamId: setup.teamId, walletId: setup.wallet.id });
+    expect((await walletPage()).wallet.dailyBudgetReached).toBe(false);
+
+    await post({ batchId: unique("daily-text"), events: [event(sibling, { cost: 2_000_000 })] });
+    await settle();
+    expect(await shown(sibling)).toMatchObject({
+      live: "daily_cap_reached",
+      header: ["Wallet's daily budget reached: serving again tomorrow"],
+      list: ["Wallet's daily budget: serving again tomorrow"],
+    });
+    expect((await walletPage()).wallet.dailyBudgetReached).toBe(true);
+    expect(t("wallets:dailyBudgetReached")).toBe("Reached today: its campaigns serve again tomorrow");
   });
 });

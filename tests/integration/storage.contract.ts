@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AuditEntryData, EntryType, LedgerEntry } from "~/domain/types";
-import type { CampaignData } from "~/domain/campaigns/campaign";
+import type { Campaign as StoredCampaign, CampaignData } from "~/domain/campaigns/campaign";
 import type { WalletCost } from "~/domain/metrics/events";
 import {
   AlreadyExistsError,
@@ -1598,6 +1598,113 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(await storage.publication.getCampaign("c-p")).toBeNull();
           expect(await storage.spend.republish("c-ghost", () => published)).toBe(false);
           expect(await storage.publication.getCampaign("c-ghost")).toBeNull();
+        }, 60_000);
+
+        it("counts spend per placement and device, stops a capped one in the settlement's transaction, and reopens it the next day", async () => {
+          await fundedWallet("team-c", "w-c", 1_000_000);
+          const campaign = await activeCampaign("c-cap", "team-c", "w-c", {
+            pacingSearch: 100,
+            pacingDevices: { mobile: 300, tablet: null, app: null, unknown: null },
+          });
+          await activeCampaign("c-small", "team-c", "w-c");
+          const published = makePublishedCampaign("c-cap", ["SKU-C1"], { team: "team-c", wallet: "w-c" });
+          await storage.publication.apply("c-cap", published);
+          const calls: [StoredCampaign["capsReached"], string | null][] = [];
+          const publish = (c: StoredCampaign, teamStatus: string | null) => {
+            calls.push([c.capsReached, teamStatus]);
+            return { ...published, placements: published.placements.filter((p) => !c.capsReached?.placements.includes(p)), published: `${calls.length}` };
+          };
+
+          await record("cap-1", {
+            "w-c": {
+              total: 1_509_000,
+              campaigns: { "c-cap": 1_500_000, "c-small": 9_000 },
+              dimensions: {
+                "c-cap": { placements: { search: 1_000_000, plp: 500_000 }, devices: { mobile: 1_500_000 } },
+                "c-small": { placements: { home: 9_000 }, devices: { desktop: 9_000 } },
+              },
+            },
+          });
+          expect(await storage.spend.getAccrual("w-c")).toMatchObject({
+            dimensions: { "c-cap": { placements: { search: 1_000_000, plp: 500_000 } }, "c-small": { devices: { desktop: 9_000 } } },
+          });
+          const first = (await storage.spend.settle("w-c", { now: NOW, timeZone: PARIS, publish }))!;
+          // The wallet and the campaigns are settled as before, to the cent.
+          expect(first).toMatchObject({ debitCents: 150, campaignCents: { "c-cap": 150 }, followUp: null });
+          // Search reached its 1 € cap (exactly 1,000,000 micros); mobile is at 150 of 300 cents.
+          const stored = (await storage.campaigns.getOne("c-cap"))!;
+          expect(stored).toMatchObject({
+            spend: 150,
+            todaySpendMicros: { day: "2025-06-02", placements: { search: 1_000_000, plp: 500_000 }, devices: { mobile: 1_500_000 } },
+            capsReached: { day: "2025-06-02", placements: ["search"], devices: [] },
+            version: campaign.version,
+          });
+          expect((await auditOf("c-cap")).map((e) => e.action)).toEqual(["create"]);
+          // Republished in the same transaction, from the campaign as written, with its team's status.
+          expect(calls).toEqual([[{ day: "2025-06-02", placements: ["search"], devices: [] }, "active"]]);
+          expect(await storage.publication.getCampaign("c-cap")).toMatchObject({ published: "1", placements: published.placements.filter((p) => p !== "search") });
+          // The campaign under a cent keeps its micros per placement and device in the accrual.
+          expect((await storage.spend.getAccrual("w-c"))!.dimensions).toEqual({ "c-small": { placements: { home: 9_000 }, devices: { desktop: 9_000 } } });
+
+          // More mobile spend: mobile reaches its cap too; spend that changes no cap republishes nothing.
+          await record("cap-2", { "w-c": { total: 1_500_000, campaigns: { "c-cap": 1_500_000 }, dimensions: { "c-cap": { placements: { plp: 1_500_000 }, devices: { mobile: 1_500_000 } } } } });
+          await storage.spend.settle("w-c", { now: at(1), timeZone: PARIS, publish });
+          expect((await storage.campaigns.getOne("c-cap"))!.capsReached).toEqual({ day: "2025-06-02", placements: ["search"], devices: ["mobile"] });
+          expect(calls).toHaveLength(2);
+          await record("cap-3", { "w-c": { total: 10_000, campaigns: { "c-cap": 10_000 }, dimensions: { "c-cap": { placements: { plp: 10_000 }, devices: { tablet: 10_000 } } } } });
+          await storage.spend.settle("w-c", { now: at(2), timeZone: PARIS, publish });
+          expect(calls).toHaveLength(2);
+          expect((await storage.campaigns.getOne("c-cap"))!.todaySpendMicros).toMatchObject({ placements: { plp: 2_010_000 }, devices: { mobile: 3_000_000, tablet: 10_000 } });
+
+          // Without a publisher, the follow-up republishes the campaign.
+          await storage.campaigns.update("c-cap", { pacingPlp: 200 }, ADMIN, { expectVersion: campaign.version });
+          await record("cap-4", { "w-c": { total: 10_000, campaigns: { "c-cap": 10_000 }, dimensions: { "c-cap": { placements: { home: 10_000 }, devices: { desktop: 10_000 } } } } });
+          const unpublished = (await storage.spend.settle("w-c", { now: at(3), timeZone: PARIS }))!;
+          expect(unpublished.followUp).toMatchObject({ campaigns: ["c-cap"] });
+          expect((await storage.campaigns.getOne("c-cap"))!.capsReached).toEqual({ day: "2025-06-02", placements: ["search", "plp"], devices: ["mobile"] });
+
+          // The next day: listed, reopened (caps cleared, published as `publish` says), once.
+          expect((await storage.spend.listCapsReachedBefore("2025-06-02", {})).items).toEqual([]);
+          const listed = await storage.spend.listCapsReachedBefore("2025-06-03", {});
+          expect(listed.items.map((c) => c.id)).toEqual(["c-cap"]);
+          expect(await storage.spend.reopen("c-cap", "2025-06-02", () => published)).toBe(false);
+          const seen: StoredCampaign["capsReached"][] = [];
+          expect(await storage.spend.reopen("c-cap", "2025-06-03", (c) => (seen.push(c.capsReached), { ...published, published: "next day" }))).toBe(true);
+          expect(seen).toEqual([null]);
+          expect(await storage.campaigns.getOne("c-cap")).toMatchObject({ capsReached: null, version: campaign.version + 1 });
+          expect(await storage.publication.getCampaign("c-cap")).toMatchObject({ placements: published.placements, published: "next day" });
+          expect(await storage.spend.reopen("c-cap", "2025-06-03", () => published)).toBe(false);
+          expect((await storage.spend.listCapsReachedBefore("2025-06-04", {})).items).toEqual([]);
+
+          // The next day's spend counts from zero.
+          await record("cap-5", { "w-c": { total: 10_000, campaigns: { "c-cap": 10_000 }, dimensions: { "c-cap": { placements: { search: 10_000 }, devices: { mobile: 10_000 } } } } });
+          await storage.spend.settle("w-c", { now: TOMORROW, timeZone: PARIS, publish });
+          expect(await storage.campaigns.getOne("c-cap")).toMatchObject({
+            todaySpendMicros: { day: "2025-06-03", placements: { search: 10_000 }, devices: { mobile: 10_000 } },
+            capsReached: null,
+          });
+        }, 60_000);
+
+        it("republishes several capped campaigns sharing a product in one settlement without losing a link", async () => {
+          await fundedWallet("team-x", "w-x", 1_000_000);
+          for (const id of ["c-x", "c-y"]) {
+            await activeCampaign(id, "team-x", "w-x", { pacingSearch: 1 });
+            await storage.publication.apply(id, makePublishedCampaign(id, ["SKU-SHARED", `SKU-${id}`], { team: "team-x", wallet: "w-x" }));
+          }
+          await storage.publication.apply("c-z", makePublishedCampaign("c-z", ["SKU-SHARED"], { team: "team-x", wallet: "w-x" }));
+          expect(await storage.publication.campaignsForProduct("SKU-SHARED")).toEqual(["c-x", "c-y", "c-z"]);
+          // Capped on search, each is withdrawn (as a campaign serving only on search would be).
+          const withdraw = (c: StoredCampaign) => (c.capsReached?.placements.includes("search") ? null : makePublishedCampaign(c.id, ["SKU-SHARED"]));
+          const search = { placements: { search: 10_000 }, devices: { mobile: 10_000 } };
+          await record("shared-1", { "w-x": { total: 20_000, campaigns: { "c-x": 10_000, "c-y": 10_000 }, dimensions: { "c-x": search, "c-y": search } } });
+          await storage.spend.settle("w-x", { now: NOW, timeZone: PARIS, publish: withdraw });
+          expect(await storage.publication.getCampaign("c-x")).toBeNull();
+          expect(await storage.publication.getCampaign("c-y")).toBeNull();
+          expect(await storage.publication.campaignsForProduct("SKU-SHARED")).toEqual(["c-z"]);
+          expect(await storage.publication.campaignsForProduct("SKU-c-x")).toEqual([]);
+          // The next day both are linked again, beside the third.
+          for (const id of ["c-x", "c-y"]) expect(await storage.spend.reopen(id, "2025-06-03", withdraw)).toBe(true);
+          expect(await storage.publication.campaignsForProduct("SKU-SHARED")).toEqual(["c-x", "c-y", "c-z"]);
         }, 60_000);
 
         it("purges batches received before a time", async () => {

@@ -230,17 +230,24 @@ describe("aggregateFacts: by UTC hour and every dimension, days of the retailer"
     ]);
   });
 
-  it("sums cost per wallet and campaign, and finds the newest event", () => {
+  it("sums cost per wallet and campaign, and per campaign's placement and device, and finds the newest event", () => {
     const events = [
       accepted({ cost: 4_000 }),
-      accepted({ cost: 7_000, time: "2026-03-10T09:40:00Z" }),
+      accepted({ cost: 7_000, time: "2026-03-10T09:40:00Z", placement: "plp", device: "desktop" }),
       accepted({ cost: 5_000, campaign: "camp-2" }),
       accepted({ cost: 0, campaign: "camp-3" }),
-      accepted({ cost: 1, wallet: "wallet-2", campaign: "camp-9" }),
+      accepted({ cost: 1, wallet: "wallet-2", campaign: "camp-9", device: "app" }),
     ];
     expect(costByWallet(events)).toEqual({
-      "wallet-1": { total: 16_000, campaigns: { "camp-1": 11_000, "camp-2": 5_000 } },
-      "wallet-2": { total: 1, campaigns: { "camp-9": 1 } },
+      "wallet-1": {
+        total: 16_000,
+        campaigns: { "camp-1": 11_000, "camp-2": 5_000 },
+        dimensions: {
+          "camp-1": { placements: { search: 4_000, plp: 7_000 }, devices: { mobile: 4_000, desktop: 7_000 } },
+          "camp-2": { placements: { search: 5_000 }, devices: { mobile: 5_000 } },
+        },
+      },
+      "wallet-2": { total: 1, campaigns: { "camp-9": 1 }, dimensions: { "camp-9": { placements: { search: 1 }, devices: { app: 1 } } } },
     });
     expect(newestEventTime(events)).toBe("2026-03-10T09:40:00.000Z");
     expect(newestEventTime([])).toBeNull();

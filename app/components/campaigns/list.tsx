@@ -6,7 +6,7 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LiveStatusBadge } from "~/components/campaigns/status-badge";
+import { CapNotices, LiveStatusBadge } from "~/components/campaigns/status-badge";
 import { useFigureFormat } from "~/components/metrics/statistics";
 import type { Derived } from "~/domain/metrics/metrics";
 import {
@@ -21,7 +21,7 @@ import {
   type CampaignSort,
   type SortDirection,
 } from "~/domain/campaigns/list";
-import { CAMPAIGN_STATUSES, DERIVED_LIVE_STATUSES, type CampaignLiveStatus, type CampaignStatus } from "~/domain/campaigns/status";
+import { CAMPAIGN_STATUSES, DERIVED_LIVE_STATUSES, type CampaignLiveStatus, type CampaignStatus, type CapNotice } from "~/domain/campaigns/status";
 import { duplicateCampaignIntent } from "~/forms/campaigns/campaigns";
 
 /** A campaign as the list shows it (presentCampaign on the server). */
@@ -30,6 +30,8 @@ export interface CampaignListRowView {
   name: string;
   status: CampaignStatus;
   liveStatus: CampaignLiveStatus;
+  /** The caps that stop it today, each until tomorrow. */
+  caps: CapNotice[];
   campaignType: string;
   team: { id: string; name: string };
   wallet: { id: string; label: string } | null;
@@ -292,6 +294,7 @@ export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, ca
         return (
           <td key={column}>
             <LiveStatusBadge status={row.liveStatus} />
+            <CapNotices caps={row.caps} form="short" />
           </td>
         );
       case "wallet":

@@ -15,6 +15,7 @@ import type { Party } from "~/domain/availability";
 import { DEFAULT_CAMPAIGN_TYPE, type BidStrategy, type CampaignType, type Placement, type RetailerSettings } from "~/domain/retailer-settings";
 import { foldText, searchTokens } from "~/domain/search";
 import type { DocMeta, TeamAccountType, WalletStatus } from "~/domain/types";
+import type { CapsReached, DayDimensionSpend } from "~/domain/wallets/settlement";
 
 export const CAPPING_TYPES = ["views", "displays", "clicks"] as const;
 export type CappingType = (typeof CAPPING_TYPES)[number];
@@ -98,6 +99,16 @@ export interface CampaignData {
    * wallet's daily budget. It stops serving until the next day (absent or null: not reached).
    */
   dailyCapReached?: string | null;
+  /**
+   * Micros settled on the retailer's current day per placement and per device (absent before the
+   * first settlement), which the placement and device caps are checked against.
+   */
+  todaySpendMicros?: DayDimensionSpend;
+  /**
+   * The placement and device caps reached on a retailer day: the campaign is not served on those
+   * placements and devices until the next day (absent or null: none reached).
+   */
+  capsReached?: CapsReached | null;
   /** Targeted devices when some but not all 4 are chosen; null = all. */
   devices: TargetDevice[] | null;
   placements: Placement[];
@@ -264,7 +275,15 @@ export function newCampaignData(
 /** A draft copy of a campaign (duplicate): same settings, no spend, no review, new name. */
 export function duplicateCampaignData(source: Campaign, copyName: string, by: string, now: Date): CampaignData {
   // The copy has spent nothing: no spend of the day, no daily cap reached.
-  const { id, version, todaySpend: _todaySpend, dailyCapReached: _dailyCapReached, ...data } = source;
+  const {
+    id,
+    version,
+    todaySpend: _todaySpend,
+    dailyCapReached: _dailyCapReached,
+    todaySpendMicros: _todaySpendMicros,
+    capsReached: _capsReached,
+    ...data
+  } = source;
   const iso = now.toISOString();
   return {
     ...structuredClone(data),

@@ -9,6 +9,11 @@
  * - Withdrawn too while it cannot serve (status.ts, servingStop): flagged insufficient_funds, its
  *   spend at its total budget, or a daily cap reached today (until the next retailer day). Dates
  *   are not checked here: the copy carries them (and the pacing) and the ad server applies them.
+ * - A placement or device cap reached today (capsReached, until the next retailer day): the copy
+ *   leaves that placement out (of every slot, a slot left with none dropped, its bid and banner
+ *   too) and that device out of the targeted devices (then always a list: the campaign's device
+ *   filter, or every device events name, less the capped ones). Left with no placement, or no
+ *   device, where it had some, it is withdrawn.
  * - Slots: the campaign's slots not switched off (slotsOff) that the type's settings know, each
  *   mapped to its placements (slot-to-placement mapping) kept only where the campaign runs; a slot
  *   left with no placement is dropped. Order: the settings' order, so two publications of the
@@ -25,7 +30,8 @@ import { sortProducts } from "~/domain/availability";
 import { PACING_FIELD, type Campaign, type CampaignCreative, type CampaignData, type Dayparting } from "~/domain/campaigns/campaign";
 import { normaliseDevices, PACING_DEVICES, PACING_PLACEMENTS } from "~/domain/campaigns/pacing";
 import { PLACEMENTS, type BidStrategy, type CampaignType, type Placement, type RetailerSettings } from "~/domain/retailer-settings";
-import { servingStop } from "~/domain/campaigns/status";
+import { capsReachedToday, servingStop } from "~/domain/campaigns/status";
+import { EVENT_DEVICES } from "~/domain/metrics/metrics";
 import type { TeamStatus } from "~/domain/types";
 
 /** What the ad server reads for one campaign (spec section 4, publication). */
@@ -233,11 +239,29 @@ export function isServing(campaign: Campaign, ctx: Pick<PublicationContext, "tea
   return stop === null;
 }
 
+/**
+ * The devices the copy targets: the campaign's filter (null: every device), less the devices
+ * whose cap is reached today; then a list of every device events name but those.
+ */
+export function servedDevices(devices: Campaign["devices"], capped: readonly string[]): string[] | null {
+  const filter = normaliseDevices(devices);
+  if (capped.length === 0) return filter;
+  const off = new Set(capped);
+  return (filter ?? EVENT_DEVICES).filter((d) => !off.has(d));
+}
+
 /** The copy the ad server reads, or null when the campaign must be withdrawn. */
 export function publishedCampaign(campaign: Campaign, ctx: PublicationContext): PublishedCampaign | null {
   if (!isServing(campaign, ctx)) return null;
-  const slots = computedSlots(campaign, ctx.settings);
+  const capped = capsReachedToday(campaign.capsReached, ctx.now, ctx.timeZone);
+  const cappedPlacements = new Set<string>(capped?.placements ?? []);
+  // The placements still served today (a capped one is left out of every slot).
+  const serving = cappedPlacements.size ? { ...campaign, placements: (campaign.placements ?? []).filter((p) => !cappedPlacements.has(p)) } : campaign;
+  const slots = computedSlots(serving, ctx.settings);
   const placements = publishedPlacements(slots);
+  const devices = servedDevices(campaign.devices, capped?.devices ?? []);
+  if (cappedPlacements.size && placements.length === 0 && publishedPlacements(computedSlots(campaign, ctx.settings)).length > 0) return null;
+  if (devices !== null && devices.length === 0) return null;
   const placementBids: Partial<Record<Placement, number>> = {};
   for (const p of placements) {
     const bid = cents(campaign.placementBids?.[p]);
@@ -254,13 +278,13 @@ export function publishedCampaign(campaign: Campaign, ctx: PublicationContext): 
     slots,
     placements,
     targeting: {
-      devices: normaliseDevices(campaign.devices),
+      devices,
       dayparting: normaliseDayparting(campaign.dayparting),
       capping: { ...campaign.capping },
       timeZone: ctx.timeZone,
     },
     creative: publishedCreative(campaign.creative),
-    banners: countedBanners(campaign, ctx.settings),
+    banners: countedBanners(serving, ctx.settings),
     productIds: publishedProductIds(campaign.offers),
     pacing: publishedPacing(campaign),
     startDate: utcInstant(campaign.startDate),

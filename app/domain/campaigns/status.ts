@@ -13,12 +13,17 @@
  *   the campaign until the next day of the retailer's time zone: the settlement stores the day it
  *   was reached (`dailyCapReached`), and the live status is daily_cap_reached while that day is
  *   today, after the spec's four (a campaign out of budget says so first).
+ * - A placement's or device's cap reached today stops the campaign on that placement or device
+ *   only (`capsReached`, until the next retailer day): the live status stays running, and the
+ *   cap notices say which cap stopped what until tomorrow (capNotices).
  */
 import { TZDate } from "@date-fns/tz";
 import { localDay } from "~/domain/metrics/periods";
+import type { PacingDevice, PacingPlacement } from "~/domain/campaigns/pacing";
 import type { Cents } from "~/domain/money";
 import type { BidStrategy } from "~/domain/retailer-settings";
 import type { WalletData } from "~/domain/types";
+import { reachesDailyCap, type CapsReached, type DaySpend } from "~/domain/wallets/settlement";
 
 export const CAMPAIGN_STATUSES = [
   "draft",
@@ -119,6 +124,61 @@ export function servingStop(
   if (isOutOfBudget(campaign.spendCents, campaign.pacingTotalCents)) return "out_of_budget";
   if (isStoppedForToday(campaign.dailyCapReached, now, timeZone)) return "daily_cap_reached";
   return null;
+}
+
+/** The placement and device caps that stand today (the retailer's day), or null. */
+export function capsReachedToday(
+  capsReached: CapsReached | null | undefined,
+  now: Date,
+  timeZone: string = DEFAULT_RETAILER_TIME_ZONE,
+): CapsReached | null {
+  return capsReached && capsReached.day === localDay(now, timeZone) ? capsReached : null;
+}
+
+/** A cap reached today, as the user is told: which cap stopped what, until tomorrow. */
+export type CapNotice =
+  /** The whole campaign: its own daily pacing, or its wallet's daily budget. */
+  | { cap: "daily"; by: "campaign" | "wallet" }
+  | { cap: "placement"; placement: PacingPlacement }
+  | { cap: "device"; device: PacingDevice };
+
+export interface CapNoticeInput {
+  dailyCapReached?: string | null;
+  capsReached?: CapsReached | null;
+  /** Cents settled today, and the daily pacing (cents): tell the campaign's cap from the wallet's. */
+  todaySpend?: DaySpend | null;
+  pacingDaily: Cents | null;
+}
+
+/**
+ * The caps that stop the campaign today, for a campaign whose live status is running or
+ * daily_cap_reached (any other status says more than a cap would): the daily cap first (the
+ * campaign's own pacing when its spend of today reached it, else its wallet's daily budget), then
+ * each placement and each device, in the canonical orders. Empty when none stands today.
+ */
+export function capNotices(
+  campaign: CapNoticeInput,
+  liveStatus: CampaignLiveStatus,
+  now: Date,
+  timeZone: string = DEFAULT_RETAILER_TIME_ZONE,
+): CapNotice[] {
+  if (liveStatus !== "running" && liveStatus !== "daily_cap_reached") return [];
+  const out: CapNotice[] = [];
+  if (isStoppedForToday(campaign.dailyCapReached, now, timeZone)) {
+    const own = reachesDailyCap(campaign.todaySpend, localDay(now, timeZone), campaign.pacingDaily);
+    out.push({ cap: "daily", by: own ? "campaign" : "wallet" });
+  }
+  const caps = capsReachedToday(campaign.capsReached, now, timeZone);
+  for (const placement of caps?.placements ?? []) out.push({ cap: "placement", placement });
+  for (const device of caps?.devices ?? []) out.push({ cap: "device", device });
+  return out;
+}
+
+/** The i18n key (campaigns namespace) of a cap notice: its full sentence, or its short form for lists. */
+export function capNoticeKey(notice: CapNotice, form: "full" | "short" = "full"): string {
+  const base = form === "short" ? "caps.short" : "caps";
+  if (notice.cap === "daily") return notice.by === "campaign" ? `${base}.daily` : `${base}.walletDaily`;
+  return notice.cap === "placement" ? `${base}.placement.${notice.placement}` : `${base}.device.${notice.device}`;
 }
 
 export interface CampaignCompletenessInput {

@@ -21,6 +21,7 @@
 import { EVENT_DEVICES, EVENT_PLACEMENTS, zeroMeasures, type Measures, type Micros } from "~/domain/metrics/metrics";
 import { localDay, localHourAndWeekday, type Day } from "~/domain/metrics/periods";
 import type { Cents } from "~/domain/money";
+import type { CampaignDimensions } from "~/domain/wallets/settlement";
 
 export const EVENT_TYPES = ["display", "view", "click", "sale"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -362,20 +363,25 @@ export function aggregateFacts(events: readonly AdEvent[], timeZone: string): Ho
   return [...facts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, fact]) => fact);
 }
 
-/** Micros of cost of one wallet: in total and per campaign. */
+/** Micros of cost of one wallet: in total, per campaign, and per campaign's placement and device. */
 export interface WalletCost {
   total: Micros;
   campaigns: Record<string, Micros>;
+  /** Per campaign, its micros by placement and by device (for their daily caps; absent in batches stored before them). */
+  dimensions?: CampaignDimensions;
 }
 
-/** The cost of accepted events per wallet and campaign (events without cost add nothing). */
+/** The cost of accepted events per wallet and campaign, and per placement and device (events without cost add nothing). */
 export function costByWallet(events: readonly AdEvent[]): Record<string, WalletCost> {
   const out: Record<string, WalletCost> = {};
   for (const event of events) {
     if (event.cost === 0) continue;
-    const wallet = (out[event.wallet] ??= { total: 0, campaigns: {} });
+    const wallet = (out[event.wallet] ??= { total: 0, campaigns: {}, dimensions: {} });
     wallet.total += event.cost;
     wallet.campaigns[event.campaign] = (wallet.campaigns[event.campaign] ?? 0) + event.cost;
+    const dims = (wallet.dimensions![event.campaign] ??= { placements: {}, devices: {} });
+    dims.placements[event.placement] = (dims.placements[event.placement] ?? 0) + event.cost;
+    dims.devices[event.device] = (dims.devices[event.device] ?? 0) + event.cost;
   }
   return out;
 }

@@ -11,7 +11,9 @@
  *   spend; their sums may differ by less than a cent per campaign until the carries complete.
  * - Today's spend (the retailer's day) counts what was settled that day; a daily cap is reached
  *   when it reaches the cap (a cap of null, 0 or less is none).
+ * - Placement and device caps count micros per placement and device (below).
  */
+import { PACING_DEVICES, PACING_PLACEMENTS, type PacingDevice, type PacingPlacement } from "~/domain/campaigns/pacing";
 import { MICROS_PER_CENT, type Micros } from "~/domain/metrics/metrics";
 import type { Cents } from "~/domain/money";
 
@@ -101,4 +103,149 @@ export function dailyCapDay(
 ): string | null {
   const reached = reachesDailyCap(campaign.todaySpend, today, campaign.pacingDaily) || (!!wallet && reachesDailyCap(wallet.todaySpend, today, wallet.dailyBudget));
   return reached ? today : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Placement and device caps (issue 9 §1, ADR 18's addendum)
+//
+// A campaign's per-placement caps (pacingSearch…pacingHome) and per-device caps (pacingDevices:
+// mobile, tablet, app, unknown) are daily caps in cents. Their spend is counted in micros, not
+// rounded: each event's cost goes to its placement and its device, the accrual keeps them per
+// campaign until the campaign's own cents are settled, and the settlement adds them to the
+// campaign's spend of the day per placement and per device. A cap is reached when that day's
+// micros reach cap x 10,000, exactly. The wallet's debits and the campaigns' spend are not
+// touched by any of this.
+
+/** Micros of one campaign per placement and per device (entries of 0 are dropped). */
+export interface DimensionMicros {
+  placements: Record<string, Micros>;
+  devices: Record<string, Micros>;
+}
+
+/** Micros per campaign and dimension (a batch's cost, or what an accrual holds unsettled). */
+export type CampaignDimensions = Record<string, DimensionMicros>;
+
+function addMicros(into: Record<string, Micros>, from: Record<string, Micros> | undefined): Record<string, Micros> {
+  const out = { ...into };
+  for (const [key, micros] of Object.entries(from ?? {})) {
+    const sum = (out[key] ?? 0) + micros;
+    if (sum > 0) out[key] = sum;
+  }
+  return out;
+}
+
+/** Two sets of campaign dimensions added up. */
+export function addDimensions(current: CampaignDimensions | null | undefined, added: CampaignDimensions | null | undefined): CampaignDimensions {
+  const out: CampaignDimensions = { ...(current ?? {}) };
+  for (const [campaignId, micros] of Object.entries(added ?? {})) {
+    const before = out[campaignId] ?? { placements: {}, devices: {} };
+    out[campaignId] = { placements: addMicros(before.placements, micros.placements), devices: addMicros(before.devices, micros.devices) };
+  }
+  return out;
+}
+
+/**
+ * The dimensions of the campaigns a settlement moves (those with whole cents settled), and what
+ * stays in the accrual for the others. A campaign's dimensions sum to its own micros, so what
+ * stays belongs to campaigns holding less than a cent.
+ */
+export function takeDimensions(
+  dimensions: CampaignDimensions | null | undefined,
+  campaignIds: readonly string[],
+): { taken: CampaignDimensions; left: CampaignDimensions } {
+  const moving = new Set(campaignIds);
+  const taken: CampaignDimensions = {};
+  const left: CampaignDimensions = {};
+  for (const [campaignId, micros] of Object.entries(dimensions ?? {})) (moving.has(campaignId) ? taken : left)[campaignId] = micros;
+  return { taken, left };
+}
+
+/** A campaign's spend of one retailer day per placement and per device, in micros. */
+export interface DayDimensionSpend extends DimensionMicros {
+  /** yyyy-mm-dd in the retailer's time zone. */
+  day: string;
+}
+
+/** Today's spend per placement and device after settling `micros` on `day`: a new day starts from zero. */
+export function addDayDimensions(current: DayDimensionSpend | null | undefined, day: string, micros: DimensionMicros | null | undefined): DayDimensionSpend {
+  const base = current && current.day === day ? current : { placements: {}, devices: {} };
+  return { day, placements: addMicros(base.placements, micros?.placements), devices: addMicros(base.devices, micros?.devices) };
+}
+
+/** The placement and device caps reached on a day, in the canonical orders. */
+export interface CapsReached {
+  day: string;
+  placements: PacingPlacement[];
+  devices: PacingDevice[];
+}
+
+/** What the caps are read from: the campaign's caps (cents) and its spend of the day per dimension. */
+export interface DimensionCaps {
+  pacingSearch: Cents | null;
+  pacingPlp: Cents | null;
+  pacingHub: Cents | null;
+  pacingPdp: Cents | null;
+  pacingHome: Cents | null;
+  pacingDevices: Partial<Record<PacingDevice, Cents | null>> | null | undefined;
+  todaySpendMicros?: DayDimensionSpend | null;
+}
+
+const PLACEMENT_CAP_FIELD = {
+  search: "pacingSearch",
+  plp: "pacingPlp",
+  hub: "pacingHub",
+  pdp: "pacingPdp",
+  home: "pacingHome",
+} as const satisfies Record<PacingPlacement, keyof DimensionCaps>;
+
+function capReached(micros: Micros | undefined, capCents: Cents | null | undefined): boolean {
+  return typeof capCents === "number" && capCents > 0 && (micros ?? 0) >= capCents * MICROS_PER_CENT;
+}
+
+/**
+ * The placement and device caps reached on `day`: each whose spend of that day (micros) reaches
+ * its cap (cents; null, 0 or less is none). Null when none is. Computed from the caps as they
+ * stand, so a cap raised above the day's spend serves again, and one lowered under it stops.
+ */
+export function capsReachedOn(campaign: DimensionCaps, day: string): CapsReached | null {
+  const spend = campaign.todaySpendMicros?.day === day ? campaign.todaySpendMicros : null;
+  const placements = PACING_PLACEMENTS.filter((p) => capReached(spend?.placements[p], campaign[PLACEMENT_CAP_FIELD[p]]));
+  const devices = PACING_DEVICES.filter((d) => capReached(spend?.devices[d], campaign.pacingDevices?.[d]));
+  return placements.length || devices.length ? { day, placements, devices } : null;
+}
+
+/** Two records of caps reached say the same (null and an empty record alike). */
+export function sameCapsReached(a: CapsReached | null | undefined, b: CapsReached | null | undefined): boolean {
+  const empty = (c: CapsReached | null | undefined) => !c || (c.placements.length === 0 && c.devices.length === 0);
+  if (empty(a) || empty(b)) return empty(a) && empty(b);
+  return a!.day === b!.day && a!.placements.join() === b!.placements.join() && a!.devices.join() === b!.devices.join();
+}
+
+/** One placement's or device's spend of the day against its cap, as the pacing view shows it. */
+export interface DimensionPacing<K extends string> {
+  key: K;
+  spentMicros: Micros;
+  /** Cents, or null for no cap. */
+  capCents: Cents | null;
+  reached: boolean;
+}
+
+/**
+ * The spend of `day` per placement and per device against their caps: every placement and
+ * device with a cap or with spend that day, in the canonical orders.
+ */
+export function dimensionPacingOn(
+  campaign: DimensionCaps,
+  day: string,
+): { placements: DimensionPacing<PacingPlacement>[]; devices: DimensionPacing<PacingDevice>[] } {
+  const spend = campaign.todaySpendMicros?.day === day ? campaign.todaySpendMicros : null;
+  const row = <K extends string>(key: K, micros: Micros | undefined, cap: Cents | null | undefined): DimensionPacing<K> => {
+    const capCents = typeof cap === "number" && cap > 0 ? cap : null;
+    return { key, spentMicros: micros ?? 0, capCents, reached: capReached(micros, capCents) };
+  };
+  const shown = (r: DimensionPacing<string>) => r.capCents !== null || r.spentMicros > 0;
+  return {
+    placements: PACING_PLACEMENTS.map((p) => row(p, spend?.placements[p], campaign[PLACEMENT_CAP_FIELD[p]])).filter(shown),
+    devices: PACING_DEVICES.map((d) => row(d, spend?.devices[d], campaign.pacingDevices?.[d])).filter(shown),
+  };
 }

@@ -23,10 +23,18 @@ import {
   type CampaignData,
 } from "~/domain/campaigns/campaign";
 import { validatePacing } from "~/domain/campaigns/pacing";
-import { deriveLiveStatus, isComplete, walletIsUnusable, type CampaignLiveStatus } from "~/domain/campaigns/status";
+import { capNotices, deriveLiveStatus, isComplete, walletIsUnusable, type CampaignLiveStatus } from "~/domain/campaigns/status";
 import { localDay } from "~/domain/metrics/periods";
 import { formatMoney } from "~/domain/money";
-import { dailyCapDay } from "~/domain/wallets/settlement";
+import {
+  capsReachedOn,
+  dailyCapDay,
+  dimensionPacingOn,
+  sameCapsReached,
+  spendOfDay,
+  type DimensionPacing,
+} from "~/domain/wallets/settlement";
+import { microsToCents } from "~/domain/metrics/metrics";
 import { can, isReviewer, isTeamManager } from "~/domain/permissions";
 import { isEnabledType, needsModeration, type BidStrategy, type Placement, type RetailerSettings } from "~/domain/retailer-settings";
 import { canSeeTeam } from "~/domain/teams";
@@ -301,9 +309,14 @@ export async function updateBudget(user: User, ctx: CampaignContext, value: Upda
   const warnings: string[] = [];
   const wallet = ctx.campaign.wallet ? await getStorage().wallets.getOne(ctx.campaign.wallet) : null;
   // A daily pacing raised above today's spend lets the campaign serve again today; one lowered
-  // under it stops the campaign until tomorrow (ADR 18).
-  const capDay = dailyCapDay({ todaySpend: ctx.campaign.todaySpend, pacingDaily: p.daily }, wallet, localDay(new Date(), retailerTimeZone()));
+  // under it stops the campaign until tomorrow (ADR 18). So does a placement's or a device's cap
+  // on its placement or device.
+  const today = localDay(new Date(), retailerTimeZone());
+  const capDay = dailyCapDay({ todaySpend: ctx.campaign.todaySpend, pacingDaily: p.daily }, wallet, today);
   if (capDay !== (ctx.campaign.dailyCapReached ?? null)) patch.dailyCapReached = capDay;
+  const placementCaps = Object.fromEntries(PACING_PLACEMENTS.map((placement) => [PACING_FIELD[placement], p.placements[placement]]));
+  const caps = capsReachedOn({ ...ctx.campaign, ...placementCaps, pacingDevices: p.devices }, today);
+  if (!sameCapsReached(caps, ctx.campaign.capsReached)) patch.capsReached = caps;
   const over = budgetWarning({ pacingTotal: p.total }, wallet);
   if (over) warnings.push(withValues("campaigns:budget.aboveBalance", { budget: money(over.budgetCents, locale), balance: money(over.balanceCents, locale) }));
   return save(user, ctx, patch, value.version, "update", warnings);
@@ -434,6 +447,10 @@ export async function budgetSection(ctx: CampaignContext, locale: string) {
   const total = budgetProgress(c.spend, c.pacingTotal);
   const fmt = (cents: number | null) => (cents === null ? null : money(cents, locale));
   const wallet = c.wallet ? await getStorage().wallets.getOne(c.wallet) : null;
+  const now = new Date();
+  const today = localDay(now, retailerTimeZone());
+  const byDimension = dimensionPacingOn(c, today);
+  const dimensionRow = <K extends string>(r: DimensionPacing<K>) => ({ key: r.key, spent: money(microsToCents(r.spentMicros), locale), cap: fmt(r.capCents), reached: r.reached });
   return {
     values: {
       version: String(c.version),
@@ -452,6 +469,12 @@ export async function budgetSection(ctx: CampaignContext, locale: string) {
       spentCents: total.spent,
       totalCents: total.budget,
       daily: fmt(c.pacingDaily),
+      /** Spend settled today (the retailer's day), per placement and per device against their caps. */
+      today: money(spendOfDay(c.todaySpend, today), locale),
+      placements: byDimension.placements.map(dimensionRow),
+      devices: byDimension.devices.map(dimensionRow),
+      /** The caps that stop the campaign today, each until tomorrow. */
+      caps: capNotices(c, liveStatusOf(c, wallet, now), now, retailerTimeZone()),
     },
     wallet: wallet ? { label: wallet.label, balance: formatMoney(wallet.balance, wallet.currency, locale) } : null,
     warnings: (await campaignReadiness(ctx, locale, wallet)).warnings.filter((w) => w.key === "campaigns:budget.aboveBalance"),
@@ -611,12 +634,15 @@ function formatInstant(iso: string | null, ctx: CampaignViewContext): string | n
 /** One campaign as the lists and the editor header show it. */
 export function presentCampaign(campaign: Campaign, wallet: Wallet | null, ctx: CampaignViewContext) {
   const money = (cents: number | null) => (cents === null ? null : formatMoney(cents, ctx.currency, ctx.locale));
+  const liveStatus = liveStatusOf(campaign, wallet, ctx.now);
   return {
     id: campaign.id,
     version: campaign.version,
     name: campaign.name,
     status: campaign.status,
-    liveStatus: liveStatusOf(campaign, wallet, ctx.now),
+    liveStatus,
+    /** The caps that stop it today (daily, placement, device), each until tomorrow. */
+    caps: capNotices(campaign, liveStatus, ctx.now, ctx.retailerTimeZone),
     campaignType: campaign.campaignType,
     team: { id: campaign.team, name: campaign.teamInfo.name },
     wallet: campaign.wallet ? { id: campaign.wallet, label: wallet?.label ?? campaign.selectedWallet?.label ?? "" } : null,

@@ -72,7 +72,7 @@ export function editVersion(doc: { version: number; spendRevision?: number }): n
 /** The settlement's write to a campaign (not an edit: not audited, its version unchanged). */
 export function spendWrite(
   current: Pick<StoredCampaignData, "spendRevision">,
-  fields: Partial<Pick<CampaignData, "spend" | "todaySpend" | "dailyCapReached">>,
+  fields: Partial<Pick<CampaignData, "spend" | "todaySpend" | "dailyCapReached" | "todaySpendMicros" | "capsReached">>,
 ): Patch<StoredCampaignData> {
   return { ...fields, spendRevision: (current.spendRevision ?? 0) + 1 };
 }
@@ -101,7 +101,17 @@ export const MAX_IN_VALUES = 30;
 const MAX_DISJUNCTIONS = 30;
 
 /** Derived keys are not history; nor is what the settlement keeps. */
-const UNAUDITED = new Set(["nameLower", "searchTokens", "by", "endSort", "spendRevision", "todaySpend", "dailyCapReached"]);
+const UNAUDITED = new Set([
+  "nameLower",
+  "searchTokens",
+  "by",
+  "endSort",
+  "spendRevision",
+  "todaySpend",
+  "dailyCapReached",
+  "todaySpendMicros",
+  "capsReached",
+]);
 
 function auditChanges(before: Record<string, unknown> | null, after: Record<string, unknown>) {
   return diffFields(before, after).filter((c) => !UNAUDITED.has(c.field));

@@ -20,23 +20,51 @@ export async function preparePublication(
   campaignId: string,
   payload: PublishedCampaign | null,
 ): Promise<() => void> {
-  const current = await tx.get<PublishedCampaign>(COLLECTIONS.cacheCampaign, campaignId);
-  // An id no document can have is no catalog product (CatalogRepo refuses it): nothing to link.
-  const before = new Set((current?.productIds ?? []).filter(isDocumentId));
-  const after = new Set((payload?.productIds ?? []).filter(isDocumentId));
-  const touched = [...new Set([...before, ...after])];
+  return preparePublications(tx, [{ campaignId, payload }]);
+}
+
+/**
+ * Several campaigns' publications in one transaction: each product touched is read once and
+ * written once with every campaign's change, so two campaigns sharing a product never write
+ * over each other's link.
+ */
+export async function preparePublications(
+  tx: TransactionContext,
+  publications: readonly { campaignId: string; payload: PublishedCampaign | null }[],
+): Promise<() => void> {
+  const currents = await Promise.all(publications.map((p) => tx.get<PublishedCampaign>(COLLECTIONS.cacheCampaign, p.campaignId)));
+  // Product -> campaign -> linked after the publication (true) or not (false).
+  const wanted = new Map<string, Map<string, boolean>>();
+  publications.forEach(({ campaignId, payload }, i) => {
+    // An id no document can have is no catalog product (CatalogRepo refuses it): nothing to link.
+    const before = (currents[i]?.productIds ?? []).filter(isDocumentId);
+    const after = new Set((payload?.productIds ?? []).filter(isDocumentId));
+    for (const productId of new Set([...before, ...after])) {
+      const byCampaign = wanted.get(productId) ?? new Map<string, boolean>();
+      byCampaign.set(campaignId, after.has(productId));
+      wanted.set(productId, byCampaign);
+    }
+  });
+  const touched = [...wanted.keys()];
   const products = await Promise.all(touched.map((id) => tx.get<CacheProductData>(COLLECTIONS.cacheProduct, id)));
   const now = new Date().toISOString();
   return () => {
-    if (payload) tx.set<PublishedCampaign>(COLLECTIONS.cacheCampaign, campaignId, payload);
-    else if (current) tx.delete(COLLECTIONS.cacheCampaign, campaignId);
+    publications.forEach(({ campaignId, payload }, i) => {
+      if (payload) tx.set<PublishedCampaign>(COLLECTIONS.cacheCampaign, campaignId, payload);
+      else if (currents[i]) tx.delete(COLLECTIONS.cacheCampaign, campaignId);
+    });
     touched.forEach((productId, i) => {
       const doc = products[i];
-      const list = doc?.campaigns ?? [];
-      const has = list.includes(campaignId);
-      const want = after.has(productId);
-      if (has === want) return;
-      const campaigns = want ? [...list, campaignId].sort() : list.filter((c) => c !== campaignId);
+      const list = new Set(doc?.campaigns ?? []);
+      let changed = false;
+      for (const [campaignId, want] of wanted.get(productId)!) {
+        if (list.has(campaignId) === want) continue;
+        changed = true;
+        if (want) list.add(campaignId);
+        else list.delete(campaignId);
+      }
+      if (!changed) return;
+      const campaigns = [...list].sort();
       if (campaigns.length === 0) {
         if (doc) tx.delete(COLLECTIONS.cacheProduct, productId);
       } else {

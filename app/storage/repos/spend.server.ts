@@ -9,13 +9,18 @@ import type { CampaignData } from "~/domain/campaigns/campaign";
 import type { EventRefusal } from "~/domain/metrics/events";
 import { servingStop } from "~/domain/campaigns/status";
 import { localDay } from "~/domain/metrics/periods";
-import type { LedgerEntry, WalletData } from "~/domain/types";
+import type { LedgerEntry, TeamData, WalletData } from "~/domain/types";
 import {
+  addDayDimensions,
   addDaySpend,
+  addDimensions,
   addToAccrual,
+  capsReachedOn,
   isSettlementDue,
   planSettlement,
   reachesDailyCap,
+  sameCapsReached,
+  takeDimensions,
 } from "~/domain/wallets/settlement";
 import {
   COLLECTIONS,
@@ -25,13 +30,14 @@ import {
   type EventBatch,
   type EventBatchData,
   type Patch,
+  type PublishedCampaign,
   type SpendAccrualData,
   type SpendFollowUp,
   type SpendRepo,
   type Stored,
 } from "~/storage/port";
 import { spendWrite, toCampaign, type StoredCampaignData } from "~/storage/repos/campaigns.server";
-import { preparePublication } from "~/storage/repos/publication.server";
+import { preparePublication, preparePublications } from "~/storage/repos/publication.server";
 import { entryId, postInTransaction } from "~/storage/repos/wallets.server";
 
 const B = COLLECTIONS.eventBatch;
@@ -64,6 +70,9 @@ function toBatch(doc: Stored<StoredBatch>): EventBatch {
   return { ...doc, refused: decodeRefusals(doc.refused) };
 }
 
+/** What the settlement writes to a campaign (spendWrite's fields). */
+type CampaignSpendFields = Parameters<typeof spendWrite>[1];
+
 function emptyAccrual(walletId: string, now: string): SpendAccrualData {
   return { walletId, unsettledMicros: 0, campaigns: {}, due: false, settlements: 0, followUp: null, followUpPending: false, updated: now };
 }
@@ -88,6 +97,17 @@ function stopOf(campaign: CampaignData, now: Date, timeZone: string) {
 }
 
 export function createSpendRepo(store: DocumentStore): SpendRepo {
+  /** Campaigns whose day field (a cap's day) is before `day`, by that day. */
+  async function campaignsWithDayBefore(field: string, day: string, spec: { limit?: number; after?: string | null }) {
+    const page = await store.query<StoredCampaignData>(C, {
+      where: [[field, "<", day]],
+      orderBy: { field, direction: "asc" },
+      limit: spec.limit,
+      after: spec.after,
+    });
+    return { items: page.items.map((doc) => toCampaign(doc) as Campaign), next: page.next };
+  }
+
   return {
     async getBatch(batchId) {
       const doc = await store.get<StoredBatch>(B, batchDocumentId(batchId));
@@ -117,8 +137,15 @@ export function createSpendRepo(store: DocumentStore): SpendRepo {
         const accruals = await Promise.all(walletIds.map((walletId) => tx.get<SpendAccrualData>(A, walletId)));
         walletIds.forEach((walletId, i) => {
           const current = accruals[i];
-          const sum = addToAccrual(current, batch.cost[walletId]!);
-          const fields = { unsettledMicros: sum.unsettledMicros, campaigns: sum.campaigns, due: isSettlementDue(sum), updated: nowIso };
+          const cost = batch.cost[walletId]!;
+          const sum = addToAccrual(current, cost);
+          const fields = {
+            unsettledMicros: sum.unsettledMicros,
+            campaigns: sum.campaigns,
+            dimensions: addDimensions(current?.dimensions, cost.dimensions),
+            due: isSettlementDue(sum),
+            updated: nowIso,
+          };
           if (current) tx.update<SpendAccrualData>(A, walletId, fields);
           else tx.create<SpendAccrualData>(A, walletId, { ...emptyAccrual(walletId, nowIso), ...fields });
         });
@@ -163,6 +190,37 @@ export function createSpendRepo(store: DocumentStore): SpendRepo {
         if (!wallet) return null;
         const campaigns = await Promise.all(campaignIds.map((id) => tx.get<StoredCampaignData>(C, id)));
         const seq = accrual.settlements + 1;
+        // Each settled campaign's micros per placement and device move to its spend of the day.
+        const dimensions = takeDimensions(accrual.dimensions, campaignIds);
+
+        // What each campaign's write will be (pure), and the cache copies of campaigns whose
+        // placement or device caps changed: their reads come before any write.
+        const stopped: string[] = [];
+        const campaignWrites: { campaign: Stored<StoredCampaignData>; fields: CampaignSpendFields }[] = [];
+        const publications: { campaignId: string; payload: PublishedCampaign | null }[] = [];
+        for (const [i, campaign] of campaigns.entries()) {
+          if (!campaign) continue;
+          const cents = plan.campaignCents[campaignIds[i]!]!;
+          const todaySpend = addDaySpend(campaign.todaySpend, day, cents);
+          const todaySpendMicros = addDayDimensions(campaign.todaySpendMicros, day, dimensions.taken[campaign.id]);
+          const fields: CampaignSpendFields = { spend: campaign.spend + cents, todaySpend, todaySpendMicros };
+          if (campaign.dailyCapReached !== day && reachesDailyCap(todaySpend, day, campaign.pacingDaily)) fields.dailyCapReached = day;
+          const caps = capsReachedOn({ ...campaign, todaySpendMicros }, day);
+          const capsChanged = !sameCapsReached(caps, campaign.capsReached);
+          if (capsChanged) fields.capsReached = caps;
+          const after = { ...campaign, ...fields };
+          const stops = stopOf(campaign, ctx.now, ctx.timeZone) === null && stopOf(after, ctx.now, ctx.timeZone) !== null;
+          if (capsChanged && ctx.publish) {
+            // Not served on a capped placement or device from now on: the copy without them.
+            const team = await tx.get<TeamData>(COLLECTIONS.team, campaign.team);
+            publications.push({ campaignId: campaign.id, payload: ctx.publish(toCampaign(after) as Campaign, team?.status ?? null) });
+          } else if (stops || capsChanged) {
+            stopped.push(campaign.id);
+          }
+          campaignWrites.push({ campaign, fields });
+        }
+        // One write per product, whichever of the campaigns link or unlink it.
+        const publish = publications.length ? await preparePublications(tx, publications) : () => {};
 
         let entry: LedgerEntry | null = null;
         let settled: Stored<WalletData> = wallet;
@@ -191,17 +249,8 @@ export function createSpendRepo(store: DocumentStore): SpendRepo {
           settled = posted.wallet;
         }
 
-        const stopped: string[] = [];
-        campaigns.forEach((campaign, i) => {
-          if (!campaign) return;
-          const cents = plan.campaignCents[campaignIds[i]!]!;
-          const todaySpend = addDaySpend(campaign.todaySpend, day, cents);
-          const fields: Partial<Pick<CampaignData, "spend" | "todaySpend" | "dailyCapReached">> = { spend: campaign.spend + cents, todaySpend };
-          if (campaign.dailyCapReached !== day && reachesDailyCap(todaySpend, day, campaign.pacingDaily)) fields.dailyCapReached = day;
-          const after = { ...campaign, ...fields };
-          if (stopOf(campaign, ctx.now, ctx.timeZone) === null && stopOf(after, ctx.now, ctx.timeZone) !== null) stopped.push(campaign.id);
-          tx.update<StoredCampaignData>(C, campaign.id, spendWrite(campaign, fields));
-        });
+        for (const { campaign, fields } of campaignWrites) tx.update<StoredCampaignData>(C, campaign.id, spendWrite(campaign, fields));
+        publish();
 
         const walletFunds = wallet.balance > 0 && settled.balance <= 0;
         const capBefore = reachesDailyCap(wallet.todaySpend, day, wallet.dailyBudget);
@@ -213,6 +262,7 @@ export function createSpendRepo(store: DocumentStore): SpendRepo {
         const accrualPatch: Patch<SpendAccrualData> = {
           unsettledMicros: plan.after.unsettledMicros,
           campaigns: plan.after.campaigns,
+          dimensions: dimensions.left,
           due: isSettlementDue(plan.after),
           settlements: seq,
           followUp,
@@ -252,22 +302,24 @@ export function createSpendRepo(store: DocumentStore): SpendRepo {
     },
 
     async listStoppedBefore(day, spec) {
-      const page = await store.query<StoredCampaignData>(C, {
-        where: [["dailyCapReached", "<", day]],
-        orderBy: { field: "dailyCapReached", direction: "asc" },
-        limit: spec.limit,
-        after: spec.after,
-      });
-      return { items: page.items.map((doc) => toCampaign(doc) as Campaign), next: page.next };
+      return campaignsWithDayBefore("dailyCapReached", day, spec);
+    },
+
+    async listCapsReachedBefore(day, spec) {
+      return campaignsWithDayBefore("capsReached.day", day, spec);
     },
 
     async reopen(campaignId, day, publish) {
       return store.transaction(async (tx) => {
         const campaign = await tx.get<StoredCampaignData>(C, campaignId);
-        if (!campaign?.dailyCapReached || campaign.dailyCapReached >= day) return false;
-        const next = toCampaign({ ...campaign, dailyCapReached: null }) as Campaign;
+        if (!campaign) return false;
+        const fields: CampaignSpendFields = {};
+        if (campaign.dailyCapReached && campaign.dailyCapReached < day) fields.dailyCapReached = null;
+        if (campaign.capsReached && campaign.capsReached.day < day) fields.capsReached = null;
+        if (Object.keys(fields).length === 0) return false;
+        const next = toCampaign({ ...campaign, ...fields }) as Campaign;
         const write = await preparePublication(tx, campaignId, publish(next));
-        tx.update<StoredCampaignData>(C, campaignId, spendWrite(campaign, { dailyCapReached: null }));
+        tx.update<StoredCampaignData>(C, campaignId, spendWrite(campaign, fields));
         write();
         return true;
       });
