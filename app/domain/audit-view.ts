@@ -19,6 +19,29 @@ import { dateTimeFormat, numberFormat } from "~/domain/intl";
 export const ACTIVITY_ENTITIES = ["user", "team", "wallet", "campaign", "invitation", "config"] as const;
 export type ActivityEntity = (typeof ACTIVITY_ENTITIES)[number];
 
+/** What Activity shows: one kind of record, or one campaign's or one wallet's changes, from a cursor. */
+export interface ActivityFilter {
+  entity?: ActivityEntity;
+  /** One campaign's changes (by its id). */
+  campaign?: string;
+  /** One wallet's changes (by its id). */
+  wallet?: string;
+  after?: string | null;
+}
+
+/** Reads the filter from a query string: unknown kinds are ignored, a campaign wins over a wallet. */
+export function parseActivityFilter(params: URLSearchParams): ActivityFilter {
+  const entity = params.get("entity") ?? "";
+  const campaign = params.get("campaign")?.trim() || undefined;
+  const wallet = campaign ? undefined : params.get("wallet")?.trim() || undefined;
+  return {
+    entity: (ACTIVITY_ENTITIES as readonly string[]).includes(entity) ? (entity as ActivityEntity) : undefined,
+    campaign: campaign && campaign.length <= 200 ? campaign : undefined,
+    wallet: wallet && wallet.length <= 200 ? wallet : undefined,
+    after: params.get("after") || null,
+  };
+}
+
 /** Values longer than this are shortened on screen, the whole text one click away. */
 export const SHORT_VALUE_LENGTH = 160;
 

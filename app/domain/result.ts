@@ -9,6 +9,8 @@ import { withValues, type MessageValues } from "./message";
 export type FailureKind =
   /** The input breaks a rule: the user can correct it. */
   | "invalid"
+  /** Who is asking was not recognised: wrong credentials, or an account that may not sign in. */
+  | "unauthenticated"
   /** The user lacks the right ('Insufficient permissions'). */
   | "forbidden"
   /** Missing, or outside the user's scope (its existence is not revealed). */

@@ -23,3 +23,6 @@ export function canChangeTeamStatus(claims: Claims, from: TeamStatus, to: TeamSt
   if (from === "archived") return claims.type === "operator";
   return claims.type === "operator" || (claims.type === "retailer" && claims.role === "ADMIN");
 }
+
+/** At most this many teams change status in one bulk change. */
+export const MAX_BULK_TEAMS = 100;

@@ -18,7 +18,11 @@ import {
   TEAM_NAME_MAX,
   TEAM_TEXT_MAX,
 } from "~/domain/team-form";
+import { MAX_BULK_TEAMS } from "~/domain/teams";
 import { ALLOWED_TEAM_ACCOUNT_TYPES, INTERNAL_BILLING_TAG, TEAM_STATUSES, type TeamStatus } from "~/domain/types";
+
+/** Longer than any team id (a slug of the name and a suffix). */
+const TEAM_ID_MAX = 200;
 
 export const createTeamIntent = "create-team";
 export const updateTeamIntent = "update-team";
@@ -92,6 +96,25 @@ export const ChangeStatusSchema = z.object({
   version: z.coerce.number().check(z.int(), z.gte(1)),
   status: z.enum(TEAM_STATUSES),
   confirmed: z.literal("yes"),
+});
+
+const teamId = (message: string) => z.string({ error: message }).check(z.trim(), z.minLength(1, message), z.maxLength(TEAM_ID_MAX, message));
+
+/** The list's Restore button on an archived team, after its confirmation. */
+export const RestoreTeamSchema = z.object({
+  intent: z.literal(restoreTeamIntent),
+  teamId: teamId("teams:errors.noTeam"),
+  confirmed: z.literal("yes", { error: "teams:errors.confirm" }),
+});
+
+/** The list's bulk status change: reviewed first (nothing changes), applied once confirmed. */
+export const TeamStatusesSchema = z.object({
+  intent: z.enum([reviewStatusesIntent, changeStatusesIntent]),
+  teamId: z
+    .array(teamId("teams:errors.noTeams"), { error: "teams:errors.noTeams" })
+    .check(z.minLength(1, "teams:errors.noTeams"), z.maxLength(MAX_BULK_TEAMS, "teams:errors.tooManyTeams")),
+  status: z.enum(TEAM_STATUSES, { error: "teams:errors.noStatus" }),
+  confirmed: z.optional(z.string()),
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -5,44 +5,39 @@
 import { data, redirect, type Session } from "@remix-run/node";
 import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import {
-  isKnownAddress,
-  MAX_FAILURES_PER_ACCOUNT,
-  MAX_FAILURES_PER_ADDRESS,
-  MAX_FAILURES_PER_PAIR,
-  signInWaitMinutes,
-  throttleKeys,
-} from "~/domain/login-throttle";
 import { resourceForPath, safeRedirectPath } from "~/domain/navigation";
 import { can, type Action, type Resource } from "~/domain/permissions";
+import { ok, type Failure, type Result } from "~/domain/result";
 import type { User } from "~/domain/types";
 import { getLiveConfig } from "~/services/config.server";
-import { getDummyHash, verifyPassword } from "~/services/passwords.server";
+import { signInWithPassword, type SignedIn } from "~/services/sign-in.server";
 import { getSession, getSessionStorage, SESSION_REFRESH_MS, type SessionData } from "~/http/session.server";
 import { getStorage } from "~/services/storage.server";
 
-export type SignInFailure = "auth.invalidCredentials" | "auth.disabled" | "auth.tooManyAttempts";
-
-class SignInError extends Error {
-  constructor(readonly reason: SignInFailure) {
-    super(reason);
+/** A refused sign-in, carried through remix-auth's error to the caller. */
+class SignInRefused extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.reason);
   }
 }
 
-let authenticator: Authenticator<User> | undefined;
-function getAuthenticator(): Authenticator<User> {
+/** What the form strategy's caller passes: the form already read, and the client's address. */
+interface SignInContext {
+  formData: FormData;
+  clientIp: string;
+}
+
+let authenticator: Authenticator<SignedIn> | undefined;
+function getAuthenticator(): Authenticator<SignedIn> {
   if (authenticator) return authenticator;
-  authenticator = new Authenticator<User>(getSessionStorage() as never);
+  authenticator = new Authenticator<SignedIn>(getSessionStorage() as never);
   authenticator.use(
-    new FormStrategy(async ({ form }) => {
-      const email = String(form.get("email") ?? "");
-      const password = String(form.get("password") ?? "");
-      const user = await getStorage().users.getByEmail(email);
-      // Verify against a dummy hash when there is no user, so timing reveals nothing.
-      const valid = await verifyPassword(password, user?.passwordHash ?? (await getDummyHash()));
-      if (!user || !valid) throw new SignInError("auth.invalidCredentials");
-      if (user.disabled) throw new SignInError("auth.disabled");
-      return user;
+    // The use case decides (throttle, credentials, account); the strategy only reads the form.
+    new FormStrategy(async ({ form, context }) => {
+      const credentials = { email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") };
+      const outcome = await signInWithPassword(credentials, (context as unknown as SignInContext).clientIp);
+      if (!outcome.ok) throw new SignInRefused(outcome);
+      return outcome.value;
     }),
     "form",
   );
@@ -65,45 +60,24 @@ export function loginRedirectUrl(request: Request): string {
   return path === "/" ? "/login" : `/login?to=${encodeURIComponent(path)}`;
 }
 
-export type SignInResult =
-  | { ok: true; user: User; headers: Headers }
-  | { ok: false; reason: SignInFailure; minutes?: number };
-
-/** Checks the throttle (ADR 14), the credentials and the account, then opens a session. */
-export async function signInWithPassword(request: Request, formData: FormData, clientIp: string): Promise<SignInResult> {
-  const throttle = getStorage().loginThrottle;
-  const now = new Date();
-  const keys = throttleKeys(String(formData.get("email") ?? ""), clientIp);
-  const [pair, address, account, known] = await Promise.all([
-    throttle.get(keys.pair),
-    throttle.get(keys.address),
-    throttle.get(keys.account),
-    throttle.get(keys.known),
-  ]);
-  const knownAddress = isKnownAddress(known, now);
-  const wait = signInWaitMinutes({ pair, address, account, known: knownAddress }, now);
-  if (wait > 0) return { ok: false, reason: "auth.tooManyAttempts", minutes: wait };
-
-  let user: User;
+/**
+ * Signs in with the e-mail and password of a form already read (remix-auth's form strategy, the
+ * sign-in use case deciding), then opens a session: its Set-Cookie headers come with the user.
+ */
+export async function passwordSignIn(request: Request, formData: FormData, clientIp: string): Promise<Result<SignedIn & { headers: Headers }>> {
+  let signedIn: SignedIn;
   try {
     // The body was read already: the strategy gets the form through the context.
     const bodiless = new Request(request.url, { method: "POST", headers: request.headers });
-    user = await getAuthenticator().authenticate("form", bodiless, { throwOnError: true, context: { formData } as never });
+    const context: SignInContext = { formData, clientIp };
+    signedIn = await getAuthenticator().authenticate("form", bodiless, { throwOnError: true, context: context as never });
   } catch (error) {
     if (!(error instanceof AuthorizationError)) throw error;
-    const reason = error.cause instanceof SignInError ? error.cause.reason : "auth.invalidCredentials";
-    const [pairState, addressState, accountState] = await Promise.all([
-      throttle.recordFailure(keys.pair, now, MAX_FAILURES_PER_PAIR),
-      throttle.recordFailure(keys.address, now, MAX_FAILURES_PER_ADDRESS),
-      throttle.recordFailure(keys.account, now, MAX_FAILURES_PER_ACCOUNT),
-    ]);
-    const minutes = signInWaitMinutes({ pair: pairState, address: addressState, account: accountState, known: knownAddress }, now);
-    return minutes > 0 ? { ok: false, reason: "auth.tooManyAttempts", minutes } : { ok: false, reason };
+    if (error.cause instanceof SignInRefused) return error.cause.failure;
+    // Anything else (storage down…) is not a refusal: it fails as itself.
+    throw error.cause ?? error;
   }
-  // This address is now known to the account: account-wide locks no longer keep it out.
-  await Promise.all([throttle.clear(keys.pair), throttle.recordFailure(keys.known, now, Number.MAX_SAFE_INTEGER)]);
-  const signedIn = await getStorage().users.recordSignIn(user.id, "password", now);
-  return { ok: true, user: signedIn, headers: await createUserSession(request, signedIn) };
+  return ok({ ...signedIn, headers: await createUserSession(request, signedIn.user) });
 }
 
 /**

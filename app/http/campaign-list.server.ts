@@ -21,6 +21,7 @@ import {
 } from "~/forms/campaigns/list";
 import { applyBulkEdit, bulkChoices, reviewBulkEdit, type BulkResult, type BulkReview } from "~/services/campaigns/bulk.server";
 import { campaignListPage, deleteView, newCampaignTarget, renameView, saveView } from "~/services/campaigns/list.server";
+import { parseListState } from "~/domain/campaigns/list";
 import { can } from "~/domain/permissions";
 import { getRequestLocale } from "./i18n.server";
 import { orThrow, statusOf, unknownIntent } from "./reply.server";
@@ -30,10 +31,10 @@ import { redirectWithToast } from "./toast.server";
 export async function campaignListLoader(request: Request, user: User, fixedTeam: Team | null) {
   const params = new URL(request.url).searchParams;
   if (!fixedTeam) {
-    const toCreate = orThrow(await newCampaignTarget(user, params));
+    const toCreate = orThrow(await newCampaignTarget(user, { teamId: params.get("newTeam"), type: params.get("newType") }));
     if (toCreate) throw redirect(toCreate);
   }
-  return campaignListPage(user, params, fixedTeam, await getRequestLocale(request));
+  return campaignListPage(user, parseListState(params), fixedTeam, await getRequestLocale(request));
 }
 
 export type ViewFormError = { form: "save-view" | "rename-view" | "delete-view"; viewId: string | null; message: string; values?: Record<string, string | number> };

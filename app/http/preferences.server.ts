@@ -1,12 +1,13 @@
 /**
  * Display preferences (theme, right-to-left, menu collapsed) and language: on the user's
- * profile when signed in, in a cookie when not.
+ * profile when signed in (the user-preferences use case), in a cookie when not.
  */
 import { createCookie } from "@remix-run/node";
 import * as z from "zod";
 import type { DisplayPreferences, User } from "~/domain/types";
 import { localeCookie } from "~/http/session.server";
-import { getStorage } from "~/services/storage.server";
+import { orThrow } from "~/http/reply.server";
+import { updateUserPreferences } from "~/services/users.server";
 
 export const DEFAULT_DISPLAY: DisplayPreferences = { theme: "system", menuCollapsed: true, rtl: false };
 
@@ -32,7 +33,7 @@ export async function saveDisplayPreferences(
 ): Promise<Headers> {
   const next = { ...(await getDisplayPreferences(request, user)), ...change };
   if (user) {
-    await getStorage().users.update(user.id, { preferences: next }, { by: user.email });
+    orThrow(await updateUserPreferences(user, { preferences: next }));
     return new Headers();
   }
   return new Headers({ "Set-Cookie": await prefsCookie.serialize(next) });
@@ -40,6 +41,6 @@ export async function saveDisplayPreferences(
 
 export async function saveLocale(user: User | null, locale: string): Promise<Headers> {
   const headers = new Headers({ "Set-Cookie": await localeCookie.serialize(locale) });
-  if (user) await getStorage().users.update(user.id, { locale }, { by: user.email });
+  if (user) orThrow(await updateUserPreferences(user, { locale }));
   return headers;
 }

@@ -1,13 +1,13 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { ResetPasswordSchema } from "~/forms/auth";
 import { destroySessionHeaders } from "~/http/auth.server";
 import { checkResetToken, resetPassword } from "~/services/password-reset.server";
-import { redirectWithToast } from "~/http/toast.server";
+import { reply, replyInvalid } from "~/http/reply.server";
 import { useIsPending } from "~/utils/misc";
 
 export const handle = { layout: "full" };
@@ -23,17 +23,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: ResetPasswordSchema });
-  if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }) }, { status: 400 });
-  }
-  const outcome = await resetPassword(submission.value.oobCode, submission.value.password);
-  if (!outcome.ok) {
-    const field = outcome.reason === "password.reused" ? { fieldErrors: { password: [outcome.reason] } } : { formErrors: [outcome.reason] };
-    return data({ result: submission.reply({ ...field, hideFields: ["password", "confirmPassword"] }) }, { status: 400 });
-  }
-  // Every session of the user has ended; this browser signs in afresh.
-  return redirectWithToast("/login?reset=1", { type: "success", title: "reset.doneTitle", description: "reset.done" }, {
-    headers: await destroySessionHeaders(request),
+  const hideFields = ["password", "confirmPassword"];
+  if (submission.status !== "success") return replyInvalid("reset-password", submission, { hideFields });
+  return reply(await resetPassword(submission.value.oobCode, submission.value.password), {
+    form: "reset-password",
+    submission,
+    hideFields,
+    // Every session of the user has ended; this browser signs in afresh.
+    onSuccess: async () => ({
+      to: "/login?reset=1",
+      toast: { type: "success", title: "reset.doneTitle", description: "reset.done" },
+      headers: await destroySessionHeaders(request),
+    }),
   });
 }
 

@@ -186,7 +186,7 @@ function Readiness() {
             </li>
           ))}
           {readiness.problems.map((p) => (
-            <li key={p}>{t(`campaigns:${p}`)}</li>
+            <li key={p}>{t(p)}</li>
           ))}
         </ul>
       ) : null}

@@ -4,8 +4,8 @@ import { useTranslation } from "react-i18next";
 import { AuditChanges } from "~/components/audit";
 import { requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
-import { ACTIVITY_ENTITIES } from "~/domain/audit-view";
-import { activityFilterOf, activityPage, reloadFailures } from "~/services/audit.server";
+import { ACTIVITY_ENTITIES, parseActivityFilter } from "~/domain/audit-view";
+import { activityPage, reloadFailures } from "~/services/audit.server";
 import { retailerSettings } from "~/services/wallets.server";
 import { Freshness } from "~/components/metrics/statistics";
 import { newestEventReceived } from "~/services/metrics.server";
@@ -16,7 +16,7 @@ import { newestEventReceived } from "~/services/metrics.server";
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Health");
-  const filter = activityFilterOf(new URL(request.url).searchParams);
+  const filter = parseActivityFilter(new URL(request.url).searchParams);
   const format = { locale: await getRequestLocale(request), currency: retailerSettings().currency, timeZone: user.timezone || "Europe/Paris" };
   const [page, reloadLog, newestEvent] = await Promise.all([activityPage(filter, format), reloadFailures(format), newestEventReceived()]);
   return {

@@ -1,14 +1,15 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { LanguageSwitch } from "~/components/language-switch";
 import { safeRedirectPath } from "~/domain/navigation";
 import { LoginSchema } from "~/forms/auth";
-import { requireAnonymous, signInWithPassword } from "~/http/auth.server";
-import { loadTeamsOnSignIn } from "~/services/users-admin.server";
+import { splitMessage } from "~/domain/message";
+import { passwordSignIn, requireAnonymous } from "~/http/auth.server";
+import { reply, replyInvalid } from "~/http/reply.server";
 import { useIsPending } from "~/utils/misc";
 
 export const handle = { layout: "full", name: "auth-login" };
@@ -23,22 +24,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await requireAnonymous(request);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: LoginSchema });
-  if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["password"] }), authError: null }, { status: 400 });
-  }
-  const result = await signInWithPassword(request, formData, context?.clientIp ?? "unknown");
-  if (!result.ok) {
-    return data(
-      {
-        result: submission.reply({ hideFields: ["password"] }),
-        authError: { reason: result.reason, minutes: result.minutes ?? 0 },
-      },
-      { status: result.reason === "auth.tooManyAttempts" ? 429 : 401 },
-    );
-  }
-  // The user's teams load here: a pending user becomes active; with one team and no `to`, land on it.
-  const { landing } = await loadTeamsOnSignIn(result.user);
-  throw redirect(safeRedirectPath(submission.value.to, landing), { headers: result.headers });
+  const hideFields = ["password"];
+  if (submission.status !== "success") return replyInvalid("login", submission, { hideFields });
+  // The user's teams load with the sign-in: with one team and no `to`, land on it.
+  return reply(await passwordSignIn(request, formData, context?.clientIp ?? "unknown"), {
+    form: "login",
+    submission,
+    hideFields,
+    onSuccess: ({ landing, headers }) => ({ to: safeRedirectPath(submission.value.to, landing), headers }),
+  });
 }
 
 export default function LoginRoute() {
@@ -56,16 +50,16 @@ export default function LoginRoute() {
     shouldRevalidate: "onInput",
   });
   // One error at a time: a sign-in refusal belongs to the last submission, and stops showing once
-  // the form has an error of its own (with JS, the browser checks the next submission itself).
-  const fieldErrors = Boolean(fields.email.errors?.length || fields.password.errors?.length || form.errors?.length);
-  const authError = fieldErrors ? null : actionData?.authError;
+  // a field has an error of its own (with JS, the browser checks the next submission itself).
+  const fieldErrors = Boolean(fields.email.errors?.length || fields.password.errors?.length);
+  const authError = fieldErrors || !actionData?.kind || !actionData.error ? null : splitMessage(actionData.error);
   return (
     <div className="auth-card">
       <h1>{t("login.title")}</h1>
       <p className="muted">{t("login.intro")}</p>
       {reset ? <p className="notice" role="status">{t("reset.done")}</p> : null}
       {authError ? (
-        <FormAlert title={t("errors.authenticationError")} message={t(authError.reason, { minutes: authError.minutes })} />
+        <FormAlert title={t("errors.authenticationError")} message={t(authError.key, authError.values)} />
       ) : null}
       <Form method="post" {...getFormProps(form)}>
         <input type="hidden" name="to" value={searchParams.get("to") ?? ""} />

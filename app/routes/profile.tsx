@@ -1,7 +1,7 @@
-import { reply, unknownIntent } from "~/http/reply.server";
+import { reply, replyInvalid, unknownIntent } from "~/http/reply.server";
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
@@ -12,7 +12,6 @@ import { createUserSession, requireUser } from "~/http/auth.server";
 import { changePassword } from "~/services/password-reset.server";
 import { localeCookie } from "~/http/session.server";
 import { updateProfile as saveProfile } from "~/services/users.server";
-import { redirectWithToast } from "~/http/toast.server";
 import { useIsPending } from "~/utils/misc";
 
 const NOTIFICATION_KEYS = ["campaignStarts", "campaignArchived", "reportGenerated", "walletsDepleting"] as const;
@@ -49,7 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 async function updateProfile(request: Request, user: Awaited<ReturnType<typeof requireUser>>, formData: FormData) {
   const submission = parseWithZod(formData, { schema: ProfileSchema });
-  if (submission.status !== "success") return data({ form: "profile", result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return replyInvalid("profile", submission);
   const v = submission.value;
   const headers = { "Set-Cookie": await localeCookie.serialize(v.locale) };
   return reply(
@@ -73,16 +72,19 @@ async function updateProfile(request: Request, user: Awaited<ReturnType<typeof r
 
 async function updatePassword(request: Request, user: Awaited<ReturnType<typeof requireUser>>, formData: FormData) {
   const submission = parseWithZod(formData, { schema: ChangePasswordSchema });
-  const hide = { hideFields: ["currentPassword", "password", "confirmPassword"] };
-  if (submission.status !== "success") return data({ form: "password", result: submission.reply(hide) }, { status: 400 });
-  const outcome = await changePassword(user, submission.value.currentPassword, submission.value.password);
-  if (!outcome.ok) {
-    const field = outcome.reason === "password.wrongCurrent" ? "currentPassword" : "password";
-    return data({ form: "password", result: submission.reply({ ...hide, fieldErrors: { [field]: [outcome.reason] } }) }, { status: 400 });
-  }
-  // Other sessions end with the new epoch; this one is renewed.
-  const headers = await createUserSession(request, outcome.user);
-  return redirectWithToast("/profile", { type: "success", title: "toast.changesSaved", description: "profile.passwordChanged" }, { headers });
+  const hideFields = ["currentPassword", "password", "confirmPassword"];
+  if (submission.status !== "success") return replyInvalid("password", submission, { hideFields });
+  return reply(await changePassword(user, submission.value.currentPassword, submission.value.password), {
+    form: "password",
+    submission,
+    hideFields,
+    // Other sessions end with the new epoch; this one is renewed.
+    onSuccess: async (changed) => ({
+      to: "/profile",
+      toast: { type: "success", title: "toast.changesSaved", description: "profile.passwordChanged" },
+      headers: await createUserSession(request, changed),
+    }),
+  });
 }
 
 export default function ProfileRoute() {

@@ -1,7 +1,6 @@
-import { unknownIntent } from "~/http/reply.server";
-import { getCollectionProps, getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { getCollectionProps, getFormProps, getInputProps, useForm, type FieldMetadata, type Submission } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
@@ -18,7 +17,6 @@ import {
   type Placement,
   type RetailerSettings,
 } from "~/domain/retailer-settings";
-import type { User } from "~/domain/types";
 import {
   placementOptions,
   resetRetailerSettingsIntent,
@@ -30,9 +28,14 @@ import {
   toFormValue,
 } from "~/forms/retailer-settings";
 import { requirePermission, requireUser } from "~/http/auth.server";
+import { reply, replyInvalid, unknownIntent } from "~/http/reply.server";
 import { getEnv } from "~/services/env.server";
-import { readRetailerSettingsForEdit, resetRetailerSettings, updateRetailerSettings } from "~/services/retailer-settings.server";
-import { redirectWithToast } from "~/http/toast.server";
+import {
+  readRetailerSettingsForEdit,
+  resetRetailerSettings,
+  updateRetailerSettings,
+  type RetailerSettingsOutcome,
+} from "~/services/retailer-settings.server";
 import { formatDateTime } from "~/utils/format";
 
 const PATH = "/settings/retailer";
@@ -51,42 +54,43 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, "RetailerSettings");
+  // Refused before the form is read (the use cases check the right again for other callers).
   requirePermission(user, "RetailerSettings", "update");
   const formData = await request.formData();
   switch (formData.get("intent")) {
-    case saveRetailerSettingsIntent:
-      return saveSettings(user, formData);
-    case resetRetailerSettingsIntent:
-      return resetSettings(user, formData);
+    case saveRetailerSettingsIntent: {
+      const submission = parseWithZod(formData, { schema: RetailerSettingsSchema });
+      if (submission.status !== "success") return replyInvalid("save" as const, submission, { with: { version: null } });
+      const { version, settings } = submission.value;
+      return replySettings("save", submission, await updateRetailerSettings(user, settings, version), "retailer:toast.saved");
+    }
+    case resetRetailerSettingsIntent: {
+      const submission = parseWithZod(formData, { schema: ResetRetailerSettingsSchema });
+      if (submission.status !== "success") return replyInvalid("reset" as const, submission, { with: { version: null } });
+      return replySettings("reset", submission, await resetRetailerSettings(user, submission.value.version), "retailer:toast.reset");
+    }
     default:
       return unknownIntent();
   }
 }
 
-async function saveSettings(user: User, formData: FormData) {
-  const submission = parseWithZod(formData, { schema: RetailerSettingsSchema });
-  if (submission.status !== "success") return data({ form: "save" as const, result: submission.reply(), version: null }, { status: 400 });
-  const { version, settings } = submission.value;
-  const outcome = await updateRetailerSettings(user, settings, version);
-  if (!outcome.ok) {
-    if (outcome.reason === "errors.conflict") {
-      // The input stays on the form; the next save is based on the version read now.
-      return data({ form: "save" as const, result: submission.reply({ formErrors: ["retailer:errors.conflict"] }), version: outcome.version }, { status: 409 });
-    }
-    return data({ form: "save" as const, result: submission.reply({ formErrors: ["retailer:errors.invalid"] }), version: null }, { status: 400 });
-  }
-  return redirectWithToast(PATH, { type: "success", title: "toast.changesSaved", description: "retailer:toast.saved" });
-}
-
-async function resetSettings(user: User, formData: FormData) {
-  const submission = parseWithZod(formData, { schema: ResetRetailerSettingsSchema });
-  if (submission.status !== "success") return data({ form: "reset" as const, result: submission.reply(), version: null }, { status: 400 });
-  const outcome = await resetRetailerSettings(user, submission.value.version);
-  if (!outcome.ok) {
-    const version = outcome.reason === "errors.conflict" ? outcome.version : null;
-    return data({ form: "reset" as const, result: submission.reply({ formErrors: ["retailer:errors.resetConflict"] }), version }, { status: 409 });
-  }
-  return redirectWithToast(PATH, { type: "success", title: "toast.changesSaved", description: "retailer:toast.reset" });
+/**
+ * A save or reset keeps the user's input when refused; after a conflict, the form carries the
+ * version read now, so the next try is based on it (the page's own data is not reloaded).
+ */
+async function replySettings<F extends "save" | "reset">(
+  form: F,
+  submission: Submission<unknown>,
+  outcome: RetailerSettingsOutcome,
+  description: string,
+) {
+  const version = !outcome.ok && outcome.kind === "conflict" ? (await readRetailerSettingsForEdit()).version : null;
+  return reply(outcome, {
+    form,
+    submission,
+    with: { version },
+    onSuccess: () => ({ to: PATH, toast: { type: "success", title: "toast.changesSaved", description } }),
+  });
 }
 
 export const meta: MetaFunction = () => [{ title: "Retailer settings · Ads console" }];
@@ -144,7 +148,7 @@ function SettingsForm() {
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === saveRetailerSettingsIntent;
   const [form, fields] = useSettingsForm();
-  const conflict = actionData?.form === "save" && actionData.version !== null;
+  const conflict = actionData?.form === "save" && "kind" in actionData && actionData.kind === "conflict";
   const types = fields.types.getFieldset();
   return (
     <Form method="post" {...getFormProps(form)}>
@@ -523,7 +527,7 @@ function ResetPanel() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === resetRetailerSettingsIntent;
-  const errors = actionData?.form === "reset" ? actionData.result.error?.[""] : null;
+  const errors = actionData?.form === "reset" ? actionData.result?.error?.[""] : null;
   return (
     <section className="panel" aria-labelledby="retailer-reset-title">
       <h2 id="retailer-reset-title">{t("reset.title")}</h2>

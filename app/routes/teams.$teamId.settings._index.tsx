@@ -1,7 +1,6 @@
-import { statusOf, unknownIntent } from "~/http/reply.server";
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton } from "~/components/forms";
@@ -16,8 +15,7 @@ import { requirePermission, requireUser } from "~/http/auth.server";
 import { requireVisibleTeam } from "~/http/scope.server";
 import { changeTeamStatus, toTeamView, updateTeam } from "~/services/teams-admin.server";
 import { readTeamForm } from "~/http/multipart.server";
-import { failureFieldErrors, failureFormErrors } from "~/domain/result";
-import { redirectWithToast } from "~/http/toast.server";
+import { reply, replyInvalid, unknownIntent } from "~/http/reply.server";
 import { formatDateTime } from "~/utils/format";
 
 /** Details of a team: the edit form and status changes for team managers, the facts for others. */
@@ -50,33 +48,33 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 async function saveDetails(user: User, team: Team, formData: FormData) {
   const submission = parseWithZod(formData, { schema: UpdateTeamSchema });
-  const hide = { hideFields: ["logo"] };
-  if (submission.status !== "success") return data({ form: "details" as const, result: submission.reply(hide) }, { status: 400 });
-  const outcome = await updateTeam(user, team, submission.value);
-  if (!outcome.ok) {
-    return data(
-      { form: "details" as const, result: submission.reply({ ...hide, fieldErrors: failureFieldErrors(outcome), formErrors: failureFormErrors(outcome) }) },
-      { status: statusOf(outcome) },
-    );
-  }
-  return redirectWithToast(`/teams/${team.id}/settings`, { type: "success", title: "toast.changesSaved" });
+  const hideFields = ["logo"];
+  if (submission.status !== "success") return replyInvalid("details", submission, { hideFields });
+  return reply(await updateTeam(user, team, submission.value), {
+    form: "details",
+    submission,
+    hideFields,
+    onSuccess: () => ({ to: `/teams/${team.id}/settings`, toast: { type: "success", title: "toast.changesSaved" } }),
+  });
 }
 
 async function saveStatus(user: User, team: Team, formData: FormData) {
   const submission = parseWithZod(formData, { schema: ChangeStatusSchema });
-  if (submission.status !== "success") return data({ form: "status" as const, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return replyInvalid("status", submission);
   const { status, version } = submission.value;
-  const outcome = await changeTeamStatus(user, team, status, version);
-  if (!outcome.ok) {
-    return data({ form: "status" as const, result: submission.reply({ formErrors: failureFormErrors(outcome) }) }, { status: statusOf(outcome) });
-  }
-  // A retailer no longer sees an archived team: back to the list.
-  const to = canSeeTeam(user, outcome.value) ? `/teams/${team.id}/settings` : "/teams";
-  return redirectWithToast(to, {
-    type: "success",
-    title: "toast.changesSaved",
-    description: `teams:toast.status.${statusChangeName(team.status, status)}`,
-    values: { name: team.name },
+  return reply(await changeTeamStatus(user, team, status, version), {
+    form: "status",
+    submission,
+    onSuccess: (saved) => ({
+      // A retailer no longer sees an archived team: back to the list.
+      to: canSeeTeam(user, saved) ? `/teams/${team.id}/settings` : "/teams",
+      toast: {
+        type: "success",
+        title: "toast.changesSaved",
+        description: `teams:toast.status.${statusChangeName(team.status, status)}`,
+        values: { name: team.name },
+      },
+    }),
   });
 }
 
@@ -114,7 +112,7 @@ function TeamEditor() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
-  const statusErrors = actionData?.form === "status" ? actionData.result.error?.[""] : null;
+  const statusErrors = actionData?.form === "status" ? actionData.result?.error?.[""] : null;
   return (
     <>
       <section className="panel" aria-labelledby="team-details-title">

@@ -1,7 +1,6 @@
-import { statusOf, unknownIntent } from "~/http/reply.server";
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
@@ -21,10 +20,9 @@ import {
 } from "~/forms/users";
 import { requirePermission, requireUser } from "~/http/auth.server";
 import { inviteToTeam, listTeamInvitations, resendInvitation, revokeInvitation } from "~/services/invitations.server";
+import { reply, replyInvalid, unknownIntent, validOrThrow } from "~/http/reply.server";
 import { requireVisibleTeam } from "~/http/scope.server";
-import { redirectWithToast } from "~/http/toast.server";
-import { changeMemberRole, listTeamMembers, removeMember, type ChangeOutcome } from "~/services/users-admin.server";
-import { failureFieldErrors, failureFormErrors, failureMessage, type Failure } from "~/domain/result";
+import { changeMemberRole, listTeamMembers, removeMember } from "~/services/users-admin.server";
 import { formatDateTime } from "~/utils/format";
 
 /** Team managers (retailer ADMIN, operator) and the team's ADMINs manage its members. */
@@ -48,10 +46,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 
-function refused(form: string, failure: Failure, subject: string) {
-  return data({ form, result: undefined, error: failureMessage(failure), subject }, { status: statusOf(failure) });
-}
-
 export async function action({ request, params }: ActionFunctionArgs) {
   const { user, team } = await authorize(request, params.teamId);
   const here = `/teams/${encodeURIComponent(team.id)}/settings/members`;
@@ -60,46 +54,41 @@ export async function action({ request, params }: ActionFunctionArgs) {
   switch (intent) {
     case inviteIntent: {
       const submission = parseWithZod(formData, { schema: InviteSchema });
-      if (submission.status !== "success") return data({ form: "invite", result: submission.reply(), error: null, subject: "" }, { status: 400 });
-      const outcome = await inviteToTeam(user, team, submission.value);
-      if (!outcome.ok) {
-        return data(
-          { form: "invite", result: submission.reply({ fieldErrors: failureFieldErrors(outcome), formErrors: failureFormErrors(outcome) }), error: null, subject: "" },
-          { status: statusOf(outcome) },
-        );
-      }
-      return redirectWithToast(here, { type: "success", title: "users:toast.invited", values: { email: outcome.value.email } });
+      if (submission.status !== "success") return replyInvalid("invite", submission);
+      return reply(await inviteToTeam(user, team, submission.value), {
+        form: "invite",
+        submission,
+        onSuccess: (invitation) => ({ to: here, toast: { type: "success", title: "users:toast.invited", values: { email: invitation.email } } }),
+      });
     }
     case resendInvitationIntent:
     case revokeInvitationIntent: {
-      const submission = parseWithZod(formData, { schema: InvitationActionSchema });
-      if (submission.status !== "success") throw data({ error: "Bad request" }, { status: 400 });
-      const { invitationId } = submission.value;
-      const outcome =
-        intent === resendInvitationIntent ? await resendInvitation(user, team, invitationId) : await revokeInvitation(user, team, invitationId);
-      if (!outcome.ok) return refused("invitations", outcome, invitationId);
-      const title = intent === resendInvitationIntent ? "users:toast.resent" : "users:toast.revoked";
-      return redirectWithToast(here, { type: "success", title, values: { email: outcome.value.email } });
+      const { invitationId } = validOrThrow(parseWithZod(formData, { schema: InvitationActionSchema }));
+      const resend = intent === resendInvitationIntent;
+      return reply(resend ? await resendInvitation(user, team, invitationId) : await revokeInvitation(user, team, invitationId), {
+        form: "invitations",
+        onSuccess: (invitation) => ({
+          to: here,
+          toast: { type: "success", title: resend ? "users:toast.resent" : "users:toast.revoked", values: { email: invitation.email } },
+        }),
+      });
     }
-    case changeMemberRoleIntent:
+    case changeMemberRoleIntent: {
+      const { userId, role } = validOrThrow(parseWithZod(formData, { schema: MemberRoleSchema }));
+      return reply(await changeMemberRole(user, team.id, userId, role), {
+        form: "members",
+        onSuccess: () => ({ to: here, toast: { type: "success", title: "toast.changesSaved" } }),
+      });
+    }
     case removeMemberIntent: {
-      let outcome: ChangeOutcome;
-      let userId: string;
-      if (intent === changeMemberRoleIntent) {
-        const submission = parseWithZod(formData, { schema: MemberRoleSchema });
-        if (submission.status !== "success") throw data({ error: "Bad request" }, { status: 400 });
-        userId = submission.value.userId;
-        outcome = await changeMemberRole(user, team.id, userId, submission.value.role);
-      } else {
-        const submission = parseWithZod(formData, { schema: RemoveMemberSchema });
-        if (submission.status !== "success") throw data({ error: "Bad request" }, { status: 400 });
-        userId = submission.value.userId;
-        outcome = await removeMember(user, team.id, userId);
-      }
-      if (!outcome.ok) return refused("members", outcome, userId);
-      return intent === removeMemberIntent
-        ? redirectWithToast(here, { type: "success", title: "users:toast.removed", values: { name: outcome.value.displayName || outcome.value.email, team: team.name } })
-        : redirectWithToast(here, { type: "success", title: "toast.changesSaved" });
+      const { userId } = validOrThrow(parseWithZod(formData, { schema: RemoveMemberSchema }));
+      return reply(await removeMember(user, team.id, userId), {
+        form: "members",
+        onSuccess: (member) => ({
+          to: here,
+          toast: { type: "success", title: "users:toast.removed", values: { name: member.displayName || member.email, team: team.name } },
+        }),
+      });
     }
     default:
       return unknownIntent();

@@ -1,5 +1,4 @@
-import { statusOf as statusOfFailure, unknownIntent } from "~/http/reply.server";
-import { failureMessage } from "~/domain/result";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
@@ -9,18 +8,21 @@ import { TeamStatusBadge } from "~/components/team-status-badge";
 import { can } from "~/domain/permissions";
 import { KNOWN_TEAM_TAGS } from "~/domain/team-form";
 import { canChangeTeamStatus, listableTeamStatuses } from "~/domain/teams";
-import { ALLOWED_TEAM_ACCOUNT_TYPES, TEAM_STATUSES, type TeamStatus } from "~/domain/types";
+import { ALLOWED_TEAM_ACCOUNT_TYPES, TEAM_STATUSES } from "~/domain/types";
 import {
   changeStatusesIntent,
   parseTeamListQuery,
   restoreTeamIntent,
+  RestoreTeamSchema,
   reviewStatusesIntent,
   TEAM_LIST_SORTS,
+  TeamStatusesSchema,
 } from "~/forms/teams";
 import { useRootData } from "~/root";
 import { requirePermission, requireUser } from "~/http/auth.server";
+import { reply, replyInvalid, statusOf, unknownIntent } from "~/http/reply.server";
 import { requireVisibleTeam } from "~/http/scope.server";
-import { changeStatuses, changeTeamStatus, listTeams, MAX_BULK_TEAMS, reviewStatusChange } from "~/services/teams-admin.server";
+import { changeStatuses, changeTeamStatus, listTeams, reviewStatusChange } from "~/services/teams-admin.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { formatMoney } from "~/utils/format";
 
@@ -34,16 +36,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       query,
       statusOptions: statuses,
-      rows: result.rows,
-      next: result.next,
-      failed: !result.ok,
+      rows: result.ok ? result.value.rows : [],
+      next: result.ok ? result.value.next : null,
+      /** The failure's title ('Fetch teams'), shown above an empty list. */
+      failed: result.ok ? null : result.reason,
       canCreate: can(user, "Team", "create"),
       canUpdate: can(user, "Team", "update"),
       // A status change the user may make from some status: offered in the bulk form.
       bulkStatuses: TEAM_STATUSES.filter((to) => TEAM_STATUSES.some((from) => canChangeTeamStatus(user.claims, from, to))),
       restorable: canChangeTeamStatus(user.claims, "archived", "active"),
     },
-    { status: result.ok ? 200 : 500 },
+    { status: result.ok ? 200 : statusOf(result) },
   );
 }
 
@@ -55,42 +58,30 @@ function listUrl(request: Request): string {
   return `/teams${search ? `?${search}` : ""}`;
 }
 
-function statusOf(value: FormDataEntryValue | null): TeamStatus | null {
-  return (TEAM_STATUSES as readonly unknown[]).includes(value) ? (value as TeamStatus) : null;
-}
-
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, "Team");
   requirePermission(user, "Team", "update");
   const formData = await request.formData();
-  const intent = formData.get("intent");
-  switch (intent) {
+  switch (formData.get("intent")) {
     case restoreTeamIntent: {
-      const teamId = String(formData.get("teamId") ?? "").trim();
-      if (!teamId) return data({ error: "teams:errors.noTeam" as const, review: null }, { status: 400 });
-      const team = await requireVisibleTeam(user, teamId);
-      if (formData.get("confirmed") !== "yes") return data({ error: "teams:errors.confirm" as const, review: null }, { status: 400 });
-      const outcome = await changeTeamStatus(user, team, "active", team.version);
-      if (!outcome.ok) return data({ error: failureMessage(outcome), review: null }, { status: statusOfFailure(outcome) });
-      return redirectWithToast(listUrl(request), {
-        type: "success",
-        title: "toast.changesSaved",
-        description: "teams:toast.status.restore",
-        values: { name: team.name },
+      const submission = parseWithZod(formData, { schema: RestoreTeamSchema });
+      if (submission.status !== "success") return replyInvalid("restore", submission);
+      const team = await requireVisibleTeam(user, submission.value.teamId);
+      return reply(await changeTeamStatus(user, team, "active", team.version), {
+        form: "restore",
+        onSuccess: () => ({
+          to: listUrl(request),
+          toast: { type: "success", title: "toast.changesSaved", description: "teams:toast.status.restore", values: { name: team.name } },
+        }),
       });
     }
     case reviewStatusesIntent:
     case changeStatusesIntent: {
-      const teamIds = formData
-        .getAll("teamId")
-        .map((v) => String(v).trim())
-        .filter(Boolean);
-      if (teamIds.length === 0) return data({ error: "teams:errors.noTeams" as const, review: null }, { status: 400 });
-      if (teamIds.length > MAX_BULK_TEAMS) return data({ error: "teams:errors.tooManyTeams" as const, review: null }, { status: 400 });
-      const status = statusOf(formData.get("status"));
-      if (!status) return data({ error: "teams:errors.noStatus" as const, review: null }, { status: 400 });
-      if (intent === reviewStatusesIntent || formData.get("confirmed") !== "yes") {
-        return { error: null, review: await reviewStatusChange(user, teamIds, status) };
+      const submission = parseWithZod(formData, { schema: TeamStatusesSchema });
+      if (submission.status !== "success") return replyInvalid("statuses", submission);
+      const { intent, teamId: teamIds, status, confirmed } = submission.value;
+      if (intent === reviewStatusesIntent || confirmed !== "yes") {
+        return { form: "statuses" as const, review: await reviewStatusChange(user, teamIds, status) };
       }
       const count = await changeStatuses(user, teamIds, status);
       return redirectWithToast(listUrl(request), {
@@ -124,7 +115,8 @@ export default function TeamsListRoute() {
   if (next) nextParams.set("after", next);
   const filtered = Boolean(query.q || query.status || query.accountType || query.tag);
   const selectable = canUpdate && bulkStatuses.length > 0;
-  const review = actionData?.review ?? null;
+  const review = actionData && "review" in actionData ? actionData.review : null;
+  const actionError = actionData && "error" in actionData ? actionData.error : null;
   // The review appears above the table: move the focus there so keyboard and screen-reader users meet it.
   const reviewHeading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -206,8 +198,8 @@ export default function TeamsListRoute() {
         </div>
       </Form>
 
-      {failed ? <FormAlert title={t("errors.fetchTeams")} message={t("common:errors.errorOccurred")} /> : null}
-      {actionData?.error ? <FormAlert title={t("common:errors.conflictTitle")} message={t(actionData.error)} /> : null}
+      {failed ? <FormAlert title={t(failed)} message={t("common:errors.errorOccurred")} /> : null}
+      {actionError ? <FormAlert title={t("common:errors.conflictTitle")} message={t(actionError)} /> : null}
 
       {review ? (
         <section className="panel confirm-panel" aria-labelledby="review-title">

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton } from "~/components/forms";
@@ -8,10 +8,8 @@ import { TeamFormFields } from "~/components/team-form";
 import { CreateTeamSchema, createTeamIntent } from "~/forms/teams";
 import { requirePermission, requireUser } from "~/http/auth.server";
 import { createTeam } from "~/services/teams-admin.server";
-import { failureFieldErrors, failureFormErrors } from "~/domain/result";
-import { statusOf } from "~/http/reply.server";
 import { readTeamForm } from "~/http/multipart.server";
-import { redirectWithToast } from "~/http/toast.server";
+import { reply, replyInvalid } from "~/http/reply.server";
 import { useIsPending } from "~/utils/misc";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -25,17 +23,16 @@ export async function action({ request }: ActionFunctionArgs) {
   requirePermission(user, "Team", "create");
   const formData = await readTeamForm(request);
   const submission = parseWithZod(formData, { schema: CreateTeamSchema });
-  const hide = { hideFields: ["logo"] };
-  if (submission.status !== "success") return data({ result: submission.reply(hide) }, { status: 400 });
-  const outcome = await createTeam(user, submission.value);
-  if (!outcome.ok) {
-    return data({ result: submission.reply({ ...hide, fieldErrors: failureFieldErrors(outcome), formErrors: failureFormErrors(outcome) }) }, { status: statusOf(outcome) });
-  }
-  return redirectWithToast(`/teams/${outcome.value.id}/settings`, {
-    type: "success",
-    title: "toast.changesSaved",
-    description: "teams:toast.created",
-    values: { name: outcome.value.name },
+  const hideFields = ["logo"];
+  if (submission.status !== "success") return replyInvalid("team", submission, { hideFields });
+  return reply(await createTeam(user, submission.value), {
+    form: "team",
+    submission,
+    hideFields,
+    onSuccess: (team) => ({
+      to: `/teams/${team.id}/settings`,
+      toast: { type: "success", title: "toast.changesSaved", description: "teams:toast.created", values: { name: team.name } },
+    }),
   });
 }
 

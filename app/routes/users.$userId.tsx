@@ -1,7 +1,5 @@
-import { failureMessage } from "~/domain/result";
-import { statusOf, unknownIntent } from "~/http/reply.server";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton } from "~/components/forms";
@@ -18,6 +16,7 @@ import {
   UserTeamRoleSchema,
 } from "~/forms/users";
 import { requireUser } from "~/http/auth.server";
+import { orThrow, reply, unknownIntent, validOrThrow } from "~/http/reply.server";
 import { redirectWithToast } from "~/http/toast.server";
 import {
   getUserForAdmin,
@@ -26,15 +25,13 @@ import {
   teamChoicesFor,
   updateUserClaims,
   userRowForAdmin,
-  type ChangeOutcome,
 } from "~/services/users-admin.server";
 import { formatDateTime } from "~/utils/format";
 
 /** One user (/users/$userId): claims, team roles, disable or enable. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request, "User");
-  const target = params.userId ? await getUserForAdmin(viewer, params.userId) : null;
-  if (!target) throw data({ error: "errors.notFound" }, { status: 404 });
+  const target = orThrow(await getUserForAdmin(viewer, params.userId ?? ""));
   const edit = checkUserEdit(viewer, target);
   const row = await userRowForAdmin(viewer, target);
   const candidates = edit.ok ? await teamChoicesFor(viewer, target) : [];
@@ -50,58 +47,48 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 
+/**
+ * The changes of one user: each refusal is shown above the page (titled by its form), a user
+ * outside the viewer's reach is the error page's 404; a stale or failed status change is the
+ * spec's 'User status update' toast, and the page then shows the current state.
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
   const actor = await requireUser(request, "User");
-  const userId = params.userId ?? "";
-  const here = `/users/${encodeURIComponent(userId)}`;
+  const target = orThrow(await getUserForAdmin(actor, params.userId ?? ""));
+  const here = `/users/${encodeURIComponent(target.id)}`;
+  const saved = () => ({ to: here, toast: { type: "success" as const, title: "toast.changesSaved" } });
   const formData = await request.formData();
-  const intent = formData.get("intent");
-  let outcome: ChangeOutcome;
-  let title = "users:errors.changeRefused";
-  switch (intent) {
+  switch (formData.get("intent")) {
     case updateClaimsIntent: {
-      const submission = parseWithZod(formData, { schema: UserClaimsSchema });
-      if (submission.status !== "success") throw data({ error: "Bad request" }, { status: 400 });
-      outcome = await updateUserClaims(actor, userId, submission.value);
-      break;
+      const value = validOrThrow(parseWithZod(formData, { schema: UserClaimsSchema }));
+      return reply(await updateUserClaims(actor, target, value), { form: "change", onSuccess: saved });
     }
     case setTeamRoleIntent: {
-      const submission = parseWithZod(formData, { schema: UserTeamRoleSchema });
-      if (submission.status !== "success") throw data({ error: "Bad request" }, { status: 400 });
-      outcome = await setUserTeamRole(actor, userId, submission.value);
-      break;
+      const value = validOrThrow(parseWithZod(formData, { schema: UserTeamRoleSchema }));
+      return reply(await setUserTeamRole(actor, target, value), { form: "change", onSuccess: saved });
     }
     case removeTeamRoleIntent: {
-      const submission = parseWithZod(formData, { schema: RemoveUserTeamSchema });
-      if (submission.status !== "success") throw data({ error: "Bad request" }, { status: 400 });
-      outcome = await setUserTeamRole(actor, userId, { ...submission.value, role: null });
-      break;
+      const value = validOrThrow(parseWithZod(formData, { schema: RemoveUserTeamSchema }));
+      return reply(await setUserTeamRole(actor, target, { ...value, role: null }), { form: "change", onSuccess: saved });
     }
     case setDisabledIntent: {
-      const submission = parseWithZod(formData, { schema: UserDisabledSchema });
-      if (submission.status !== "success") throw data({ error: "Bad request" }, { status: 400 });
-      title = "users:errors.statusUpdate";
+      const value = validOrThrow(parseWithZod(formData, { schema: UserDisabledSchema }));
+      const failed = { type: "error" as const, title: statusTitle, description: "errors.errorOccurred" };
       try {
-        outcome = await setUserDisabled(actor, userId, submission.value);
+        const outcome = await setUserDisabled(actor, target, value);
+        if (!outcome.ok && outcome.kind === "conflict") return redirectWithToast(here, failed);
+        return reply(outcome, { form: "status", onSuccess: saved });
       } catch (error) {
         console.error("User status update", error);
-        return redirectWithToast(here, { type: "error", title, description: "errors.errorOccurred" });
+        return redirectWithToast(here, failed);
       }
-      // A stale page: the spec's failure toast, and the page shows the current state.
-      if (!outcome.ok && outcome.kind === "conflict") {
-        return redirectWithToast(here, { type: "error", title, description: "errors.errorOccurred" });
-      }
-      break;
     }
     default:
       return unknownIntent();
   }
-  if (!outcome.ok) {
-    if (outcome.reason === "users:errors.notFound" && intent !== setTeamRoleIntent) throw data({ error: "errors.notFound" }, { status: 404 });
-    return data({ title, error: failureMessage(outcome) }, { status: statusOf(outcome) });
-  }
-  return redirectWithToast(here, { type: "success", title: "toast.changesSaved" });
 }
+
+const statusTitle = "users:errors.statusUpdate";
 
 function usePendingIntent(): { intent: string | null; teamId: string | null } {
   const navigation = useNavigation();
@@ -127,7 +114,9 @@ export default function UserRoute() {
         <Link to="/users">{t("detail.back")}</Link>
       </p>
       <h1>{name}</h1>
-      {actionData?.error ? <FormAlert title={t(actionData.title)} message={t(actionData.error)} /> : null}
+      {actionData?.error ? (
+        <FormAlert title={t(actionData.form === "status" ? statusTitle : "errors.changeRefused")} message={t(actionData.error)} />
+      ) : null}
       {refusal ? (
         <p className="notice" role="status">
           {t(refusal)}

@@ -5,12 +5,11 @@
  */
 import type { TFunction } from "i18next";
 import {
-  ACTIVITY_ENTITIES,
   auditReferences,
   presentAuditEntry,
   type AuditEntryView,
   type AuditFormat,
-  type ActivityEntity,
+  type ActivityFilter,
   type AuditNames,
   type AuditWords,
 } from "~/domain/audit-view";
@@ -99,33 +98,11 @@ export async function presentAuditEntries(entries: readonly AuditEntry[], format
   return entries.map((e) => presentAuditEntry(e, format, names, words));
 }
 
-export interface ActivityFilter {
-  entity?: ActivityEntity;
-  /** One campaign's changes (by its id). */
-  campaign?: string;
-  /** One wallet's changes (by its id). */
-  wallet?: string;
-  after?: string | null;
-}
-
 export interface ActivityPage {
   entries: AuditEntryView[];
   next: string | null;
   /** The name of the campaign or wallet filtered on, for the filter's label. */
   subject: string | null;
-}
-
-/** Reads the filter from a query string: unknown kinds are ignored, a campaign wins over a wallet. */
-export function activityFilterOf(params: URLSearchParams): ActivityFilter {
-  const entity = params.get("entity") ?? "";
-  const campaign = params.get("campaign")?.trim() || undefined;
-  const wallet = campaign ? undefined : params.get("wallet")?.trim() || undefined;
-  return {
-    entity: (ACTIVITY_ENTITIES as readonly string[]).includes(entity) ? (entity as ActivityEntity) : undefined,
-    campaign: campaign && campaign.length <= 200 ? campaign : undefined,
-    wallet: wallet && wallet.length <= 200 ? wallet : undefined,
-    after: params.get("after") || null,
-  };
 }
 
 /** One page of the audit trail, newest first (operators: the route checks the right). */

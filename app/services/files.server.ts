@@ -1,7 +1,8 @@
 /**
- * The files part of ARCHITECTURE.md (team logos, campaign banners and creative media, later report
- * files): a small interface, and its embedded implementation, a folder under DATA_DIR/files. A
- * Cloud Storage implementation (firebase-admin) can stand behind the same interface.
+ * The files the console keeps (team logos, campaign banners and creative media, later report
+ * files), stored outside the database: a small interface, and its embedded implementation, a
+ * folder under DATA_DIR/files. A Cloud Storage bucket (firebase-admin) can stand behind the same
+ * interface for deployments on several machines.
  *
  * Keys are relative paths such as "teams/acme-brand/logo-1f3c….png" or
  * "campaigns/{campaignId}/video-1f3c….mp4": folders of letters, digits, "-" and "_", one file

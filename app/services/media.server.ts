@@ -1,5 +1,6 @@
 /**
- * Measuring media on the server, in JavaScript (ARCHITECTURE.md "media": no ffmpeg binary here).
+ * Measuring media on the server, in JavaScript only: no ffmpeg or other native binary is
+ * installed or downloaded, so the console runs wherever Node does.
  * - Videos: MP4 (ISO-BMFF) read by mp4box (GPAC's parser): the duration and the picture size
  *   come from the file's own boxes (mvhd, mehd, tkhd, mdhd, the sample tables and, in a
  *   fragmented file, the fragments), never from what the browser says.

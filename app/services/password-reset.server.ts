@@ -9,6 +9,7 @@ import {
   resetThrottleKeys,
   throttleKeys,
 } from "~/domain/login-throttle";
+import { fail, ok, type Failure, type Result } from "~/domain/result";
 import type { User } from "~/domain/types";
 import { getEnv } from "~/services/env.server";
 import { getFixedT } from "~/services/i18n.server";
@@ -53,15 +54,25 @@ export async function requestPasswordReset(email: string, locale: string, now = 
   });
 }
 
-export type ResetCheck = { ok: true; userId: string } | { ok: false; reason: "token.invalid" | "token.used" | "token.expired" };
-
-export async function checkResetToken(token: string, now = new Date()): Promise<ResetCheck> {
-  return getStorage().passwordResets.peek(hashToken(token), now);
+/** Why a reset link cannot be used: the reason is the message's key ('The link has expired'…). */
+function tokenRefused(reason: "token.invalid" | "token.used" | "token.expired"): Failure {
+  return fail("invalid", reason);
 }
 
-export type SetPasswordResult =
-  | { ok: true; user: User }
-  | { ok: false; reason: "token.invalid" | "token.used" | "token.expired" | "password.reused" | "password.wrongCurrent" };
+/** A reset link's user id, while the link may still be used. */
+export async function checkResetToken(token: string, now = new Date()): Promise<Result<string>> {
+  const check = await getStorage().passwordResets.peek(hashToken(token), now);
+  return check.ok ? ok(check.userId) : tokenRefused(check.reason);
+}
+
+/**
+ * A password set (reset or change): the user with the new password, or why not: a link that
+ * cannot be used (the whole form), a password used before (the new password's field), a
+ * wrong current password (its field).
+ */
+export type SetPasswordResult = Result<User>;
+
+const passwordReused = () => fail("invalid", "password.reused", { field: "password" });
 
 async function reused(user: User, password: string): Promise<boolean> {
   return isPasswordReused(password, [user.passwordHash, ...user.passwordHistory].slice(0, PASSWORD_HISTORY_SIZE + 1));
@@ -72,24 +83,24 @@ export async function resetPassword(token: string, password: string, now = new D
   const storage = getStorage();
   const check = await checkResetToken(token, now);
   if (!check.ok) return check;
-  const user = await storage.users.getOne(check.userId);
-  if (!user) return { ok: false, reason: "token.invalid" };
-  if (await reused(user, password)) return { ok: false, reason: "password.reused" };
+  const user = await storage.users.getOne(check.value);
+  if (!user) return tokenRefused("token.invalid");
+  if (await reused(user, password)) return passwordReused();
   const consumed = await storage.passwordResets.consume(hashToken(token), now);
-  if (!consumed.ok) return consumed;
+  if (!consumed.ok) return tokenRefused(consumed.reason);
   const updated = await storage.users.setPassword(user.id, await hashPassword(password), PASSWORD_HISTORY_SIZE, { by: user.email });
   await storage.sessions.deleteForUser(user.id);
   // Whoever holds the mailbox is the user: the account-wide sign-in lock (ADR 14) is lifted.
   await storage.loginThrottle.clear(throttleKeys(user.email, "").account);
-  return { ok: true, user: updated };
+  return ok(updated);
 }
 
 /** Profile password change: the current password is checked; other sessions end. */
 export async function changePassword(user: User, current: string, next: string): Promise<SetPasswordResult> {
-  if (!(await verifyPassword(current, user.passwordHash))) return { ok: false, reason: "password.wrongCurrent" };
-  if (await reused(user, next)) return { ok: false, reason: "password.reused" };
+  if (!(await verifyPassword(current, user.passwordHash))) return fail("invalid", "password.wrongCurrent", { field: "currentPassword" });
+  if (await reused(user, next)) return passwordReused();
   const updated = await getStorage().users.setPassword(user.id, await hashPassword(next), PASSWORD_HISTORY_SIZE, { by: user.email });
   // Every session ends (the caller opens a new one for the browser that made the change).
   await getStorage().sessions.deleteForUser(user.id);
-  return { ok: true, user: updated };
+  return ok(updated);
 }

@@ -1,13 +1,9 @@
 /** The retailer settings in force: the live config's, else the spec's defaults (spec section 9). */
-import {
-  DEFAULT_RETAILER_SETTINGS,
-  validateRetailerSettings,
-  type RetailerSettings,
-  type SettingsIssue,
-} from "~/domain/retailer-settings";
+import { can } from "~/domain/permissions";
+import { DEFAULT_RETAILER_SETTINGS, validateRetailerSettings, type RetailerSettings } from "~/domain/retailer-settings";
+import { fail, forbidden, ok, type Result } from "~/domain/result";
 import type { User } from "~/domain/types";
 import { ConflictError, fieldOps } from "~/storage/port";
-import { requirePermission } from "~/http/auth.server";
 import { forgetLiveConfig, getLiveConfig } from "~/services/config.server";
 import { getEnv } from "~/services/env.server";
 import { getStorage } from "~/services/storage.server";
@@ -35,42 +31,36 @@ export async function readRetailerSettingsForEdit() {
   };
 }
 
-export type RetailerSettingsOutcome =
-  | { ok: true }
-  | { ok: false; reason: "errors.conflict"; version: number }
-  | { ok: false; reason: "invalid"; issues: SettingsIssue[] };
-
-async function currentVersion(): Promise<number> {
-  return (await getStorage().config.get()).version;
-}
-
 /**
- * Saves the retailer settings into the live config document (audited, refused on a stale
- * version), then drops the cached config so the new settings apply at once in this process.
+ * A save or a reset: refused without the right (forbidden), on a rule broken (invalid, each
+ * broken rule in `details`) or on a stale version (conflict: someone else saved first; the
+ * current version is read again with readRetailerSettingsForEdit).
  */
-export async function updateRetailerSettings(user: User, settings: RetailerSettings, expectVersion: number): Promise<RetailerSettingsOutcome> {
-  requirePermission(user, "RetailerSettings", "update");
-  const issues = validateRetailerSettings(settings);
-  if (issues.length) return { ok: false, reason: "invalid", issues };
+export type RetailerSettingsOutcome = Result<void>;
+
+/** Writes the live config's settings (audited, refused on a stale version); a conflict says `reason`. */
+async function writeSettings(user: User, settings: RetailerSettings | null, expectVersion: number, conflictReason: string): Promise<RetailerSettingsOutcome> {
   try {
-    await getStorage().config.update({ retailerSettings: settings }, { by: user.email }, { expectVersion });
+    await getStorage().config.update({ retailerSettings: settings ?? fieldOps.delete() }, { by: user.email }, { expectVersion });
   } catch (error) {
-    if (error instanceof ConflictError) return { ok: false, reason: "errors.conflict", version: await currentVersion() };
+    if (error instanceof ConflictError) return fail("conflict", conflictReason);
     throw error;
   }
+  // The new settings apply at once in this process.
   forgetLiveConfig();
-  return { ok: true };
+  return ok();
 }
 
-/** Removes the saved settings, so the spec's defaults apply again (audited, version-checked). */
+/** Saves the retailer settings into the live config document. */
+export async function updateRetailerSettings(user: User, settings: RetailerSettings, expectVersion: number): Promise<RetailerSettingsOutcome> {
+  if (!can(user, "RetailerSettings", "update")) return forbidden();
+  const issues = validateRetailerSettings(settings);
+  if (issues.length) return fail("invalid", "retailer:errors.invalid", { details: issues.map((issue) => `retailer:errors.${issue.reason}`) });
+  return writeSettings(user, settings, expectVersion, "retailer:errors.conflict");
+}
+
+/** Removes the saved settings, so the spec's defaults apply again. */
 export async function resetRetailerSettings(user: User, expectVersion: number): Promise<RetailerSettingsOutcome> {
-  requirePermission(user, "RetailerSettings", "update");
-  try {
-    await getStorage().config.update({ retailerSettings: fieldOps.delete() }, { by: user.email }, { expectVersion });
-  } catch (error) {
-    if (error instanceof ConflictError) return { ok: false, reason: "errors.conflict", version: await currentVersion() };
-    throw error;
-  }
-  forgetLiveConfig();
-  return { ok: true };
+  if (!can(user, "RetailerSettings", "update")) return forbidden();
+  return writeSettings(user, null, expectVersion, "retailer:errors.resetConflict");
 }

@@ -8,7 +8,7 @@ import { conflict, fail, ok, type Result } from "~/domain/result";
 import { foldText } from "~/domain/search";
 import { checkLogo, parseTextList, teamIdFor } from "~/domain/team-form";
 import { checkUploadedImage } from "~/services/media.server";
-import { canChangeTeamStatus, canSeeTeam, listableTeamStatuses } from "~/domain/teams";
+import { canChangeTeamStatus, canSeeTeam, listableTeamStatuses, MAX_BULK_TEAMS } from "~/domain/teams";
 import type { Role, Team, TeamStatus, User } from "~/domain/types";
 import { teamTags, type TeamListQuery, type TeamFormValue, TEAM_PAGE_SIZE } from "~/forms/teams";
 import { AlreadyExistsError, ConflictError, type TeamInput } from "~/storage/port";
@@ -78,8 +78,14 @@ const FILL_ROUNDS = 8;
 
 export type TeamListResult = { ok: true; rows: TeamRow[]; next: string | null } | { ok: false; rows: []; next: null };
 
-/** One page of the /teams list for a team manager; 'Fetch teams' (ok false) when storage fails. */
-export async function listTeams(user: User, query: TeamListQuery): Promise<TeamListResult> {
+/** One page of teams and the cursor of the next. */
+export interface TeamListPage {
+  rows: TeamRow[];
+  next: string | null;
+}
+
+/** One page of the /teams list for a team manager; 'Fetch teams' (unavailable) when storage fails. */
+export async function listTeams(user: User, query: TeamListQuery): Promise<Result<TeamListPage>> {
   const listable = listableTeamStatuses(user.claims);
   const statuses: TeamStatus[] = query.status && listable.includes(query.status) ? [query.status] : ["active", "suspended"];
   const spec = {
@@ -107,10 +113,10 @@ export async function listTeams(user: User, query: TeamListQuery): Promise<TeamL
       items.push(...page.items);
     }
     const rows = items.filter((t) => canSeeTeam(user, t)).map((t) => toTeamRow(t, user));
-    return { ok: true, rows, next: page.next };
+    return ok({ rows, next: page.next });
   } catch (error) {
     console.error(JSON.stringify({ level: "error", what: "Fetch teams", error: error instanceof Error ? error.message : String(error) }));
-    return { ok: false, rows: [], next: null };
+    return fail("unavailable", "teams:errors.fetchTeams");
   }
 }
 
@@ -128,7 +134,8 @@ export async function listDashboardTeams(user: User, after: string | null): Prom
         .map((t) => toTeamRow(t, user));
       return { ok: true, rows, next: null };
     }
-    return listTeams(user, { q: "", status: "", accountType: "", tag: "", sort: "name", dir: "asc", after });
+    const page = await listTeams(user, { q: "", status: "", accountType: "", tag: "", sort: "name", dir: "asc", after });
+    return page.ok ? { ok: true, ...page.value } : { ok: false, rows: [], next: null };
   } catch (error) {
     console.error(JSON.stringify({ level: "error", what: "Fetch teams", error: error instanceof Error ? error.message : String(error) }));
     return { ok: false, rows: [], next: null };
@@ -243,8 +250,6 @@ export async function changeTeamStatus(user: User, team: Team, to: TeamStatus, v
     throw error;
   }
 }
-
-export const MAX_BULK_TEAMS = 100;
 
 export interface StatusReview {
   status: TeamStatus;

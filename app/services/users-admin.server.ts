@@ -4,7 +4,7 @@
  * app/domain/users.ts; this file reads, checks and writes.
  */
 import { roleRank } from "~/domain/permissions";
-import { conflict, fail, ok, type Failure, type Result } from "~/domain/result";
+import { conflict, fail, notFound, ok, type Failure, type Result } from "~/domain/result";
 import { canSeeTeam, listableTeamStatuses } from "~/domain/teams";
 import type { AccountType, Role, Team, User, UserStatus } from "~/domain/types";
 import {
@@ -31,7 +31,7 @@ export function userChangeFailure(reason: UserChangeRefusal): Failure {
 /** A change of a user: the saved user, or why not (the reason is the i18n key). */
 export type ChangeOutcome = Result<User>;
 
-const notFound = () => fail("not-found", "users:errors.notFound");
+const userNotFound = () => fail("not-found", "users:errors.notFound");
 
 /** Runs a versioned user update, turning a stale version into a conflict. */
 async function guarded(run: () => Promise<User>): Promise<ChangeOutcome> {
@@ -39,7 +39,7 @@ async function guarded(run: () => Promise<User>): Promise<ChangeOutcome> {
     return ok(await run());
   } catch (error) {
     if (error instanceof ConflictError) return conflict();
-    if (error instanceof NotFoundError) return notFound();
+    if (error instanceof NotFoundError) return userNotFound();
     throw error;
   }
 }
@@ -107,10 +107,10 @@ export async function listUsersForAdmin(viewer: User, filter: UsersFilter): Prom
   }
 }
 
-/** A user the viewer may see, or null (outside the scope: not revealed). */
-export async function getUserForAdmin(viewer: User, userId: string): Promise<User | null> {
-  const user = await getStorage().users.getOne(userId);
-  return user && canSeeUser(viewer.claims, user) ? user : null;
+/** A user the viewer may see; not-found outside the scope (whether they exist is not revealed). */
+export async function getUserForAdmin(viewer: User, userId: string): Promise<Result<User>> {
+  const user = userId ? await getStorage().users.getOne(userId) : null;
+  return user && canSeeUser(viewer.claims, user) ? ok(user) : userNotFound();
 }
 
 export async function userRowForAdmin(viewer: User, user: User): Promise<UserRow> {
@@ -124,9 +124,8 @@ export async function teamChoicesFor(viewer: User, target: User): Promise<{ id: 
 }
 
 /** Claims change: never oneself, never above one's own rights; the user's sessions end with it. */
-export async function updateUserClaims(actor: User, userId: string, input: { type: AccountType; role: Role; version: number }): Promise<ChangeOutcome> {
-  const target = await getUserForAdmin(actor, userId);
-  if (!target) return notFound();
+export async function updateUserClaims(actor: User, target: User, input: { type: AccountType; role: Role; version: number }): Promise<ChangeOutcome> {
+  if (!canSeeUser(actor.claims, target)) return userNotFound();
   const check = checkClaimsChange(actor, target, { type: input.type, role: input.role });
   if (!check.ok) return userChangeFailure(check.reason);
   if (target.claims.type === input.type && target.claims.role === input.role) return ok(target);
@@ -138,11 +137,10 @@ export async function updateUserClaims(actor: User, userId: string, input: { typ
 /** /users: gives a user a role on a team (or changes it); `role` null removes their rights on it. */
 export async function setUserTeamRole(
   actor: User,
-  userId: string,
+  target: User,
   input: { teamId: string; role: Role | null; version: number },
 ): Promise<ChangeOutcome> {
-  const target = await getUserForAdmin(actor, userId);
-  if (!target) return notFound();
+  if (!canSeeUser(actor.claims, target)) return userNotFound();
   const check = checkUserEdit(actor, target);
   if (!check.ok) return userChangeFailure(check.reason);
   const ceiling = actorTeamRole(actor, input.teamId);
@@ -157,9 +155,8 @@ export async function setUserTeamRole(
 }
 
 /** Disables or enables an account; a disabled user is signed out on their next request. */
-export async function setUserDisabled(actor: User, userId: string, input: { disabled: boolean; version: number }): Promise<ChangeOutcome> {
-  const target = await getUserForAdmin(actor, userId);
-  if (!target) return notFound();
+export async function setUserDisabled(actor: User, target: User, input: { disabled: boolean; version: number }): Promise<ChangeOutcome> {
+  if (!canSeeUser(actor.claims, target)) return userNotFound();
   const check = checkUserEdit(actor, target);
   if (!check.ok) return userChangeFailure(check.reason);
   if (target.disabled === input.disabled) return ok(target);

@@ -1,7 +1,7 @@
 /** What the browser may know of the signed-in user: never hashes or session internals. */
 import { canSeeSensitive } from "~/domain/permissions";
 import { conflict, ok, type Result } from "~/domain/result";
-import type { User } from "~/domain/types";
+import type { DisplayPreferences, User } from "~/domain/types";
 import { getStorage } from "~/services/storage.server";
 import { ConflictError } from "~/storage/port";
 
@@ -44,4 +44,12 @@ export async function updateProfile(user: User, input: ProfileInput): Promise<Re
     if (error instanceof ConflictError) return conflict();
     throw error;
   }
+}
+
+/**
+ * The user's own display preferences (theme, right-to-left, menu collapsed) and language, kept
+ * on their profile; the last change wins (no version: each is one click).
+ */
+export async function updateUserPreferences(user: User, change: { preferences?: DisplayPreferences; locale?: string }): Promise<Result<User>> {
+  return ok(await getStorage().users.update(user.id, change, { by: user.email }));
 }

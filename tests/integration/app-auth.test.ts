@@ -3,6 +3,7 @@
  * temporary SQLite database.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { splitMessage } from "~/domain/message";
 import {
   args,
   attemptSignIn,
@@ -23,6 +24,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.stop();
 });
+
+/** The sign-in refusal of a /login reply: what went wrong, and its message with its values. */
+const refusal = (data: { kind?: string; error?: string }) => ({ kind: data.kind, ...splitMessage(data.error ?? "") });
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -88,12 +92,12 @@ describe("sign-in", () => {
     const user = await app.createUser();
     const wrong = await attemptSignIn(app.m, user.email, "Not-the-password-1", { clientIp: "10.1.0.1" });
     expect(wrong.status).toBe(401);
-    expect(wrong.data.authError).toEqual({ reason: "auth.invalidCredentials", minutes: 0 });
+    expect(refusal(wrong.data)).toEqual({ kind: "unauthenticated", key: "auth.invalidCredentials" });
     expect(wrong.headers.getSetCookie()).toEqual([]);
 
     const unknown = await attemptSignIn(app.m, "nobody@retailer.example", "Whatever-pass-1", { clientIp: "10.1.0.1" });
     expect(unknown.status).toBe(401);
-    expect(unknown.data.authError).toEqual(wrong.data.authError);
+    expect(refusal(unknown.data)).toEqual(refusal(wrong.data));
     // The wrong attempt was not recorded as a sign-in.
     expect((await app.m.storageIndex.getStorage().users.getOne(user.id))!.lastSignIn).toBeNull();
   });
@@ -103,7 +107,9 @@ describe("sign-in", () => {
       app.m.routes.login.action(args(postRequest("/login", { email: "not-an-email", password: "x" })) as never),
     );
     expect(outcome.status).toBe(400);
-    expect(outcome.data.authError).toBeNull();
+    // The form's own error, not a sign-in refusal.
+    expect(outcome.data.kind).toBeUndefined();
+    expect(outcome.data.result.error.email).toEqual(["validation.emailInvalid"]);
   });
 
   it("stops a guesser at one address after five failures (429, even with the right password), the lock in storage", async () => {
@@ -112,7 +118,7 @@ describe("sign-in", () => {
     for (let i = 1; i <= 5; i++) {
       const outcome = await attemptSignIn(app.m, user.email, `Wrong-password-${i}`, { clientIp: "10.2.0.1" });
       statuses.push(outcome.status);
-      if (i === 5) expect(outcome.data.authError).toEqual({ reason: "auth.tooManyAttempts", minutes: 15 });
+      if (i === 5) expect(refusal(outcome.data)).toEqual({ kind: "too-many", key: "auth.tooManyAttempts", values: { minutes: 15 } });
     }
     expect(statuses).toEqual([401, 401, 401, 401, 429]);
     const right = await attemptSignIn(app.m, user.email, user.password, { clientIp: "10.2.0.1" });
@@ -150,16 +156,30 @@ describe("sign-in", () => {
     // A new address, even with the right password, waits: the guesses are bounded.
     const newcomer = await attemptSignIn(app.m, user.email, user.password, { clientIp: "10.6.2.1" });
     expect(newcomer.status).toBe(429);
-    expect(newcomer.data.authError).toEqual({ reason: "auth.tooManyAttempts", minutes: 15 });
+    expect(refusal(newcomer.data)).toEqual({ kind: "too-many", key: "auth.tooManyAttempts", values: { minutes: 15 } });
     // Home still works.
     expect((await attemptSignIn(app.m, user.email, user.password, { clientIp: "10.6.0.1" })).status).toBe(302);
+  });
+
+  it("the sign-in use case needs no request (a SAML or token path calls it too): the user and where they land, or why not", async () => {
+    const user = await app.createUser({ status: "pending" });
+    const refused = await app.m.signIn.signInWithPassword({ email: user.email, password: "Not-the-password-1" }, "10.8.0.1");
+    expect(refused).toEqual({ ok: false, kind: "unauthenticated", reason: "auth.invalidCredentials" });
+    const signedIn = await app.m.signIn.signInWithPassword({ email: user.email, password: user.password }, "10.8.0.1");
+    // Signed in and their teams loaded: a pending user is active, and lands on the dashboard.
+    expect(signedIn).toMatchObject({ ok: true, value: { user: { id: user.id, status: "active" }, landing: "/" } });
+    expect((await app.m.storageIndex.getStorage().users.getOne(user.id))!.lastSignIn).toMatch(ISO_INSTANT);
+    // An account disabled since is refused by every way in.
+    await app.m.storageIndex.getStorage().users.update(user.id, { disabled: true }, { by: "system" });
+    const disabled = (await app.m.storageIndex.getStorage().users.getOne(user.id))!;
+    expect(await app.m.signIn.completeSignIn(disabled, "saml")).toEqual({ ok: false, kind: "unauthenticated", reason: "auth.disabled" });
   });
 
   it("refuses a disabled user, even with the right password", async () => {
     const user = await app.createUser({ disabled: true });
     const outcome = await attemptSignIn(app.m, user.email, user.password, { clientIp: "10.3.0.1" });
     expect(outcome.status).toBe(401);
-    expect(outcome.data.authError.reason).toBe("auth.disabled");
+    expect(refusal(outcome.data)).toEqual({ kind: "unauthenticated", key: "auth.disabled" });
     expect(outcome.headers.getSetCookie()).toEqual([]);
     expect((await app.m.storageIndex.getStorage().users.getOne(user.id))!.lastSignIn).toBeNull();
   });

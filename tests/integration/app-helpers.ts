@@ -42,6 +42,7 @@ export async function loadModules() {
     config,
     i18n,
     passwordReset,
+    signIn,
     toast,
     session,
     root,
@@ -64,6 +65,7 @@ export async function loadModules() {
     import("~/services/config.server"),
     import("~/http/i18n.server"),
     import("~/services/password-reset.server"),
+    import("~/services/sign-in.server"),
     import("~/http/toast.server"),
     import("~/http/session.server"),
     import("~/root"),
@@ -87,6 +89,7 @@ export async function loadModules() {
     config,
     i18n,
     passwordReset,
+    signIn,
     toast,
     session,
     routes: {
@@ -347,7 +350,7 @@ export function attemptSignIn(
 export async function signIn(m: AppModules, email: string, password: string, clientIp = "127.0.0.1"): Promise<string> {
   const outcome = await attemptSignIn(m, email, password, { clientIp });
   if (outcome.status !== 302) {
-    throw new Error(`Sign-in of ${email} failed: ${outcome.status} ${JSON.stringify(outcome.data?.authError ?? outcome.data)}`);
+    throw new Error(`Sign-in of ${email} failed: ${outcome.status} ${JSON.stringify(outcome.data?.error ?? outcome.data)}`);
   }
   const jar = new CookieJar().apply(outcome.headers);
   if (!jar.has("__session")) throw new Error(`Sign-in of ${email} set no session cookie`);

@@ -255,14 +255,14 @@ describe("the reset link", () => {
     const { token, url } = resetLinkIn(outboxFor(user.email).at(-1)!.text);
 
     // Valid for 60 minutes from when it was made, not one millisecond more.
-    expect(await app.m.passwordReset.checkResetToken(token, new Date(createdAt.getTime() + 59 * 60_000))).toMatchObject({ ok: true, userId: user.id });
-    expect(await app.m.passwordReset.checkResetToken(token, new Date(createdAt.getTime() + 60 * 60_000))).toEqual({ ok: false, reason: "token.expired" });
+    expect(await app.m.passwordReset.checkResetToken(token, new Date(createdAt.getTime() + 59 * 60_000))).toEqual({ ok: true, value: user.id });
+    expect(await app.m.passwordReset.checkResetToken(token, new Date(createdAt.getTime() + 60 * 60_000))).toEqual({ ok: false, kind: "invalid", reason: "token.expired" });
 
     expect((await openLink(url)).data.problem).toBe("token.expired");
     const outcome = await submitReset(token, "Too-late-password-1");
     expect(outcome.status).toBe(400);
     expect(formErrors(outcome)).toEqual(["token.expired"]);
-    expect(await app.m.passwordReset.resetPassword(token, "Too-late-password-1")).toEqual({ ok: false, reason: "token.expired" });
+    expect(await app.m.passwordReset.resetPassword(token, "Too-late-password-1")).toEqual({ ok: false, kind: "invalid", reason: "token.expired" });
     // Still the old password.
     await signIn(app.m, user.email, user.password);
   });
@@ -276,6 +276,7 @@ describe("the reset link", () => {
     expect(result.ok).toBe(true);
     expect(await app.m.passwordReset.resetPassword(token, "In-time-password-2", new Date(createdAt.getTime() + 31 * 60_000))).toEqual({
       ok: false,
+      kind: "invalid",
       reason: "token.used",
     });
   });

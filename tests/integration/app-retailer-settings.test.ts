@@ -239,12 +239,23 @@ describe("reset to defaults", () => {
 });
 
 describe("updateRetailerSettings, the service", () => {
+  it("refuses a retailer ADMIN even when called directly: forbidden, nothing saved", async () => {
+    const admin = (await storage().users.getByEmail("retailer.admin@example.com"))!;
+    const changed = structuredClone(domain.DEFAULT_RETAILER_SETTINGS);
+    changed.fixedCpc = true;
+    const version = await configVersion();
+    const refused = { ok: false, kind: "forbidden", reason: "errors.insufficientPermissions" };
+    expect(await service.updateRetailerSettings(admin, changed, version)).toEqual(refused);
+    expect(await service.resetRetailerSettings(admin, version)).toEqual(refused);
+    expect(await configVersion()).toBe(version);
+  });
+
   it("refuses settings that break a rule even when called directly", async () => {
     const operator = (await storage().users.getByEmail("operator@example.com"))!;
     const broken = structuredClone(domain.DEFAULT_RETAILER_SETTINGS);
     broken.types["banner-ads"].bidLimits.CPM = { minCents: 500, maxCents: 100 };
     const outcome = await service.updateRetailerSettings(operator, broken, await configVersion());
-    expect(outcome).toEqual({ ok: false, reason: "invalid", issues: [{ path: "types.banner-ads.bidLimits.CPM.minCents", reason: "bidLimit.minAboveMax" }] });
+    expect(outcome).toEqual({ ok: false, kind: "invalid", reason: "retailer:errors.invalid", details: ["retailer:errors.bidLimit.minAboveMax"] });
     expect(await service.getRetailerSettings()).toEqual(domain.DEFAULT_RETAILER_SETTINGS);
   });
 });

@@ -52,6 +52,18 @@ describe("locale of a request", () => {
     expect((await rootLoader("/login", { cookie: french, headers: { "Accept-Language": "en-GB" } })).data.locale).toBe("fr");
   });
 
+  it("keeps a signed-in user's theme, direction and language on their profile", async () => {
+    const user = await app.createUser({ locale: "en-GB" });
+    const cookie = await signIn(app.m, user.email, user.password);
+    const choose = (form: Record<string, string>) =>
+      call(() => app.m.routes.preferences.action(args(postRequest("/preferences", { ...form, redirectTo: "/profile" }, { cookie })) as never));
+    expect((await choose({ intent: "set-theme", theme: "dark" })).location).toBe("/profile");
+    expect((await choose({ intent: "set-direction", rtl: "true" })).location).toBe("/profile");
+    expect((await choose({ intent: "set-locale", locale: "fr" })).location).toBe("/profile");
+    const saved = await app.m.storageIndex.getStorage().users.getOne(user.id);
+    expect(saved).toMatchObject({ locale: "fr", preferences: { theme: "dark", rtl: true } });
+  });
+
   it("lets a signed-in user's profile locale beat the cookie and Accept-Language", async () => {
     const user = await app.createUser({ locale: "fr" });
     // English chosen as a visitor, then signed in with the same browser.

@@ -354,6 +354,28 @@ describe("status changes", () => {
     expect(many.data.error).toBe("teams:errors.noTeams");
   });
 
+  it("refuses a bulk change of over 100 teams or without a status, and a restore without its confirmation", async () => {
+    const bulk = (entries: [string, string][]) => {
+      const request = new Request(new URL("/teams?index", BASE_URL), {
+        method: "POST",
+        headers: { Cookie: cookies.operator!, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(entries).toString(),
+      });
+      return call(() => routes.list.action(withParams(request, {})));
+    };
+    const many = Array.from({ length: 101 }, (_, i): [string, string] => ["teamId", `team-${i}`]);
+    const tooMany = await bulk([["intent", "review-statuses"], ["status", "suspended"], ...many]);
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.data.error).toBe("teams:errors.tooManyTeams");
+    const noStatus = await bulk([["intent", "review-statuses"], ["teamId", "acme-brand"]]);
+    expect(noStatus.status).toBe(400);
+    expect(noStatus.data.error).toBe("teams:errors.noStatus");
+    const team = await createViaForm(`Unconfirmed ${suffix}`);
+    const unconfirmed = await post(routes.list.action, "/teams?index", { intent: "restore-team", teamId: team.id }, cookies.operator);
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.data.error).toBe("teams:errors.confirm");
+  });
+
   it("changes several teams after a review step that changes nothing", async () => {
     const a = await createViaForm(`Bulk A ${suffix}`);
     const b = await createViaForm(`Bulk B ${suffix}`);
@@ -455,8 +477,9 @@ describe("the list's state in the URL", () => {
     const quiet = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
       const outcome = await load(routes.list.loader, "/teams", cookies.operator);
-      expect(outcome.status).toBe(500);
-      expect(outcome.data.failed).toBe(true);
+      // Storage is unavailable: 503, and the page says 'Fetch teams'.
+      expect(outcome.status).toBe(503);
+      expect(outcome.data.failed).toBe("teams:errors.fetchTeams");
       expect(outcome.data.rows).toEqual([]);
     } finally {
       spy.mockRestore();
@@ -468,7 +491,7 @@ describe("the list's state in the URL", () => {
     const outcome = await load(routes.list.loader, `/teams?q=nothing${suffix}zzz`, cookies.operator);
     expect(outcome.status).toBe(200);
     expect(outcome.data.rows).toEqual([]);
-    expect(outcome.data.failed).toBe(false);
+    expect(outcome.data.failed).toBeNull();
   });
 });
 

@@ -573,7 +573,8 @@ describe("/users", () => {
     expect(claims.data.error).toBe("users:refused.self");
     const disable = await postUser(cookies["retailer.admin"], me.id, { intent: "set-disabled", disabled: "true" });
     expect(disable.status).toBe(403);
-    expect(disable.data.title).toBe("users:errors.statusUpdate");
+    // Shown under the spec's title 'User status update'.
+    expect(disable.data.form).toBe("status");
     const team = await postUser(cookies["retailer.admin"], me.id, { intent: "set-team-role", teamId: "acme-brand", role: "ADMIN" });
     expect(team.status).toBe(403);
     const after = await userById(me.id);

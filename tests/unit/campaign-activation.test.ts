@@ -20,57 +20,57 @@ const VIDEO = { ...emptyCreative(), elements: ["video"], video_file: "v.mp4", vi
 describe("activationProblems", () => {
   it.each<[string, Campaign, "plain" | "lm", ActivationRefusal[]]>([
     ["a complete sponsored-products campaign", makeCampaign(), "plain", []],
-    ["no bid", makeCampaign({ bid: 0 }), "plain", ["activation.incomplete"]],
+    ["no bid", makeCampaign({ bid: 0 }), "plain", ["campaigns:activation.incomplete"]],
     ["FIXED needs no bid", makeCampaign({ bid: 0, bidStrategy: "FIXED", endDate: "2026-04-01T21:59:59.999Z" }), "lm", []],
-    ["no name", makeCampaign({ name: "  " }), "plain", ["activation.incomplete"]],
-    ["no start date", makeCampaign({ startDate: null }), "plain", ["activation.incomplete"]],
+    ["no name", makeCampaign({ name: "  " }), "plain", ["campaigns:activation.incomplete"]],
+    ["no start date", makeCampaign({ startDate: null }), "plain", ["campaigns:activation.incomplete"]],
     // LM retailer rules.
-    ["LM: FIXED without end date", makeCampaign({ bidStrategy: "FIXED" }), "lm", ["activation.missingEndDate"]],
+    ["LM: FIXED without end date", makeCampaign({ bidStrategy: "FIXED" }), "lm", ["campaigns:activation.missingEndDate"]],
     ["not LM: FIXED without end date is fine", makeCampaign({ bidStrategy: "FIXED" }), "plain", []],
     ["LM: CPC without end date is fine", makeCampaign(), "lm", []],
     [
       "LM: banner-ads without product",
       makeCampaign({ banners: BANNER, productIds: [] }, "banner-ads"),
       "lm",
-      ["activation.missingSalesProducts"],
+      ["campaigns:activation.missingSalesProducts"],
     ],
     ["LM: banner-ads with one product", makeCampaign({ banners: BANNER, productIds: ["p1"] }, "banner-ads"), "lm", []],
     [
       "LM: both rules at once",
       makeCampaign({ banners: BANNER, productIds: [], bidStrategy: "FIXED" }, "banner-ads"),
       "lm",
-      ["activation.missingSalesProducts", "activation.missingEndDate"],
+      ["campaigns:activation.missingSalesProducts", "campaigns:activation.missingEndDate"],
     ],
     // Ad format.
-    ["banner-ads without banner", makeCampaign({ productIds: ["p1"] }, "banner-ads"), "plain", ["activation.adFormat"]],
+    ["banner-ads without banner", makeCampaign({ productIds: ["p1"] }, "banner-ads"), "plain", ["campaigns:activation.adFormat"]],
     [
       "banner-ads whose only banner lacks its link",
       makeCampaign({ productIds: ["p1"], banners: { "670x980": { image: "b/a.png", href_link: "" } } }, "banner-ads"),
       "plain",
-      ["activation.adFormat"],
+      ["campaigns:activation.adFormat"],
     ],
     [
       "banner-ads whose only banner is on a slot switched off",
       makeCampaign({ productIds: ["p1"], banners: BANNER, slotsOff: ["670x980"] }, "banner-ads"),
       "plain",
-      ["activation.adFormat"],
+      ["campaigns:activation.adFormat"],
     ],
     ["a complete creative with a product", makeCampaign({ creative: VIDEO, productIds: ["p1"] }), "plain", []],
     [
       "a creative missing its poster",
       makeCampaign({ creative: { ...VIDEO, video_thumb: null }, productIds: ["p1"] }),
       "plain",
-      ["activation.adFormat"],
+      ["campaigns:activation.adFormat"],
     ],
     ["a creative with no element switched on is no ad format", makeCampaign({ creative: { ...emptyCreative(), brand: "Acme" } }), "plain", []],
     // An ad format needs a product.
-    ["banner-ads with a banner and no product", makeCampaign({ banners: BANNER }, "banner-ads"), "plain", ["activation.adFormatNeedsProduct"]],
-    ["a creative and no product", makeCampaign({ creative: VIDEO }), "plain", ["activation.adFormatNeedsProduct"]],
+    ["banner-ads with a banner and no product", makeCampaign({ banners: BANNER }, "banner-ads"), "plain", ["campaigns:activation.adFormatNeedsProduct"]],
+    ["a creative and no product", makeCampaign({ creative: VIDEO }), "plain", ["campaigns:activation.adFormatNeedsProduct"]],
     [
       "everything wrong at once",
       makeCampaign({ bid: 0, bidStrategy: "CPM", productIds: [], creative: { ...VIDEO, href_link: "" } }, "banner-ads"),
       "lm",
-      ["activation.incomplete", "activation.missingSalesProducts", "activation.adFormat"],
+      ["campaigns:activation.incomplete", "campaigns:activation.missingSalesProducts", "campaigns:activation.adFormat"],
     ],
   ])("%s", (_label, campaign, settings, expected) => {
     expect(activationProblems(campaign, settings === "lm" ? LM : PLAIN)).toEqual(expected);
@@ -82,7 +82,7 @@ describe("activationProblems", () => {
     ["archived", true],
     [null, true],
   ])("a team %s blocks enabling: %s", (teamStatus, blocked) => {
-    expect(activationProblems(makeCampaign(), PLAIN, { teamStatus }).includes("activation.teamInactive")).toBe(blocked);
+    expect(activationProblems(makeCampaign(), PLAIN, { teamStatus }).includes("campaigns:activation.teamInactive")).toBe(blocked);
   });
 });
 

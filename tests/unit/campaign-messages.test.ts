@@ -36,8 +36,13 @@ const REASONS = [
   "campaigns:form.dayInvalid",
   "campaigns:form.endBeforeStart",
   "campaigns:campaign.edit.archived",
-  // dayparting.ts
-  "campaigns:campaign.dayparting.empty",
+  // dayparting.ts, targeting.ts
+  "campaignTargeting:errors.daypartingEmpty",
+  "campaignTargeting:errors.placementsEmpty",
+  "campaignTargeting:errors.placementNotOfType",
+  "campaignTargeting:errors.slotsEmpty",
+  "campaignTargeting:errors.slotNotOfType",
+  "campaignTargeting:errors.noServedSlot",
 ];
 
 describe("campaign rule messages", () => {
@@ -66,8 +71,19 @@ describe("campaign rule messages", () => {
       if (typeof v === "string") texts.push(v);
       else if (v && typeof v === "object") Object.values(v).forEach(walk);
     };
-    walk(load(locale, "campaigns"));
-    for (const key of ["campaigns:errors.onlyDraftDelete", "campaigns:bidding.minBid", "campaigns:bidding.maxBid"]) {
+    for (const ns of ["campaigns", "campaignList", "campaignTargeting", "campaignEditor"]) walk(load(locale, ns));
+    for (const key of [
+      "campaigns:errors.onlyDraftDelete",
+      "campaigns:bidding.minBid",
+      "campaigns:bidding.maxBid",
+      // Shown alike by the editor, its actions and the bulk review.
+      "campaigns:activation.missingSalesProducts",
+      "campaigns:activation.missingEndDate",
+      "campaigns:activation.adFormat",
+      "campaigns:activation.adFormatNeedsProduct",
+      "campaigns:activation.teamInactive",
+      "campaignTargeting:errors.daypartingEmpty",
+    ]) {
       const text = lookup(locale, key);
       expect(texts.filter((t) => t === text), key).toHaveLength(1);
     }

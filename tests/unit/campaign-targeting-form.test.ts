@@ -120,12 +120,12 @@ describe("placements and slots of the type", () => {
   });
 
   it("refuses no placement, a placement or slot of another type, no slot, and slots serving none of the placements", () => {
-    expect(resolvePlacementsAndSlots(sp, [], ["sp"])).toMatchObject({ ok: false, field: "placements", reason: "targeting.placementsEmpty" });
-    expect(resolvePlacementsAndSlots(banners, ["pdp"], ["670x980"])).toMatchObject({ ok: false, field: "placements", reason: "targeting.placementNotOfType" });
-    expect(resolvePlacementsAndSlots(sp, ["search"], [])).toMatchObject({ ok: false, field: "slots", reason: "targeting.slotsEmpty" });
-    expect(resolvePlacementsAndSlots(sp, ["search"], ["670x980"])).toMatchObject({ ok: false, field: "slots", reason: "targeting.slotNotOfType" });
+    expect(resolvePlacementsAndSlots(sp, [], ["sp"])).toMatchObject({ ok: false, field: "placements", reason: "campaignTargeting:errors.placementsEmpty" });
+    expect(resolvePlacementsAndSlots(banners, ["pdp"], ["670x980"])).toMatchObject({ ok: false, field: "placements", reason: "campaignTargeting:errors.placementNotOfType" });
+    expect(resolvePlacementsAndSlots(sp, ["search"], [])).toMatchObject({ ok: false, field: "slots", reason: "campaignTargeting:errors.slotsEmpty" });
+    expect(resolvePlacementsAndSlots(sp, ["search"], ["670x980"])).toMatchObject({ ok: false, field: "slots", reason: "campaignTargeting:errors.slotNotOfType" });
     // slider serves pdp and home only.
-    expect(resolvePlacementsAndSlots(sp, ["search"], ["slider"])).toMatchObject({ ok: false, field: "slots", reason: "targeting.noServedSlot" });
+    expect(resolvePlacementsAndSlots(sp, ["search"], ["slider"])).toMatchObject({ ok: false, field: "slots", reason: "campaignTargeting:errors.noServedSlot" });
   });
 
   it("tells a slot on only when chosen and not switched off", () => {

@@ -17,8 +17,8 @@ describe("parseDaypartingForm: checked cells to a grid", () => {
   it.each<[string, string[], ReturnType<typeof parseDaypartingForm>]>([
     ["every cell: no restriction", ALL_CELLS, { ok: true, value: null }],
     ["every cell plus noise: still none", [...ALL_CELLS, "mon-24", "xyz"], { ok: true, value: null }],
-    ["no cell: refused", [], { ok: false, reason: "campaign.dayparting.empty" }],
-    ["only invalid cells: refused", ["mon-24", "mon--1", "funday-3", "mon-", "MON-3"], { ok: false, reason: "campaign.dayparting.empty" }],
+    ["no cell: refused", [], { ok: false, reason: "campaignTargeting:errors.daypartingEmpty" }],
+    ["only invalid cells: refused", ["mon-24", "mon--1", "funday-3", "mon-", "MON-3"], { ok: false, reason: "campaignTargeting:errors.daypartingEmpty" }],
     ["some cells, sorted and de-duplicated", ["tue-17", "mon-9", "tue-8", "mon-9", " sun-0 "], { ok: true, value: grid({ mon: [9], tue: [8, 17], sun: [0] }) }],
     ["every cell but one", ALL_CELLS.filter((c) => c !== "sat-23"), { ok: true, value: { ...fullDayparting(), sat: fullDayparting().sat.slice(0, 23) } }],
   ])("%s", (_label, entries, expected) => {

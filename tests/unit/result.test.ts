@@ -24,8 +24,8 @@ describe("use-case results", () => {
   });
 
   it("maps each kind to one HTTP status", () => {
-    expect(["invalid", "forbidden", "not-found", "conflict", "too-many", "too-large", "unavailable"].map((kind) => statusOf({ kind } as never))).toEqual([
-      400, 403, 404, 409, 429, 413, 503,
-    ]);
+    expect(
+      ["invalid", "unauthenticated", "forbidden", "not-found", "conflict", "too-many", "too-large", "unavailable"].map((kind) => statusOf({ kind } as never)),
+    ).toEqual([400, 401, 403, 404, 409, 429, 413, 503]);
   });
 });

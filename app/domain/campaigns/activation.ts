@@ -3,7 +3,7 @@
  * saved campaign (spec section 4). Pure: no I/O, no framework.
  *
  * Every refusal is shown under the title 'Incomplete Campaign' (activation.incompleteCampaign) with its own
- * message (the spec's words where it has them):
+ * message (the spec's words where it has them); each refusal is the i18n key of its message:
  * - incomplete (isComplete: name, start date, FIXED or a bid above zero);
  * - LM retailer: a banner-ads campaign with fewer than 1 sales-attribution product ('Missing
  *   Products for Sales Attribution'); a FIXED-strategy campaign without end date ('Missing End
@@ -28,13 +28,14 @@ import type { TeamStatus, WalletData } from "~/domain/types";
 /** The title every activation refusal is shown under: 'Incomplete Campaign'. */
 export const ACTIVATION_TITLE = "campaigns:activation.incompleteCampaign";
 
+/** What blocks enabling: each is the i18n key of its message (shown alike in the editor and the bulk review). */
 export type ActivationRefusal =
-  | "activation.incomplete"
-  | "activation.missingSalesProducts"
-  | "activation.missingEndDate"
-  | "activation.adFormat"
-  | "activation.adFormatNeedsProduct"
-  | "activation.teamInactive";
+  | "campaigns:activation.incomplete"
+  | "campaigns:activation.missingSalesProducts"
+  | "campaigns:activation.missingEndDate"
+  | "campaigns:activation.adFormat"
+  | "campaigns:activation.adFormatNeedsProduct"
+  | "campaigns:activation.teamInactive";
 
 export type ActivationInput = Pick<
   Campaign,
@@ -59,25 +60,25 @@ export function activationProblems(
   options: { teamStatus?: TeamStatus | null } = {},
 ): ActivationRefusal[] {
   const problems: ActivationRefusal[] = [];
-  if (options.teamStatus !== undefined && options.teamStatus !== "active") problems.push("activation.teamInactive");
-  if (!isComplete(campaign)) problems.push("activation.incomplete");
+  if (options.teamStatus !== undefined && options.teamStatus !== "active") problems.push("campaigns:activation.teamInactive");
+  if (!isComplete(campaign)) problems.push("campaigns:activation.incomplete");
 
   const products = (campaign.productIds ?? []).length;
   const isBanner = campaign.campaignType === "banner-ads";
   if (settings.lmRetailer) {
-    if (isBanner && products < 1) problems.push("activation.missingSalesProducts");
-    if (campaign.bidStrategy === "FIXED" && !campaign.endDate) problems.push("activation.missingEndDate");
+    if (isBanner && products < 1) problems.push("campaigns:activation.missingSalesProducts");
+    if (campaign.bidStrategy === "FIXED" && !campaign.endDate) problems.push("campaigns:activation.missingEndDate");
   }
 
   const banners = Object.keys(countedBanners(campaign, settings)).length;
   const creativeElements = enabledCreativeElements(campaign.creative).length;
   const bannerMissing = isBanner && banners === 0;
   const creativeIncomplete = creativeElements > 0 && creativeMissingParts(campaign.creative).length > 0;
-  if (bannerMissing || creativeIncomplete) problems.push("activation.adFormat");
+  if (bannerMissing || creativeIncomplete) problems.push("campaigns:activation.adFormat");
 
   const hasAdFormat = banners > 0 || creativeElements > 0;
-  if (hasAdFormat && products < 1 && !problems.includes("activation.missingSalesProducts")) {
-    problems.push("activation.adFormatNeedsProduct");
+  if (hasAdFormat && products < 1 && !problems.includes("campaigns:activation.missingSalesProducts")) {
+    problems.push("campaigns:activation.adFormatNeedsProduct");
   }
   return problems;
 }

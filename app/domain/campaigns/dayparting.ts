@@ -4,7 +4,7 @@
  *
  * Readings:
  * - A grid with every hour of every day on is no restriction: it is stored as null.
- * - A grid with no hour at all would never run: the form refuses it ('campaign.dayparting.empty').
+ * - A grid with no hour at all would never run: the form refuses it ('campaignTargeting:errors.daypartingEmpty').
  * - An hour is the local wall-clock hour in the retailer's time zone (TZDate), so daylight-saving
  *   changes need no special case: on the spring-forward night the skipped hour (02:00 in Paris)
  *   never happens, and on the fall-back night the repeated hour (02:00) runs twice.
@@ -43,7 +43,7 @@ export function normaliseDayparting(d: Partial<Record<WeekDay, readonly number[]
   return WEEK_DAYS.every((day) => out[day].length === 24) ? null : out;
 }
 
-export type DaypartingParse = { ok: true; value: Dayparting | null } | { ok: false; reason: "campaign.dayparting.empty" };
+export type DaypartingParse = { ok: true; value: Dayparting | null } | { ok: false; reason: "campaignTargeting:errors.daypartingEmpty" };
 
 /**
  * The grid from the checked cells of the form ("mon-9"…); unknown values are ignored. Every cell
@@ -60,7 +60,7 @@ export function parseDaypartingForm(entries: readonly string[]): DaypartingParse
     grid[m[1] as WeekDay].push(hour);
     any = true;
   }
-  if (!any) return { ok: false, reason: "campaign.dayparting.empty" };
+  if (!any) return { ok: false, reason: "campaignTargeting:errors.daypartingEmpty" };
   return { ok: true, value: normaliseDayparting(grid) };
 }
 

@@ -15,12 +15,13 @@ import { WEEK_DAYS, type WeekDay } from "~/domain/campaigns/campaign";
 import { cellValue, HOURS } from "~/domain/campaigns/dayparting";
 import type { CampaignTypeSettings, Placement } from "~/domain/retailer-settings";
 
+/** Each reason is the i18n key of its message. */
 export type TargetingReason =
-  | "targeting.placementsEmpty"
-  | "targeting.placementNotOfType"
-  | "targeting.slotsEmpty"
-  | "targeting.slotNotOfType"
-  | "targeting.noServedSlot";
+  | "campaignTargeting:errors.placementsEmpty"
+  | "campaignTargeting:errors.placementNotOfType"
+  | "campaignTargeting:errors.slotsEmpty"
+  | "campaignTargeting:errors.slotNotOfType"
+  | "campaignTargeting:errors.noServedSlot";
 
 export type SlotsCheck =
   | { ok: true; value: { placements: Placement[]; slots: string[]; slotsOff: string[] } }
@@ -36,19 +37,19 @@ export function resolvePlacementsAndSlots(
   slotsOn: readonly string[],
 ): SlotsCheck {
   const placementSet = new Set(chosenPlacements);
-  if (placementSet.size === 0) return { ok: false, field: "placements", reason: "targeting.placementsEmpty" };
+  if (placementSet.size === 0) return { ok: false, field: "placements", reason: "campaignTargeting:errors.placementsEmpty" };
   if ([...placementSet].some((p) => !(typeSettings.placements as readonly string[]).includes(p))) {
-    return { ok: false, field: "placements", reason: "targeting.placementNotOfType" };
+    return { ok: false, field: "placements", reason: "campaignTargeting:errors.placementNotOfType" };
   }
   const placements = typeSettings.placements.filter((p) => placementSet.has(p));
   const typeSlots = Object.keys(typeSettings.slots);
   const onSet = new Set(slotsOn);
-  if (onSet.size === 0) return { ok: false, field: "slots", reason: "targeting.slotsEmpty" };
-  if ([...onSet].some((s) => !typeSlots.includes(s))) return { ok: false, field: "slots", reason: "targeting.slotNotOfType" };
+  if (onSet.size === 0) return { ok: false, field: "slots", reason: "campaignTargeting:errors.slotsEmpty" };
+  if ([...onSet].some((s) => !typeSlots.includes(s))) return { ok: false, field: "slots", reason: "campaignTargeting:errors.slotNotOfType" };
   const slots = typeSlots.filter((s) => onSet.has(s));
   const slotsOff = typeSlots.filter((s) => !onSet.has(s));
   const served = slots.some((s) => (typeSettings.slots[s] ?? []).some((p) => placementSet.has(p)));
-  if (!served) return { ok: false, field: "slots", reason: "targeting.noServedSlot" };
+  if (!served) return { ok: false, field: "slots", reason: "campaignTargeting:errors.noServedSlot" };
   return { ok: true, value: { placements, slots, slotsOff } };
 }
 

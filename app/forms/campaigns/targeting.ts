@@ -50,7 +50,7 @@ export const UpdateTargetingSchema = z.object({
     z.transform((entries: string[], ctx) => {
       const parsed = parseDaypartingForm(entries);
       if (!parsed.ok) {
-        ctx.issues.push({ code: "custom", message: "campaignTargeting:errors.daypartingEmpty", input: entries });
+        ctx.issues.push({ code: "custom", message: parsed.reason, input: entries });
         return z.NEVER;
       }
       return parsed.value;

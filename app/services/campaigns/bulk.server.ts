@@ -118,7 +118,7 @@ function rowView(row: BulkRow, p: Presenter): BulkRowView {
     ok: row.ok,
     changed: row.changed,
     reason: reasonMessage(row, p),
-    problems: (row.problems ?? []).map((problem) => `campaignList:bulk.problem.${problem.replace(/^activation\./, "")}`),
+    problems: row.problems ?? [],
   };
 }
 
@@ -243,7 +243,7 @@ async function applyOne(user: User, ctx: CampaignContext, row: BulkRow, change: 
         ok: false,
         outcome: "failed",
         reason: failureMessage(outcome),
-        problems: (outcome.details ?? []).map((problem) => `campaignList:bulk.problem.${problem.replace(/^campaigns:activation\./, "")}`),
+        problems: outcome.details ?? [],
       };
     }
     const saved = await saveSection(user, ctx, row.patch ?? {}, row.version);

@@ -7,7 +7,7 @@
  * i18n key of the message; it knows nothing of HTTP (app/http/reply.server.ts answers).
  */
 import { applyAction, availableActions, type CampaignAction } from "~/domain/campaigns/actions";
-import { activationProblems, budgetWarning, walletFields, type ActivationRefusal } from "~/domain/campaigns/activation";
+import { ACTIVATION_TITLE, activationProblems, budgetWarning, walletFields, type ActivationRefusal } from "~/domain/campaigns/activation";
 import { allowedStrategies, applyMinBid, bidLimits, checkBid, coerceStrategy } from "~/domain/campaigns/bidding";
 import { budgetProgress, centsToInput, completenessGaps, hasBidBelowMinimum } from "~/domain/campaigns/editor";
 import { publishedCampaign } from "~/domain/campaigns/publication";
@@ -368,8 +368,8 @@ export async function campaignReadiness(ctx: CampaignContext, locale: string, wa
   return {
     complete: isComplete(c),
     gaps: completenessGaps(c),
-    /** Besides the gaps (activation.incomplete), what blocks enabling. */
-    problems: problems.filter((p) => p !== "activation.incomplete"),
+    /** Besides the gaps (campaigns:activation.incomplete), what blocks enabling. */
+    problems: problems.filter((p) => p !== "campaigns:activation.incomplete"),
     warnings,
   };
 }
@@ -531,8 +531,8 @@ export async function runCampaignAction(
   if (!result.ok) return fail(result.reason === "errors.insufficientPermissions" ? "forbidden" : "invalid", result.reason);
   if (action === "enable") {
     const problems = activationProblems(campaign, settings, { teamStatus: ctx.team.status });
-    if (problems.includes("activation.teamInactive")) return fail("invalid", "campaigns:actions.teamWithdrawn");
-    if (problems.length) return fail("invalid", "campaigns:activation.incompleteCampaign", { details: problems.map((p) => `campaigns:${p}`) });
+    if (problems.includes("campaigns:activation.teamInactive")) return fail("invalid", "campaigns:activation.teamInactive");
+    if (problems.length) return fail("invalid", ACTIVATION_TITLE, { details: problems });
   }
   const now = new Date();
   try {

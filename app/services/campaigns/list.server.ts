@@ -202,18 +202,17 @@ export async function enabledCampaignTypes() {
 }
 
 /**
- * /campaigns?newTeam=…&newType=… (the new-campaign picker, a GET form that works without JS):
- * the path of that team's creation page, when the user may create campaigns there; null without
+ * /campaigns?newTeam=…&newType=… (the new-campaign picker, a GET form that works without JS), the
+ * team and type chosen: the path of that team's creation page, when the user may create campaigns there; null without
  * a team (the select is required; a hand-made link): the list itself.
  */
-export async function newCampaignTarget(user: User, params: URLSearchParams): Promise<Result<string | null>> {
-  const teamId = params.get("newTeam");
-  if (!teamId) return ok(null);
-  const team = await getStorage().teams.getOne(teamId);
+export async function newCampaignTarget(user: User, choice: { teamId: string | null; type: string | null }): Promise<Result<string | null>> {
+  if (!choice.teamId) return ok(null);
+  const team = await getStorage().teams.getOne(choice.teamId);
   if (!team || !canSeeTeam(user, team)) return notFound();
   if (!can(user, "Campaign", "create", { teamId: team.id })) return forbidden();
   const settings = await getRetailerSettings();
-  const type = params.get("newType") ?? "";
+  const type = choice.type ?? "";
   return ok(campaignNewPath(team.id, isEnabledType(settings, type) ? type : (settings.enabledTypes[0] ?? "sponsored-products")));
 }
 
@@ -284,11 +283,10 @@ export async function deleteView(user: User, viewId: string): Promise<Result<Cam
 // ---------------------------------------------------------------------------------------------
 // The list pages' loader
 
-/** Everything a list page shows for the URL's query; fixedTeam is the team of a team's Campaigns tab. */
-export async function campaignListPage(user: User, params: URLSearchParams, fixedTeam: Team | null, locale: string) {
-  const state = parseListState(params);
+/** Everything a list page shows for the list's state (read from the URL); fixedTeam is the team of a team's Campaigns tab. */
+export async function campaignListPage(user: User, listState: CampaignListState, fixedTeam: Team | null, locale: string) {
   // On a team's tab the team is the page's own, never a filter of the URL.
-  if (fixedTeam) state.team = null;
+  const state = fixedTeam ? { ...listState, team: null } : listState;
   const [list, teams, views, types] = await Promise.all([
     listCampaigns(user, state, { locale, fixedTeam }),
     fixedTeam ? Promise.resolve({ options: [], more: false }) : teamOptions(user, state.team),

@@ -7,21 +7,13 @@
 import { TZDate } from "@date-fns/tz";
 import { WEEK_DAYS } from "~/domain/campaigns/campaign";
 import { TARGET_DEVICES } from "~/domain/campaigns/pacing";
-import { isSlotOn, resolvePlacementsAndSlots, type TargetingReason } from "~/domain/campaigns/targeting";
+import { isSlotOn, resolvePlacementsAndSlots } from "~/domain/campaigns/targeting";
 import { daypartingEntries, summariseDayparting } from "~/domain/campaigns/dayparting";
 import type { User } from "~/domain/types";
 import type { UpdateTargetingValue } from "~/forms/campaigns/targeting";
 import { campaignEditable, editRefusal, saveSection, type CampaignContext, type SaveResult } from "~/services/campaigns/campaigns.server";
 import { fail } from "~/domain/result";
 import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
-
-const REASON_KEY: Record<TargetingReason, string> = {
-  "targeting.placementsEmpty": "campaignTargeting:errors.placementsEmpty",
-  "targeting.placementNotOfType": "campaignTargeting:errors.placementNotOfType",
-  "targeting.slotsEmpty": "campaignTargeting:errors.slotsEmpty",
-  "targeting.slotNotOfType": "campaignTargeting:errors.slotNotOfType",
-  "targeting.noServedSlot": "campaignTargeting:errors.noServedSlot",
-};
 
 /** The section's data: raw values for the form's defaults, and what the page states. */
 export async function targetingView(user: User, ctx: CampaignContext, locale: string, now = new Date()) {
@@ -68,7 +60,7 @@ export async function updateTargeting(user: User, ctx: CampaignContext, value: U
   const settings = await getRetailerSettings();
   const typeSettings = settings.types[ctx.campaign.campaignType];
   const resolved = resolvePlacementsAndSlots(typeSettings, value.placements, value.slots);
-  if (!resolved.ok) return fail("invalid", REASON_KEY[resolved.reason], { field: resolved.field });
+  if (!resolved.ok) return fail("invalid", resolved.reason, { field: resolved.field });
   const { placements, slots, slotsOff } = resolved.value;
   return saveSection(
     user,
