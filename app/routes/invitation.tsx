@@ -1,8 +1,7 @@
-import { failureMessage } from "~/domain/result";
-import { statusOf, unknownIntent } from "~/http/reply.server";
+import { replyFailure, replyInvalid, unknownIntent, validOrThrow } from "~/http/reply.server";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
@@ -36,23 +35,23 @@ export async function action({ request }: ActionFunctionArgs) {
   switch (formData.get("intent")) {
     case acceptInvitationIntent: {
       const submission = parseWithZod(formData, { schema: AcceptInvitationSchema });
-      if (submission.status !== "success") throw data({ error: "Bad request" }, { status: 400 });
+      validOrThrow(submission);
       const { user } = await getCurrentUser(request);
       if (!user) throw redirect(`/login?to=${encodeURIComponent(selfPath(token))}`);
       const outcome = await acceptAsUser(token, user);
-      if (!outcome.ok) return data({ result: submission.reply({ formErrors: [failureMessage(outcome)] }) }, { status: statusOf(outcome) });
+      if (!outcome.ok) return replyFailure(acceptInvitationIntent, outcome, submission);
       return redirectWithToast(`/teams/${encodeURIComponent(outcome.value.teamId)}`, { type: "success", title: "users:toast.accepted" });
     }
     case createAccountIntent: {
       const submission = parseWithZod(formData, { schema: CreateAccountSchema });
       const hide = { hideFields: ["password", "confirmPassword"] };
-      if (submission.status !== "success") return data({ result: submission.reply(hide) }, { status: 400 });
+      if (submission.status !== "success") return replyInvalid(createAccountIntent, submission, hide);
       const outcome = await acceptWithNewAccount(token, {
         displayName: submission.value.displayName,
         password: submission.value.password,
         locale: await getRequestLocale(request),
       });
-      if (!outcome.ok) return data({ result: submission.reply({ ...hide, formErrors: [failureMessage(outcome)] }) }, { status: statusOf(outcome) });
+      if (!outcome.ok) return replyFailure(createAccountIntent, outcome, submission, hide);
       // Whoever was signed in on this browser is signed out: the new account signs in next.
       return redirectWithToast(
         "/login",

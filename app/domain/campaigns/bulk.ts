@@ -25,8 +25,8 @@ import { applyAction, type ActionOutcome, type CampaignAction } from "~/domain/c
 import { bidLimits, checkBid, coerceStrategy } from "~/domain/campaigns/bidding";
 import { isDay } from "~/domain/campaigns/list";
 import { validatePacing } from "~/domain/campaigns/pacing";
-import { isComplete, type CampaignStatus } from "~/domain/campaigns/status";
-import { can, type Subject } from "~/domain/permissions";
+import { isComplete } from "~/domain/campaigns/status";
+import type { Subject } from "~/domain/permissions";
 import { needsModeration, type RetailerSettings } from "~/domain/retailer-settings";
 import type { TeamAccountType, TeamStatus } from "~/domain/types";
 
