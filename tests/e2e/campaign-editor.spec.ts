@@ -3,8 +3,9 @@
  * from the spec's deep link, a bid below the minimum shows 'Minimum allowed bid: €0.15' and
  * 'Apply min bid' fixes it, choose a funded wallet (created and credited on the team's Wallets
  * tab), activate and see the live status (scheduled for a future start, running from today),
- * pause, archive; delete a draft after a confirmation; a stale-version conflict from two browser
- * contexts keeps the input; keyboard-only creation and editing; axe on the editor's sections.
+ * pause, archive; delete a draft after a confirmation; 'Apply min bid' on a new draft without a
+ * bid; test mode, suspension, back to draft and disabling; a stale-version conflict from two
+ * browser contexts keeps the input; keyboard-only creation and editing; axe on the editor's sections.
  *
  * Every test creates its own campaigns and wallets (unique names) on the demo team "Acme Brand",
  * signed in as the retailer administrator, so parallel specs and the two servers never share one.
@@ -177,6 +178,35 @@ test.describe("the campaign editor, as a retailer administrator", () => {
     await expect(otherEditor.total).toHaveValue("900");
     await page.reload();
     await expect(editor.total).toHaveValue("500.00");
+  });
+
+  test("a new draft's missing bid is set to the minimum by 'Apply min bid'", { tag: "@nojs" }, async ({ app }) => {
+    const { page } = app;
+    const editor = await new NewCampaignPage(page).createDraft(uniqueName("Min bid"));
+    await editor.section("bidding");
+    const note = page.getByRole("note").filter({ hasText: et("bidding.belowMinimum", { min: "€0.15" }) });
+    await submitAndWait(page, `/campaigns/${editor.id()}/bidding`, () => note.getByRole("button", { name: ct("bidding.applyMinBid") }).click());
+    await expect(editor.toast(en("toast.changesSaved"))).toBeVisible();
+    await expect(editor.bid).toHaveValue("0.15");
+    await expect(page.getByText(et("bidding.belowMinimum", { min: "€0.15" }))).toHaveCount(0);
+  });
+
+  test("test mode, suspension after a confirmation, back to draft, and disabling after a confirmation", { tag: "@nojs" }, async ({ app }) => {
+    test.slow(); // Five forms, with JavaScript off each a full page.
+    const { page } = app;
+    const name = uniqueName("Lifecycle");
+    const editor = await new NewCampaignPage(page).createDraft(name);
+    for (const [action, confirmKey, status] of [
+      ["test", undefined, "test"],
+      ["suspend", "actions.confirmSubmit.suspend", "suspended"],
+      ["redraft", undefined, "draft"],
+      ["disable", "actions.confirmSubmit.disable", "disabled"],
+    ] as const) {
+      await editor.act(action, confirmKey);
+      await expect(editor.toast(ct(`toast.action.${action}`, { name }))).toBeVisible();
+      await expect(editor.badge).toHaveText(ct(`liveStatus.${status}`));
+    }
+    await expect(editor.action("enable")).toHaveCount(0);
   });
 
   test("keyboard only: create a draft, rename it, set its bid", async ({ app }) => {

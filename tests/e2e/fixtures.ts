@@ -5,7 +5,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test as base, type Browser, type Locator, type Page } from "@playwright/test";
+import { expect, test as base, type Browser, type BrowserContext, type Locator, type Page, type Request } from "@playwright/test";
+import { formKey, formsSubmittedBy } from "./nojs-forms";
 import type { E2EServer } from "./servers";
 
 // ---------------------------------------------------------------------------------------------
@@ -159,6 +160,11 @@ export class Shell {
   async chooseTheme(themeKey: "system" | "light" | "dark") {
     await this.openUserMenu();
     await submitAndWait(this.page, "/preferences", () => this.userMenuChoice("userMenu.theme", this.t(`themes.${themeKey}`)).click());
+  }
+
+  async chooseDirection(directionKey: "ltr" | "rtl") {
+    await this.openUserMenu();
+    await submitAndWait(this.page, "/preferences", () => this.userMenuChoice("userMenu.direction", this.t(`directions.${directionKey}`)).click());
   }
 
   async chooseLanguage(name: string) {
@@ -384,6 +390,23 @@ interface E2EFixtures {
   /** Another browser (fresh context) for a second user, signed in as `role` or signed out. */
   openBrowser: (role?: Role) => Promise<Screens>;
   outbox: Outbox;
+  /**
+   * The forms the test's browsers submitted (keys of tests/e2e/nojs-forms.ts), recorded with
+   * JavaScript off; a JS-off test that the table names but that did not submit its form fails.
+   */
+  submittedForms: { watch: (context: BrowserContext) => Promise<void>; keys: Set<string> };
+}
+
+/** Files the app serves as they are (styles, images, fonts, videos): never a form's answer. */
+const STATIC_FILE = /^\/build\/|\.(css|js|png|jpe?g|gif|webp|svg|ico|woff2?|mp4|webm)$/;
+
+/** The value of a field of a posted form body (url-encoded or multipart), or null. */
+function postedField(request: Request, name: string): string | null {
+  const body = request.postDataBuffer()?.toString("latin1") ?? "";
+  if ((request.headers()["content-type"] ?? "").startsWith("multipart/form-data")) {
+    return new RegExp(`name="${name}"\r\n\r\n([^\r]*)`).exec(body)?.[1] ?? null;
+  }
+  return new URLSearchParams(body).get(name);
 }
 
 /**
@@ -419,7 +442,34 @@ export const test = base.extend<E2EFixtures, E2EOptions>({
     await use(screens(page));
     expect(errors, "React could not hydrate the server's HTML").toEqual([]);
   },
-  openBrowser: async ({ browser, server, javaScriptEnabled }, use) => {
+  submittedForms: [
+    async ({ context, javaScriptEnabled }, use, testInfo) => {
+      const keys = new Set<string>();
+      const watch = async (watched: BrowserContext) => {
+        // Without JavaScript a form's submission is a document request (a script's is a fetch).
+        // It is read through a route: only there does a multipart body with files carry its fields.
+        if (javaScriptEnabled) return;
+        await watched.route(
+          (url) => !STATIC_FILE.test(url.pathname),
+          async (route) => {
+            const request = route.request();
+            if (request.method() === "POST" && request.resourceType() === "document") {
+              keys.add(formKey(new URL(request.url()).pathname, { intent: postedField(request, "intent"), action: postedField(request, "action") }));
+            }
+            await route.fallback();
+          },
+        );
+      };
+      await watch(context);
+      await use({ watch, keys });
+      if (process.env.E2E_FORMS_LOG) fs.appendFileSync(process.env.E2E_FORMS_LOG, JSON.stringify({ spec: path.basename(testInfo.file), test: testInfo.title, js: javaScriptEnabled, tags: testInfo.tags, keys: [...keys] }) + "\n");
+      if (javaScriptEnabled || testInfo.status !== testInfo.expectedStatus) return;
+      const missing = formsSubmittedBy(path.basename(testInfo.file), testInfo.title).filter((key) => !keys.has(key));
+      expect(missing, "forms that tests/e2e/nojs-forms.ts says this test submits with JavaScript off, and it did not").toEqual([]);
+    },
+    { auto: true },
+  ],
+  openBrowser: async ({ browser, server, javaScriptEnabled, submittedForms }, use) => {
     const contexts: { close: () => Promise<void> }[] = [];
     const errors: string[][] = [];
     await use(async (role) => {
@@ -429,6 +479,7 @@ export const test = base.extend<E2EFixtures, E2EOptions>({
         storageState: role ? authFile(server, role) : undefined,
       });
       contexts.push(context);
+      await submittedForms.watch(context);
       errors.push(watchHydrationErrors(opened.page));
       return opened;
     });

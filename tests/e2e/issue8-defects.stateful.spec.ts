@@ -2,7 +2,8 @@
  * Defects a new user hit (issue 8 section 2) whose test changes what other specs' sessions read,
  * so they run in the stateful project, one at a time, and put the state back:
  * - a rejected campaign does not ask 'Ready to activate?' (Activate is not offered): rejection
- *   needs moderation, switched on in the retailer settings for the whole server;
+ *   needs moderation, switched on in the retailer settings for the whole server; back to draft,
+ *   the question is asked again, and a second review approves it;
  * - in French, the team's campaigns read "Campagnes d'Acme Brand" (the elided "de"): French is
  *   the supplier's profile language, which every session of that account reads.
  */
@@ -16,19 +17,41 @@ const rt = enTexts("retailer");
 test.describe("under moderation", () => {
   test.use({ role: "operator" });
 
-  /** Switches moderation of sponsored-products campaigns on or off, as the operator. */
-  async function setModeration(page: Page, on: boolean) {
-    await page.goto("/settings/retailer");
-    const type = page.getByRole("region", { name: rt("campaignTypes.sponsored-products"), exact: true });
-    await type.getByRole("checkbox", { name: rt("types.moderationLabel") }).setChecked(on);
-    await submitAndWait(page, "/settings/retailer", () => page.getByRole("button", { name: rt("save"), exact: true }).click());
-    await expect(new Shell(page).toast(en("toast.changesSaved"))).toBeVisible();
+  const PATH = "/settings/retailer";
+
+  /**
+   * Switches moderation of sponsored-products campaigns on, as the operator; returns how to put
+   * the settings back as they were (the defaults again when they were in force, which the
+   * retailer settings spec expects).
+   */
+  async function switchModerationOn(page: Page): Promise<() => Promise<void>> {
+    const shell = new Shell(page);
+    const save = () => submitAndWait(page, PATH, () => page.getByRole("button", { name: rt("save"), exact: true }).click());
+    const moderation = page.getByRole("region", { name: rt("campaignTypes.sponsored-products"), exact: true }).getByRole("checkbox", { name: rt("types.moderationLabel") });
+    await page.goto(PATH);
+    const defaults = await page.getByText(rt("defaultsInForce"), { exact: true }).isVisible();
+    const before = await moderation.isChecked();
+    await moderation.check();
+    await save();
+    await expect(shell.toast(en("toast.changesSaved"))).toBeVisible();
+    return async () => {
+      await page.goto(PATH);
+      if (defaults) {
+        await page.getByText(rt("reset.action"), { exact: true }).click();
+        await submitAndWait(page, PATH, () => page.getByRole("button", { name: rt("reset.confirm"), exact: true }).click());
+        await expect(page.getByText(rt("defaultsInForce"), { exact: true })).toBeVisible();
+      } else {
+        await moderation.setChecked(before);
+        await save();
+        await expect(shell.toast(en("toast.changesSaved"))).toBeVisible();
+      }
+    };
   }
 
-  test("a rejected campaign does not ask 'Ready to activate?' nor offer Activate", { tag: "@nojs" }, async ({ app, baseURL, openBrowser }) => {
-    test.slow(); // Two browsers, moderation on and off, and four forms.
+  test("a rejected campaign does not ask 'Ready to activate?' nor offer Activate; back to draft it does, and is approved", { tag: "@nojs" }, async ({ app, baseURL, openBrowser }) => {
+    test.slow(); // Two browsers, moderation on and off, and eight forms.
     const { page } = app;
-    await setModeration(page, true);
+    const restoreSettings = await switchModerationOn(page);
     try {
       // The supplier completes a draft and activates it: it waits for a review.
       const supplier = await openBrowser("supplierAdmin");
@@ -60,8 +83,22 @@ test.describe("under moderation", () => {
       await expect(mine.action("enable")).toHaveCount(0);
       await expect(supplier.page.getByText(et("readiness.title"))).toHaveCount(0);
       await expect(supplier.page.getByText(et("readiness.complete"))).toHaveCount(0);
+
+      // Back to draft, the question is asked again; sent for review once more, it is approved.
+      await mine.act("redraft");
+      await expect(mine.badge).toHaveText(ct("liveStatus.draft"));
+      await expect(mine.readiness).toContainText(et("readiness.complete"));
+      await mine.act("enable");
+      await expect(mine.badge).toHaveText(ct("liveStatus.pending_review"));
+      await page.reload();
+      await review.act("approve");
+      await expect(review.toast(ct("toast.action.approve", { name }))).toBeVisible();
+      await supplier.page.reload();
+      await expect(mine.badge).toHaveText(ct("liveStatus.scheduled"));
+      await expect(mine.readiness).toHaveCount(0);
+      await expect(mine.action("enable")).toHaveCount(0);
     } finally {
-      await setModeration(page, false);
+      await restoreSettings();
     }
   });
 });
