@@ -6,7 +6,8 @@
  * Per server, three projects run one after the other:
  *   setup-<server>      signs in once per demo role and stores the sessions in tests/e2e/.auth/
  *   <server>            the behaviour specs (*.spec.ts), in parallel; with JS off only the tests
- *                       tagged @nojs, which between them submit every form
+ *                       tagged @nojs, which between them submit every form (tests/e2e/nojs-forms.ts
+ *                       names the test of each form; tests/unit/nojs-forms.test.ts checks it)
  *   <server>-stateful   specs that change shared state (*.stateful.spec.ts: password reset,
  *                       language, profile, maintenance), one at a time, after the others, so the
  *                       stored sessions stay valid while the parallel specs run.
@@ -25,7 +26,8 @@ if (browser.source === "none") throw new Error(`\n${chromiumInstallHint()}\n`);
 function projectsFor(server: E2EServer, javaScriptEnabled: boolean): Project<E2EOptions>[] {
   const use = { baseURL: server.baseURL, javaScriptEnabled, server };
   // Without JavaScript only what submits forms runs again (tests tagged @nojs; every form of the
-  // console is submitted by at least one of them): what only a script shows is tested once.
+  // console is submitted by at least one of them, see tests/e2e/nojs-forms.ts): what only a script
+  // shows is tested once.
   const grep = javaScriptEnabled ? undefined : /@nojs/;
   return [
     { name: `setup-${server.name}`, testMatch: /auth\.setup\.ts$/, use },

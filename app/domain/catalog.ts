@@ -4,6 +4,7 @@
  */
 import type { Party } from "~/domain/availability";
 import { foldText, searchTokens } from "~/domain/search";
+import type { Cents } from "~/domain/money";
 import type { DocMeta } from "~/domain/types";
 
 export interface ProductInput {
@@ -13,10 +14,9 @@ export interface ProductInput {
   availability: string;
   party: Party;
   brand: string;
-  /** Cents. */
-  price: number;
-  /** Cents, or null when there is no former price. */
-  stroke_price: number | null;
+  price: Cents;
+  /** Null when there is no former price. */
+  stroke_price: Cents | null;
   categories: string[];
 }
 

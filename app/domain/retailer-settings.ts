@@ -3,6 +3,7 @@
  * limits, slots, placements, slot-to-placement mapping and banner sizes, with the spec's values as
  * defaults. Pure data and lookups: no I/O, no framework. Bids are in cents.
  */
+import type { Cents } from "~/domain/money";
 import type { TeamAccountType } from "~/domain/types";
 
 export const CAMPAIGN_TYPES = ["sponsored-products", "banner-ads"] as const;
@@ -17,8 +18,8 @@ export type Placement = (typeof PLACEMENTS)[number];
 
 /** A bid range in cents, both ends allowed. */
 export interface BidLimit {
-  minCents: number;
-  maxCents: number;
+  minCents: Cents;
+  maxCents: Cents;
 }
 
 export interface CampaignTypeSettings {
@@ -49,7 +50,7 @@ export interface RetailerSettings {
   suggestedBids: boolean;
   fixedCpc: boolean;
   /** Global minimum bid in cents, or null when the retailer sets none. */
-  globalMinBidCents: number | null;
+  globalMinBidCents: Cents | null;
 }
 
 /** Fallback minimum when neither a limit nor a global minimum exists: 0.01. */
@@ -157,7 +158,7 @@ export interface SettingsIssue {
 }
 
 /** A bid (or a bid limit end) in cents must lie within 0.01–1000. */
-export function checkBidBound(cents: number): SettingsReason | null {
+export function checkBidBound(cents: Cents): SettingsReason | null {
   if (!Number.isSafeInteger(cents) || cents < BID_LIMIT_FLOOR_CENTS) return "amount.tooLow";
   if (cents > BID_LIMIT_CEILING_CENTS) return "amount.tooHigh";
   return null;
@@ -167,7 +168,7 @@ export function checkBidBound(cents: number): SettingsReason | null {
  * A strategy's bid limit: both ends or neither (neither = the fallback of spec section 9), each
  * within 0.01–1000, the minimum not above the maximum.
  */
-export function checkBidLimit(minCents: number | null, maxCents: number | null): { field: "min" | "max"; reason: SettingsReason }[] {
+export function checkBidLimit(minCents: Cents | null, maxCents: Cents | null): { field: "min" | "max"; reason: SettingsReason }[] {
   if (minCents === null && maxCents === null) return [];
   if (minCents === null) return [{ field: "min", reason: "bidLimit.incomplete" }];
   if (maxCents === null) return [{ field: "max", reason: "bidLimit.incomplete" }];

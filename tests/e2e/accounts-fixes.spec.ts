@@ -8,9 +8,8 @@
  *   sideways, and their filters look like the campaign list's.
  */
 import type { Page } from "@playwright/test";
-import { createCampaign, enTexts, expect, submitAndWait, test, uniqueName } from "./fixtures";
+import { createCampaign, createWalletThroughForm, enTexts, expect, postWalletEntry, test, uniqueName } from "./fixtures";
 
-const TEAM = "acme-brand";
 const wt = enTexts("wallets");
 const ct = enTexts("common");
 const pt = enTexts("campaignProducts");
@@ -23,34 +22,13 @@ async function sidewaysOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 }
 
-/** Creates a wallet of the demo team through the form; resolves on its page. */
-async function createWallet(page: Page, label: string, dailyBudget: string) {
-  await page.goto(`/teams/${TEAM}/wallets`);
-  const form = page.locator("#create-wallet-form");
-  const labelField = form.getByLabel(wt("fields.label"), { exact: true });
-  if (!(await labelField.isVisible())) await page.getByText(wt("create.title"), { exact: true }).click();
-  await labelField.fill(label);
-  await form.getByLabel(wt("fields.dailyBudget"), { exact: true }).fill(dailyBudget);
-  await submitAndWait(page, `/teams/${TEAM}/wallets`, () => form.getByRole("button", { name: wt("create.submit") }).click());
-  await expect(page.getByRole("heading", { level: 2, name: label, exact: true })).toBeVisible();
-  return new URL(page.url()).pathname;
-}
-
-async function post(page: Page, path: string, type: "credit" | "debit", amount: string, reference: string) {
-  const form = page.getByRole("region", { name: wt("entry.title") });
-  await form.getByRole("radio", { name: wt(`entry.types.${type}`) }).check();
-  await form.getByLabel(wt("fields.amount", { currency: "EUR" }), { exact: true }).fill(amount);
-  await form.getByLabel(wt("fields.reference"), { exact: true }).fill(reference);
-  await submitAndWait(page, path, () => form.getByRole("button", { name: wt("entry.submit") }).click());
-}
-
 test.describe("a wallet", () => {
   test.use({ role: "retailerAdmin" });
 
   test("marks the Reference required and names the daily budget the runway was counted at", { tag: "@nojs" }, async ({ page }) => {
     test.slow(); // Three forms, each a full page with JavaScript off.
     const label = uniqueName("Runway rate");
-    const path = await createWallet(page, label, "10.00");
+    await createWalletThroughForm(page, label, { dailyBudget: "10.00" });
     const form = page.getByRole("region", { name: wt("entry.title") });
     const reference = form.getByLabel(wt("fields.reference"), { exact: true });
     await expect(reference).toHaveAttribute("required", "");
@@ -60,8 +38,8 @@ test.describe("a wallet", () => {
     expect(await marker(await reference.getAttribute("id"))).toContain("*");
     expect(await marker(await form.getByLabel(wt("fields.amount", { currency: "EUR" }), { exact: true }).getAttribute("id"))).toContain("*");
 
-    await post(page, path, "credit", "100.00", "INV-RATE");
-    await post(page, path, "debit", "30.00", "PO-RATE");
+    await postWalletEntry(page, "credit", "100.00", "INV-RATE");
+    await postWalletEntry(page, "debit", "30.00", "PO-RATE");
     const money = page.getByRole("region", { name: wt("page.money") });
     await expect(money.locator(".wallet-balance strong")).toHaveText("€70.00");
     // 30.00 spent today, but the daily budget is 10.00: 70.00 lasts 7 days at 10.00 a day.
@@ -121,7 +99,7 @@ test.describe("Activity", () => {
   test("shows a wallet's changes by name, money and local time, filters by that wallet, and never scrolls sideways", { tag: "@nojs" }, async ({ page }) => {
     test.slow();
     const label = uniqueName("Activity wallet");
-    await createWallet(page, label, "12.34");
+    await createWalletThroughForm(page, label, { dailyBudget: "12.34" });
     for (const size of [DESKTOP, PHONE]) {
       await page.setViewportSize(size);
       await page.goto("/health?entity=wallet");

@@ -3,53 +3,22 @@
  * from the spec's deep link, a bid below the minimum shows 'Minimum allowed bid: €0.15' and
  * 'Apply min bid' fixes it, choose a funded wallet (created and credited on the team's Wallets
  * tab), activate and see the live status (scheduled for a future start, running from today),
- * pause, archive; delete a draft after a confirmation; a stale-version conflict from two browser
- * contexts keeps the input; keyboard-only creation and editing; axe on the editor's sections.
+ * pause, archive; delete a draft after a confirmation; 'Apply min bid' on a new draft without a
+ * bid; test mode, suspension, back to draft and disabling; a stale-version conflict from two
+ * browser contexts keeps the input; keyboard-only creation and editing; axe on the editor's sections.
  *
  * Every test creates its own campaigns and wallets (unique names) on the demo team "Acme Brand",
  * signed in as the retailer administrator, so parallel specs and the two servers never share one.
  */
 import type { Locator, Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./a11y";
-import { en, enTexts, expect, submitAndWait, test, uniqueName } from "./fixtures";
+import { CampaignEditor, createFundedWallet, en, enTexts, expect, parisDay, submitAndWait, test, uniqueName } from "./fixtures";
 
 const TEAM = "acme-brand";
 
-/** Texts of the campaigns, campaignEditor and wallets namespaces, as the app renders them. */
+/** Texts of the campaigns and campaignEditor namespaces, as the app renders them. */
 const ct = enTexts("campaigns");
 const et = enTexts("campaignEditor");
-const wt = enTexts("wallets");
-
-
-/** A day in Paris (the retailer's time zone) as yyyy-mm-dd, `offset` days from today. */
-function parisDay(offset = 0): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Paris", year: "numeric", month: "2-digit", day: "2-digit" })
-      .formatToParts(new Date(Date.now() + offset * 86_400_000))
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day}`;
-}
-
-/** Creates a wallet on the team's Wallets tab and credits it; returns its label. */
-async function fundedWallet(page: Page, amount = "100.00"): Promise<string> {
-  const label = uniqueName("Editor wallet");
-  await page.goto(`/teams/${TEAM}/wallets`);
-  const form = page.locator("#create-wallet-form");
-  const labelField = form.getByLabel(wt("fields.label"), { exact: true });
-  if (!(await labelField.isVisible())) await page.getByText(wt("create.title"), { exact: true }).click();
-  await labelField.fill(label);
-  await submitAndWait(page, `/teams/${TEAM}/wallets`, () => form.getByRole("button", { name: wt("create.submit") }).click());
-  await expect(page.getByRole("heading", { level: 2, name: label, exact: true })).toBeVisible();
-  const post = page.getByRole("region", { name: wt("entry.title") });
-  await post.getByRole("radio", { name: wt("entry.types.credit") }).check();
-  await post.getByLabel(wt("fields.amount", { currency: "EUR" }), { exact: true }).fill(amount);
-  await post.getByLabel(wt("fields.reference"), { exact: true }).fill("E2E-EDITOR");
-  const path = new URL(page.url()).pathname;
-  await submitAndWait(page, path, () => post.getByRole("button", { name: wt("entry.submit") }).click());
-  await expect(page.getByRole("region", { name: wt("page.money") }).locator(".wallet-balance strong")).toHaveText(`€${amount}`);
-  return label;
-}
 
 /** The creation page of a team (route name campaign-new). */
 class NewCampaignPage {
@@ -88,72 +57,6 @@ class NewCampaignPage {
   }
 }
 
-/** The editor: header, live status, action bar, section tabs and the sections' forms. */
-class CampaignEditor {
-  readonly badge: Locator;
-  readonly actions: Locator;
-  readonly tabs: Locator;
-  readonly alert: Locator;
-  readonly save: Locator;
-  readonly name: Locator;
-  readonly start: Locator;
-  readonly wallet: Locator;
-  readonly bid: Locator;
-  readonly applyMinBid: Locator;
-  readonly total: Locator;
-  readonly daily: Locator;
-
-  constructor(readonly page: Page) {
-    this.badge = page.locator(".campaign-meta .campaign-badge");
-    this.actions = page.getByRole("group", { name: ct("actions.label") });
-    this.tabs = page.getByRole("navigation", { name: ct("editor.sections") });
-    this.alert = page.getByRole("alert");
-    this.save = page.getByRole("button", { name: et("save"), exact: true });
-    this.name = page.getByLabel(ct("fields.name"), { exact: true });
-    this.start = page.getByLabel(ct("fields.startDay"), { exact: true });
-    this.wallet = page.getByLabel(ct("fields.wallet"), { exact: true });
-    this.bid = page.getByLabel(et("bidding.bidLabel"), { exact: true });
-    this.applyMinBid = page.getByRole("button", { name: ct("bidding.applyMinBid") });
-    this.total = page.getByLabel(et("budget.total"), { exact: true });
-    this.daily = page.getByLabel(et("budget.daily"), { exact: true });
-  }
-
-  title(name: string): Locator {
-    return this.page.getByRole("heading", { level: 1, name, exact: true });
-  }
-
-  id(): string {
-    return /\/campaigns\/([^/?#]+)/.exec(new URL(this.page.url()).pathname)![1]!;
-  }
-
-  async section(key: "general" | "bidding" | "budget") {
-    await this.tabs.getByRole("link", { name: ct(`editor.section.${key}`), exact: true }).click();
-    const path = key === "general" ? `/campaigns/${this.id()}` : `/campaigns/${this.id()}/${key}`;
-    await expect(this.page).toHaveURL(new RegExp(`${path}$`));
-    await expect(this.page.getByRole("heading", { level: 2, name: ct(`editor.section.${key}`), exact: true })).toBeVisible();
-  }
-
-  /** Saves the section's form and waits for the answer. */
-  async saveSection() {
-    await submitAndWait(this.page, new URL(this.page.url()).pathname, () => this.save.click());
-  }
-
-  /** A lifecycle action from the action bar; destructive ones confirm first. */
-  async act(key: string, confirmKey?: string) {
-    const id = this.id();
-    if (confirmKey) {
-      await this.actions.locator("summary").filter({ hasText: new RegExp(`^${ct(`actions.${key}`)}$`) }).click();
-      await submitAndWait(this.page, `/campaigns/${id}`, () => this.actions.getByRole("button", { name: ct(confirmKey) }).click());
-    } else {
-      await submitAndWait(this.page, `/campaigns/${id}`, () => this.actions.getByRole("button", { name: ct(`actions.${key}`), exact: true }).click());
-    }
-  }
-
-  toast(title: string): Locator {
-    return this.page.getByRole("status").filter({ has: this.page.getByText(title, { exact: true }) });
-  }
-}
-
 /** Presses Tab until `target` has the focus (keyboard only); fails after `max` presses. */
 async function tabTo(page: Page, target: Locator, max = 80) {
   for (let i = 0; i < max; i++) {
@@ -170,7 +73,7 @@ test.describe("the campaign editor, as a retailer administrator", () => {
   test("create, a bid below the minimum and 'Apply min bid', activate (scheduled, then running), pause, archive", { tag: "@nojs" }, async ({ app }) => {
     test.slow(); // Two dozen round trips, with JavaScript off each a full page.
     const { page } = app;
-    const walletLabel = await fundedWallet(page);
+    const walletLabel = await createFundedWallet(page);
     const name = uniqueName("Editor e2e");
     const editor = await new NewCampaignPage(page).createDraft(name, parisDay(1));
     await expect(editor.toast(ct("toast.created", { name }))).toBeVisible();
@@ -275,6 +178,35 @@ test.describe("the campaign editor, as a retailer administrator", () => {
     await expect(otherEditor.total).toHaveValue("900");
     await page.reload();
     await expect(editor.total).toHaveValue("500.00");
+  });
+
+  test("a new draft's missing bid is set to the minimum by 'Apply min bid'", { tag: "@nojs" }, async ({ app }) => {
+    const { page } = app;
+    const editor = await new NewCampaignPage(page).createDraft(uniqueName("Min bid"));
+    await editor.section("bidding");
+    const note = page.getByRole("note").filter({ hasText: et("bidding.belowMinimum", { min: "€0.15" }) });
+    await submitAndWait(page, `/campaigns/${editor.id()}/bidding`, () => note.getByRole("button", { name: ct("bidding.applyMinBid") }).click());
+    await expect(editor.toast(en("toast.changesSaved"))).toBeVisible();
+    await expect(editor.bid).toHaveValue("0.15");
+    await expect(page.getByText(et("bidding.belowMinimum", { min: "€0.15" }))).toHaveCount(0);
+  });
+
+  test("test mode, suspension after a confirmation, back to draft, and disabling after a confirmation", { tag: "@nojs" }, async ({ app }) => {
+    test.slow(); // Five forms, with JavaScript off each a full page.
+    const { page } = app;
+    const name = uniqueName("Lifecycle");
+    const editor = await new NewCampaignPage(page).createDraft(name);
+    for (const [action, confirmKey, status] of [
+      ["test", undefined, "test"],
+      ["suspend", "actions.confirmSubmit.suspend", "suspended"],
+      ["redraft", undefined, "draft"],
+      ["disable", "actions.confirmSubmit.disable", "disabled"],
+    ] as const) {
+      await editor.act(action, confirmKey);
+      await expect(editor.toast(ct(`toast.action.${action}`, { name }))).toBeVisible();
+      await expect(editor.badge).toHaveText(ct(`liveStatus.${status}`));
+    }
+    await expect(editor.action("enable")).toHaveCount(0);
   });
 
   test("keyboard only: create a draft, rename it, set its bid", async ({ app }) => {

@@ -1,8 +1,8 @@
 /**
  * A campaign's Products section and its History in the browser, with JavaScript on and off:
  * add products by pasting ids (an unknown one reported, a 3P one refused), switch one off, remove
- * one, remove several after a confirmation, move one by keyboard (the focus stays on it); then the
- * history lists the changes and downloads as CSV. Axe on both pages (JS on).
+ * one, remove several after a confirmation, move one by keyboard (the focus stays on it) or by a
+ * typed position; then the history lists the changes and downloads as CSV. Axe on both pages (JS on).
  *
  * Every test creates its own draft (the creation form, posted as the signed-in user) and uses the
  * demo catalog (SKU-000001…SKU-000005 are 1P products, SKU-000006 is 3P), so the specs running
@@ -138,7 +138,7 @@ test.describe("campaign products", () => {
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
   });
 
-  test("move a product by keyboard: the list reorders and the focus stays on the moved product", { tag: "@nojs" }, async ({ page, baseURL }) => {
+  test("move a product by keyboard: the list reorders and the focus stays on the moved product; a typed position reorders it too", { tag: "@nojs" }, async ({ page, baseURL }) => {
     test.slow(); // Each move is a full page without JavaScript.
     const id = await createProductsCampaign(page, baseURL!);
     const products = new ProductsPage(page, id);
@@ -159,7 +159,16 @@ test.describe("campaign products", () => {
     await expect(products.rowButton(moved, pt("move.up"))).toBeDisabled();
     await expect(products.rowButton(moved, pt("move.down"))).toBeFocused();
     // The positions are numbered as shown.
-    await expect(products.row(moved).getByRole("spinbutton", { name: new RegExp(`^${pt("positions.of", { name: "" })}`) })).toHaveValue("1");
+    const position = (id: string) => products.row(id).getByRole("spinbutton", { name: new RegExp(`^${pt("positions.of", { name: "" })}`) });
+    await expect(position(moved)).toHaveValue("1");
+
+    // A position typed and saved: the product goes last.
+    await position(moved).fill("3");
+    await position(before[0]!).fill("1");
+    await position(before[1]!).fill("2");
+    await products.click(page.getByRole("button", { name: pt("positions.save"), exact: true }));
+    await expect(products.shownIds).toHaveText([before[0]!, before[1]!, moved]);
+    await expect(position(moved)).toHaveValue("3");
   });
 
   test("a supplier viewer sees the products without forms", async ({ page, baseURL, openBrowser }) => {

@@ -5,7 +5,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test as base, type Browser, type Locator, type Page } from "@playwright/test";
+import { expect, test as base, type Browser, type BrowserContext, type Locator, type Page, type Request } from "@playwright/test";
+import { formKey, formsSubmittedBy } from "./nojs-forms";
 import type { E2EServer } from "./servers";
 
 // ---------------------------------------------------------------------------------------------
@@ -159,6 +160,11 @@ export class Shell {
   async chooseTheme(themeKey: "system" | "light" | "dark") {
     await this.openUserMenu();
     await submitAndWait(this.page, "/preferences", () => this.userMenuChoice("userMenu.theme", this.t(`themes.${themeKey}`)).click());
+  }
+
+  async chooseDirection(directionKey: "ltr" | "rtl") {
+    await this.openUserMenu();
+    await submitAndWait(this.page, "/preferences", () => this.userMenuChoice("userMenu.direction", this.t(`directions.${directionKey}`)).click());
   }
 
   async chooseLanguage(name: string) {
@@ -384,6 +390,23 @@ interface E2EFixtures {
   /** Another browser (fresh context) for a second user, signed in as `role` or signed out. */
   openBrowser: (role?: Role) => Promise<Screens>;
   outbox: Outbox;
+  /**
+   * The forms the test's browsers submitted (keys of tests/e2e/nojs-forms.ts), recorded with
+   * JavaScript off; a JS-off test that the table names but that did not submit its form fails.
+   */
+  submittedForms: { watch: (context: BrowserContext) => Promise<void>; keys: Set<string> };
+}
+
+/** Files the app serves as they are (styles, images, fonts, videos): never a form's answer. */
+const STATIC_FILE = /^\/build\/|\.(css|js|png|jpe?g|gif|webp|svg|ico|woff2?|mp4|webm)$/;
+
+/** The value of a field of a posted form body (url-encoded or multipart), or null. */
+function postedField(request: Request, name: string): string | null {
+  const body = request.postDataBuffer()?.toString("latin1") ?? "";
+  if ((request.headers()["content-type"] ?? "").startsWith("multipart/form-data")) {
+    return new RegExp(`name="${name}"\r\n\r\n([^\r]*)`).exec(body)?.[1] ?? null;
+  }
+  return new URLSearchParams(body).get(name);
 }
 
 /**
@@ -419,7 +442,34 @@ export const test = base.extend<E2EFixtures, E2EOptions>({
     await use(screens(page));
     expect(errors, "React could not hydrate the server's HTML").toEqual([]);
   },
-  openBrowser: async ({ browser, server, javaScriptEnabled }, use) => {
+  submittedForms: [
+    async ({ context, javaScriptEnabled }, use, testInfo) => {
+      const keys = new Set<string>();
+      const watch = async (watched: BrowserContext) => {
+        // Without JavaScript a form's submission is a document request (a script's is a fetch).
+        // It is read through a route: only there does a multipart body with files carry its fields.
+        if (javaScriptEnabled) return;
+        await watched.route(
+          (url) => !STATIC_FILE.test(url.pathname),
+          async (route) => {
+            const request = route.request();
+            if (request.method() === "POST" && request.resourceType() === "document") {
+              keys.add(formKey(new URL(request.url()).pathname, { intent: postedField(request, "intent"), action: postedField(request, "action") }));
+            }
+            await route.fallback();
+          },
+        );
+      };
+      await watch(context);
+      await use({ watch, keys });
+      if (process.env.E2E_FORMS_LOG) fs.appendFileSync(process.env.E2E_FORMS_LOG, JSON.stringify({ spec: path.basename(testInfo.file), test: testInfo.title, js: javaScriptEnabled, tags: testInfo.tags, keys: [...keys] }) + "\n");
+      if (javaScriptEnabled || testInfo.status !== testInfo.expectedStatus) return;
+      const missing = formsSubmittedBy(path.basename(testInfo.file), testInfo.title).filter((key) => !keys.has(key));
+      expect(missing, "forms that tests/e2e/nojs-forms.ts says this test submits with JavaScript off, and it did not").toEqual([]);
+    },
+    { auto: true },
+  ],
+  openBrowser: async ({ browser, server, javaScriptEnabled, submittedForms }, use) => {
     const contexts: { close: () => Promise<void> }[] = [];
     const errors: string[][] = [];
     await use(async (role) => {
@@ -429,6 +479,7 @@ export const test = base.extend<E2EFixtures, E2EOptions>({
         storageState: role ? authFile(server, role) : undefined,
       });
       contexts.push(context);
+      await submittedForms.watch(context);
       errors.push(watchHydrationErrors(opened.page));
       return opened;
     });
@@ -487,4 +538,126 @@ export async function createWalletThroughForm(page: Page, label: string, options
   await submitAndWait(page, `/teams/${team}/wallets`, () => form.getByRole("button", { name: wt("create.submit") }).click());
   await expect(page.getByRole("heading", { level: 2, name: label, exact: true })).toBeVisible();
   return new URL(page.url()).pathname.split("/").pop()!;
+}
+
+/** A day in Paris (the retailer's time zone) as yyyy-mm-dd, `offset` days from today. */
+export function parisDay(offset = 0): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Paris", year: "numeric", month: "2-digit", day: "2-digit" })
+      .formatToParts(new Date(Date.now() + offset * 86_400_000))
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+/** Posts a credit or a debit through the transaction form of the wallet page the page is on. */
+export async function postWalletEntry(page: Page, type: "credit" | "debit", amount: string, reference: string) {
+  const wt = enTexts("wallets");
+  const form = page.getByRole("region", { name: wt("entry.title") });
+  await form.getByRole("radio", { name: wt(`entry.types.${type}`) }).check();
+  await form.getByLabel(wt("fields.amount", { currency: "EUR" }), { exact: true }).fill(amount);
+  await form.getByLabel(wt("fields.reference"), { exact: true }).fill(reference);
+  await submitAndWait(page, new URL(page.url()).pathname, () => form.getByRole("button", { name: wt("entry.submit") }).click());
+}
+
+/** Creates a wallet of the demo team and credits it (as a retailer administrator or operator); returns its label. */
+export async function createFundedWallet(page: Page, amount = "100.00", label = uniqueName("Funded wallet")): Promise<string> {
+  const wt = enTexts("wallets");
+  await createWalletThroughForm(page, label);
+  await postWalletEntry(page, "credit", amount, "E2E-FUNDS");
+  await expect(page.getByRole("region", { name: wt("page.money") }).locator(".wallet-balance strong")).toHaveText(`€${amount}`);
+  return label;
+}
+
+/** The campaign editor: header, live status, action bar, section tabs and the sections' forms. */
+export class CampaignEditor {
+  readonly badge: Locator;
+  readonly actions: Locator;
+  readonly tabs: Locator;
+  readonly alert: Locator;
+  readonly save: Locator;
+  readonly name: Locator;
+  readonly start: Locator;
+  readonly wallet: Locator;
+  readonly bid: Locator;
+  readonly applyMinBid: Locator;
+  readonly total: Locator;
+  readonly daily: Locator;
+  /** The General section's 'Ready to activate?' panel, by its heading. */
+  readonly readiness: Locator;
+
+  constructor(readonly page: Page) {
+    const ct = enTexts("campaigns");
+    const et = enTexts("campaignEditor");
+    this.badge = page.locator(".campaign-meta .campaign-badge");
+    this.actions = page.getByRole("group", { name: ct("actions.label") });
+    this.tabs = page.getByRole("navigation", { name: ct("editor.sections") });
+    this.alert = page.getByRole("alert");
+    this.save = page.getByRole("button", { name: et("save"), exact: true });
+    this.name = page.getByLabel(ct("fields.name"), { exact: true });
+    this.start = page.getByLabel(ct("fields.startDay"), { exact: true });
+    this.wallet = page.getByLabel(ct("fields.wallet"), { exact: true });
+    this.bid = page.getByLabel(et("bidding.bidLabel"), { exact: true });
+    this.applyMinBid = page.getByRole("button", { name: ct("bidding.applyMinBid") });
+    this.total = page.getByLabel(et("budget.total"), { exact: true });
+    this.daily = page.getByLabel(et("budget.daily"), { exact: true });
+    this.readiness = page.getByRole("region", { name: et("readiness.title"), exact: true });
+  }
+
+  title(name: string): Locator {
+    return this.page.getByRole("heading", { level: 1, name, exact: true });
+  }
+
+  id(): string {
+    return /\/campaigns\/([^/?#]+)/.exec(new URL(this.page.url()).pathname)![1]!;
+  }
+
+  async section(key: "general" | "bidding" | "budget") {
+    const ct = enTexts("campaigns");
+    await this.tabs.getByRole("link", { name: ct(`editor.section.${key}`), exact: true }).click();
+    const path = key === "general" ? `/campaigns/${this.id()}` : `/campaigns/${this.id()}/${key}`;
+    await expect(this.page).toHaveURL(new RegExp(`${path}$`));
+    await expect(this.page.getByRole("heading", { level: 2, name: ct(`editor.section.${key}`), exact: true })).toBeVisible();
+  }
+
+  /** Saves the section's form and waits for the answer. */
+  async saveSection() {
+    await submitAndWait(this.page, new URL(this.page.url()).pathname, () => this.save.click());
+  }
+
+  /** The summary of an action bar's disclosure (an action that confirms first, or Reject). */
+  private summary(key: string): Locator {
+    const label = enTexts("campaigns")(`actions.${key}`);
+    return this.actions.locator("summary").filter({ hasText: new RegExp(`^${escapeRegExp(label)}$`) });
+  }
+
+  /** What the action bar offers for a lifecycle action (Activate, Pause…): its button or its disclosure. */
+  action(key: string): Locator {
+    const label = enTexts("campaigns")(`actions.${key}`);
+    return this.actions.getByRole("button", { name: label, exact: true }).or(this.summary(key));
+  }
+
+  /** A lifecycle action from the action bar; destructive ones confirm first. */
+  async act(key: string, confirmKey?: string) {
+    const ct = enTexts("campaigns");
+    const id = this.id();
+    if (confirmKey) {
+      await this.summary(key).click();
+      await submitAndWait(this.page, `/campaigns/${id}`, () => this.actions.getByRole("button", { name: ct(confirmKey) }).click());
+    } else {
+      await submitAndWait(this.page, `/campaigns/${id}`, () => this.actions.getByRole("button", { name: ct(`actions.${key}`), exact: true }).click());
+    }
+  }
+
+  /** Rejects the campaign (a reviewer) with a reason, through the action bar's Reject disclosure. */
+  async reject(reason: string) {
+    const ct = enTexts("campaigns");
+    await this.summary("reject").click();
+    await this.actions.getByLabel(ct("actions.rejectReason"), { exact: true }).fill(reason);
+    await submitAndWait(this.page, `/campaigns/${this.id()}`, () => this.actions.getByRole("button", { name: ct("actions.confirmReject"), exact: true }).click());
+  }
+
+  toast(title: string): Locator {
+    return this.page.getByRole("status").filter({ has: this.page.getByText(title, { exact: true }) });
+  }
 }

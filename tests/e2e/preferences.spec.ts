@@ -1,4 +1,4 @@
-/** Display preferences: language on the sign-in page, dark mode, the collapsible menu (JS on and off). */
+/** Display preferences: language on the sign-in page, dark mode, right to left, the collapsible menu (JS on and off). */
 import { en, expect, fr, LoginPage, test } from "./fixtures";
 
 test("a visitor switches the sign-in page to French", { tag: "@nojs" }, async ({ app }) => {
@@ -32,6 +32,28 @@ test.describe("dark mode", () => {
     // Back to the default, for whoever uses this account next.
     await shell.chooseTheme("system");
     await expect(html).not.toHaveAttribute("data-theme", /.*/);
+  });
+});
+
+test.describe("layout direction", () => {
+  test.use({ role: "retailerViewer" });
+
+  test("choosing Right to left lays the console out from the right, also after a reload", { tag: "@nojs" }, async ({ app }) => {
+    const { shell, page } = app;
+    const html = page.locator("html");
+    await page.goto("/faq");
+    await expect(html).toHaveAttribute("dir", "ltr");
+
+    await shell.chooseDirection("rtl");
+    await expect(html).toHaveAttribute("dir", "rtl");
+    await page.reload();
+    await expect(html).toHaveAttribute("dir", "rtl");
+    // The main menu now sits on the right of the content.
+    expect((await shell.mainMenu.boundingBox())!.x).toBeGreaterThan((await shell.main.boundingBox())!.x);
+
+    // Back to the default, for whoever uses this account next.
+    await shell.chooseDirection("ltr");
+    await expect(html).toHaveAttribute("dir", "ltr");
   });
 });
 

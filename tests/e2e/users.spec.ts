@@ -2,7 +2,8 @@
  * Users and invitations (issue 3 §2) in the browser, with JavaScript on and off: invite someone
  * from the Acme Brand team settings, accept through the e-mailed link by setting a password, sign
  * in as them (they land on their single team), the invitation shows 'accepted'; /users lists them;
- * a member's removal asks for a confirmation; axe on the members page and /users.
+ * a member's removal asks for a confirmation; invited again, an existing account accepts while
+ * signed in, and a link for someone else offers to sign out first; axe on the members page and /users.
  */
 import fs from "node:fs";
 import type { Locator, Page } from "@playwright/test";
@@ -91,12 +92,12 @@ function invitationLink(text: string): string {
 test.describe("as a retailer administrator", () => {
   test.use({ role: "retailerAdmin" });
 
-  test("invites someone to Acme Brand; they set a password, land on the team, and the invitation shows 'accepted'", { tag: "@nojs" }, async ({
+  test("invites someone to Acme Brand; they set a password, land on the team, and the invitation shows 'accepted'; invited again, they accept signed in", { tag: "@nojs" }, async ({
     app,
     openBrowser,
     outbox,
   }) => {
-    // Two browsers, an e-mail and seven pages: more than the default 30 s under a loaded run.
+    // Two browsers, three e-mails and a dozen pages: more than the default 30 s under a loaded run.
     test.slow();
     const { page, shell } = app;
     const members = new MembersPage(page);
@@ -169,6 +170,33 @@ test.describe("as a retailer administrator", () => {
       await submitAndWait(page, MEMBERS_PATH, () => confirm.click());
       await expect(shell.toast(ut("toast.removed", { name: "Ines Invited", team: "Acme Brand" }))).toBeVisible();
       await expect(members.memberRow(email)).toHaveCount(0);
+    });
+
+    /** Invites this e-mail to Acme Brand and returns the e-mailed link. */
+    const invite = async (to: string) => {
+      await members.goto();
+      const seen = outbox.files();
+      await members.inviteSomeone(to, en("roles.VIEWER"));
+      return invitationLink((await outbox.nextMailTo(to, seen)).text);
+    };
+
+    await test.step("invited again, they accept while signed in with their account", async () => {
+      await invitee.page.goto(await invite(email));
+      await submitAndWait(invitee.page, "/invitation", () => invitee.page.getByRole("button", { name: ut("invitation.accept") }).click());
+      await expect(invitee.shell.toast(ut("toast.accepted"))).toBeVisible();
+      await expect(invitee.page.getByRole("heading", { level: 1, name: "Acme Brand" })).toBeVisible();
+      await members.goto();
+      await expect(members.memberRow(email)).toContainText(en("roles.VIEWER"));
+    });
+
+    await test.step("a link for someone else offers to sign out first", async () => {
+      const other = uniqueEmail("other");
+      const otherLink = await invite(other);
+      await invitee.page.goto(otherLink);
+      await expect(invitee.page.getByRole("status").filter({ hasText: ut("invitation.otherAccount", { signedIn: email, email: other }) })).toBeVisible();
+      await submitAndWait(invitee.page, "/invitation", () => invitee.page.getByRole("button", { name: ut("invitation.signOut") }).click());
+      await expect(new InvitationPage(invitee.page).create).toBeVisible();
+      await expect(invitee.page.getByText(ut("invitation.for", { email: other }))).toBeVisible();
     });
   });
 

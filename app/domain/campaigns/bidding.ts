@@ -63,8 +63,8 @@ export function bidLimits(settings: RetailerSettings, type: CampaignType, strate
 
 export type BidRefusal = "campaigns:form.bidNotPositive" | "campaigns:bidding.minBid" | "campaigns:bidding.maxBid";
 export type BidCheck =
-  | { ok: true; value: number }
-  | { ok: false; reason: BidRefusal; /** The limit broken, in cents ({0} of the message). */ limitCents?: number };
+  | { ok: true; value: Cents }
+  | { ok: false; reason: BidRefusal; /** The limit broken ({0} of the message). */ limitCents?: Cents };
 
 /** 'Minimum allowed bid: {0}' / 'Maximum allowed bid: {0}'; both ends are allowed. */
 export function checkBid(bidCents: Cents, limits: BidLimit): BidCheck {

@@ -28,13 +28,14 @@ import { validatePacing } from "~/domain/campaigns/pacing";
 import { isComplete } from "~/domain/campaigns/status";
 import type { Subject } from "~/domain/permissions";
 import { needsModeration, type RetailerSettings } from "~/domain/retailer-settings";
+import type { Cents } from "~/domain/money";
 import type { TeamAccountType, TeamStatus } from "~/domain/types";
 
 export type BulkChange =
   | { kind: "action"; action: CampaignAction; rejectionReason?: string | null }
   | { kind: "endDay"; day: string }
-  | { kind: "bid"; cents: number }
-  | { kind: "daily"; cents: number | null };
+  | { kind: "bid"; cents: Cents }
+  | { kind: "daily"; cents: Cents | null };
 
 export interface BulkContext {
   settings: RetailerSettings;
@@ -125,7 +126,7 @@ function planEndDay(c: BulkCampaign, day: string, ctx: BulkContext): BulkRow {
   return { ...base, patch: { endDate: new Date(dayEdge(day, ctx.timeZone, "end")).toISOString() } };
 }
 
-function planBid(c: BulkCampaign, cents: number, ctx: BulkContext): BulkRow {
+function planBid(c: BulkCampaign, cents: Cents, ctx: BulkContext): BulkRow {
   const base = row(c, "bid", c.bid, cents);
   if (!Number.isInteger(cents) || cents <= 0) return refuse(base, "campaigns:form.bidNotPositive");
   const accountType = ctx.teamAccountTypes?.[c.team] ?? c.teamInfo?.account_type ?? null;
@@ -139,7 +140,7 @@ function planBid(c: BulkCampaign, cents: number, ctx: BulkContext): BulkRow {
   return { ...base, changed: base.changed || strategy !== c.bidStrategy, patch };
 }
 
-function planDaily(c: BulkCampaign, cents: number | null): BulkRow {
+function planDaily(c: BulkCampaign, cents: Cents | null): BulkRow {
   const checked = validatePacing({
     total: c.pacingTotal,
     daily: cents,

@@ -2,8 +2,10 @@
  * The campaign aggregate of spec section 3, as stored, and the pure helpers that build it.
  * No I/O, no framework: `now` and the settings are passed in.
  *
- * Money: `bid`, `placementBids`, `spend` and every pacing value are integer cents (ADR 11: the
- * spec's pacing fields hold cents here, so the out-of-budget test compares cents with cents).
+ * Money: `bid`, `placementBids`, `spend`, `todaySpend`, every pacing value and the selected
+ * wallet's balance and credit are integer cents, typed `Cents` (ADR 11: the spec's pacing fields
+ * hold cents here, so the out-of-budget test compares cents with cents); the fields keep the
+ * spec's names.
  * Times: ISO instants (UTC) at the boundary; `startDate` is 00:00 and `endDate` 23:59:59.999 of
  * their day in the retailer's time zone.
  */
@@ -12,6 +14,7 @@ import { defaultStrategy } from "~/domain/campaigns/bidding";
 import { PACING_DEVICES, PACING_PLACEMENTS, TARGET_DEVICES, type PacingDevice, type PacingPlacement, type TargetDevice } from "~/domain/campaigns/pacing";
 import type { CampaignStatus } from "~/domain/campaigns/status";
 import type { Party } from "~/domain/availability";
+import type { Cents } from "~/domain/money";
 import { DEFAULT_CAMPAIGN_TYPE, type BidStrategy, type CampaignType, type Placement, type RetailerSettings } from "~/domain/retailer-settings";
 import { foldText, searchTokens } from "~/domain/search";
 import type { DocMeta, TeamAccountType, WalletStatus } from "~/domain/types";
@@ -68,10 +71,11 @@ export interface CampaignReview {
   date: string;
 }
 
+/** The chosen wallet as the campaign keeps a copy of it. */
 export interface SelectedWallet {
   label: string;
-  credit: number;
-  balance: number;
+  credit: Cents;
+  balance: Cents;
   status: WalletStatus;
 }
 
@@ -90,10 +94,10 @@ export interface CampaignData {
   wallet: string | null;
   selectedWallet: SelectedWallet | null;
   insufficient_funds: boolean;
-  /** Cents spent so far (settled from the ad server's events). */
-  spend: number;
-  /** Cents settled on the retailer's current day (absent before the first settlement). */
-  todaySpend?: { day: string; amount: number };
+  /** Spent so far (settled from the ad server's events). */
+  spend: Cents;
+  /** Settled on the retailer's current day (absent before the first settlement). */
+  todaySpend?: { day: string; amount: Cents };
   /**
    * The retailer day (yyyy-mm-dd) a daily cap was reached on: the campaign's daily pacing or its
    * wallet's daily budget. It stops serving until the next day (absent or null: not reached).
@@ -115,10 +119,9 @@ export interface CampaignData {
   slots: string[];
   slotsOff: string[];
   bidStrategy: BidStrategy;
-  /** Cents. */
-  bid: number;
-  /** Cents per placement; a missing placement uses `bid`. */
-  placementBids: Partial<Record<Placement, number>>;
+  bid: Cents;
+  /** Per placement; a missing placement uses `bid`. */
+  placementBids: Partial<Record<Placement, Cents>>;
   capping: { enabled: boolean; type: CappingType; max: number };
   /** Keyed by product id. */
   offers: Record<string, CampaignOffer>;
@@ -133,14 +136,17 @@ export interface CampaignData {
   updated: string;
   /** E-mail of the last editor, else 'system'. */
   by: string;
-  pacingTotal: number | null;
-  pacingDaily: number | null;
-  pacingSearch: number | null;
-  pacingPlp: number | null;
-  pacingHub: number | null;
-  pacingPdp: number | null;
-  pacingHome: number | null;
-  pacingDevices: Record<PacingDevice, number | null>;
+  /** The total budget, or null for none. */
+  pacingTotal: Cents | null;
+  /** The daily budget, or null for none. */
+  pacingDaily: Cents | null;
+  /** The budgets per placement and per device (spec section 5), or null. */
+  pacingSearch: Cents | null;
+  pacingPlp: Cents | null;
+  pacingHub: Cents | null;
+  pacingPdp: Cents | null;
+  pacingHome: Cents | null;
+  pacingDevices: Record<PacingDevice, Cents | null>;
   review: CampaignReview | null;
   dayparting: Dayparting | null;
   /** The campaign this one was duplicated from. */
@@ -264,7 +270,7 @@ export function newCampaignData(
     pacingHub: null,
     pacingPdp: null,
     pacingHome: null,
-    pacingDevices: Object.fromEntries(PACING_DEVICES.map((d) => [d, null])) as Record<PacingDevice, number | null>,
+    pacingDevices: Object.fromEntries(PACING_DEVICES.map((d) => [d, null])) as Record<PacingDevice, Cents | null>,
     review: null,
     dayparting: null,
     sourceId: null,

@@ -31,7 +31,7 @@ export function hasBidBelowMinimum(
 }
 
 /** Cents as a form field's value in currency units ("12.50"); "" for none. */
-export function centsToInput(cents: number | null | undefined): string {
+export function centsToInput(cents: Cents | null | undefined): string {
   if (typeof cents !== "number" || !Number.isFinite(cents)) return "";
   const sign = cents < 0 ? "-" : "";
   const abs = Math.abs(Math.round(cents));

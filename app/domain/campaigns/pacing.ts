@@ -1,11 +1,13 @@
 /**
  * Budget pacing and device rules of spec section 5. Pure: no I/O, no framework.
  *
- * Readings: pacing values are in currency units, as the campaign stores them. "Below" is read
+ * Readings: pacing values are integer cents, as the campaign stores them. "Below" is read
  * strictly: a daily cap equal to the total, or a placement cap equal to the daily cap, is refused.
  * A value that is missing, not a number, 0 or less is dropped (null) before any comparison.
  * Placement caps are compared with the daily cap only when a daily cap is set.
  */
+
+import type { Cents } from "~/domain/money";
 
 export const PACING_PLACEMENTS = ["search", "plp", "hub", "pdp", "home"] as const;
 export type PacingPlacement = (typeof PACING_PLACEMENTS)[number];
@@ -14,17 +16,17 @@ export const PACING_DEVICES = ["mobile", "tablet", "app", "unknown"] as const;
 export type PacingDevice = (typeof PACING_DEVICES)[number];
 
 export interface PacingInput {
-  total?: number | null;
-  daily?: number | null;
-  placements?: Partial<Record<PacingPlacement, number | null>>;
-  devices?: Partial<Record<PacingDevice, number | null>>;
+  total?: Cents | null;
+  daily?: Cents | null;
+  placements?: Partial<Record<PacingPlacement, Cents | null>>;
+  devices?: Partial<Record<PacingDevice, Cents | null>>;
 }
 
 export interface Pacing {
-  total: number | null;
-  daily: number | null;
-  placements: Record<PacingPlacement, number | null>;
-  devices: Record<PacingDevice, number | null>;
+  total: Cents | null;
+  daily: Cents | null;
+  placements: Record<PacingPlacement, Cents | null>;
+  devices: Record<PacingDevice, Cents | null>;
 }
 
 export type PacingRefusal = "campaigns:budget.dailyNotBelowTotal" | "campaigns:budget.placementNotBelowDaily";
@@ -33,7 +35,7 @@ export type PacingCheck =
   | { ok: false; reason: PacingRefusal; /** "daily" or the placement. */ field: "daily" | PacingPlacement };
 
 /** A value above 0, else null (dropped). */
-export function positiveOrNull(value: number | null | undefined): number | null {
+export function positiveOrNull(value: Cents | null | undefined): Cents | null {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : null;
 }
 
@@ -42,11 +44,8 @@ export function validatePacing(input: PacingInput): PacingCheck {
   const daily = positiveOrNull(input.daily);
   const placements = Object.fromEntries(
     PACING_PLACEMENTS.map((p) => [p, positiveOrNull(input.placements?.[p])]),
-  ) as Record<PacingPlacement, number | null>;
-  const devices = Object.fromEntries(PACING_DEVICES.map((d) => [d, positiveOrNull(input.devices?.[d])])) as Record<
-    PacingDevice,
-    number | null
-  >;
+  ) as Record<PacingPlacement, Cents | null>;
+  const devices = Object.fromEntries(PACING_DEVICES.map((d) => [d, positiveOrNull(input.devices?.[d])])) as Record<PacingDevice, Cents | null>;
   if (total !== null && daily !== null && !(daily < total)) {
     return { ok: false, reason: "campaigns:budget.dailyNotBelowTotal", field: "daily" };
   }

@@ -185,8 +185,7 @@ export interface CampaignCompletenessInput {
   name: string | null | undefined;
   startDate: string | null | undefined;
   bidStrategy: BidStrategy | null | undefined;
-  /** Cents. */
-  bid: number | null | undefined;
+  bid: Cents | null | undefined;
 }
 
 /** A name, a start date and either the FIXED strategy or a bid above zero. */

@@ -9,13 +9,14 @@
 import type { PublishedCampaign } from "~/domain/campaigns/publication";
 import type { AdEvent } from "~/domain/metrics/events";
 import { MICROS_PER_CENT } from "~/domain/metrics/metrics";
+import type { Cents } from "~/domain/money";
 import { localHourAndWeekday } from "~/domain/metrics/periods";
 
 /** An event as POST /api/events takes it (the optional dimensions and sale fields left out when empty). */
 export type SimulatedEvent = Omit<AdEvent, "product" | "keyword" | "category" | "productCategory" | "quantity" | "sales"> & {
   product?: string;
   quantity?: number;
-  sales?: number;
+  sales?: Cents;
 };
 
 export interface SimulationInput {

@@ -4,10 +4,11 @@
  * that a spreadsheet would run as a formula neutralised. Pure.
  */
 import { TZDate } from "@date-fns/tz";
-import type { EntryType } from "~/domain/types";
+import type { Cents } from "~/domain/money";
+import type { EntryType, LedgerEntryData } from "~/domain/types";
 
 /** Cents as a decimal number of currency units, exactly: 10050 → "100.50", -5 → "-0.05". */
-export function minorToDecimal(minor: number): string {
+export function minorToDecimal(minor: Cents): string {
   if (!Number.isSafeInteger(minor)) throw new RangeError(`Money must be integer cents, got ${minor}`);
   const sign = minor < 0 ? "-" : "";
   const abs = Math.abs(minor);
@@ -25,8 +26,8 @@ export interface CsvEntry {
   seq: number;
   at: string;
   type: EntryType;
-  amount: number;
-  balanceAfter: number;
+  amount: Cents;
+  balanceAfter: Cents;
   reference: string;
   comment: string;
   by: string;
@@ -103,7 +104,7 @@ export function csvFileName(label: string, period: { from?: string; to?: string 
  * Spend of a set of entries (e.g. today's): debits, less the credits that reverse a debit. A
  * debit that reverses a credit corrects a funding mistake; it is not spend.
  */
-export function spendOf(entries: readonly { type: EntryType; amount: number; reversalOf: string | null }[]): number {
+export function spendOf(entries: readonly Pick<LedgerEntryData, "type" | "amount" | "reversalOf">[]): Cents {
   let spend = 0;
   for (const e of entries) {
     if (e.type === "debit" && !e.reversalOf) spend += e.amount;

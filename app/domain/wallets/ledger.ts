@@ -1,5 +1,6 @@
 /** Ledger rules: what a posting may do to a wallet. Pure. */
-import type { EntryType, WalletData } from "~/domain/types";
+import type { Cents } from "~/domain/money";
+import type { EntryType, LedgerEntryData, WalletData } from "~/domain/types";
 
 export type PostingProblem = "ledger.walletArchived" | "ledger.insufficientBalance" | "ledger.alreadyReversed" | "ledger.notReversible";
 
@@ -7,7 +8,7 @@ export type PostingProblem = "ledger.walletArchived" | "ledger.insufficientBalan
 export function checkPosting(
   wallet: Pick<WalletData, "status" | "balance">,
   type: EntryType,
-  amount: number,
+  amount: Cents,
 ): PostingProblem | null {
   if (wallet.status === "archived") return "ledger.walletArchived";
   if (type === "debit" && amount > wallet.balance) return "ledger.insufficientBalance";
@@ -15,7 +16,7 @@ export function checkPosting(
 }
 
 /** The entry that reverses another: the opposite type, the same amount. */
-export function reversalOf(entry: { type: EntryType; amount: number }): { type: EntryType; amount: number } {
+export function reversalOf(entry: Pick<LedgerEntryData, "type" | "amount">): Pick<LedgerEntryData, "type" | "amount"> {
   return { type: entry.type === "credit" ? "debit" : "credit", amount: entry.amount };
 }
 
@@ -23,8 +24,8 @@ export function reversalOf(entry: { type: EntryType; amount: number }): { type: 
 export function applyEntry(
   wallet: Pick<WalletData, "credit" | "debit">,
   type: EntryType,
-  amount: number,
-): { credit: number; debit: number; balance: number } {
+  amount: Cents,
+): Pick<WalletData, "credit" | "debit" | "balance"> {
   const credit = wallet.credit + (type === "credit" ? amount : 0);
   const debit = wallet.debit + (type === "debit" ? amount : 0);
   return { credit, debit, balance: credit - debit };
