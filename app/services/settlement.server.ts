@@ -20,6 +20,7 @@ import type { Page, SpendAccrual, SpendFollowUp } from "~/storage/port";
 import { refreshWalletCampaignsOrThrow } from "~/services/campaigns/wallets.server";
 import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
+import type { Cents } from "~/domain/money";
 
 /** Batches are kept this long for idempotency: past it, their events would be refused anyway. */
 export const BATCH_RETENTION_MS = 8 * 24 * 60 * 60 * 1000;
@@ -30,7 +31,7 @@ const MAX_WALLETS_PER_RUN = 2_000;
 export interface SettlementRun {
   /** Wallets settled, and the cents debited from them in all. */
   settled: number;
-  debitedCents: number;
+  debitedCents: Cents;
   /** Follow-ups done (after this run's settlements, or left by an earlier run). */
   followUps: number;
   /** Campaigns serving again after a daily, placement or device cap of an earlier day. */

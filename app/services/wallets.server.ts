@@ -82,7 +82,7 @@ async function listAll(walletId: string, period: PeriodInstants): Promise<Ledger
   return all;
 }
 
-export function presentWallet(wallet: Wallet, todaySpend: number, ctx: ViewContext) {
+export function presentWallet(wallet: Wallet, todaySpend: Cents, ctx: ViewContext) {
   const money = (minor: number) => formatMoney(minor, wallet.currency, ctx.locale);
   const runway = computeRunway(wallet, ctx.now);
   const share = spentShare(wallet);

@@ -39,6 +39,8 @@ import type { CampaignView, CampaignViewData, Product, ProductInput } from "~/do
 import type { PublishedCampaign } from "~/domain/campaigns/publication";
 import { CAMPAIGN_SORTS, type CampaignSort } from "~/domain/campaigns/list";
 import type { EventRefusal, WalletCost } from "~/domain/metrics/events";
+import type { Micros } from "~/domain/metrics/metrics";
+import type { Cents } from "~/domain/money";
 import type { CampaignDimensions } from "~/domain/wallets/settlement";
 
 export type DeletedCampaign = DeletedCampaignData & DocMeta;
@@ -276,7 +278,7 @@ export interface PostEntryInput {
   walletId: string;
   type: EntryType;
   /** Cents, above zero. */
-  amount: number;
+  amount: Cents;
   reference: string;
   comment: string;
   by: string;
@@ -501,9 +503,9 @@ export interface SpendFollowUp {
 export interface SpendAccrualData {
   walletId: string;
   /** The wallet's unsettled micros (the carry under a cent once settled). */
-  unsettledMicros: number;
+  unsettledMicros: Micros;
   /** Each campaign's unsettled micros. */
-  campaigns: Record<string, number>;
+  campaigns: Record<string, Micros>;
   /**
    * Each campaign's unsettled micros per placement and per device, moved to the campaign's
    * today's spend per placement and device when its cents are settled (absent: none yet).
@@ -537,11 +539,11 @@ export interface Settlement {
   seq: number;
   walletId: string;
   /** Cents debited (0: no ledger entry, only campaigns' spend moved). */
-  debitCents: number;
+  debitCents: Cents;
   entry: LedgerEntry | null;
   wallet: Wallet;
   /** Cents of spend added to each campaign. */
-  campaignCents: Record<string, number>;
+  campaignCents: Record<string, Cents>;
   /** What is left to do after the transaction, or null. */
   followUp: SpendFollowUp | null;
 }

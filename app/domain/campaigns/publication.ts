@@ -32,6 +32,7 @@ import { normaliseDevices, PACING_DEVICES, PACING_PLACEMENTS } from "~/domain/ca
 import { PLACEMENTS, type BidStrategy, type CampaignType, type Placement, type RetailerSettings } from "~/domain/retailer-settings";
 import { capsReachedToday, servingStop } from "~/domain/campaigns/status";
 import { EVENT_DEVICES } from "~/domain/metrics/metrics";
+import type { Cents } from "~/domain/money";
 import type { TeamStatus } from "~/domain/types";
 
 /** What the ad server reads for one campaign (spec section 4, publication). */
@@ -41,10 +42,9 @@ export interface PublishedCampaign {
   wallet: string;
   campaignType: CampaignType;
   bidStrategy: BidStrategy;
-  /** Cents. */
-  bid: number;
-  /** Cents, only for placements the campaign is published on. */
-  placementBids: Partial<Record<Placement, number>>;
+  bid: Cents;
+  /** Only for placements the campaign is published on. */
+  placementBids: Partial<Record<Placement, Cents>>;
   /** Slot -> placements, only the slots chosen and not off. */
   slots: Record<string, Placement[]>;
   placements: Placement[];
@@ -53,8 +53,8 @@ export interface PublishedCampaign {
   banners: Record<string, { image: string; href_link: string }>;
   /** Switched-on products, by position then availability. */
   productIds: string[];
-  /** Cents; keys are the stored field names (pacingTotal, pacingDaily, pacingSearch…, pacingMobile…). */
-  pacing: Record<string, number | null>;
+  /** Keys are the stored field names (pacingTotal, pacingDaily, pacingSearch…, pacingMobile…). */
+  pacing: Record<string, Cents | null>;
   startDate: string | null;
   endDate: string | null;
   published: string;
@@ -190,7 +190,7 @@ export function publishedProductIds(offers: Campaign["offers"]): string[] {
   return sortProducts(on).map((o) => o.id);
 }
 
-function cents(value: number | null | undefined): number | null {
+function cents(value: number | null | undefined): Cents | null {
   return typeof value === "number" && Number.isFinite(value) ? Math.round(value) : null;
 }
 
@@ -202,12 +202,12 @@ const DEVICE_PACING_FIELD = {
 } as const;
 
 /** The campaign's budgets in cents (a value of 0 or less is no budget). */
-export function publishedPacing(campaign: Campaign): Record<string, number | null> {
+export function publishedPacing(campaign: Campaign): Record<string, Cents | null> {
   const positive = (v: number | null | undefined) => {
     const c = cents(v);
     return c !== null && c > 0 ? c : null;
   };
-  const out: Record<string, number | null> = {
+  const out: Record<string, Cents | null> = {
     pacingTotal: positive(campaign.pacingTotal),
     pacingDaily: positive(campaign.pacingDaily),
   };
@@ -262,7 +262,7 @@ export function publishedCampaign(campaign: Campaign, ctx: PublicationContext): 
   const devices = servedDevices(campaign.devices, capped?.devices ?? []);
   if (cappedPlacements.size && placements.length === 0 && publishedPlacements(computedSlots(campaign, ctx.settings)).length > 0) return null;
   if (devices !== null && devices.length === 0) return null;
-  const placementBids: Partial<Record<Placement, number>> = {};
+  const placementBids: Partial<Record<Placement, Cents>> = {};
   for (const p of placements) {
     const bid = cents(campaign.placementBids?.[p]);
     if (bid !== null && bid > 0) placementBids[p] = bid;

@@ -16,6 +16,7 @@ import {
   type Where,
 } from "~/storage/port";
 import { appendAuditInTransaction, diffFields } from "~/storage/repos/audit.server";
+import type { Cents } from "~/domain/money";
 
 export function createWalletsRepo(store: DocumentStore): WalletsRepo {
   const C = COLLECTIONS.wallet;
@@ -97,7 +98,7 @@ type StoredEntry = LedgerEntryData & { sortKey: string };
 export interface EntryToPost {
   walletId: string;
   type: EntryType;
-  amount: number;
+  amount: Cents;
   reference: string;
   comment: string;
   by: string;
