@@ -378,9 +378,12 @@ function LedgerSection() {
   const { t: tc } = useTranslation();
   const { team, wallet, entries, next, paged, filter, canManage, seesSensitive, retailerTimeZone } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
-  const periodQuery = new URLSearchParams();
-  if (filter.from) periodQuery.set("from", filter.from);
-  if (filter.to) periodQuery.set("to", filter.to);
+  const ledgerDays = new URLSearchParams();
+  if (filter.from) ledgerDays.set("from", filter.from);
+  if (filter.to) ledgerDays.set("to", filter.to);
+  // The statistics' period stays as it is while the ledger is filtered, cleared or paged.
+  const statisticsParams = useStatisticsParams();
+  const periodQuery = new URLSearchParams([...statisticsParams, ...ledgerDays]);
   const nextQuery = new URLSearchParams(periodQuery);
   if (next) nextQuery.set("after", next);
   const reverseQuery = (id: string) => {
@@ -389,8 +392,7 @@ function LedgerSection() {
     return `?${q.toString()}`;
   };
   const filtered = !!(filter.from || filter.to);
-  const statisticsParams = useStatisticsParams();
-  const exportHref = `/teams/${team.id}/wallets/${wallet.id}/export.csv${periodQuery.size ? `?${periodQuery.toString()}` : ""}`;
+  const exportHref = `/teams/${team.id}/wallets/${wallet.id}/export.csv${ledgerDays.size ? `?${ledgerDays.toString()}` : ""}`;
   return (
     <section className="panel wallet-section" aria-labelledby="ledger-title">
       <h3 id="ledger-title">{t("ledger.title")}</h3>
@@ -415,7 +417,7 @@ function LedgerSection() {
           {tc("actions.filter")}
         </button>
         {filtered ? (
-          <Link to="?" className="button">
+          <Link to={`?${new URLSearchParams(statisticsParams).toString()}`} className="button">
             {t("ledger.clear")}
           </Link>
         ) : null}

@@ -274,6 +274,12 @@ test.describe("statistics screens, as a retailer administrator", () => {
     await statistics.getByRole("button", { name: mt("period.apply") }).click();
     await expect(page).toHaveURL(/statsPeriod=yesterday/);
     await expect(tiles.getByRole("listitem").filter({ hasText: mt("metric.displays") })).toContainText("0");
+    // The ledger's own dates (from, to) leave the statistics' period as it is.
+    const ledger = page.getByRole("form", { name: wt("ledger.filter") });
+    await ledger.getByLabel(wt("ledger.from"), { exact: true }).fill(today());
+    await ledger.getByRole("button", { name: ut("actions.filter") }).click();
+    await expect(page).toHaveURL(new RegExp(`statsPeriod=yesterday.*from=${today()}`));
+    await expect(statistics.getByRole("combobox", { name: mt("period.preset"), exact: true })).toHaveValue("yesterday");
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
 
     await page.goto(`/teams/${TEAM}/wallets`);
