@@ -131,7 +131,7 @@ export default function WalletListRoute() {
               <Freshness newestEvent={statistics.newestEvent} />
               <FiguresTable caption={mt("walletsCaption", { team: team.name })} nameLabel={t("fields.label")} rows={statistics.rows} />
               <p>
-                <ExportLink path={`/teams/${encodeURIComponent(team.id)}/wallets.csv`} label={mt("exportTable", { table: mt("dashboard.wallets") })} rows={statistics.rows.length} />
+                <ExportLink path={`/teams/${encodeURIComponent(team.id)}/wallets/statistics.csv`} label={mt("exportTable", { table: mt("dashboard.wallets") })} rows={statistics.rows.length} />
               </p>
             </>
           ) : null}

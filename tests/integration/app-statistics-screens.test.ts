@@ -24,10 +24,10 @@ let routes: {
   statisticsCsv: typeof import("~/routes/campaigns.$campaignId.statistics[.]csv");
   dashboard: typeof import("~/routes/_index");
   wallets: typeof import("~/routes/teams.$teamId.wallets");
-  walletsCsv: typeof import("~/routes/teams.$teamId.wallets[.]csv");
+  walletsCsv: typeof import("~/routes/teams.$teamId.wallets_.statistics[.]csv");
   wallet: typeof import("~/routes/teams.$teamId.wallets_.$walletId");
   list: typeof import("~/routes/campaigns._index");
-  listCsv: typeof import("~/routes/campaigns[.]csv");
+  listCsv: typeof import("~/routes/campaigns.statistics[.]csv");
 };
 const cookies = { operator: "", supplier: "" };
 const ids = { teamA: "", teamB: "", teamP: "", walletA: "", walletB: "", campaignA: "", campaignB: "", campaignP: "" };
@@ -64,10 +64,10 @@ beforeAll(async () => {
     statisticsCsv: await import("~/routes/campaigns.$campaignId.statistics[.]csv"),
     dashboard: await import("~/routes/_index"),
     wallets: await import("~/routes/teams.$teamId.wallets"),
-    walletsCsv: await import("~/routes/teams.$teamId.wallets[.]csv"),
+    walletsCsv: await import("~/routes/teams.$teamId.wallets_.statistics[.]csv"),
     wallet: await import("~/routes/teams.$teamId.wallets_.$walletId"),
     list: await import("~/routes/campaigns._index"),
-    listCsv: await import("~/routes/campaigns[.]csv"),
+    listCsv: await import("~/routes/campaigns.statistics[.]csv"),
   };
   const storage = app.m.storageIndex.getStorage();
   const a = await storage.teams.create(makeTeamData({ name: "Alpha Screens" }), { by: "system" });
@@ -173,15 +173,15 @@ describe("a wallet's page and a team's Wallets tab", () => {
     expect(compared.data.statistics.totals.displays).toBe(100);
     expect(compared.data.statistics.previousTotals.displays).toBe(50);
 
-    const csv = await download(routes.walletsCsv.loader, "supplier", `/teams/${ids.teamA}/wallets.csv?period=last7`, { teamId: ids.teamA });
+    const csv = await download(routes.walletsCsv.loader, "supplier", `/teams/${ids.teamA}/wallets/statistics.csv?period=last7`, { teamId: ids.teamA });
     expect(csv.status).toBe(200);
     expect(csv.type).toContain("text/csv");
     expect(dataLines(csv.text)).toEqual(["Alpha screens wallet,70,50,3,4.29,0.40,0.00,0.00"]);
     expect(csv.text).not.toContain("Beta");
 
-    const refused = await download(routes.walletsCsv.loader, "supplier", `/teams/${ids.teamB}/wallets.csv`, { teamId: ids.teamB });
+    const refused = await download(routes.walletsCsv.loader, "supplier", `/teams/${ids.teamB}/wallets/statistics.csv`, { teamId: ids.teamB });
     expect(refused.status).toBe(404);
-    const operator = await download(routes.walletsCsv.loader, "operator", `/teams/${ids.teamB}/wallets.csv?period=yesterday`, { teamId: ids.teamB });
+    const operator = await download(routes.walletsCsv.loader, "operator", `/teams/${ids.teamB}/wallets/statistics.csv?period=yesterday`, { teamId: ids.teamB });
     expect(dataLines(operator.text)).toEqual(["Beta screens wallet,70,60,7,10.00,0.70,0.00,0.00"]);
   });
 });
@@ -209,17 +209,17 @@ describe("the campaign list's statistics columns", () => {
   });
 
   it("exports every campaign of the list with its figures: a supplier's own, an operator's all, a team's on its tab", async () => {
-    const mine = await download(routes.listCsv.loader, "supplier", `/campaigns.csv?${columns}&period=today`);
+    const mine = await download(routes.listCsv.loader, "supplier", `/campaigns/statistics.csv?${columns}&period=today`);
     expect(mine.status).toBe(200);
     expect(mine.text.replace(/^\uFEFF/, "").split("\r\n")[0]).toBe("Campaign,Advertiser,Displays,Views,Clicks,CTR,Spend,Sales,ROAS");
     expect(dataLines(mine.text)).toEqual(["Alpha screens campaign,Alpha Screens,100,80,4,4.00,2.00,0.00,0.00"]);
 
-    const all = dataLines((await download(routes.listCsv.loader, "operator", "/campaigns.csv?period=today")).text);
+    const all = dataLines((await download(routes.listCsv.loader, "operator", "/campaigns/statistics.csv?period=today")).text);
     expect(all).toEqual(expect.arrayContaining(["Beta screens campaign,Beta Screens,300,200,3,1.00,0.90,0.00,0.00", "Alpha screens campaign,Alpha Screens,100,80,4,4.00,2.00,0.00,0.00"]));
-    const team = dataLines((await download(routes.listCsv.loader, "operator", `/campaigns.csv?team=${ids.teamB}&period=yesterday`)).text);
+    const team = dataLines((await download(routes.listCsv.loader, "operator", `/campaigns/statistics.csv?team=${ids.teamB}&period=yesterday`)).text);
     expect(team).toEqual(["Beta screens campaign,Beta Screens,70,60,7,10.00,0.70,0.00,0.00"]);
     // A supplier asking for another team's campaigns gets none.
-    expect(dataLines((await download(routes.listCsv.loader, "supplier", `/campaigns.csv?team=${ids.teamB}`)).text)).toEqual([]);
+    expect(dataLines((await download(routes.listCsv.loader, "supplier", `/campaigns/statistics.csv?team=${ids.teamB}`)).text)).toEqual([]);
   });
 });
 

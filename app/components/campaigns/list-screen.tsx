@@ -133,7 +133,7 @@ function ListStatistics({ page }: { page: CampaignListScreenData }) {
   return (
     <div className="campaign-list-statistics">
       <Freshness newestEvent={page.list.newestEvent ?? null} />
-      <ExportLink path="/campaigns.csv" search={search} label={t("exportTable", { table: t("dashboard.campaigns") })} />
+      <ExportLink path="/campaigns/statistics.csv" search={search} label={t("exportTable", { table: t("dashboard.campaigns") })} />
     </div>
   );
 }
