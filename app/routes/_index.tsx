@@ -5,15 +5,12 @@ import { useTranslation } from "react-i18next";
 import { DashboardTeams } from "~/components/dashboard-teams";
 import { FormAlert } from "~/components/forms";
 import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodForm } from "~/components/metrics/statistics";
-import { periodFromSearch, PRESETS, type Preset } from "~/domain/metrics/periods";
+import { OVERVIEW_PRESETS as DASHBOARD_PRESETS, periodFromSearch } from "~/domain/metrics/periods";
 import { requireUser } from "~/http/auth.server";
 import { DASHBOARD_ROWS, DASHBOARD_TABS, STAT_SORTS, type DashboardTab, type StatSort } from "~/domain/metrics/dashboard";
 import { dashboardStatistics } from "~/services/dashboard.server";
 import { retailerTimeZone } from "~/services/retailer-settings.server";
 import { listDashboardTeams } from "~/services/teams-admin.server";
-
-/** The dashboard has no wallet or campaign of its own: their lifetimes are not its presets. */
-const DASHBOARD_PRESETS: readonly Preset[] = PRESETS.filter((p) => p !== "walletLifetime" && p !== "campaignLifetime");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Home");
@@ -97,7 +94,7 @@ export default function DashboardRoute() {
             <>
               <FiguresTable caption={mt(`dashboard.${tab}`)} nameLabel={nameLabel} rows={statistics.rows} sort={sort} dir={dir} showTeam={tab !== "teams"} />
               <p>
-                <ExportLink path="/statistics.csv" extra={{ tab }} label={mt("exportTable", { table: mt(`dashboard.${tab}`) })} />
+                <ExportLink path="/statistics.csv" extra={{ tab }} label={mt("exportTable", { table: mt(`dashboard.${tab}`) })} rows={statistics.count} />
               </p>
             </>
           )}

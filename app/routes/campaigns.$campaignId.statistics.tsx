@@ -2,10 +2,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormAlert } from "~/components/forms";
-import { BreakdownChart, TimeChart } from "~/components/metrics/chart";
+import { BreakdownChart, TimeChart, TopChart } from "~/components/metrics/chart";
+import { Heatmap } from "~/components/metrics/heatmap";
 import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodForm, useFigureFormat } from "~/components/metrics/statistics";
 import { BREAKDOWNS, type Breakdown, type Derived } from "~/domain/metrics/metrics";
-import { periodFromSearch, PRESETS, type Preset } from "~/domain/metrics/periods";
+import { CAMPAIGN_PRESETS, campaignPresetContext, periodFromSearch } from "~/domain/metrics/periods";
 import { requireUser } from "~/http/auth.server";
 import { orThrow } from "~/http/reply.server";
 import { requireCampaign } from "~/services/campaigns/campaigns.server";
@@ -14,16 +15,18 @@ import { retailerTimeZone } from "~/services/retailer-settings.server";
 
 export const meta: MetaFunction = () => [{ title: "Statistics · Ads console" }];
 
-/** A campaign's statistics have no wallet lifetime of their own to show. */
-const CAMPAIGN_PRESETS: readonly Preset[] = PRESETS.filter((p) => p !== "walletLifetime");
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Campaign");
-  const ctx = orThrow(await requireCampaign(user, params.campaignId));
   const timeZone = retailerTimeZone();
+  const search = new URL(request.url).searchParams;
+  if (!params.campaignId?.trim()) {
+    // Statistics asked for without a campaign (spec section 8's 'No campaign ID'): said, not thrown.
+    return { campaignId: "", choice: periodFromSearch(search, { now: new Date(), timeZone }, CAMPAIGN_PRESETS), retailerTimeZone: timeZone, statistics: null, failure: "metrics:errors.noCampaignId" };
+  }
+  const ctx = orThrow(await requireCampaign(user, params.campaignId));
   const choice = periodFromSearch(
-    new URL(request.url).searchParams,
-    { now: new Date(), timeZone, campaign: { startDate: ctx.campaign.startDate, endDate: ctx.campaign.endDate, created: ctx.campaign.created } },
+    search,
+    { now: new Date(), timeZone, ...campaignPresetContext(ctx.campaign) },
     CAMPAIGN_PRESETS,
   );
   const statistics = await campaignStatistics(user, ctx, { period: choice.period, previous: choice.previous });
@@ -34,49 +37,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     statistics: statistics.ok ? statistics.value : null,
     failure: statistics.ok ? null : statistics.reason,
   };
-}
-
-const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6];
-const HOURS = Array.from({ length: 24 }, (_, h) => h);
-
-function Heatmap({ clicks, displays }: { clicks: number[][]; displays: number[][] }) {
-  const { t, i18n } = useTranslation("metrics");
-  const max = Math.max(1, ...displays.flat());
-  const integer = new Intl.NumberFormat(i18n.language);
-  // Monday 2 January 2023 is a Monday: weekday names in the reader's language.
-  const dayName = (w: number) => new Intl.DateTimeFormat(i18n.language, { weekday: "short", timeZone: "UTC" }).format(new Date(Date.UTC(2023, 0, 2 + w)));
-  return (
-    <div className="table-wrap heatmap-wrap">
-      <table className="heatmap">
-        <caption>{t("campaign.heatmapCaption")}</caption>
-        <thead>
-          <tr>
-            <td />
-            {HOURS.map((h) => (
-              <th key={h} scope="col">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {WEEKDAYS.map((w) => (
-            <tr key={w}>
-              <th scope="row">{dayName(w)}</th>
-              {HOURS.map((h) => {
-                const share = displays[w][h] / max;
-                return (
-                  <td key={h} style={{ ["--heat" as string]: share.toFixed(2) }} title={t("campaign.heatCell", { displays: integer.format(displays[w][h]), clicks: integer.format(clicks[w][h]) })}>
-                    {displays[w][h] ? integer.format(clicks[w][h]) : ""}
-                  </td>
-                );
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
 }
 
 export default function CampaignStatisticsRoute() {
@@ -94,7 +54,7 @@ export default function CampaignStatisticsRoute() {
   return (
     <section className="panel" aria-labelledby="statistics-title">
       <h2 id="statistics-title">{t("title")}</h2>
-      <PeriodForm presets={CAMPAIGN_PRESETS} preset={choice.preset} period={choice.period} custom={choice.custom} compare={choice.previous !== null} />
+      {campaignId ? <PeriodForm presets={CAMPAIGN_PRESETS} preset={choice.preset} period={choice.period} custom={choice.custom} compare={choice.previous !== null} /> : null}
       {failure ? <FormAlert title={t(failure)} message={tc("errors.errorOccurred")} /> : null}
       {statistics ? (
         <>
@@ -159,15 +119,19 @@ export default function CampaignStatisticsRoute() {
             <p className="muted">{t("campaign.noProducts")}</p>
           ) : (
             <>
+              <TopChart label={(metric, count) => t("chart.topProducts", { metric, count })} points={statistics.products.map((p) => ({ label: p.name, figures: p.figures as Derived }))} />
               <FiguresTable caption={t("campaign.products")} nameLabel={t("campaign.product")} rows={statistics.products.map((p) => ({ ...p, figures: p.figures as Derived }))} />
+              {statistics.productCount > statistics.products.length ? (
+                <p className="muted">{t("campaign.productsTruncated", { count: statistics.products.length })}</p>
+              ) : null}
               <p>
-                <ExportLink path={csvPath} extra={{ table: "products" }} label={t("exportTable", { table: t("campaign.products") })} />
+                <ExportLink path={csvPath} extra={{ table: "products" }} label={t("exportTable", { table: t("campaign.products") })} rows={statistics.productCount} />
               </p>
             </>
           )}
           <h3>{t("campaign.heatmap")}</h3>
           <p className="field-help">{t("campaign.heatmapHelp", { zone })}</p>
-          <Heatmap clicks={statistics.heatmap.clicks} displays={statistics.heatmap.displays} />
+          <Heatmap id="statistics-heatmap" clicks={statistics.heatmap.clicks} displays={statistics.heatmap.displays} />
         </>
       ) : null}
     </section>

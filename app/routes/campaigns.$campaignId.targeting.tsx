@@ -6,6 +6,11 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DaypartingGrid } from "~/components/campaigns/dayparting-grid";
+import { Heatmap } from "~/components/metrics/heatmap";
+import { Freshness, PeriodFields } from "~/components/metrics/statistics";
+import { CAMPAIGN_PRESETS, campaignPresetContext, periodFromSearch } from "~/domain/metrics/periods";
+import { campaignHeatmap } from "~/services/campaigns/statistics.server";
+import { retailerTimeZone } from "~/services/retailer-settings.server";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
 import { SelectField } from "~/components/select-field";
 import { CAPPING_TYPES } from "~/domain/campaigns/campaign";
@@ -20,12 +25,36 @@ import { useIsPending } from "~/utils/misc";
 
 export const meta: MetaFunction = () => [{ title: "Targeting · Ads console" }];
 
-/** Devices, frequency capping, placements and slots, and dayparting of a campaign. */
+/**
+ * Devices, frequency capping, placements and slots, and dayparting of a campaign, with beside the
+ * dayparting grid the campaign's heatmap of a period (?period=…, default the last 30 days), so a
+ * user schedules from evidence.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Campaign");
   const ctx = orThrow(await requireCampaign(user, params.campaignId));
-  return targetingView(user, ctx, await getRequestLocale(request));
+  const choice = periodFromSearch(
+    new URL(request.url).searchParams,
+    { now: new Date(), timeZone: retailerTimeZone(), ...campaignPresetContext(ctx.campaign) },
+    CAMPAIGN_PRESETS,
+    { defaultPreset: EVIDENCE_PRESET },
+  );
+  const [view, evidence] = await Promise.all([targetingView(user, ctx, await getRequestLocale(request)), campaignHeatmap(user, ctx, choice.period)]);
+  return {
+    ...view,
+    evidence: {
+      choice,
+      heatmap: evidence.ok ? evidence.value.heatmap : null,
+      newestEvent: evidence.ok ? evidence.value.newestEvent : null,
+      failure: evidence.ok ? null : evidence.reason,
+    },
+  };
 }
+
+/** The heatmap beside the dayparting grid covers the last 30 days unless the URL says otherwise. */
+const EVIDENCE_PRESET = "last30";
+/** The heatmap's GET form: empty, after the targeting form; its fields sit beside the grid (HTML's form attribute). */
+const EVIDENCE_FORM_ID = "daypart-evidence-form";
 
 type ActionData = { result: SubmissionResult<string[]>; preset?: DaypartPreset };
 
@@ -199,8 +228,47 @@ function TargetingForm() {
             />
           </fieldset>
         </fieldset>
+        <DaypartEvidence />
         {readOnly ? null : <SubmitButton pending={pending}>{t("save")}</SubmitButton>}
       </Form>
+      <Form id={EVIDENCE_FORM_ID} method="get" preventScrollReset />
+    </section>
+  );
+}
+
+/** When the campaign's ads performed, by weekday and hour, for a period: the evidence to schedule from. */
+function DaypartEvidence() {
+  const { t } = useTranslation("metrics");
+  const { t: tc } = useTranslation();
+  const { evidence, timeZone } = useLoaderData<typeof loader>();
+  const { choice } = evidence;
+  return (
+    <section className="daypart-evidence" aria-labelledby="daypart-evidence-title">
+      <h3 id="daypart-evidence-title">{t("campaign.heatmap")}</h3>
+      <p className="field-help">{t("campaign.heatmapTargetingHelp", { zone: timeZone })}</p>
+      <div className="period-form" role="group" aria-label={t("period.label")}>
+        <PeriodFields
+          presets={CAMPAIGN_PRESETS}
+          preset={choice.preset}
+          period={choice.period}
+          custom={choice.custom}
+          compare={false}
+          compareOption={false}
+          idPrefix="evidence"
+          form={EVIDENCE_FORM_ID}
+        >
+          <button type="submit" className="button" form={EVIDENCE_FORM_ID}>
+            {t("period.apply")}
+          </button>
+        </PeriodFields>
+      </div>
+      {evidence.failure ? <FormAlert title={t(evidence.failure)} message={tc("errors.errorOccurred")} /> : null}
+      {evidence.heatmap ? (
+        <>
+          <Heatmap id="daypart-heatmap" displays={evidence.heatmap.displays} clicks={evidence.heatmap.clicks} />
+          <Freshness newestEvent={evidence.newestEvent} />
+        </>
+      ) : null}
     </section>
   );
 }

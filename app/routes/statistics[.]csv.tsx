@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { DASHBOARD_TABS, type DashboardTab } from "~/domain/metrics/dashboard";
-import { periodFromSearch } from "~/domain/metrics/periods";
+import { OVERVIEW_PRESETS, periodFromSearch } from "~/domain/metrics/periods";
 import { requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
 import { orThrow } from "~/http/reply.server";
@@ -16,7 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const params = new URL(request.url).searchParams;
     const asked = params.get("tab");
     const tab: DashboardTab = (DASHBOARD_TABS as readonly string[]).includes(asked ?? "") ? (asked as DashboardTab) : "teams";
-    const { period } = periodFromSearch(params, { now: new Date(), timeZone: retailerTimeZone() });
+    const { period } = periodFromSearch(params, { now: new Date(), timeZone: retailerTimeZone() }, OVERVIEW_PRESETS);
     const file = orThrow(await exportDashboardCsv(user, tab, period, locale));
     return csvResponse(file.fileName, file.body);
   });

@@ -15,13 +15,10 @@ import { redirectWithToast } from "~/http/toast.server";
 import { createWallet, listTeamWallets, retailerSettings, viewContext } from "~/services/wallets.server";
 import { useIsPending } from "~/utils/misc";
 import { FormAlert } from "~/components/forms";
-import { FiguresTable, Freshness, PeriodForm } from "~/components/metrics/statistics";
-import { periodFromSearch, PRESETS, type Preset } from "~/domain/metrics/periods";
+import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodForm } from "~/components/metrics/statistics";
+import { OVERVIEW_PRESETS as TEAM_PRESETS, periodFromSearch } from "~/domain/metrics/periods";
 import { retailerTimeZone } from "~/services/retailer-settings.server";
 import { teamWalletStatistics } from "~/services/wallet-statistics.server";
-
-/** A team's wallets side by side: no single wallet's or campaign's lifetime. */
-const TEAM_PRESETS: readonly Preset[] = PRESETS.filter((p) => p !== "walletLifetime" && p !== "campaignLifetime");
 
 export const meta: MetaFunction = () => [{ title: "Wallets · Ads console" }];
 
@@ -31,7 +28,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const team = await requireVisibleTeam(user, params.teamId);
   const ctx = viewContext(user, await getRequestLocale(request));
   const choice = periodFromSearch(new URL(request.url).searchParams, { now: new Date(), timeZone: retailerTimeZone() }, TEAM_PRESETS);
-  const [wallets, statistics] = await Promise.all([listTeamWallets(team, ctx), teamWalletStatistics(user, team, choice.period)]);
+  const [wallets, statistics] = await Promise.all([listTeamWallets(team, ctx), teamWalletStatistics(user, team, choice.period, choice.previous)]);
   return {
     choice,
     statistics: statistics.ok ? statistics.value : null,
@@ -128,12 +125,16 @@ export default function WalletListRoute() {
       {wallets.length > 0 ? (
         <section className="panel" aria-labelledby="wallets-statistics-title">
           <h3 id="wallets-statistics-title">{mt("title")}</h3>
-          <PeriodForm presets={TEAM_PRESETS} preset={choice.preset} period={choice.period} custom={choice.custom} compare={false} />
+          <PeriodForm presets={TEAM_PRESETS} preset={choice.preset} period={choice.period} custom={choice.custom} compare={choice.previous !== null} />
           {statisticsFailure ? <FormAlert title={mt(statisticsFailure)} message={t("common:errors.errorOccurred")} /> : null}
           {statistics ? (
             <>
-              <FiguresTable caption={mt("walletsCaption", { team: team.name })} nameLabel={t("fields.label")} rows={statistics.rows} />
+              <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} />
               <Freshness newestEvent={statistics.newestEvent} />
+              <FiguresTable caption={mt("walletsCaption", { team: team.name })} nameLabel={t("fields.label")} rows={statistics.rows} />
+              <p>
+                <ExportLink path={`/teams/${encodeURIComponent(team.id)}/wallets/statistics.csv`} label={mt("exportTable", { table: mt("dashboard.wallets") })} rows={statistics.rows.length} />
+              </p>
             </>
           ) : null}
         </section>

@@ -5,9 +5,9 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Freshness, KpiTiles } from "~/components/metrics/statistics";
-import type { Derived } from "~/domain/metrics/metrics";
-import { walletLifetimeStatistics } from "~/services/wallet-statistics.server";
+import { Freshness, KpiTiles, PeriodForm } from "~/components/metrics/statistics";
+import { periodFromSearch, periodParamNames, WALLET_PRESETS, walletPresetContext } from "~/domain/metrics/periods";
+import { walletStatistics } from "~/services/wallet-statistics.server";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
 import { DailyBudgetReached, RecentlyUpdatedBadge, SpentMeter, WalletFields, WalletStatusBadge } from "~/components/wallets";
 import { periodInstants } from "~/domain/wallets/ledger-period";
@@ -42,7 +42,16 @@ import { cn } from "~/utils/misc";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.wallet.label} · Ads console` : "Ads console" }];
 
-/** A wallet: its money, runway and settings, and its ledger (posting, reversal, period, CSV). */
+/**
+ * The URL names of the wallet's statistics period (statsPeriod, statsFrom…): from and to are the
+ * ledger's date filter.
+ */
+const STATS_PREFIX = "stats";
+
+/**
+ * A wallet: its money, runway and settings, its statistics for a period (default its lifetime),
+ * and its ledger (posting, reversal, period, CSV).
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Wallet");
   const team = await requireVisibleTeam(user, params.teamId);
@@ -54,8 +63,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const period = periodInstants({ from: from || undefined, to: to || undefined }, ctx.retailerTimeZone);
   const canManage = can(user, "Wallet", "update", { teamId: team.id });
   const reverseId = search.get("reverse");
-  const [lifetime, todaySpend, page, reverse] = await Promise.all([
-    walletLifetimeStatistics(user, wallet),
+  const choice = periodFromSearch(search, { now: ctx.now, timeZone: ctx.retailerTimeZone, ...walletPresetContext(wallet) }, WALLET_PRESETS, {
+    defaultPreset: "walletLifetime",
+    prefix: STATS_PREFIX,
+  });
+  const [statistics, todaySpend, page, reverse] = await Promise.all([
+    walletStatistics(user, wallet, choice.period, choice.previous),
     todaySpendOf(wallet.id, ctx.now, ctx.retailerTimeZone),
     listLedgerPage(wallet, { ...(period.ok ? period.value : {}), after: search.get("after") }, ctx),
     canManage && reverseId ? getEntryView(wallet, reverseId, ctx) : null,
@@ -74,8 +87,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     /** A fresh idempotency key for each posting form shown: a double submission records one entry. */
     postKey: canManage && wallet.status !== "archived" ? randomUUID() : null,
     reverse: reverse && reverse.reversible ? reverse : null,
-    lifetime: lifetime.ok ? lifetime.value : null,
-    lifetimeFailure: lifetime.ok ? null : lifetime.reason,
+    choice,
+    statistics: statistics.ok ? statistics.value : null,
+    statisticsFailure: statistics.ok ? null : statistics.reason,
   };
 }
 
@@ -159,7 +173,7 @@ function useIntentPending(intent: string): boolean {
 
 export default function WalletRoute() {
   const { t } = useTranslation("wallets");
-  const { team, wallet, canManage, postKey, reverse, seesSensitive, lifetime, lifetimeFailure } = useLoaderData<typeof loader>();
+  const { team, wallet, canManage, postKey, reverse, seesSensitive } = useLoaderData<typeof loader>();
   return (
     <>
       <p className="wallet-back">
@@ -217,7 +231,7 @@ export default function WalletRoute() {
           <dd>{wallet.balanceUpdated ?? t("page.neverUpdated")}</dd>
         </dl>
       </section>
-      <WalletLifetime lifetime={lifetime} failure={lifetimeFailure} />
+      <WalletStatistics />
       {canManage && wallet.archived ? (
         <p className="notice" role="note">
           {t("page.archivedNotice")}
@@ -366,9 +380,12 @@ function LedgerSection() {
   const { t: tc } = useTranslation();
   const { team, wallet, entries, next, paged, filter, canManage, seesSensitive, retailerTimeZone } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
-  const periodQuery = new URLSearchParams();
-  if (filter.from) periodQuery.set("from", filter.from);
-  if (filter.to) periodQuery.set("to", filter.to);
+  const ledgerDays = new URLSearchParams();
+  if (filter.from) ledgerDays.set("from", filter.from);
+  if (filter.to) ledgerDays.set("to", filter.to);
+  // The statistics' period stays as it is while the ledger is filtered, cleared or paged.
+  const statisticsParams = useStatisticsParams();
+  const periodQuery = new URLSearchParams([...statisticsParams, ...ledgerDays]);
   const nextQuery = new URLSearchParams(periodQuery);
   if (next) nextQuery.set("after", next);
   const reverseQuery = (id: string) => {
@@ -377,11 +394,14 @@ function LedgerSection() {
     return `?${q.toString()}`;
   };
   const filtered = !!(filter.from || filter.to);
-  const exportHref = `/teams/${team.id}/wallets/${wallet.id}/export.csv${periodQuery.size ? `?${periodQuery.toString()}` : ""}`;
+  const exportHref = `/teams/${team.id}/wallets/${wallet.id}/export.csv${ledgerDays.size ? `?${ledgerDays.toString()}` : ""}`;
   return (
     <section className="panel wallet-section" aria-labelledby="ledger-title">
       <h3 id="ledger-title">{t("ledger.title")}</h3>
       <Form method="get" className="filters ledger-filters" aria-label={t("ledger.filter")}>
+        {statisticsParams.map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
         {(["from", "to"] as const).map((bound) => (
           <div className="field" key={bound}>
             <label htmlFor={`ledger-${bound}`}>{t(`ledger.${bound}`)}</label>
@@ -399,7 +419,7 @@ function LedgerSection() {
           {tc("actions.filter")}
         </button>
         {filtered ? (
-          <Link to="?" className="button">
+          <Link to={`?${new URLSearchParams(statisticsParams).toString()}`} className="button">
             {t("ledger.clear")}
           </Link>
         ) : null}
@@ -515,21 +535,43 @@ function EditWalletPanel() {
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
 
-/** The wallet's statistics over its lifetime: what its money bought. */
-function WalletLifetime({ lifetime, failure }: { lifetime: { period: { from: string; to: string }; totals: Derived; newestEvent: string | null } | null; failure: string | null }) {
-  const { t, i18n } = useTranslation("metrics");
-  const day = (d: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${d}T00:00:00Z`));
+/** The wallet's statistics for a period, by default its lifetime: what its money bought. */
+function WalletStatistics() {
+  const { t } = useTranslation("metrics");
+  const { choice, statistics, statisticsFailure, filter } = useLoaderData<typeof loader>();
+  // The ledger's date filter stays as it is when the statistics' period changes.
+  const keep: Record<string, string> = {};
+  if (filter.from) keep.from = filter.from;
+  if (filter.to) keep.to = filter.to;
   return (
     <section className="panel wallet-section" aria-labelledby="wallet-statistics-title">
       <h3 id="wallet-statistics-title">{t("title")}</h3>
-      {failure ? <FormAlert title={t(failure)} message={t("common:errors.errorOccurred")} /> : null}
-      {lifetime ? (
+      <PeriodForm
+        presets={WALLET_PRESETS}
+        preset={choice.preset}
+        period={choice.period}
+        custom={choice.custom}
+        compare={choice.previous !== null}
+        prefix={STATS_PREFIX}
+        idPrefix="wallet-period"
+        keep={keep}
+      />
+      {statisticsFailure ? <FormAlert title={t(statisticsFailure)} message={t("common:errors.errorOccurred")} /> : null}
+      {statistics ? (
         <>
-          <p className="muted">{t("walletLifetime", { from: day(lifetime.period.from), to: day(lifetime.period.to) })}</p>
-          <KpiTiles totals={lifetime.totals} previous={null} />
-          <Freshness newestEvent={lifetime.newestEvent} />
+          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} />
+          <Freshness newestEvent={statistics.newestEvent} />
         </>
       ) : null}
     </section>
   );
+}
+
+/** The statistics period's values of the URL, kept by the ledger's date filter. */
+function useStatisticsParams(): [string, string][] {
+  const [params] = useSearchParams();
+  return Object.values(periodParamNames(STATS_PREFIX)).flatMap((name) => {
+    const value = params.get(name);
+    return value ? [[name, value] as [string, string]] : [];
+  });
 }

@@ -3,6 +3,8 @@
  * asked for) and one row per team, wallet or campaign with its figures, named, sorted as asked.
  * Only what the user may see: a supplier's figures are their teams' (fetchMetrics narrows them).
  */
+import { MAX_GROUP_ROWS } from "~/domain/metrics/contract";
+import { EXPORT_WARNING_ROWS } from "~/domain/metrics/csv";
 import { DASHBOARD_ROWS, type DashboardTab, type StatSort } from "~/domain/metrics/dashboard";
 import { derive, type Derived, type Measures } from "~/domain/metrics/metrics";
 import type { Period } from "~/domain/metrics/periods";
@@ -29,6 +31,8 @@ export interface DashboardStatistics {
   rows: StatRow[];
   /** Rows with figures beyond DASHBOARD_ROWS were left out. */
   truncated: boolean;
+  /** Rows with figures (what an export writes), counted up to just past the export warning's threshold. */
+  count: number;
   newestEvent: string | null;
 }
 
@@ -93,8 +97,10 @@ export async function dashboardStatistics(
   const limit = input.limit ?? DASHBOARD_ROWS;
   const term = TERM[input.tab];
   const title = input.tab === "teams" ? "metrics:errors.fetchTeam" : "metrics:errors.fetchOverall";
+  // Asked for past the export warning's threshold too, so the page knows when to warn.
+  const size = Math.min(MAX_GROUP_ROWS, Math.max(limit, EXPORT_WARNING_ROWS) + 1);
   const [current, previous] = await Promise.all([
-    fetchMetrics(user, { dateFrom: input.period.from, dateTo: input.period.to, groups: { terms: [term], size: limit + 1 } }, title),
+    fetchMetrics(user, { dateFrom: input.period.from, dateTo: input.period.to, groups: { terms: [term], size } }, title),
     input.previous ? fetchMetrics(user, { dateFrom: input.previous.from, dateTo: input.previous.to }, title) : Promise.resolve(null),
   ]);
   if (!current.ok) return current;
@@ -109,6 +115,7 @@ export async function dashboardStatistics(
       previousTotals: previous ? derive(previous.value.summary) : null,
       rows,
       truncated,
+      count: groupRows.length,
       newestEvent: current.value.newestEvent,
     });
   } catch (error) {

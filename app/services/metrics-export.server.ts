@@ -1,32 +1,37 @@
 /**
- * Statistics tables as CSV downloads: the dashboard's tab and each table of a campaign's
- * statistics, with the same figures the screen shows, every row (up to the contract's limit),
+ * Statistics tables as CSV downloads: the dashboard's tab, each table of a campaign's statistics,
+ * a team's wallets and the campaign lists' statistics columns, with the same figures the screen
+ * shows, every row (up to EXPORT_MAX_ROWS, far past the 10,000 rows the screens warn about),
  * headers in the user's language.
  */
 import Papa from "papaparse";
-import { EXPORT_WARNING_ROWS, figuresCsvRows, statisticsFileName, type FiguresCsvRow } from "~/domain/metrics/csv";
+import { EXPORT_MAX_ROWS, figuresCsvRows, statisticsFileName, type FiguresCsvRow } from "~/domain/metrics/csv";
 import type { DashboardTab } from "~/domain/metrics/dashboard";
-import { MAX_GROUP_ROWS } from "~/domain/metrics/contract";
 import { BREAKDOWNS, METRICS, type Breakdown } from "~/domain/metrics/metrics";
 import type { Period } from "~/domain/metrics/periods";
 import { CSV_FORMULA_PATTERN } from "~/domain/wallets/ledger-csv";
-import { ok, type Result } from "~/domain/result";
-import type { User } from "~/domain/types";
+import { fail, ok, type Result } from "~/domain/result";
+import type { Team, User } from "~/domain/types";
+import { parseListState } from "~/domain/campaigns/list";
 import type { CampaignContext } from "~/services/campaigns/campaigns.server";
 import { campaignStatistics } from "~/services/campaigns/statistics.server";
 import { dashboardStatistics } from "~/services/dashboard.server";
+import { CAMPAIGN_EXPORT_PAGE_SIZE, listCampaigns, listPeriod } from "~/services/campaigns/list.server";
+import { teamWalletStatistics } from "~/services/wallet-statistics.server";
 import { getFixedT } from "~/services/i18n.server";
 
 export interface CsvFile {
   fileName: string;
   body: string;
   rows: number;
-  /** More rows than a spreadsheet comfortably opens (spec section 9's export warning). */
-  large: boolean;
 }
 
 function toCsv(rows: string[][]): string {
   return "\uFEFF" + Papa.unparse(rows, { escapeFormulae: CSV_FORMULA_PATTERN, newline: "\r\n" });
+}
+
+function csvFile(subject: string, period: Period, lines: string[][], rows: number): CsvFile {
+  return { fileName: statisticsFileName(subject, period.from, period.to), body: toCsv(lines), rows };
 }
 
 async function metricHeaders(locale: string) {
@@ -35,20 +40,20 @@ async function metricHeaders(locale: string) {
 }
 
 export async function exportDashboardCsv(user: User, tab: DashboardTab, period: Period, locale: string): Promise<Result<CsvFile>> {
-  const result = await dashboardStatistics(user, { tab, period, previous: null, sort: "cost", dir: "desc", limit: MAX_GROUP_ROWS });
+  const result = await dashboardStatistics(user, { tab, period, previous: null, sort: "cost", dir: "desc", limit: EXPORT_MAX_ROWS });
   if (!result.ok) return result;
   const { t, metrics } = await metricHeaders(locale);
   const name = tab === "teams" ? t("metrics:dashboard.teams") : tab === "wallets" ? t("metrics:dashboard.wallet") : t("metrics:dashboard.campaign");
   const rows: FiguresCsvRow[] = result.value.rows.map((row) => ({ name: row.name, team: row.teamName, figures: row.figures }));
   const lines = figuresCsvRows({ name, team: tab === "teams" ? undefined : t("metrics:team"), metrics }, rows);
-  return ok({ fileName: statisticsFileName(t(`metrics:dashboard.${tab}`), period.from, period.to), body: toCsv(lines), rows: rows.length, large: rows.length > EXPORT_WARNING_ROWS });
+  return ok(csvFile(t(`metrics:dashboard.${tab}`), period, lines, rows.length));
 }
 
 export const CAMPAIGN_TABLES = ["overTime", ...BREAKDOWNS, "products"] as const;
 export type CampaignTable = (typeof CAMPAIGN_TABLES)[number];
 
 export async function exportCampaignCsv(user: User, ctx: CampaignContext, table: CampaignTable, period: Period, locale: string, timeZone: string): Promise<Result<CsvFile>> {
-  const result = await campaignStatistics(user, ctx, { period, previous: null });
+  const result = await campaignStatistics(user, ctx, { period, previous: null, productRows: table === "products" ? EXPORT_MAX_ROWS : undefined });
   if (!result.ok) return result;
   const { t, metrics } = await metricHeaders(locale);
   const stats = result.value;
@@ -66,5 +71,36 @@ export async function exportCampaignCsv(user: User, ctx: CampaignContext, table:
     rows = stats.breakdowns[table].map((row) => ({ name: row.key, figures: row.figures }));
   }
   const lines = figuresCsvRows({ name, metrics }, rows);
-  return ok({ fileName: statisticsFileName(`${ctx.campaign.name}-${table}`, period.from, period.to), body: toCsv(lines), rows: rows.length, large: rows.length > EXPORT_WARNING_ROWS });
+  return ok(csvFile(`${ctx.campaign.name}-${table}`, period, lines, rows.length));
+}
+
+
+/** A team's Wallets tab: each wallet's figures for the period. The caller has checked the team is the user's to see. */
+export async function exportTeamWalletsCsv(user: User, team: Team, period: Period, locale: string): Promise<Result<CsvFile>> {
+  const result = await teamWalletStatistics(user, team, period);
+  if (!result.ok) return result;
+  const { t, metrics } = await metricHeaders(locale);
+  const rows: FiguresCsvRow[] = result.value.rows.map((row) => ({ name: row.name, figures: row.figures }));
+  return ok(csvFile(`${team.name}-${t("metrics:dashboard.wallets")}`, period, figuresCsvRows({ name: t("metrics:dashboard.wallet"), metrics }, rows), rows.length));
+}
+
+/**
+ * A campaign list's statistics columns: every campaign the list's query selects (every page, in
+ * the list's order, the user's scope; a team's Campaigns tab names its team), with its advertiser
+ * and its figures for the list's period.
+ */
+export async function exportCampaignListCsv(user: User, params: URLSearchParams, locale: string): Promise<Result<CsvFile>> {
+  const state = parseListState(params);
+  state.after = null;
+  const rows: FiguresCsvRow[] = [];
+  do {
+    const page = await listCampaigns(user, state, { locale, pageSize: CAMPAIGN_EXPORT_PAGE_SIZE, withFigures: true });
+    if (!page.ok) return fail("unavailable", "campaigns:errors.fetchCampaign");
+    if (page.metricsFailed) return fail("unavailable", "metrics:errors.fetchOverall");
+    for (const row of page.rows) if (row.figures && rows.length < EXPORT_MAX_ROWS) rows.push({ name: row.name, team: row.team.name, figures: row.figures });
+    state.after = rows.length < EXPORT_MAX_ROWS ? page.next : null;
+  } while (state.after);
+  const { t, metrics } = await metricHeaders(locale);
+  const lines = figuresCsvRows({ name: t("metrics:dashboard.campaign"), team: t("metrics:team"), metrics }, rows);
+  return ok(csvFile(t("metrics:dashboard.campaigns"), listPeriod(state), lines, rows.length));
 }

@@ -1,50 +1,59 @@
 /**
- * Statistics on a team's wallet pages: each wallet's figures for the chosen period (the Wallets
- * tab), and a wallet's totals over its lifetime (its page). Read through fetchMetrics, so the
- * user's scope applies; the caller has checked the team is the user's to see.
+ * Statistics on a team's wallet pages: each wallet's figures for the chosen period, with the
+ * team's totals against the comparison period (the Wallets tab), and a wallet's totals for the
+ * chosen period, by default its lifetime (its page). Read through fetchMetrics, so the user's
+ * scope applies; the caller has checked the team is the user's to see.
  */
-import { derive, type Derived } from "~/domain/metrics/metrics";
-import { resolvePreset, type Period } from "~/domain/metrics/periods";
+import { derive, zeroMeasures, type Derived } from "~/domain/metrics/metrics";
+import type { Period } from "~/domain/metrics/periods";
 import { ok, type Result } from "~/domain/result";
 import type { Team, User, Wallet } from "~/domain/types";
 import { fetchMetrics, rowsByKey } from "~/services/metrics.server";
-import { retailerTimeZone } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
 
 const TITLE = "metrics:errors.fetchTeam";
 
 export interface TeamWalletStatistics {
   totals: Derived;
+  previousTotals: Derived | null;
   rows: { id: string; name: string; href: string; figures: Derived }[];
   newestEvent: string | null;
 }
 
-export async function teamWalletStatistics(user: User, team: Team, period: Period): Promise<Result<TeamWalletStatistics>> {
-  const [result, wallets] = await Promise.all([
-    fetchMetrics(user, { dateFrom: period.from, dateTo: period.to, groups: { terms: ["wallet"] }, filters: { terms: { team: [team.id] } } }, TITLE),
+export async function teamWalletStatistics(user: User, team: Team, period: Period, previous: Period | null = null): Promise<Result<TeamWalletStatistics>> {
+  const filters = { terms: { team: [team.id] } };
+  const [result, before, wallets] = await Promise.all([
+    fetchMetrics(user, { dateFrom: period.from, dateTo: period.to, groups: { terms: ["wallet"] }, filters }, TITLE),
+    previous ? fetchMetrics(user, { dateFrom: previous.from, dateTo: previous.to, filters }, TITLE) : Promise.resolve(null),
     getStorage().wallets.listForTeam(team.id),
   ]);
   if (!result.ok) return result;
+  if (before && !before.ok) return before;
   const byWallet = rowsByKey(result.value, "wallet");
   const rows = wallets.map((w) => ({
     id: w.id,
     name: w.label,
     href: `/teams/${encodeURIComponent(team.id)}/wallets/${encodeURIComponent(w.id)}`,
-    figures: derive(byWallet.get(w.id) ?? { displays: 0, views: 0, clicks: 0, costMicros: 0, quantity: 0, salesCents: 0 }),
+    figures: derive(byWallet.get(w.id) ?? zeroMeasures()),
   }));
-  return ok({ totals: derive(result.value.summary), rows, newestEvent: result.value.newestEvent });
+  return ok({ totals: derive(result.value.summary), previousTotals: before ? derive(before.value.summary) : null, rows, newestEvent: result.value.newestEvent });
 }
 
-export interface WalletLifetimeStatistics {
+export interface WalletStatistics {
   period: Period;
   totals: Derived;
+  previousTotals: Derived | null;
   newestEvent: string | null;
 }
 
-/** A wallet's totals from its first event (or creation) to today. */
-export async function walletLifetimeStatistics(user: User, wallet: Wallet, now = new Date()): Promise<Result<WalletLifetimeStatistics>> {
-  const period = resolvePreset("walletLifetime", { now, timeZone: retailerTimeZone(), wallet: { firstEvent: wallet.firstDebitAt, created: wallet.created } });
-  const result = await fetchMetrics(user, { dateFrom: period.from, dateTo: period.to, filters: { terms: { team: [wallet.teamId], wallet: [wallet.id] } } }, TITLE);
+/** A wallet's totals for a period (its page's default: its lifetime), against the comparison period when asked. */
+export async function walletStatistics(user: User, wallet: Wallet, period: Period, previous: Period | null = null): Promise<Result<WalletStatistics>> {
+  const filters = { terms: { team: [wallet.teamId], wallet: [wallet.id] } };
+  const [result, before] = await Promise.all([
+    fetchMetrics(user, { dateFrom: period.from, dateTo: period.to, filters }, TITLE),
+    previous ? fetchMetrics(user, { dateFrom: previous.from, dateTo: previous.to, filters }, TITLE) : Promise.resolve(null),
+  ]);
   if (!result.ok) return result;
-  return ok({ period, totals: derive(result.value.summary), newestEvent: result.value.newestEvent });
+  if (before && !before.ok) return before;
+  return ok({ period, totals: derive(result.value.summary), previousTotals: before ? derive(before.value.summary) : null, newestEvent: result.value.newestEvent });
 }

@@ -9,6 +9,9 @@ import { createCampaign, enTexts, expect, submitAndWait, test } from "./fixtures
 const ct = enTexts("campaigns");
 const et = enTexts("campaignEditor");
 const tt = enTexts("campaignTargeting");
+/** The list's columns (app/domain/campaigns/list.ts): the default ones, and the statistics of a period. */
+const DEFAULT_LIST_COLUMNS = ["name", "team", "type", "liveStatus", "wallet", "bid", "start", "end", "spend", "updated", "by"];
+const METRIC_LIST_COLUMNS = ["displays", "views", "clicks", "ctr", "cost", "sales", "roas"];
 
 test.describe("as a supplier administrator", () => {
   test.use({ role: "supplierAdmin" });
@@ -47,11 +50,13 @@ test.describe("as a supplier administrator", () => {
     ["a 1,280 px screen", 1280, 800],
     ["a 390 px phone", 390, 844],
   ] as const) {
-    test(`the campaign list fits ${label} without sideways page scroll`, async ({ app, baseURL }) => {
+    test(`the campaign list fits ${label} without sideways page scroll, statistics columns on or off`, async ({ app, baseURL }) => {
       const { page } = app;
       await page.setViewportSize({ width, height });
       await createCampaign(page, baseURL!, { name: "A campaign with a rather long name to see the table wrap" });
-      for (const path of ["/campaigns", "/teams/acme-brand/campaigns"]) {
+      // Every default column and every statistics column (Displays to ROAS, Views and the period's spend included).
+      const withStatistics = `?${[...DEFAULT_LIST_COLUMNS, ...METRIC_LIST_COLUMNS].map((c) => `columns=${c}`).join("&")}&period=last7`;
+      for (const path of ["/campaigns", "/teams/acme-brand/campaigns", `/campaigns${withStatistics}`, `/teams/acme-brand/campaigns${withStatistics}`]) {
         await page.goto(path);
         await expect(page.getByRole("table")).toBeVisible();
         const { scrollWidth, clientWidth } = await page.evaluate(() => ({
@@ -62,4 +67,16 @@ test.describe("as a supplier administrator", () => {
       }
     });
   }
+
+  test("the campaign list's statistics with its name, advertiser, type, live status, wallet and total spend fit 1,280 px without scrolling the table", async ({ app, baseURL }) => {
+    const { page } = app;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await createCampaign(page, baseURL!, { name: "A campaign with a rather long name to see the table wrap" });
+    const columns = ["name", "team", "type", "liveStatus", "wallet", "spend", ...METRIC_LIST_COLUMNS];
+    await page.goto(`/campaigns?${columns.map((c) => `columns=${c}`).join("&")}&period=last7`);
+    const region = page.getByRole("region", { name: enTexts("campaignList")("table.caption") });
+    await expect(region.getByRole("columnheader", { name: enTexts("campaignList")("columns.cost") })).toBeVisible();
+    const { scrollWidth, clientWidth } = await region.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+  });
 });

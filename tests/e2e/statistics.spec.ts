@@ -1,8 +1,10 @@
 /**
  * Statistics in the browser: events sent to POST /api/events (as the ad server would) show on a
- * campaign's Statistics tab and on the dashboard, per period, with the comparison, a chart (with
- * JavaScript), the breakdowns and the CSV export. The period form is a GET form: it works with
- * JavaScript off (@nojs). The rules behind the figures are tested in the integration suite.
+ * campaign's Statistics tab, beside its dayparting grid, on the dashboard, the campaign list, a
+ * team's Wallets tab and a wallet's page, per period, with the comparison, the charts (with
+ * JavaScript), the breakdowns and the CSV exports downloaded through their links. The period forms
+ * are GET forms: they work with JavaScript off (@nojs). The rules behind the figures are tested in
+ * the integration suite.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -13,6 +15,9 @@ import { createCampaign, createWalletThroughForm, enTexts, expect, submitAndWait
 const mt = enTexts("metrics");
 const ct = enTexts("campaigns");
 const et = enTexts("campaignEditor");
+const lt = enTexts("campaignList");
+const wt = enTexts("wallets");
+const ut = enTexts("common");
 const TEAM = "acme-brand";
 
 /** A campaign of the demo team on a new wallet, ready to receive events. */
@@ -26,7 +31,19 @@ async function campaignWithWallet(page: Page, baseURL: string) {
   const value = await select.locator("option", { hasText: walletLabel }).getAttribute("value");
   await select.selectOption(value!);
   await submitAndWait(page, `/campaigns/${id}`, () => page.getByRole("button", { name: et("save"), exact: true }).click());
-  return { id, name, wallet };
+  return { id, name, wallet, walletLabel };
+}
+
+/** Today in the retailer's time zone, yyyy-mm-dd. */
+const today = () => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris" }).format(new Date());
+
+/** Clicks a download link and returns the file's text. */
+async function downloadThrough(page: Page, link: ReturnType<Page["getByRole"]>) {
+  const downloading = page.waitForEvent("download");
+  await link.click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/\.csv$/);
+  return fs.readFileSync((await download.path())!, "utf8");
 }
 
 /** Posts a batch as the ad server does, with the embedded demo's events key. */
@@ -44,10 +61,11 @@ function events(c: { id: string; wallet: string }) {
   const at = new Date(Date.now() - 60_000).toISOString();
   const base = { time: at, team: TEAM, wallet: c.wallet, campaign: c.id, campaignType: "sponsored-products", slot: "sp", cost: 0 };
   const out: Record<string, unknown>[] = [];
-  for (let i = 0; i < 40; i++) out.push({ ...base, type: "display", placement: "search", device: "mobile" });
+  // Two products of the demo catalog: the products table and its top chart.
+  for (let i = 0; i < 40; i++) out.push({ ...base, type: "display", placement: "search", device: "mobile", product: i % 2 ? "SKU-000001" : "SKU-000002" });
   for (let i = 0; i < 10; i++) out.push({ ...base, type: "display", placement: "plp", device: "desktop" });
-  for (let i = 0; i < 2; i++) out.push({ ...base, type: "click", placement: "search", device: "mobile", cost: 450_000 });
-  out.push({ ...base, type: "sale", placement: "search", device: "mobile", quantity: 1, sales: 2_999 });
+  for (let i = 0; i < 2; i++) out.push({ ...base, type: "click", placement: "search", device: "mobile", cost: 450_000, product: i % 2 ? "SKU-000001" : "SKU-000002" });
+  out.push({ ...base, type: "sale", placement: "search", device: "mobile", quantity: 1, sales: 2_999, product: "SKU-000001" });
   return out;
 }
 
@@ -71,6 +89,8 @@ test.describe("statistics, as a retailer administrator", () => {
     await expect(devices.getByRole("row").filter({ hasText: "Desktop" })).toContainText("10");
     if (javaScriptEnabled) {
       await expect(page.getByRole("figure", { name: mt("chart.timeLabel", { first: mt("metric.displays"), second: mt("metric.clicks") }) })).toBeVisible();
+      // The top chart of the two products, over their table (axe checks it with the rest).
+      await expect(page.getByRole("figure", { name: mt("chart.topProducts", { count: 2, metric: mt("metric.cost") }) }).locator(".recharts-bar-rectangle")).toHaveCount(2);
       await expectNoSeriousA11yViolations(page);
     }
 
@@ -106,5 +126,173 @@ test.describe("statistics, as a retailer administrator", () => {
     await expectNoSeriousA11yViolations(page);
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  });
+});
+
+test.describe("statistics screens, as a retailer administrator", () => {
+  test.use({ role: "retailerAdmin" });
+
+  test("the dashboard's tabs and period form work without JavaScript; a tab downloads through its link", { tag: "@nojs" }, async ({ app, baseURL, server }) => {
+    const { page } = app;
+    const campaign = await campaignWithWallet(page, baseURL!);
+    await sendEvents(page, server.dataDir, events(campaign));
+
+    await page.goto("/");
+    const tabs = page.getByRole("navigation", { name: ut("dashboard.tabs") });
+    await expect(tabs.getByRole("link", { name: ut("dashboard.tab.teams") })).toHaveAttribute("aria-current", "page");
+    const campaignRow = page.getByRole("row").filter({ has: page.getByRole("link", { name: campaign.name, exact: true }) });
+    const walletRow = page.getByRole("row").filter({ has: page.getByRole("link", { name: campaign.walletLabel, exact: true }) });
+
+    await tabs.getByRole("link", { name: ut("dashboard.tab.campaigns") }).click();
+    await expect(page).toHaveURL(/tab=campaigns/);
+    await expect(campaignRow).toContainText("50");
+    await tabs.getByRole("link", { name: ut("dashboard.tab.wallets") }).click();
+    await expect(page).toHaveURL(/tab=wallets/);
+    await expect(walletRow).toContainText("€0.90");
+
+    // The period form keeps the tab; yesterday had none of these events.
+    await page.getByRole("combobox", { name: mt("period.preset"), exact: true }).selectOption("yesterday");
+    await page.getByRole("button", { name: mt("period.apply") }).click();
+    await expect(page).toHaveURL(/tab=wallets.*period=yesterday|period=yesterday.*tab=wallets/);
+    await expect(walletRow).toHaveCount(0);
+    // A tab keeps the period.
+    await tabs.getByRole("link", { name: ut("dashboard.tab.campaigns") }).click();
+    await expect(page).toHaveURL(/tab=campaigns&period=yesterday/);
+    await expect(campaignRow).toHaveCount(0);
+    await page.getByRole("combobox", { name: mt("period.preset"), exact: true }).selectOption("today");
+    await page.getByRole("button", { name: mt("period.apply") }).click();
+    await expect(campaignRow).toContainText("50");
+
+    const csv = await downloadThrough(page, page.getByRole("link", { name: mt("exportTable", { table: mt("dashboard.campaigns") }) }));
+    expect(csv).toContain(`${campaign.name},Acme Brand,50,0,2,4.00,0.90,29.99,33.32`);
+  });
+
+  test("the heatmap beside the dayparting grid covers the last 30 days, then the period chosen beside it", { tag: "@nojs" }, async ({ app, baseURL, server, javaScriptEnabled }) => {
+    const { page } = app;
+    const campaign = await campaignWithWallet(page, baseURL!);
+    await sendEvents(page, server.dataDir, events(campaign));
+
+    await page.goto(`/campaigns/${campaign.id}/targeting`);
+    const grid = page.getByRole("table", { name: /Hours the campaign runs/ });
+    const evidence = page.getByRole("region", { name: mt("campaign.heatmap") });
+    const heatmap = page.getByRole("table", { name: mt("campaign.heatmapCaption") });
+    await expect(grid).toBeVisible();
+    await expect(evidence).toBeVisible();
+    // The last 30 days end yesterday: today's clicks are not in them yet.
+    await expect(evidence.getByRole("combobox", { name: mt("period.preset"), exact: true })).toHaveValue("last30");
+    await expect(heatmap.locator("tbody td").filter({ hasText: /\d/ })).toHaveCount(0);
+
+    await evidence.getByRole("combobox", { name: mt("period.preset"), exact: true }).selectOption("today");
+    await evidence.getByRole("button", { name: mt("period.apply") }).click();
+    await expect(page).toHaveURL(/\/targeting\?period=today/);
+    // Today's 2 clicks in one cell of today's weekday row, the grid still there to act on.
+    await expect(heatmap.locator("tbody td").filter({ hasText: /^2$/ })).toHaveCount(1);
+    await expect(grid).toBeVisible();
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
+  });
+
+  test("a campaign's breakdown and top charts are drawn over their tables; a table past 10,000 rows warns beside its export", async ({ app, baseURL, server }) => {
+    const { page } = app;
+    const campaign = await campaignWithWallet(page, baseURL!);
+    await sendEvents(page, server.dataDir, events(campaign));
+    // 10,001 products, each displayed once: more rows than a spreadsheet comfortably opens.
+    const at = new Date(Date.now() - 60_000).toISOString();
+    const displays = Array.from({ length: 10_001 }, (_, i) => ({
+      time: at,
+      type: "display",
+      team: TEAM,
+      wallet: campaign.wallet,
+      campaign: campaign.id,
+      campaignType: "sponsored-products",
+      slot: "sp",
+      placement: "search",
+      device: "mobile",
+      product: `BULK-${i}`,
+      cost: 0,
+    }));
+    // A click (a spend) on 12 of them, so the top chart by spend has bars to draw.
+    const clicks = displays.slice(0, 12).map((event, i) => ({ ...event, type: "click", cost: 10_000 * (i + 1) }));
+    await sendEvents(page, server.dataDir, [...clicks, ...displays.slice(0, 5_000)]);
+    await sendEvents(page, server.dataDir, displays.slice(5_000));
+
+    await page.goto(`/campaigns/${campaign.id}/statistics`);
+    const breakdown = page.getByRole("figure", { name: mt("chart.breakdownLabel", { metric: mt("metric.displays"), breakdown: mt("breakdown.device") }) });
+    await expect(breakdown.locator(".recharts-bar-rectangle")).toHaveCount(2);
+    await page.getByRole("combobox", { name: mt("chart.breakdown") }).selectOption("placement");
+    const byPlacement = page.getByRole("figure", { name: mt("chart.breakdownLabel", { metric: mt("metric.displays"), breakdown: mt("breakdown.placement") }) });
+    await expect(byPlacement.locator(".recharts-bar-rectangle")).toHaveCount(2);
+
+    const top = page.getByRole("figure", { name: mt("chart.topProducts", { count: 10, metric: mt("metric.cost") }) });
+    await expect(top.locator(".recharts-bar-rectangle")).toHaveCount(10);
+    await expect(page.getByText(mt("campaign.productsTruncated", { count: 200 }))).toBeVisible();
+    await expect(page.getByText(mt("exportLarge", { limit: "10,000" }))).toBeVisible();
+    await expect(page.getByRole("link", { name: mt("exportTable", { table: mt("campaign.products") }) })).toHaveAccessibleDescription(mt("exportLarge", { limit: "10,000" }));
+    // Smaller tables do not warn: one warning on the page.
+    await expect(page.getByText(mt("exportLarge", { limit: "10,000" }))).toHaveCount(1);
+  });
+
+  test("the campaign list shows Views and the period's spend for a custom period, how fresh they are, and downloads them", { tag: "@nojs" }, async ({ app, baseURL, server, javaScriptEnabled }) => {
+    const { page } = app;
+    const campaign = await campaignWithWallet(page, baseURL!);
+    await sendEvents(page, server.dataDir, events(campaign));
+
+    await page.goto(`/campaigns?q=${encodeURIComponent(campaign.name)}`);
+    const filters = page.getByRole("search", { name: lt("filters.label") });
+    await filters.getByText(lt("filters.more")).click();
+    await filters.getByLabel(lt("columns.views"), { exact: true }).check();
+    await filters.getByLabel(lt("columns.cost"), { exact: true }).check();
+    await filters.getByRole("combobox", { name: mt("period.preset"), exact: true }).selectOption("custom");
+    await filters.getByLabel(mt("period.from"), { exact: true }).fill(today());
+    await filters.getByLabel(mt("period.to"), { exact: true }).fill(today());
+    await filters.getByRole("button", { name: lt("filters.apply") }).click();
+    await expect(page).toHaveURL(new RegExp(`columns=views.*columns=cost.*period=custom&from=${today()}&to=${today()}`));
+
+    const table = page.getByRole("table", { name: lt("table.caption") });
+    await expect(table.getByRole("columnheader", { name: lt("columns.cost") })).toBeVisible();
+    const headers = await table.getByRole("columnheader").allInnerTexts();
+    const cell = (label: string) => table.getByRole("row").nth(1).locator("th, td").nth(headers.findIndex((h) => h.trim().startsWith(label)));
+    await expect(cell(lt("columns.cost"))).toHaveText("€0.90");
+    await expect(cell(lt("columns.views"))).toHaveText("0");
+    await expect(page.getByText(/^Newest event received /)).toBeVisible();
+
+    const csv = await downloadThrough(page, page.getByRole("link", { name: mt("exportTable", { table: mt("dashboard.campaigns") }) }));
+    expect(csv.trim().split("\r\n")).toEqual([expect.stringContaining("Campaign,Advertiser,Displays"), `${campaign.name},Acme Brand,50,0,2,4.00,0.90,29.99,33.32`]);
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
+  });
+
+  test("a wallet's statistics default to its lifetime and follow its period form; the team's Wallets tab compares and downloads", { tag: "@nojs" }, async ({ app, baseURL, server, javaScriptEnabled }) => {
+    const { page } = app;
+    const campaign = await campaignWithWallet(page, baseURL!);
+    await sendEvents(page, server.dataDir, events(campaign));
+
+    await page.goto(`/teams/${TEAM}/wallets/${campaign.wallet}`);
+    const statistics = page.getByRole("region", { name: mt("title") });
+    const tiles = statistics.getByRole("list", { name: mt("totals") });
+    await expect(statistics.getByRole("combobox", { name: mt("period.preset"), exact: true })).toHaveValue("walletLifetime");
+    await expect(tiles.getByRole("listitem").filter({ hasText: mt("metric.displays") })).toContainText("50");
+    await statistics.getByRole("combobox", { name: mt("period.preset"), exact: true }).selectOption("yesterday");
+    await statistics.getByRole("button", { name: mt("period.apply") }).click();
+    await expect(page).toHaveURL(/statsPeriod=yesterday/);
+    await expect(tiles.getByRole("listitem").filter({ hasText: mt("metric.displays") })).toContainText("0");
+    // The ledger's own dates (from, to) leave the statistics' period as it is.
+    const ledger = page.getByRole("form", { name: wt("ledger.filter") });
+    await ledger.getByLabel(wt("ledger.from"), { exact: true }).fill(today());
+    await ledger.getByRole("button", { name: ut("actions.filter") }).click();
+    await expect(page).toHaveURL(new RegExp(`statsPeriod=yesterday.*from=${today()}`));
+    await expect(statistics.getByRole("combobox", { name: mt("period.preset"), exact: true })).toHaveValue("yesterday");
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
+
+    await page.goto(`/teams/${TEAM}/wallets`);
+    const teamStatistics = page.getByRole("region", { name: mt("title") });
+    await teamStatistics.getByLabel(mt("period.compare")).check();
+    await teamStatistics.getByRole("button", { name: mt("period.apply") }).click();
+    await expect(page).toHaveURL(/compare=1/);
+    // Each total says how it compares with yesterday (the other tests' events count too).
+    await expect(teamStatistics.getByRole("list", { name: mt("totals") }).getByRole("listitem").first()).toContainText(/on the previous period|Nothing to compare with/);
+    const row = teamStatistics.getByRole("row").filter({ has: page.getByRole("link", { name: campaign.walletLabel, exact: true }) });
+    await expect(row).toContainText("50");
+    const csv = await downloadThrough(page, teamStatistics.getByRole("link", { name: mt("exportTable", { table: mt("dashboard.wallets") }) }));
+    expect(csv).toContain(`${campaign.walletLabel},50,0,2,4.00,0.90,29.99,33.32`);
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
   });
 });

@@ -44,6 +44,10 @@ describe("parseListState: the list's state from the URL", () => {
     ["only unknown columns: the default ones", "columns=bogus", { columns: [...DEFAULT_LIST_COLUMNS] }],
     ["a statistics column and its period", "columns=clicks&period=last7", { columns: ["name", "clicks"], period: "last7" }],
     ["an unknown period: today", "period=forever", { period: "today" }],
+    ["a custom period and its days", "period=custom&from=2026-11-01&to=2026-11-03", { period: "custom", custom: { from: "2026-11-01", to: "2026-11-03" } }],
+    ["custom days without the custom period: dropped", "period=last7&from=2026-11-01&to=2026-11-03", { period: "last7" }],
+    ["impossible custom days dropped", "period=custom&from=2026-02-30&to=x", { period: "custom" }],
+    ["Views and the period's spend", "columns=views&columns=cost", { columns: ["name", "views", "cost"] }],
     ["cursor", "after=abc123", { after: "abc123" }],
     ["over-long cursor dropped", `after=${"c".repeat(1001)}`, { after: null }],
   ])("%s", (_label, query, expected) => {
@@ -64,6 +68,8 @@ describe("viewQuery and listQuery: stable links", () => {
     ["columns in the list's order", { columns: ["spend", "name"] }, "columns=name&columns=spend"],
     ["the default columns left out", { columns: [...DEFAULT_LIST_COLUMNS] }, ""],
     ["every column, statistics included, and a period", { columns: [...CAMPAIGN_LIST_COLUMNS], period: "last30" }, CAMPAIGN_LIST_COLUMNS.map((c) => `columns=${c}`).join("&") + "&period=last30"],
+    ["a custom period writes its days", { period: "custom", custom: { from: "2026-11-01", to: "2026-11-03" } }, "period=custom&from=2026-11-01&to=2026-11-03"],
+    ["another period leaves custom days out", { period: "last7", custom: { from: "2026-11-01", to: "2026-11-03" } }, "period=last7"],
     ["dates, team, wallet", { startTo: "2026-03-31", startFrom: "2026-03-01", wallet: "w1", team: "t1" }, "team=t1&wallet=w1&startFrom=2026-03-01&startTo=2026-03-31"],
   ])("%s", (_label, s, expected) => {
     expect(viewQuery(state(s))).toBe(expected);

@@ -7,6 +7,9 @@ import {
   localHourAndWeekday,
   periodBounds,
   periodFromSearch,
+  periodParamNames,
+  PRESETS,
+  walletPresetContext,
   previousPeriod,
   resolvePreset,
   type Preset,
@@ -106,5 +109,24 @@ describe("date presets in the retailer's days", () => {
       custom: { from: "2026-11-01", to: "2026-11-03" },
     });
     expect(periodFromSearch(new URLSearchParams("period=bogus&from=x"), ctx)).toMatchObject({ preset: "today", custom: { from: "", to: "" } });
+  });
+
+  it("falls back to a screen's own default preset, and reads prefixed names where from and to mean something else", () => {
+    const ctx = at("2026-11-24T09:00:00Z");
+    expect(periodFromSearch(new URLSearchParams(""), ctx, PRESETS, { defaultPreset: "last30" })).toMatchObject({ preset: "last30", period: { from: "2026-10-25", to: "2026-11-23" } });
+    // A default the screen does not offer is not taken.
+    expect(periodFromSearch(new URLSearchParams(""), ctx, ["today", "yesterday"], { defaultPreset: "last30" }).preset).toBe("today");
+    const wallet = { ...ctx, ...walletPresetContext({ firstDebitAt: "2026-11-02T10:00:00Z", created: "2026-10-01T10:00:00Z" }) };
+    expect(periodFromSearch(new URLSearchParams("from=2026-11-20&to=2026-11-21"), wallet, PRESETS, { defaultPreset: "walletLifetime", prefix: "stats" })).toMatchObject({
+      preset: "walletLifetime",
+      period: { from: "2026-11-02", to: "2026-11-24" },
+      custom: { from: "", to: "" },
+    });
+    expect(periodFromSearch(new URLSearchParams("statsPeriod=custom&statsFrom=2026-11-20&statsTo=2026-11-21&statsCompare=1"), wallet, PRESETS, { prefix: "stats" })).toMatchObject({
+      period: { from: "2026-11-20", to: "2026-11-21" },
+      previous: { from: "2026-11-18", to: "2026-11-19" },
+    });
+    expect(periodParamNames("stats")).toEqual({ period: "statsPeriod", from: "statsFrom", to: "statsTo", compare: "statsCompare" });
+    expect(periodParamNames()).toEqual({ period: "period", from: "from", to: "to", compare: "compare" });
   });
 });

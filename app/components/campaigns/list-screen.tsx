@@ -5,6 +5,7 @@
  */
 import { useTranslation } from "react-i18next";
 import { FormAlert } from "~/components/forms";
+import { ExportLink, Freshness } from "~/components/metrics/statistics";
 import { CampaignListFilters, CampaignListPager, CampaignTable, NewCampaignLinks, NewCampaignPicker, listHref, type CampaignListRowView } from "~/components/campaigns/list";
 import { BULK_FORM_ID, BulkEditForm, BulkResultPanel, BulkReviewPanel, type BulkChangeEchoData, type BulkRowViewData } from "~/components/campaigns/list-bulk";
 import { CustomViewsMenu, type ViewFormErrorView, type ViewLinkView } from "~/components/campaigns/list-views";
@@ -12,6 +13,8 @@ import type { CampaignListState, CampaignSort, SortDirection } from "~/domain/ca
 
 export interface CampaignListScreenData {
   state: CampaignListState;
+  /** The days of the statistics columns. */
+  period: { from: string; to: string };
   viewQuery: string;
   /** Where a view of the current list opens (/campaigns?<its query>). */
   currentViewHref: string;
@@ -26,6 +29,7 @@ export interface CampaignListScreenData {
     dir: SortDirection;
     chooseTeam: boolean;
     metricsFailed?: boolean;
+    newestEvent?: string | null;
   };
   filtered: boolean;
   teamOptions: { id: string; name: string }[];
@@ -81,6 +85,7 @@ export function CampaignListScreen({ page, actionData }: { page: CampaignListScr
       <CampaignListFilters
         basePath={basePath}
         state={state}
+        period={page.period}
         teamOptions={fixedTeam ? null : page.teamOptions}
         moreTeams={page.moreTeams}
         walletOptions={page.walletOptions}
@@ -111,9 +116,24 @@ export function CampaignListScreen({ page, actionData }: { page: CampaignListScr
         <CampaignTable basePath={basePath} state={state} sort={list.sort} dir={list.dir} rows={list.rows} bulkFormId={bulkFormId} caption={caption} />
       ) : null}
 
+      {list.newestEvent !== undefined && list.rows.length > 0 ? <ListStatistics page={page} /> : null}
+
       <CampaignListPager basePath={basePath} state={state} next={list.next} leftOut={list.leftOut} pageSize={page.pageSize} />
 
       {bulkFormId ? <BulkEditForm choices={page.bulkChoices} errors={actionData?.kind === "bulk-error" ? actionData.errors : null} /> : null}
+    </div>
+  );
+}
+
+/** Under a list showing statistics columns: how fresh they are, and their export (every campaign of the list). */
+function ListStatistics({ page }: { page: CampaignListScreenData }) {
+  const { t } = useTranslation("metrics");
+  const search = new URLSearchParams(page.viewQuery);
+  if (page.fixedTeam) search.set("team", page.fixedTeam.id);
+  return (
+    <div className="campaign-list-statistics">
+      <Freshness newestEvent={page.list.newestEvent ?? null} />
+      <ExportLink path="/campaigns/statistics.csv" search={search} label={t("exportTable", { table: t("dashboard.campaigns") })} />
     </div>
   );
 }

@@ -7,13 +7,16 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CapNotices, LiveStatusBadge } from "~/components/campaigns/status-badge";
-import { useFigureFormat } from "~/components/metrics/statistics";
+import { PeriodFields, useFigureFormat } from "~/components/metrics/statistics";
 import type { Derived } from "~/domain/metrics/metrics";
+import type { Period } from "~/domain/metrics/periods";
 import {
   CAMPAIGN_LIST_COLUMNS,
   CAMPAIGN_SORTS,
   isDefaultColumns,
   LIST_PERIODS,
+  METRIC_LIST_COLUMNS,
+  showsMetrics,
   defaultDirection,
   listQuery,
   type CampaignListColumn,
@@ -62,7 +65,7 @@ const COLUMN_SORT: Partial<Record<CampaignListColumn, CampaignSort>> = {
   updated: "updated",
 };
 
-const NUMERIC: ReadonlySet<CampaignListColumn> = new Set(["spend", "bid", "displays", "clicks", "ctr", "sales", "roas"]);
+const NUMERIC: ReadonlySet<CampaignListColumn> = new Set(["spend", "bid", ...METRIC_LIST_COLUMNS]);
 
 /** Stored statuses offered as filters: deleted campaigns leave the list (they move to deleted_campaign). */
 const STATUS_FILTERS = CAMPAIGN_STATUSES.filter((s) => s !== "deleted");
@@ -80,6 +83,8 @@ function useHydrated(): boolean {
 interface FiltersProps {
   basePath: string;
   state: CampaignListState;
+  /** The days of the statistics columns. */
+  period: Period;
   /** Team filter options (not on a team's tab). */
   teamOptions: { id: string; name: string }[] | null;
   moreTeams: boolean;
@@ -89,7 +94,7 @@ interface FiltersProps {
   pageSize: number;
 }
 
-export function CampaignListFilters({ basePath, state, teamOptions, moreTeams, walletOptions, types, filtered, pageSize }: FiltersProps) {
+export function CampaignListFilters({ basePath, state, period, teamOptions, moreTeams, walletOptions, types, filtered, pageSize }: FiltersProps) {
   const { t } = useTranslation(["campaignList", "campaigns"]);
   const typeOptions = state.type && !types.includes(state.type) ? [...types, state.type] : types;
   const moreOpen = state.statuses.length > 0 || state.live.length > 0 || !isDefaultColumns(state.columns) || state.period !== "today";
@@ -209,19 +214,13 @@ export function CampaignListFilters({ basePath, state, teamOptions, moreTeams, w
               {t("filters.nameAlways")}
             </p>
           </fieldset>
-          <div className="field">
-            <label htmlFor="campaigns-period">{t("filters.period")}</label>
-            <select id="campaigns-period" name="period" defaultValue={state.period} aria-describedby="campaigns-period-help">
-              {LIST_PERIODS.map((p) => (
-                <option key={p} value={p}>
-                  {t(`metrics:presets.${p}`)}
-                </option>
-              ))}
-            </select>
+          <fieldset className="checkbox-set period-fields" aria-describedby="campaigns-period-help">
+            <legend>{t("filters.period")}</legend>
+            <PeriodFields presets={LIST_PERIODS} preset={state.period} period={period} custom={state.custom} compare={false} compareOption={false} idPrefix="campaigns-period" />
             <p id="campaigns-period-help" className="field-help">
               {t("filters.periodHelp")}
             </p>
-          </div>
+          </fieldset>
         </div>
       </details>
       <div className="campaign-filters-actions">
@@ -316,8 +315,10 @@ export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, ca
           </td>
         );
       case "displays":
+      case "views":
       case "clicks":
       case "ctr":
+      case "cost":
       case "sales":
       case "roas":
         return (
@@ -335,7 +336,7 @@ export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, ca
   const anyDuplicate = rows.some((r) => r.canDuplicate);
   return (
     <div className="table-wrap campaign-table-wrap" role="region" aria-label={caption} tabIndex={0}>
-      <table className="campaign-table">
+      <table className={showsMetrics(columns) ? "campaign-table with-figures" : "campaign-table"}>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>

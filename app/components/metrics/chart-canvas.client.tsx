@@ -75,15 +75,20 @@ export function TimeCanvas(props: ChartCanvasProps) {
   );
 }
 
+/** A bar's name as its axis shows it: long names (products) cut, the tooltip has them whole. */
+function shortLabel(label: string): string {
+  return label.length > 22 ? `${label.slice(0, 21).trimEnd()}…` : label;
+}
+
 export function BreakdownCanvas(props: ChartCanvasProps) {
   const data = rows(props);
   const [metric] = props.metrics;
   return (
-    <ResponsiveContainer width="100%" height={220}>
+    <ResponsiveContainer width="100%" height={Math.max(220, 48 + data.length * 32)}>
       <BarChart data={data} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis type="number" />
-        <YAxis type="category" dataKey="label" width={140} />
+        <YAxis type="category" dataKey="label" width={150} interval={0} tickFormatter={shortLabel} />
         <Tooltip formatter={tooltipFormatter(props) as never} />
         <Bar dataKey={metric} name={props.names[metric]} fill={COLOURS[0]} isAnimationActive={false} />
       </BarChart>

@@ -1,9 +1,10 @@
 /**
  * Charts over the statistics tables. The server renders every number as a table; in the browser,
  * after load, this loads recharts (its own chunk, never in the first load) and draws the chosen
- * metrics over time and the chosen breakdown. Without JavaScript the tables are the whole story.
+ * metrics over time (the toggleable chart), the top rows of a table by one metric (the top chart)
+ * and the chosen breakdown. Without JavaScript the tables are the whole story.
  * Defaults (spec section 2): first metric Displays, second Clicks, chart type area; breakdowns by
- * Devices, Slots, Placements, CampaignTypes.
+ * Devices, Slots, Placements, CampaignTypes; the top chart by spend.
  */
 import { useEffect, useId, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
@@ -141,6 +142,31 @@ export function BreakdownChart({ breakdowns, nameOf }: { breakdowns: Record<Brea
           <Canvas type="bar" points={points} metrics={[metric]} names={names} format={format} />
         </figure>
       ) : null}
+    </div>
+  );
+}
+
+/** How many rows the top chart draws. */
+export const TOP_CHART_ROWS = 10;
+
+/** The top chart: the rows of a table (e.g. a campaign's products) with the most of one metric, the most first. */
+export function TopChart({ points, label }: { points: ChartPoint[]; label: (metric: string, count: number) => string }) {
+  const { t } = useTranslation("metrics");
+  const format = useFigureFormat();
+  const Canvas = useCanvas("BreakdownCanvas");
+  const [metric, setMetric] = useState<Metric>("cost");
+  if (!Canvas || points.length === 0) return null;
+  const names = Object.fromEntries(METRICS.map((m) => [m, t(`metric.${m}`)]));
+  const amount = (p: ChartPoint) => p.figures[metric] ?? -1;
+  const top = [...points].sort((a, b) => amount(b) - amount(a)).slice(0, TOP_CHART_ROWS);
+  return (
+    <div className="chart-block">
+      <div className="chart-controls">
+        <MetricSelect label={t("chart.topMetric")} value={metric} onChange={setMetric} />
+      </div>
+      <figure className="chart chart-small" aria-label={label(names[metric], top.length)}>
+        <Canvas type="bar" points={top} metrics={[metric]} names={names} format={format} />
+      </figure>
     </div>
   );
 }

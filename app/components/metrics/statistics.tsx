@@ -4,19 +4,33 @@
  * freshness line, and a table of rows with their figures whose headers sort it.
  */
 import { Form, Link, useLocation } from "@remix-run/react";
-import { Fragment } from "react";
+import { Fragment, useId, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { change, METRICS, type Derived, type Metric } from "~/domain/metrics/metrics";
-import type { Period, Preset } from "~/domain/metrics/periods";
+import { periodParamNames, type Period, type Preset } from "~/domain/metrics/periods";
+import { EXPORT_WARNING_ROWS } from "~/domain/metrics/csv";
 import { useRootData } from "~/root";
 import { formatDateTime, formatMoney } from "~/utils/format";
 
-export interface PeriodFormProps {
+export interface PeriodFieldsProps {
   presets: readonly Preset[];
   preset: Preset;
   period: Period;
   custom: { from: string; to: string };
   compare: boolean;
+  /** Offer the comparison with the previous period (default true). */
+  compareOption?: boolean;
+  /** URL names with a prefix (see periodParamNames), for a page whose own from/to mean something else. */
+  prefix?: string;
+  /** Prefix of the fields' ids (several period fields on one page). */
+  idPrefix?: string;
+  /** The id of the form the fields belong to, when they sit outside it (HTML's form attribute). */
+  form?: string;
+  /** Shown after the fields, before the line saying which days are shown (e.g. the submit button). */
+  children?: ReactNode;
+}
+
+export interface PeriodFormProps extends Omit<PeriodFieldsProps, "form"> {
   /** Other URL values the form keeps (e.g. the tab, the sort). */
   keep?: Record<string, string>;
 }
@@ -48,18 +62,21 @@ export function useFigureFormat() {
   };
 }
 
-export function PeriodForm({ presets, preset, period, custom, compare, keep = {} }: PeriodFormProps) {
+/**
+ * The period's fields: the preset, the custom bounds, the comparison and a line saying which days
+ * are shown. Inside any GET form (the campaign list's filters) or PeriodForm.
+ */
+export function PeriodFields({ presets, preset, period, custom, compare, compareOption = true, prefix, idPrefix = "period", form, children }: PeriodFieldsProps) {
   const { t, i18n } = useTranslation("metrics");
+  const names = periodParamNames(prefix);
   const days = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" });
   const show = (day: string) => days.format(new Date(`${day}T00:00:00Z`));
+  const id = (name: string) => `${idPrefix}-${name}`;
   return (
-    <Form method="get" className="period-form" aria-label={t("period.label")}>
-      {Object.entries(keep).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
+    <>
       <div className="field">
-        <label htmlFor="period-preset">{t("period.preset")}</label>
-        <select id="period-preset" name="period" defaultValue={preset}>
+        <label htmlFor={id("preset")}>{t("period.preset")}</label>
+        <select id={id("preset")} name={names.period} defaultValue={preset} form={form}>
           {presets.map((p) => (
             <option key={p} value={p}>
               {t(`presets.${p}`)}
@@ -68,24 +85,40 @@ export function PeriodForm({ presets, preset, period, custom, compare, keep = {}
         </select>
       </div>
       <div className="field">
-        <label htmlFor="period-from">{t("period.from")}</label>
-        <input id="period-from" type="date" name="from" defaultValue={custom.from} aria-describedby="period-custom-help" />
+        <label htmlFor={id("from")}>{t("period.from")}</label>
+        <input id={id("from")} type="date" name={names.from} defaultValue={custom.from} aria-describedby={id("custom-help")} form={form} />
       </div>
       <div className="field">
-        <label htmlFor="period-to">{t("period.to")}</label>
-        <input id="period-to" type="date" name="to" defaultValue={custom.to} aria-describedby="period-custom-help" />
+        <label htmlFor={id("to")}>{t("period.to")}</label>
+        <input id={id("to")} type="date" name={names.to} defaultValue={custom.to} aria-describedby={id("custom-help")} form={form} />
       </div>
-      <div className="field checkbox">
-        <input id="period-compare" type="checkbox" name="compare" value="1" defaultChecked={compare} />
-        <label htmlFor="period-compare">{t("period.compare")}</label>
-      </div>
-      <button type="submit" className="button">
-        {t("period.apply")}
-      </button>
-      <p id="period-custom-help" className="field-help period-shown">
+      {compareOption ? (
+        <div className="field checkbox">
+          <input id={id("compare")} type="checkbox" name={names.compare} value="1" defaultChecked={compare} form={form} />
+          <label htmlFor={id("compare")}>{t("period.compare")}</label>
+        </div>
+      ) : null}
+      {children}
+      <p id={id("custom-help")} className="field-help period-shown">
         {t("period.custom")}{" "}
         <strong>{period.from === period.to ? show(period.from) : t("period.range", { from: show(period.from), to: show(period.to) })}</strong>
       </p>
+    </>
+  );
+}
+
+export function PeriodForm({ keep = {}, ...fields }: PeriodFormProps) {
+  const { t } = useTranslation("metrics");
+  return (
+    <Form method="get" className="period-form" aria-label={t("period.label")}>
+      {Object.entries(keep).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <PeriodFields {...fields}>
+        <button type="submit" className="button">
+          {t("period.apply")}
+        </button>
+      </PeriodFields>
     </Form>
   );
 }
@@ -206,20 +239,38 @@ export function FiguresTable({
   );
 }
 
-/** A link downloading a table as CSV, for the period on screen (the URL's period values kept). */
-export function ExportLink({ path, extra = {}, label }: { path: string; extra?: Record<string, string>; label?: string }) {
-  const { t } = useTranslation("metrics");
+/**
+ * A link downloading a table as CSV, for the period on screen (the URL's period values kept, or
+ * the given query), and beside it the spec's warning when the table is large: `rows` is what the
+ * loader counted (it may stop counting just past the warning's threshold).
+ */
+export function ExportLink({ path, extra = {}, label, rows, search }: { path: string; extra?: Record<string, string>; label?: string; rows?: number; search?: URLSearchParams }) {
+  const { t, i18n } = useTranslation("metrics");
   const location = useLocation();
-  const params = new URLSearchParams();
-  const current = new URLSearchParams(location.search);
-  for (const key of ["period", "from", "to"]) {
-    const value = current.get(key);
-    if (value) params.set(key, value);
+  const warningId = useId();
+  let params: URLSearchParams;
+  if (search) {
+    params = new URLSearchParams(search);
+  } else {
+    params = new URLSearchParams();
+    const current = new URLSearchParams(location.search);
+    for (const key of ["period", "from", "to"]) {
+      const value = current.get(key);
+      if (value) params.set(key, value);
+    }
   }
   for (const [key, value] of Object.entries(extra)) params.set(key, value);
+  const large = rows !== undefined && rows > EXPORT_WARNING_ROWS;
   return (
-    <a className="export-link" href={`${path}?${params.toString()}`} download>
-      {label ?? t("export")}
-    </a>
+    <span className="export">
+      <a className="export-link" href={`${path}?${params.toString()}`} download aria-describedby={large ? warningId : undefined}>
+        {label ?? t("export")}
+      </a>
+      {large ? (
+        <span id={warningId} className="export-warning" role="note">
+          {t("exportLarge", { limit: new Intl.NumberFormat(i18n.language).format(EXPORT_WARNING_ROWS) })}
+        </span>
+      ) : null}
+    </span>
   );
 }

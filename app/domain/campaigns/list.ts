@@ -13,7 +13,9 @@
  *   checkboxes sends without JS); comma-separated values are accepted too.
  * - startFrom and startTo are days (yyyy-mm-dd) in the retailer's time zone, both included.
  * - Columns: a subset of the list's columns in the list's order; the name always stays (it links
- *   to the campaign). Default: all.
+ *   to the campaign). Default: all but the statistics.
+ * - The statistics columns' period is a preset (period=), custom bounds in from= and to= (kept
+ *   only with period=custom).
  * - Default sort: updated, newest first; a sort given without dir uses ascending for the name and
  *   descending otherwise. Defaults are left out of the query, so equal views have equal links.
  */
@@ -37,20 +39,26 @@ export const CAMPAIGN_LIST_COLUMNS = [
   "end",
   "spend",
   "displays",
+  "views",
   "clicks",
   "ctr",
+  "cost",
   "sales",
   "roas",
   "updated",
   "by",
 ] as const;
 export type CampaignListColumn = (typeof CAMPAIGN_LIST_COLUMNS)[number];
-/** Statistics of the chosen period (issue 9): chosen in the column picker, not shown by default. */
-export const METRIC_LIST_COLUMNS = ["displays", "clicks", "ctr", "sales", "roas"] as const satisfies readonly CampaignListColumn[];
+/**
+ * Statistics of the chosen period (issue 9), the spec's default metrics (cost: the period's
+ * spend; the spend column is the campaign's whole spend): chosen in the column picker, not shown
+ * by default.
+ */
+export const METRIC_LIST_COLUMNS = ["displays", "views", "clicks", "ctr", "cost", "sales", "roas"] as const satisfies readonly CampaignListColumn[];
 /** The columns of a list whose URL names none: every column but the statistics. */
 export const DEFAULT_LIST_COLUMNS: readonly CampaignListColumn[] = CAMPAIGN_LIST_COLUMNS.filter((c) => !(METRIC_LIST_COLUMNS as readonly string[]).includes(c));
 /** The periods a list's statistics columns may cover (a list has no single wallet or campaign lifetime). */
-export const LIST_PERIODS = ["today", "yesterday", "last7", "last30", "last90", "lastWeek", "thisMonth", "lastMonth", "thisYear", "lastYear"] as const satisfies readonly Preset[];
+export const LIST_PERIODS = ["today", "yesterday", "last7", "last30", "last90", "lastWeek", "thisMonth", "lastMonth", "thisYear", "lastYear", "custom"] as const satisfies readonly Preset[];
 export type ListPeriod = (typeof LIST_PERIODS)[number];
 
 export type LiveFilter = (typeof DERIVED_LIVE_STATUSES)[number];
@@ -81,6 +89,8 @@ export interface CampaignListState {
   columns: CampaignListColumn[];
   /** The period of the statistics columns. */
   period: ListPeriod;
+  /** Its bounds when custom (yyyy-mm-dd, in the URL as from and to), as typed. */
+  custom: { from: string; to: string };
   /** The cursor of the page. */
   after: string | null;
 }
@@ -109,6 +119,7 @@ export function defaultListState(): CampaignListState {
     dir: defaultDirection(DEFAULT_CAMPAIGN_SORT),
     columns: [...DEFAULT_LIST_COLUMNS],
     period: "today",
+    custom: { from: "", to: "" },
     after: null,
   };
 }
@@ -164,6 +175,11 @@ export function parseListState(params: URLSearchParams): CampaignListState {
   state.columns = columns.length === 0 ? [...DEFAULT_LIST_COLUMNS] : columns.includes("name") ? columns : pick(CAMPAIGN_LIST_COLUMNS, ["name", ...columns]);
   const period = one(params, "period");
   state.period = (LIST_PERIODS as readonly string[]).includes(period ?? "") ? (period as ListPeriod) : "today";
+  if (state.period === "custom") {
+    const customFrom = one(params, "from");
+    const customTo = one(params, "to");
+    state.custom = { from: customFrom && isDay(customFrom) ? customFrom : "", to: customTo && isDay(customTo) ? customTo : "" };
+  }
   const after = one(params, "after");
   state.after = after && after.length <= MAX_CURSOR_LENGTH ? after : null;
   return state;
@@ -195,6 +211,10 @@ export function serialiseListState(state: CampaignListState, options: { cursor?:
   const columns = pick(CAMPAIGN_LIST_COLUMNS, state.columns);
   if (!isDefaultColumns(columns)) for (const c of columns) params.append("columns", c);
   if (state.period !== "today") params.set("period", state.period);
+  if (state.period === "custom") {
+    if (state.custom.from) params.set("from", state.custom.from);
+    if (state.custom.to) params.set("to", state.custom.to);
+  }
   if (options.cursor !== false && state.after) params.set("after", state.after);
   return params;
 }

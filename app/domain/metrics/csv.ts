@@ -8,6 +8,8 @@ import { METRICS, type Derived } from "~/domain/metrics/metrics";
 
 /** Above this many rows an export warns that it is large (spec section 9). */
 export const EXPORT_WARNING_ROWS = 10_000;
+/** The most rows an export writes (the /metrics contract's largest group). */
+export { MAX_GROUP_ROWS as EXPORT_MAX_ROWS } from "~/domain/metrics/contract";
 
 export interface FiguresCsvRow {
   name: string;

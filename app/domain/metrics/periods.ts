@@ -28,6 +28,13 @@ export const PRESETS = [
 export type Preset = (typeof PRESETS)[number];
 export const DEFAULT_PRESET: Preset = "today";
 
+/** The presets of a screen about many wallets and campaigns (the dashboard, a team's wallets): no lifetime of one. */
+export const OVERVIEW_PRESETS: readonly Preset[] = PRESETS.filter((p) => p !== "walletLifetime" && p !== "campaignLifetime");
+/** The presets of a campaign's screens: no wallet lifetime. */
+export const CAMPAIGN_PRESETS: readonly Preset[] = PRESETS.filter((p) => p !== "walletLifetime");
+/** The presets of a wallet's page: no campaign lifetime. */
+export const WALLET_PRESETS: readonly Preset[] = PRESETS.filter((p) => p !== "campaignLifetime");
+
 /** A local calendar day, "YYYY-MM-DD". */
 export type Day = string;
 
@@ -118,6 +125,16 @@ export interface PresetContext {
   wallet?: { firstEvent?: string | null; created?: string | null };
 }
 
+/** What a campaign's lifetime preset needs of it. */
+export function campaignPresetContext(campaign: { startDate?: string | null; endDate?: string | null; created?: string | null }): Pick<PresetContext, "campaign"> {
+  return { campaign: { startDate: campaign.startDate, endDate: campaign.endDate, created: campaign.created } };
+}
+
+/** What a wallet's lifetime preset needs of it: it runs from its first debit (or its creation). */
+export function walletPresetContext(wallet: { firstDebitAt?: string | null; created?: string | null }): Pick<PresetContext, "wallet"> {
+  return { wallet: { firstEvent: wallet.firstDebitAt, created: wallet.created } };
+}
+
 /** The period a preset names, in the retailer's days; never after today. */
 export function resolvePreset(preset: Preset, ctx: PresetContext): Period {
   const today = localDay(ctx.now, ctx.timeZone);
@@ -197,13 +214,37 @@ export interface PeriodChoice {
   custom: { from: Day | ""; to: Day | "" };
 }
 
-export function periodFromSearch(params: URLSearchParams, ctx: Omit<PresetContext, "custom">, allowed: readonly Preset[] = PRESETS): PeriodChoice {
-  const asked = params.get("period");
-  const preset = (allowed as readonly string[]).includes(asked ?? "") ? (asked as Preset) : DEFAULT_PRESET;
-  const from = params.get("from") ?? "";
-  const to = params.get("to") ?? "";
+/**
+ * The URL names of a period: `period`, `from`, `to`, `compare`, or with a prefix (a page whose own
+ * `from` and `to` mean something else, such as a wallet's ledger filter) `statsPeriod`, `statsFrom`…
+ */
+export function periodParamNames(prefix = ""): { period: string; from: string; to: string; compare: string } {
+  const name = (base: string) => (prefix ? `${prefix}${base[0]!.toUpperCase()}${base.slice(1)}` : base);
+  return { period: name("period"), from: name("from"), to: name("to"), compare: name("compare") };
+}
+
+export interface PeriodSearchOptions {
+  /** The preset of a URL that names none (default today, spec section 9). */
+  defaultPreset?: Preset;
+  /** See periodParamNames. */
+  prefix?: string;
+}
+
+export function periodFromSearch(
+  params: URLSearchParams,
+  ctx: Omit<PresetContext, "custom">,
+  allowed: readonly Preset[] = PRESETS,
+  options: PeriodSearchOptions = {},
+): PeriodChoice {
+  const names = periodParamNames(options.prefix);
+  const fallback = options.defaultPreset && allowed.includes(options.defaultPreset) ? options.defaultPreset : DEFAULT_PRESET;
+  const asked = params.get(names.period);
+  const preset = (allowed as readonly string[]).includes(asked ?? "") ? (asked as Preset) : fallback;
+  const from = params.get(names.from) ?? "";
+  const to = params.get(names.to) ?? "";
   const custom = { from: isDay(from) ? from : "", to: isDay(to) ? to : "" } as PeriodChoice["custom"];
   const period = resolvePreset(preset, { ...ctx, custom: { from: custom.from || undefined, to: custom.to || undefined } });
-  const compare = params.get("compare") === "1" || params.get("compare") === "on";
+  const compareValue = params.get(names.compare);
+  const compare = compareValue === "1" || compareValue === "on";
   return { preset, period, previous: compare ? previousPeriod(period) : null, custom };
 }

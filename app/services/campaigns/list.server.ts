@@ -32,7 +32,7 @@ import {
 } from "~/domain/campaigns/list";
 import { campaignNewPath } from "~/domain/campaigns/urls";
 import { derive, zeroMeasures, type Derived } from "~/domain/metrics/metrics";
-import { resolvePreset } from "~/domain/metrics/periods";
+import { resolvePreset, type Period } from "~/domain/metrics/periods";
 import { fetchMetrics, rowsByKey } from "~/services/metrics.server";
 import { can } from "~/domain/permissions";
 import { isEnabledType } from "~/domain/retailer-settings";
@@ -48,6 +48,8 @@ import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-setti
 import { getStorage } from "~/services/storage.server";
 
 export const CAMPAIGN_PAGE_SIZE = 25;
+/** Campaigns read per page by an export of a list (the figures of one page are one statistics request). */
+export const CAMPAIGN_EXPORT_PAGE_SIZE = 500;
 /** CampaignListSpec.teamIds: at most 30 teams per query (Firestore's `in`). */
 const MAX_TEAMS_PER_QUERY = 30;
 /** Teams offered in the team filter and the new-campaign picker of retailers and operators. */
@@ -76,22 +78,29 @@ export type CampaignListResult =
       chooseTeam: boolean;
       /** The statistics columns could not be filled ('Fetch overall statistics'). */
       metricsFailed?: boolean;
+      /** When the statistics columns were filled: the time of the newest event received (ISO), or null. */
+      newestEvent?: string | null;
     }
   | { ok: false; rows: []; next: null; leftOut: 0; sort: CampaignSort; dir: SortDirection; chooseTeam: false; metricsFailed?: boolean };
 
+/** The days the list's statistics columns cover (the retailer's days). */
+export function listPeriod(state: Pick<CampaignListState, "period" | "custom">, now = new Date()): Period {
+  return resolvePreset(state.period, { now, timeZone: retailerTimeZone(), custom: { from: state.custom.from || undefined, to: state.custom.to || undefined } });
+}
+
 /** Fills each row's figures for the list's period; false when statistics are unavailable. */
-async function addFigures(user: User, state: CampaignListState, rows: CampaignListRow[]): Promise<boolean> {
-  const period = resolvePreset(state.period, { now: new Date(), timeZone: retailerTimeZone() });
+async function addFigures(user: User, state: CampaignListState, rows: CampaignListRow[]): Promise<{ ok: boolean; newestEvent: string | null }> {
+  const period = listPeriod(state);
   const ids = rows.map((r) => r.id);
   const result = await fetchMetrics(
     user,
     { dateFrom: period.from, dateTo: period.to, groups: { terms: ["campaign"], size: ids.length }, filters: { terms: { campaign: ids } } },
     "metrics:errors.fetchOverall",
   );
-  if (!result.ok) return false;
+  if (!result.ok) return { ok: false, newestEvent: null };
   const byId = rowsByKey(result.value, "campaign");
   for (const row of rows) row.figures = derive(byId.get(row.id) ?? zeroMeasures());
-  return true;
+  return { ok: true, newestEvent: result.value.newestEvent };
 }
 
 /** The teams to ask storage for; null = a supplier on too many teams (choose one). */
@@ -104,7 +113,11 @@ function teamFilter(user: User, state: CampaignListState, fixedTeam: Team | null
 }
 
 /** One page of campaigns for the list's state, scoped to the user (and to the team on its tab). */
-export async function listCampaigns(user: User, state: CampaignListState, options: { locale: string; fixedTeam?: Team | null }): Promise<CampaignListResult> {
+export async function listCampaigns(
+  user: User,
+  state: CampaignListState,
+  options: { locale: string; fixedTeam?: Team | null; pageSize?: number; withFigures?: boolean },
+): Promise<CampaignListResult> {
   const fixedTeam = options.fixedTeam ?? null;
   const ranged = !!(state.startFrom || state.startTo);
   const sort: CampaignSort = ranged ? "startDate" : state.sort;
@@ -120,7 +133,7 @@ export async function listCampaigns(user: User, state: CampaignListState, option
     ...startRange(state, retailerTimeZone()),
     sort: state.sort,
     direction: state.dir,
-    limit: CAMPAIGN_PAGE_SIZE,
+    limit: options.pageSize ?? CAMPAIGN_PAGE_SIZE,
   };
   const campaigns = getStorage().campaigns;
   try {
@@ -147,8 +160,19 @@ export async function listCampaigns(user: User, state: CampaignListState, option
       if (!matchesStatusFilter(state, row.status, row.liveStatus)) continue;
       rows.push({ ...row, team: { id: team.id, name: team.name }, canDuplicate: can(user, "Campaign", "create", { teamId: team.id }), figures: null });
     }
-    const metricsFailed = showsMetrics(state.columns) && rows.length > 0 ? !(await addFigures(user, state, rows)) : false;
-    return { ok: true, rows, next: page.next, leftOut: page.items.length - rows.length, sort, dir, chooseTeam: false, metricsFailed };
+    const withFigures = options.withFigures ?? showsMetrics(state.columns);
+    const figures = withFigures && rows.length > 0 ? await addFigures(user, state, rows) : null;
+    return {
+      ok: true,
+      rows,
+      next: page.next,
+      leftOut: page.items.length - rows.length,
+      sort,
+      dir,
+      chooseTeam: false,
+      metricsFailed: figures ? !figures.ok : false,
+      ...(figures?.ok ? { newestEvent: figures.newestEvent } : {}),
+    };
   } catch (error) {
     console.error(JSON.stringify({ level: "error", what: "Fetch campaign list", error: error instanceof Error ? error.message : String(error) }));
     return { ok: false, rows: [], next: null, leftOut: 0, sort, dir, chooseTeam: false };
@@ -303,6 +327,8 @@ export async function campaignListPage(user: User, listState: CampaignListState,
     : teams.options.filter((t) => can(user, "Campaign", "create", { teamId: t.id }));
   return {
     state,
+    /** The days of the statistics columns. */
+    period: listPeriod(state),
     query: listQuery(state),
     viewQuery: viewQuery(state),
     currentViewHref: viewHref(viewQueryOf(viewQuery(state), fixedTeam?.id ?? null).query),

@@ -2,9 +2,13 @@
  * A campaign's statistics for a period: its totals (against the comparison period when asked),
  * its figures over time (by hour for one day, else by day), its breakdowns by device, slot,
  * placement and campaign type (spec section 2), its products (the products variant of /metrics)
- * and an hour-of-day by weekday heatmap to schedule from evidence. Read through fetchMetrics,
+ * and an hour-of-day by weekday heatmap to schedule from evidence (also on its own, for the
+ * Targeting section). Read through fetchMetrics,
  * so the user's scope applies; the caller has checked the campaign is the user's to see.
  */
+import { MAX_GROUP_ROWS, type MetricsRequest } from "~/domain/metrics/contract";
+import { heatmapOf, type Heatmap } from "~/domain/metrics/heatmap";
+import { EXPORT_WARNING_ROWS } from "~/domain/metrics/csv";
 import { BREAKDOWNS, derive, type Breakdown, type Derived, type Measures } from "~/domain/metrics/metrics";
 import { histogramUnit, type Period } from "~/domain/metrics/periods";
 import { ok, type Result } from "~/domain/result";
@@ -24,25 +28,44 @@ export interface CampaignStatistics {
   overTime: { bucket: string; figures: Derived }[];
   breakdowns: Record<Breakdown, { key: string; figures: Derived }[]>;
   products: { id: string; name: string; figures: Derived }[];
+  /** Products with figures, counted up to just past the export warning's threshold. */
+  productCount: number;
   /** Clicks and displays per local weekday (0 = Monday) and hour: 7 rows of 24. */
-  heatmap: { displays: number[][]; clicks: number[][] };
+  heatmap: Heatmap;
   newestEvent: string | null;
 }
 
 const TITLE = "metrics:errors.fetchCampaign";
 
+function heatmapRequest(ctx: CampaignContext, period: Period): MetricsRequest {
+  return { dateFrom: period.from, dateTo: period.to, filters: { terms: { campaign: [ctx.campaign.id] } }, histogram: "weekdayHour" };
+}
+
+/**
+ * The campaign's heatmap of a period alone (the Targeting section, beside the dayparting grid),
+ * with the time of the newest event.
+ */
+export async function campaignHeatmap(user: User, ctx: CampaignContext, period: Period): Promise<Result<{ heatmap: Heatmap; newestEvent: string | null }>> {
+  const heat = await fetchMetrics(user, heatmapRequest(ctx, period), TITLE);
+  if (!heat.ok) return heat;
+  return ok({ heatmap: heatmapOf(heat.value.histogram ?? []), newestEvent: heat.value.newestEvent });
+}
+
 export async function campaignStatistics(
   user: User,
   ctx: CampaignContext,
-  input: { period: Period; previous: Period | null },
+  input: { period: Period; previous: Period | null; productRows?: number },
 ): Promise<Result<CampaignStatistics>> {
   const filters = { terms: { campaign: [ctx.campaign.id] } };
   const range = { dateFrom: input.period.from, dateTo: input.period.to };
   const unit = histogramUnit(input.period);
+  const shown = input.productRows ?? CAMPAIGN_PRODUCT_ROWS;
+  // Asked for past the export warning's threshold, so the page knows when to warn.
+  const asked = Math.min(MAX_GROUP_ROWS, Math.max(shown, EXPORT_WARNING_ROWS + 1));
   const [main, products, heat, previous] = await Promise.all([
     fetchMetrics(user, { ...range, filters, histogram: unit, groups: { terms: [...BREAKDOWNS] } }, TITLE),
-    fetchMetrics(user, { ...range, filters, groups: { terms: ["product"], size: CAMPAIGN_PRODUCT_ROWS } }, TITLE),
-    fetchMetrics(user, { ...range, filters, histogram: "weekdayHour" }, TITLE),
+    fetchMetrics(user, { ...range, filters, groups: { terms: ["product"], size: asked } }, TITLE),
+    fetchMetrics(user, heatmapRequest(ctx, input.period), TITLE),
     input.previous ? fetchMetrics(user, { dateFrom: input.previous.from, dateTo: input.previous.to, filters }, TITLE) : Promise.resolve(null),
   ]);
   for (const result of [main, products, heat, previous]) if (result && !result.ok) return result;
@@ -51,17 +74,9 @@ export async function campaignStatistics(
   for (const term of BREAKDOWNS) {
     breakdowns[term] = (main.value[term] ?? []).map((row) => ({ key: row.key, figures: derive(row) }));
   }
-  const productRows = products.value.product ?? [];
+  const allProducts = products.value.product ?? [];
+  const productRows = allProducts.slice(0, shown);
   const catalog = new Map((await getStorage().catalog.getMany(productRows.map((row) => row.key))).map((p) => [p.id, p.title]));
-  const displays = Array.from({ length: 7 }, () => Array<number>(24).fill(0));
-  const clicks = Array.from({ length: 7 }, () => Array<number>(24).fill(0));
-  for (const cell of heat.value.histogram ?? []) {
-    const [weekday, hour] = cell.bucket.split("-").map(Number);
-    if (weekday >= 0 && weekday < 7 && hour >= 0 && hour < 24) {
-      displays[weekday][hour] += cell.displays;
-      clicks[weekday][hour] += cell.clicks;
-    }
-  }
   return ok({
     totals: derive(main.value.summary),
     previousTotals: previous && previous.ok ? derive(previous.value.summary) : null,
@@ -69,7 +84,8 @@ export async function campaignStatistics(
     overTime: (main.value.histogram ?? []).map((row) => ({ bucket: row.bucket, figures: derive(row as Measures) })),
     breakdowns,
     products: productRows.map((row) => ({ id: row.key, name: catalog.get(row.key) ?? row.key, figures: derive(row) })),
-    heatmap: { displays, clicks },
+    productCount: allProducts.length,
+    heatmap: heatmapOf(heat.value.histogram ?? []),
     newestEvent: main.value.newestEvent,
   });
 }
