@@ -467,7 +467,7 @@ function LedgerSection() {
                   </td>
                   <td className="num">{e.balanceAfter}</td>
                   <td>{e.reference}</td>
-                  {seesSensitive ? <td>{e.comment || <span className="muted">—</span>}</td> : null}
+                  {seesSensitive ? <td>{(e.commentKey ? t(e.commentKey) : e.comment) || <span className="muted">—</span>}</td> : null}
                   <td>{e.by}</td>
                   <td>
                     {e.reversed ? <span className="wallet-badge wallet-badge-reversed">{t("ledger.reversed")}</span> : null}

@@ -21,6 +21,7 @@ import { refreshWalletCampaigns } from "~/services/campaigns/wallets.server";
 import { getEnv } from "~/services/env.server";
 import { getFixedT } from "~/services/i18n.server";
 import { getStorage } from "~/services/storage.server";
+import { isSettlementEntry } from "~/domain/wallets/settlement";
 
 export const LEDGER_PAGE_SIZE = 25;
 const EXPORT_PAGE_SIZE = 500;
@@ -212,6 +213,8 @@ function presentEntry(entry: LedgerEntry, wallet: Wallet, ctx: ViewContext, reve
     balanceAfter: money(entry.balanceAfter),
     reference: entry.reference,
     comment: ctx.seesSensitive ? entry.comment : null,
+    /** Set for the settlement's debits, whose comment the view shows in the user's language. */
+    commentKey: ctx.seesSensitive && isSettlementEntry(entry) ? "entry.spendSettled" : null,
     by: entry.by,
     at: formatInstant(entry.at, ctx)!,
     atIso: entry.at,
@@ -283,7 +286,7 @@ export async function exportLedgerCsv(
     amount: e.amount,
     balanceAfter: e.balanceAfter,
     reference: e.reference,
-    comment: e.comment,
+    comment: isSettlementEntry(e) ? t("wallets:entry.spendSettled") : e.comment,
     by: e.by,
     reversalOfSeq: e.reversalOf ? (bySeq.get(e.reversalOf) ?? null) : null,
     reversed: reversed.has(e.id),

@@ -730,5 +730,11 @@ describe("placement and device caps: not served there until the next retailer da
     });
     expect((await walletPage()).wallet.dailyBudgetReached).toBe(true);
     expect(t("wallets:dailyBudgetReached")).toBe("Reached today: its campaigns serve again tomorrow");
+    // The ledger names the settlement's debits in the user's words, never in micro-units.
+    const ledger = (await walletPage()).entries as { reference: string; comment: string | null; commentKey: string | null }[];
+    const debits = ledger.filter((e) => e.reference.startsWith("SPEND-"));
+    expect(debits.length).toBeGreaterThan(0);
+    for (const debit of debits) expect(t(`wallets:${debit.commentKey}`)).toBe("Ad spend settled (the cost of ads served)");
+    expect(JSON.stringify(ledger)).not.toMatch(/micros/);
   });
 });

@@ -249,3 +249,13 @@ export function dimensionPacingOn(
     devices: PACING_DEVICES.map((d) => row(d, spend?.devices[d], campaign.pacingDevices?.[d])).filter(shown),
   };
 }
+
+/** The reference of a settlement's ledger debit: SPEND- and its number in the wallet's accrual. */
+export function settlementReference(seq: number): string {
+  return `SPEND-${String(seq).padStart(6, "0")}`;
+}
+
+/** A ledger entry the settlement posted (by the system, under a settlement's reference). */
+export function isSettlementEntry(entry: { by: string; reference: string }): boolean {
+  return entry.by === "system" && /^SPEND-\d{6,}$/.test(entry.reference);
+}

@@ -39,6 +39,7 @@ import {
 import { spendWrite, toCampaign, type StoredCampaignData } from "~/storage/repos/campaigns.server";
 import { preparePublication, preparePublications } from "~/storage/repos/publication.server";
 import { entryId, postInTransaction } from "~/storage/repos/wallets.server";
+import { settlementReference } from "~/domain/wallets/settlement";
 
 const B = COLLECTIONS.eventBatch;
 const A = COLLECTIONS.spendAccrual;
@@ -232,8 +233,9 @@ export function createSpendRepo(store: DocumentStore): SpendRepo {
               walletId,
               type: "debit",
               amount: plan.walletCents,
-              reference: `SPEND-${String(seq).padStart(6, "0")}`,
-              comment: `Ad spend settled: ${accrual.unsettledMicros - plan.after.unsettledMicros} micros`,
+              reference: settlementReference(seq),
+              // Shown translated ('wallets:entry.spendSettled'): see isSettlementEntry.
+              comment: "Ad spend settled",
               by: "system",
               id: entryId(walletId, `settlement:${seq}`),
               reversalOf: null,
