@@ -25,6 +25,7 @@ import {
   type RetailerSettings,
   type SettingsReason,
 } from "~/domain/retailer-settings";
+import { numberFormat } from "~/domain/intl";
 
 export const saveRetailerSettingsIntent = "save-retailer-settings";
 export const resetRetailerSettingsIntent = "reset-retailer-settings";
@@ -227,7 +228,7 @@ export const ResetRetailerSettingsSchema = z.object({
 /** Cents as typed in the form, the locale's way: 15 -> '0.15' (en-GB) or '0,15' (fr). */
 export function formatAmountInput(cents: number | null | undefined, locale: string): string {
   if (cents === null || cents === undefined) return "";
-  return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(cents / 100);
+  return numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(cents / 100);
 }
 
 /** The strategies in the order the screen lists them: the type's own first (the first is its fallback). */

@@ -12,6 +12,7 @@ import { orThrow } from "~/http/reply.server";
 import { requireCampaign } from "~/services/campaigns/campaigns.server";
 import { campaignStatistics } from "~/services/campaigns/statistics.server";
 import { retailerTimeZone } from "~/services/retailer-settings.server";
+import { dateTimeFormat } from "~/domain/intl";
 
 export const meta: MetaFunction = () => [{ title: "Statistics · Ads console" }];
 
@@ -47,8 +48,8 @@ export default function CampaignStatisticsRoute() {
   const format = useFigureFormat();
   const bucketLabel = (bucket: string) =>
     statistics?.unit === "hour"
-      ? new Intl.DateTimeFormat(i18n.language, { hour: "2-digit", minute: "2-digit", timeZone: zone }).format(new Date(bucket))
-      : new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${bucket}T00:00:00Z`));
+      ? dateTimeFormat(i18n.language, { hour: "2-digit", minute: "2-digit", timeZone: zone }).format(new Date(bucket))
+      : dateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${bucket}T00:00:00Z`));
   const names: Record<string, string> = { campaignType: "campaigns:types", device: "campaignTargeting:devices", placement: "campaignTargeting:placements", slot: "campaignTargeting:slots" };
   const breakdownName = (term: string, key: string) => tc(`${names[term]}.${key}`, { defaultValue: key });
   return (

@@ -16,6 +16,7 @@ import {
 import type { AuditEntry } from "~/domain/types";
 import { getFixedT } from "~/services/i18n.server";
 import { getStorage } from "~/services/storage.server";
+import { dateTimeFormat } from "~/domain/intl";
 
 export const ACTIVITY_PAGE_SIZE = 50;
 
@@ -128,5 +129,5 @@ export async function activityPage(filter: ActivityFilter, format: AuditFormat):
 /** The version-reload failures of the live config (newest ten). */
 export async function reloadFailures(format: AuditFormat) {
   const config = await getStorage().config.get();
-  return config.reloadLog.slice(0, 10).map((r) => ({ ...r, atText: new Intl.DateTimeFormat(format.locale, { dateStyle: "medium", timeStyle: "medium", timeZone: format.timeZone }).format(new Date(r.at)) }));
+  return config.reloadLog.slice(0, 10).map((r) => ({ ...r, atText: dateTimeFormat(format.locale, { dateStyle: "medium", timeStyle: "medium", timeZone: format.timeZone }).format(new Date(r.at)) }));
 }

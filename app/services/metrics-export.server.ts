@@ -19,6 +19,7 @@ import { dashboardStatistics } from "~/services/dashboard.server";
 import { CAMPAIGN_EXPORT_PAGE_SIZE, listCampaigns, listPeriod } from "~/services/campaigns/list.server";
 import { teamWalletStatistics } from "~/services/wallet-statistics.server";
 import { getFixedT } from "~/services/i18n.server";
+import { dateTimeFormat } from "~/domain/intl";
 
 export interface CsvFile {
   fileName: string;
@@ -61,7 +62,7 @@ export async function exportCampaignCsv(user: User, ctx: CampaignContext, table:
   let rows: FiguresCsvRow[];
   if (table === "overTime") {
     name = stats.unit === "hour" ? t("metrics:campaign.hour") : t("metrics:campaign.day");
-    const hour = new Intl.DateTimeFormat("en-GB", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    const hour = dateTimeFormat("en-GB", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
     rows = stats.overTime.map((row) => ({ name: stats.unit === "hour" ? hour.format(new Date(row.bucket)) : row.bucket, figures: row.figures }));
   } else if (table === "products") {
     name = t("metrics:campaign.product");

@@ -22,6 +22,7 @@ import { getEnv } from "~/services/env.server";
 import { getFixedT } from "~/services/i18n.server";
 import { getStorage } from "~/services/storage.server";
 import { isSettlementEntry } from "~/domain/wallets/settlement";
+import { dateTimeFormat, numberFormat } from "~/domain/intl";
 
 export const LEDGER_PAGE_SIZE = 25;
 const EXPORT_PAGE_SIZE = 500;
@@ -49,11 +50,11 @@ export function viewContext(user: User, locale: string, now = new Date()): ViewC
 
 function formatInstant(iso: string | null, ctx: ViewContext): string | null {
   if (!iso) return null;
-  return new Intl.DateTimeFormat(ctx.locale, { dateStyle: "medium", timeStyle: "short", timeZone: ctx.userTimeZone }).format(new Date(iso));
+  return dateTimeFormat(ctx.locale, { dateStyle: "medium", timeStyle: "short", timeZone: ctx.userTimeZone }).format(new Date(iso));
 }
 
 function formatDay(day: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${day}T00:00:00Z`));
+  return dateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${day}T00:00:00Z`));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -109,7 +110,7 @@ export function presentWallet(wallet: Wallet, todaySpend: Cents, ctx: ViewContex
     runway: runway
       ? { averageDailySpend: money(runway.averageDailySpendCents), dailyRate: money(runway.dailyRateCents), daysToGo: runway.daysToGo, shouldEndBy: formatDay(runway.shouldEndBy, ctx.locale) }
       : null,
-    spent: { share, percent: new Intl.NumberFormat(ctx.locale, { style: "percent", maximumFractionDigits: 0 }).format(share) },
+    spent: { share, percent: numberFormat(ctx.locale, { style: "percent", maximumFractionDigits: 0 }).format(share) },
     balanceUpdated: formatInstant(wallet.balanceUpdated, ctx),
     created: formatInstant(wallet.created, ctx),
     entryCount: wallet.entryCount,

@@ -6,6 +6,7 @@
  */
 import { useTranslation } from "react-i18next";
 import type { Heatmap as HeatmapFigures } from "~/domain/metrics/heatmap";
+import { dateTimeFormat, numberFormat } from "~/domain/intl";
 
 const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6];
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
@@ -13,9 +14,9 @@ const HOURS = Array.from({ length: 24 }, (_, h) => h);
 export function Heatmap({ clicks, displays, id }: HeatmapFigures & { id: string }) {
   const { t, i18n } = useTranslation("metrics");
   const max = Math.max(1, ...displays.flat());
-  const integer = new Intl.NumberFormat(i18n.language);
+  const integer = numberFormat(i18n.language);
   // 2 January 2023 is a Monday: weekday names in the reader's language.
-  const dayName = (w: number) => new Intl.DateTimeFormat(i18n.language, { weekday: "short", timeZone: "UTC" }).format(new Date(Date.UTC(2023, 0, 2 + w)));
+  const dayName = (w: number) => dateTimeFormat(i18n.language, { weekday: "short", timeZone: "UTC" }).format(new Date(Date.UTC(2023, 0, 2 + w)));
   return (
     <div className="table-wrap heatmap-wrap" role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
       <table className="heatmap" id={id}>

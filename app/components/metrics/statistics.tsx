@@ -11,6 +11,7 @@ import { periodParamNames, type Period, type Preset } from "~/domain/metrics/per
 import { EXPORT_WARNING_ROWS } from "~/domain/metrics/csv";
 import { useRootData } from "~/root";
 import { formatDateTime, formatMoney } from "~/utils/format";
+import { dateTimeFormat, numberFormat } from "~/domain/intl";
 
 export interface PeriodFieldsProps {
   presets: readonly Preset[];
@@ -41,9 +42,9 @@ export function useFigureFormat() {
   const root = useRootData();
   const currency = root?.money.currency ?? "EUR";
   const locale = i18n.language;
-  const integer = new Intl.NumberFormat(locale);
-  const percent = new Intl.NumberFormat(locale, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  const ratio = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const integer = numberFormat(locale);
+  const percent = numberFormat(locale, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const ratio = numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   return (metric: Metric | "cpc" | "quantity", figures: Derived): string => {
     switch (metric) {
       case "ctr":
@@ -69,7 +70,7 @@ export function useFigureFormat() {
 export function PeriodFields({ presets, preset, period, custom, compare, compareOption = true, prefix, idPrefix = "period", form, children }: PeriodFieldsProps) {
   const { t, i18n } = useTranslation("metrics");
   const names = periodParamNames(prefix);
-  const days = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" });
+  const days = dateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" });
   const show = (day: string) => days.format(new Date(`${day}T00:00:00Z`));
   const id = (name: string) => `${idPrefix}-${name}`;
   return (
@@ -137,7 +138,7 @@ export function Freshness({ newestEvent }: { newestEvent: string | null }) {
 export function KpiTiles({ totals, previous }: { totals: Derived; previous: Derived | null }) {
   const { t, i18n } = useTranslation("metrics");
   const format = useFigureFormat();
-  const signed = new Intl.NumberFormat(i18n.language, { style: "percent", signDisplay: "exceptZero", maximumFractionDigits: 1 });
+  const signed = numberFormat(i18n.language, { style: "percent", signDisplay: "exceptZero", maximumFractionDigits: 1 });
   return (
     <ul className="kpi-tiles" aria-label={t("totals")}>
       {METRICS.map((metric) => {
@@ -268,7 +269,7 @@ export function ExportLink({ path, extra = {}, label, rows, search }: { path: st
       </a>
       {large ? (
         <span id={warningId} className="export-warning" role="note">
-          {t("exportLarge", { limit: new Intl.NumberFormat(i18n.language).format(EXPORT_WARNING_ROWS) })}
+          {t("exportLarge", { limit: numberFormat(i18n.language).format(EXPORT_WARNING_ROWS) })}
         </span>
       ) : null}
     </span>

@@ -25,6 +25,7 @@ import { runCampaignAction, saveSection, type CampaignContext } from "~/services
 import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
 import { retailerSettings as walletRetailerSettings } from "~/services/wallets.server";
+import { dateTimeFormat } from "~/domain/intl";
 
 // ---------------------------------------------------------------------------------------------
 // Rights
@@ -94,7 +95,7 @@ function shown(field: BulkRow["field"], value: string | number | null, p: Presen
   if (value === null || value === "") return null;
   if (field === "status") return { kind: "status", status: value as CampaignStatus };
   if (field === "endDate") {
-    const text = new Intl.DateTimeFormat(p.locale, { dateStyle: "medium", timeZone: p.timeZone }).format(new Date(dayEdge(String(value), p.timeZone, "start")));
+    const text = dateTimeFormat(p.locale, { dateStyle: "medium", timeZone: p.timeZone }).format(new Date(dayEdge(String(value), p.timeZone, "start")));
     return { kind: "text", text };
   }
   return { kind: "text", text: formatMoney(Number(value), p.currency, p.locale) };

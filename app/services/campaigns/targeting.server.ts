@@ -14,6 +14,7 @@ import type { UpdateTargetingValue } from "~/forms/campaigns/targeting";
 import { campaignEditable, editRefusal, saveSection, type CampaignContext, type SaveResult } from "~/services/campaigns/campaigns.server";
 import { fail } from "~/domain/result";
 import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
+import { dateTimeFormat } from "~/domain/intl";
 
 /** The section's data: raw values for the form's defaults, and what the page states. */
 export async function targetingView(user: User, ctx: CampaignContext, locale: string, now = new Date()) {
@@ -29,7 +30,7 @@ export async function targetingView(user: User, ctx: CampaignContext, locale: st
     campaignType: c.campaignType,
     timeZone,
     /** The retailer's local time now, e.g. "Monday 14:05", so the user can relate the grid to it. */
-    localNow: new Intl.DateTimeFormat(locale, { weekday: "long", hour: "2-digit", minute: "2-digit", timeZone }).format(now),
+    localNow: dateTimeFormat(locale, { weekday: "long", hour: "2-digit", minute: "2-digit", timeZone }).format(now),
     localDay: WEEK_DAYS[(local.getDay() + 6) % 7]!,
     localHour: local.getHours(),
     placements: typeSettings.placements.map((p) => p),
