@@ -1,6 +1,7 @@
 /**
- * Bidding rules of spec sections 5 and 9 with NOTES.md's default strategy. Pure: no I/O, no
- * framework. Bids are in cents.
+ * Bidding rules: bid limits and the minimum bid, placement bids, fixed CPC. The default strategy
+ * is CPC where the campaign type allows it, else FIXED where allowed, else the type's first
+ * allowed strategy (banner ads: CPM). Pure: no I/O, no framework. Bids are in cents.
  */
 import type { Cents } from "~/domain/money";
 import {

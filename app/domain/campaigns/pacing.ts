@@ -11,7 +11,7 @@ import type { Cents } from "~/domain/money";
 
 export const PACING_PLACEMENTS = ["search", "plp", "hub", "pdp", "home"] as const;
 export type PacingPlacement = (typeof PACING_PLACEMENTS)[number];
-/** Pacing per device uses the spec's own list (NOTES.md "Devices"). */
+/** Pacing per device uses the spec's own list: mobile, tablet, app and unknown (no desktop). */
 export const PACING_DEVICES = ["mobile", "tablet", "app", "unknown"] as const;
 export type PacingDevice = (typeof PACING_DEVICES)[number];
 
@@ -58,7 +58,7 @@ export function validatePacing(input: PacingInput): PacingCheck {
   return { ok: true, value: { total, daily, placements, devices } };
 }
 
-/** Targeting devices (NOTES.md "Devices"); a campaign targets all 4 by default. */
+/** Targeting devices: desktop, mobile, tablet and unknown; a campaign targets all 4 by default. */
 export const TARGET_DEVICES = ["desktop", "mobile", "tablet", "unknown"] as const;
 export type TargetDevice = (typeof TARGET_DEVICES)[number];
 
