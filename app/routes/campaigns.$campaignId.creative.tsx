@@ -1,4 +1,4 @@
-import { orThrow, reply, statusOf, unknownIntent } from "~/http/reply.server";
+import { orThrow, reply, replyFailure, replyInvalid, unknownIntent } from "~/http/reply.server";
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -28,7 +28,6 @@ import { creativeFormFields, creativeView, removeBanner, updateBanners, updateCr
 import { requireCampaign, type SaveResult } from "~/services/campaigns/campaigns.server";
 import { readCampaignAssetForm } from "~/http/multipart.server";
 import { savedReply } from "~/http/campaigns.server";
-import { failureFieldErrors, failureFormErrors, type Failure } from "~/domain/result";
 
 export const meta: MetaFunction = () => [{ title: "Banners and creative · Ads console" }];
 
@@ -46,10 +45,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 type FormName = "banners" | "creative" | "remove";
 type ActionData = { form: FormName; result: SubmissionResult<string[]> };
 
-function answer(form: FormName, result: SubmissionResult<string[]>, status: number) {
-  return data<ActionData>({ form, result }, { status });
-}
-
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, "Campaign");
   if (!params.campaignId) return data({ error: "campaigns:errors.noCampaignId" }, { status: 400 });
@@ -60,28 +55,26 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const formData = await readCampaignAssetForm(request, fileFields);
   const done = (form: FormName, outcome: SaveResult) => reply(outcome, { form, onSuccess: () => savedReply(`/campaigns/${ctx.campaign.id}/creative`, []) });
   // Uploaded files are never echoed back (hideFields): the user picks them again.
-  const refused = (form: FormName, submission: { reply: (o: object) => SubmissionResult<string[]> }, outcome: Failure, hideFields: string[]) =>
-    answer(form, submission.reply({ hideFields, formErrors: failureFormErrors(outcome), fieldErrors: failureFieldErrors(outcome) }), statusOf(outcome));
 
   switch (formData.get("intent")) {
     case updateBannersIntent: {
       const hideFields = slots.map((slot) => bannerFields(slot).image);
       const submission = parseWithZod(formData, { schema: makeUpdateBannersSchema(slots) });
-      if (submission.status !== "success") return answer("banners", submission.reply({ hideFields }), 400);
+      if (submission.status !== "success") return replyInvalid("banners", submission, { hideFields });
       const outcome = await updateBanners(user, ctx, submission.value as Record<string, unknown> & { version: number });
-      return outcome.ok ? done("banners", outcome) : refused("banners", submission, outcome, hideFields);
+      return outcome.ok ? done("banners", outcome) : replyFailure("banners", outcome, submission, { hideFields });
     }
     case removeBannerIntent: {
       const submission = parseWithZod(formData, { schema: RemoveBannerSchema });
-      if (submission.status !== "success") return answer("remove", submission.reply(), 400);
+      if (submission.status !== "success") return replyInvalid("remove", submission);
       const outcome = await removeBanner(user, ctx, submission.value.slot, submission.value.version);
-      return outcome.ok ? done("remove", outcome) : refused("remove", submission, outcome, []);
+      return outcome.ok ? done("remove", outcome) : replyFailure("remove", outcome, submission);
     }
     case updateCreativeIntent: {
       const submission = parseWithZod(formData, { schema: UpdateCreativeSchema });
-      if (submission.status !== "success") return answer("creative", submission.reply({ hideFields: CREATIVE_FILES }), 400);
+      if (submission.status !== "success") return replyInvalid("creative", submission, { hideFields: CREATIVE_FILES });
       const outcome = await updateCreative(user, ctx, submission.value);
-      return outcome.ok ? done("creative", outcome) : refused("creative", submission, outcome, CREATIVE_FILES);
+      return outcome.ok ? done("creative", outcome) : replyFailure("creative", outcome, submission, { hideFields: CREATIVE_FILES });
     }
     default:
       return unknownIntent();
