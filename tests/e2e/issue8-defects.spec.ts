@@ -46,11 +46,16 @@ function section(page: Page, heading: string): Locator {
   return page.getByRole("main").getByRole("region", { name: heading, exact: true });
 }
 
-/** Nothing in the region saves, and every button and field it shows is disabled (a read-only view). */
+/**
+ * Nothing in the region saves, and every button and field it shows is disabled (a read-only
+ * view). Controls of a form that only reads (method GET, e.g. the heatmap's period beside the
+ * dayparting grid) change nothing and may stay enabled.
+ */
 async function expectNothingToChange(region: Locator) {
   await expect(region.getByRole("button", { name: /^Save\b/ })).toHaveCount(0);
   const enabled = await region.evaluate((root) =>
-    [...root.querySelectorAll<HTMLElement>("button, input:not([type=hidden]), select, textarea")]
+    [...root.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>("button, input:not([type=hidden]), select, textarea")]
+      .filter((control) => !control.form || control.form.method.toLowerCase() !== "get")
       .filter((control) => !control.matches(":disabled") && control.checkVisibility())
       .map((control) => control.outerHTML.slice(0, 120)),
   );
