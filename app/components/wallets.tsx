@@ -95,8 +95,8 @@ export function SpentMeter({ share, debit, credit, percent, id }: { share: numbe
   );
 }
 
-export function RunwayText({ runway }: { runway: { daysToGo: number; shouldEndBy: string; averageDailySpend: string } | null }) {
+export function RunwayText({ runway }: { runway: { daysToGo: number; daysToGoText: string; shouldEndBy: string; averageDailySpend: string } | null }) {
   const { t } = useTranslation("wallets");
   if (!runway) return <span className="muted">{t("runway.none")}</span>;
-  return <span>{t("runway.short", { count: runway.daysToGo, date: runway.shouldEndBy })}</span>;
+  return <span>{t("runway.short", { count: runway.daysToGo, days: runway.daysToGoText, date: runway.shouldEndBy })}</span>;
 }

@@ -13,6 +13,7 @@ import { requireUser } from "~/http/auth.server";
 import { budgetSection, campaignEditable, requireCampaign, updateBudget } from "~/services/campaigns/campaigns.server";
 import { getRequestLocale } from "~/http/i18n.server";
 import { useIsPending } from "~/utils/misc";
+import { TableWrap } from "~/components/table-wrap";
 
 export const meta: MetaFunction = () => [{ title: "Budget and pacing · Campaign · Ads console" }];
 
@@ -74,6 +75,7 @@ function PacingView() {
       {/* The placement and device caps are in the table below; the header names them all. */}
       <CapNotices caps={pacing.caps.filter((cap) => cap.cap === "daily")} />
       {pacing.placements.length || pacing.devices.length ? (
+        <TableWrap label={t("budget.todayByDimension")}>
         <table className="figures-table pacing-today">
           <caption>{t("budget.todayByDimension")}</caption>
           <thead>
@@ -102,6 +104,7 @@ function PacingView() {
             ))}
           </tbody>
         </table>
+        </TableWrap>
       ) : null}
       {wallet ? <p className="field-help">{t("budget.walletBalance", { label: wallet.label, balance: wallet.balance })}</p> : null}
     </section>

@@ -13,6 +13,7 @@ import { requireCampaign } from "~/services/campaigns/campaigns.server";
 import { campaignStatistics } from "~/services/campaigns/statistics.server";
 import { retailerTimeZone } from "~/services/retailer-settings.server";
 import { dateTimeFormat } from "~/domain/intl";
+import { TableWrap } from "~/components/table-wrap";
 
 export const meta: MetaFunction = () => [{ title: "Statistics · Ads console" }];
 
@@ -86,7 +87,7 @@ export default function CampaignStatisticsRoute() {
                 {statistics.breakdowns[term].length === 0 ? (
                   <p className="muted">{t("campaign.empty")}</p>
                 ) : (
-                  <div className="table-wrap">
+                  <TableWrap labelledBy={`breakdown-${term}`}>
                     <table className="figures-table compact" aria-labelledby={`breakdown-${term}`}>
                       <thead>
                         <tr>
@@ -109,7 +110,7 @@ export default function CampaignStatisticsRoute() {
                         ))}
                       </tbody>
                     </table>
-                  </div>
+                  </TableWrap>
                 )}
                 {statistics.breakdowns[term].length ? <ExportLink path={csvPath} extra={{ table: term }} label={t("exportTable", { table: t(`breakdown.${term}`) })} /> : null}
               </div>

@@ -15,6 +15,7 @@ import { campaignFrame, duplicateCampaign, requireCampaign, runCampaignAction } 
 import { getRequestLocale } from "~/http/i18n.server";
 import { getFixedT } from "~/services/i18n.server";
 import { redirectWithToast } from "~/http/toast.server";
+import { useByName } from "~/components/by-name";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.campaign.name ?? "Campaign"} · Ads console` }];
 
@@ -65,6 +66,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export const SECTIONS = ["general", "statistics", "bidding", "budget", "targeting", "creative", "products", "history"] as const;
 
 export default function CampaignLayoutRoute() {
+  const byName = useByName();
   const { t } = useTranslation(["campaigns", "campaignEditor"]);
   // Message keys name their namespace ("campaigns:…") or are common's: the default t reads both.
   const { t: tc } = useTranslation();
@@ -84,7 +86,7 @@ export default function CampaignLayoutRoute() {
           <LiveStatusBadge status={campaign.liveStatus} />
           <span>{t(`types.${campaign.campaignType}`)}</span>
           <span>{t("editor.period", { start: campaign.start ?? "—", end: campaign.end ?? t("editor.noEnd") })}</span>
-          <span>{t("editor.updatedBy", { when: campaign.updated, by: campaign.by })}</span>
+          <span>{t("editor.updatedBy", { when: campaign.updated, by: byName(campaign.by) })}</span>
         </p>
         <CapNotices caps={campaign.caps} />
         {campaign.review && campaign.status === "rejected" && !campaign.review.approved ? (

@@ -39,6 +39,7 @@ import {
   walletFormDefaults,
 } from "~/services/wallets.server";
 import { cn } from "~/utils/misc";
+import { useByName } from "~/components/by-name";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.wallet.label} · Ads console` : "Ads console" }];
 
@@ -205,7 +206,7 @@ export default function WalletRoute() {
           <dd>
             {wallet.runway ? (
               <>
-                {t("runway.long", { count: wallet.runway.daysToGo, date: wallet.runway.shouldEndBy, rate: wallet.runway.dailyRate })}
+                {t("runway.long", { count: wallet.runway.daysToGo, days: wallet.runway.daysToGoText, date: wallet.runway.shouldEndBy, rate: wallet.runway.dailyRate })}
               </>
             ) : (
               t("runway.none")
@@ -376,6 +377,7 @@ function ReverseConfirmation({ entry }: { entry: NonNullable<Awaited<ReturnType<
 }
 
 function LedgerSection() {
+  const byName = useByName();
   const { t } = useTranslation("wallets");
   const { t: tc } = useTranslation();
   const { team, wallet, entries, next, paged, filter, canManage, seesSensitive, retailerTimeZone } = useLoaderData<typeof loader>();
@@ -396,7 +398,7 @@ function LedgerSection() {
   const filtered = !!(filter.from || filter.to);
   const exportHref = `/teams/${team.id}/wallets/${wallet.id}/export.csv${ledgerDays.size ? `?${ledgerDays.toString()}` : ""}`;
   return (
-    <section className="panel wallet-section" aria-labelledby="ledger-title">
+    <section className="panel wallet-section">
       <h3 id="ledger-title">{t("ledger.title")}</h3>
       <Form method="get" className="filters ledger-filters" aria-label={t("ledger.filter")}>
         {statisticsParams.map(([name, value]) => (
@@ -468,7 +470,7 @@ function LedgerSection() {
                   <td className="num">{e.balanceAfter}</td>
                   <td>{e.reference}</td>
                   {seesSensitive ? <td>{(e.commentKey ? t(e.commentKey) : e.comment) || <span className="muted">—</span>}</td> : null}
-                  <td>{e.by}</td>
+                  <td>{byName(e.by)}</td>
                   <td>
                     {e.reversed ? <span className="wallet-badge wallet-badge-reversed">{t("ledger.reversed")}</span> : null}
                     {e.reversalOf ? (

@@ -108,7 +108,7 @@ export function presentWallet(wallet: Wallet, todaySpend: Cents, ctx: ViewContex
     tags: ctx.seesSensitive ? wallet.tags : null,
     external_id: ctx.seesSensitive ? wallet.external_id : null,
     runway: runway
-      ? { averageDailySpend: money(runway.averageDailySpendCents), dailyRate: money(runway.dailyRateCents), daysToGo: runway.daysToGo, shouldEndBy: formatDay(runway.shouldEndBy, ctx.locale) }
+      ? { averageDailySpend: money(runway.averageDailySpendCents), dailyRate: money(runway.dailyRateCents), daysToGo: runway.daysToGo, daysToGoText: numberFormat(ctx.locale).format(runway.daysToGo), shouldEndBy: formatDay(runway.shouldEndBy, ctx.locale) }
       : null,
     spent: { share, percent: numberFormat(ctx.locale, { style: "percent", maximumFractionDigits: 0 }).format(share) },
     balanceUpdated: formatInstant(wallet.balanceUpdated, ctx),

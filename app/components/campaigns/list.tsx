@@ -26,6 +26,7 @@ import {
 } from "~/domain/campaigns/list";
 import { CAMPAIGN_STATUSES, DERIVED_LIVE_STATUSES, type CampaignLiveStatus, type CampaignStatus, type CapNotice } from "~/domain/campaigns/status";
 import { duplicateCampaignIntent } from "~/forms/campaigns/campaigns";
+import { useByName } from "~/components/by-name";
 
 /** A campaign as the list shows it (presentCampaign on the server). */
 export interface CampaignListRowView {
@@ -253,6 +254,7 @@ function ariaSort(column: CampaignListColumn, sort: CampaignSort, dir: SortDirec
 }
 
 export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, caption }: TableProps) {
+  const byName = useByName();
   const { t } = useTranslation(["campaignList", "campaigns"]);
   const hydrated = useHydrated();
   const navigation = useNavigation();
@@ -329,7 +331,7 @@ export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, ca
       case "updated":
         return <td key={column}>{row.updated ?? "—"}</td>;
       case "by":
-        return <td key={column}>{row.by}</td>;
+        return <td key={column}>{byName(row.by)}</td>;
     }
   }
 

@@ -6,6 +6,7 @@
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { Derived, Metric } from "~/domain/metrics/metrics";
 import type { ChartCanvasProps } from "~/components/metrics/chart";
+import { numberFormat } from "~/domain/intl";
 
 const COLOURS = ["#2f6fd0", "#c76a00"];
 
@@ -14,6 +15,12 @@ function value(metric: Metric, figures: Derived): number {
   const v = figures[metric];
   if (v === null || v === undefined) return 0;
   return metric === "cost" || metric === "sales" ? v / 100 : v;
+}
+
+/** An axis's numbers in the page's language, short (1.2k, 0,35). */
+function tick(value: unknown): string {
+  const lang = typeof document === "undefined" ? undefined : document.documentElement.lang || undefined;
+  return typeof value === "number" ? numberFormat(lang, { notation: "compact", maximumFractionDigits: 2 }).format(value) : String(value);
 }
 
 function rows(props: ChartCanvasProps) {
@@ -41,8 +48,8 @@ export function TimeCanvas(props: ChartCanvasProps) {
     <>
       <CartesianGrid strokeDasharray="3 3" />
       <XAxis dataKey="label" minTickGap={16} />
-      <YAxis yAxisId="first" />
-      {second ? <YAxis yAxisId="second" orientation="right" /> : null}
+      <YAxis yAxisId="first" tickFormatter={tick} />
+      {second ? <YAxis yAxisId="second" orientation="right" tickFormatter={tick} /> : null}
       <Tooltip formatter={tooltipFormatter(props) as never} />
       <Legend />
     </>
@@ -75,9 +82,12 @@ export function TimeCanvas(props: ChartCanvasProps) {
   );
 }
 
-/** A bar's name as its axis shows it: long names (products) cut, the tooltip has them whole. */
+/**
+ * A bar's name as its axis shows it: a long name (a product's) keeps its start and its end, where
+ * products of one range differ (size, colour); the tooltip has it whole.
+ */
 function shortLabel(label: string): string {
-  return label.length > 22 ? `${label.slice(0, 21).trimEnd()}…` : label;
+  return label.length > 24 ? `${label.slice(0, 11).trimEnd()}…${label.slice(-12).trimStart()}` : label;
 }
 
 export function BreakdownCanvas(props: ChartCanvasProps) {
@@ -87,7 +97,7 @@ export function BreakdownCanvas(props: ChartCanvasProps) {
     <ResponsiveContainer width="100%" height={Math.max(220, 48 + data.length * 32)}>
       <BarChart data={data} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
         <CartesianGrid strokeDasharray="3 3" />
-        <XAxis type="number" />
+        <XAxis type="number" tickFormatter={tick} />
         <YAxis type="category" dataKey="label" width={150} interval={0} tickFormatter={shortLabel} />
         <Tooltip formatter={tooltipFormatter(props) as never} />
         <Bar dataKey={metric} name={props.names[metric]} fill={COLOURS[0]} isAnimationActive={false} />

@@ -12,6 +12,7 @@ import { EXPORT_WARNING_ROWS } from "~/domain/metrics/csv";
 import { useRootData } from "~/root";
 import { formatDateTime, formatMoney } from "~/utils/format";
 import { dateTimeFormat, numberFormat } from "~/domain/intl";
+import { TableWrap } from "~/components/table-wrap";
 
 export interface PeriodFieldsProps {
   presets: readonly Preset[];
@@ -210,7 +211,7 @@ export function FiguresTable({
     );
   };
   return (
-    <div className="table-wrap">
+    <TableWrap label={caption}>
       <table className="figures-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -236,7 +237,7 @@ export function FiguresTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
