@@ -65,6 +65,8 @@ export interface AuditNames {
 export interface AuditWords {
   /** The label of a field of an entity ('Daily budget'). */
   field(entity: string, field: string): string;
+  /** The label of a key inside a record field where it differs from the key's own ('capping', 'type' → 'Capping type'), or null. */
+  nested?(field: string, key: string): string | null;
   /** The label of an action ('Edited'). */
   action(entity: string, action: string): string;
   /** The label of an entity ('Wallet'). */
@@ -192,7 +194,13 @@ function record(field: string, value: Record<string, unknown>, ctx: Ctx, depth: 
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
   if (!entries.length) return "";
   const pairs = entries.map(([key, v]) => {
-    const label = field === "roleByTeam" ? (ctx.names.teams.get(key) ?? key) : ctx.words.field(ctx.entity, key);
+    // A team's roles are named by team; products (offers) by their own identifier, as the catalog shows it.
+    const label =
+      field === "roleByTeam"
+        ? (ctx.names.teams.get(key) ?? key)
+        : field === "offers"
+          ? key
+          : (ctx.words.nested?.(field, key) ?? ctx.words.field(ctx.entity, key));
     const shown =
       ctx.entity === "campaign" && isCentsInRecord(field, key) && typeof v === "number" && Number.isSafeInteger(v)
         ? money(v, ctx)

@@ -51,6 +51,10 @@ export function auditWords(t: TFunction): AuditWords {
       }
       return humanise(field);
     },
+    nested(field, key) {
+      const name = `common:activity.fields.nested.${field}_${key}`;
+      return has(name) ? t(name) : null;
+    },
     action(entity, action) {
       if (entity === "campaign" && has(`campaignProducts:history.actions.${action}`)) return t(`campaignProducts:history.actions.${action}`);
       return has(`common:activity.actions.${action}`) ? t(`common:activity.actions.${action}`) : humanise(action);

@@ -38,4 +38,24 @@ describe("the audit presenter (Activity and History)", () => {
     expect(view.atText).toBe("23 Nov 2026, 11:00:00");
     expect(view.teamName).toBe("Acme Brand");
   });
+
+  it("names a record's keys by their field ('Capping by', not 'Account type') and products by their identifier", () => {
+    const labelled: AuditWords = {
+      ...words,
+      field: (_entity, field) => ({ capping: "Capping", offers: "Products", type: "Account type", on: "On", pos: "Position" })[field] ?? field,
+      nested: (field, key) => (field === "capping" && key === "type" ? "Capping by" : null),
+    };
+    const view = presentAuditEntry(
+      entry([
+        { field: "capping", before: null, after: { enabled: true, type: "views", max: 5 } },
+        { field: "offers", before: null, after: { "SKU-002503": { on: true, pos: 1 } } },
+      ]),
+      format,
+      names,
+      labelled,
+    );
+    expect(view.changes[0]!.after.text).toContain("Capping by: views");
+    expect(view.changes[0]!.after.text).not.toContain("Account type");
+    expect(view.changes[1]!.after.text).toMatch(/^SKU-002503: \(On: Yes, Position: 1\)/);
+  });
 });
