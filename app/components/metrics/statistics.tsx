@@ -74,6 +74,11 @@ export function PeriodFields({ presets, preset, period, custom, compare, compare
   const days = dateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" });
   const show = (day: string) => days.format(new Date(`${day}T00:00:00Z`));
   const id = (name: string) => `${idPrefix}-${name}`;
+  // With JavaScript, typing a date chooses the custom period (without it, the help says so).
+  const chooseCustom = () => {
+    const select = document.getElementById(id("preset")) as HTMLSelectElement | null;
+    if (select && presets.includes("custom")) select.value = "custom";
+  };
   return (
     <>
       <div className="field">
@@ -88,11 +93,11 @@ export function PeriodFields({ presets, preset, period, custom, compare, compare
       </div>
       <div className="field">
         <label htmlFor={id("from")}>{t("period.from")}</label>
-        <input id={id("from")} type="date" name={names.from} defaultValue={custom.from} aria-describedby={id("custom-help")} form={form} />
+        <input id={id("from")} type="date" name={names.from} defaultValue={custom.from} aria-describedby={id("custom-help")} form={form} onInput={chooseCustom} />
       </div>
       <div className="field">
         <label htmlFor={id("to")}>{t("period.to")}</label>
-        <input id={id("to")} type="date" name={names.to} defaultValue={custom.to} aria-describedby={id("custom-help")} form={form} />
+        <input id={id("to")} type="date" name={names.to} defaultValue={custom.to} aria-describedby={id("custom-help")} form={form} onInput={chooseCustom} />
       </div>
       {compareOption ? (
         <div className="field checkbox">
@@ -104,6 +109,7 @@ export function PeriodFields({ presets, preset, period, custom, compare, compare
       <p id={id("custom-help")} className="field-help period-shown">
         {t("period.custom")}{" "}
         <strong>{period.from === period.to ? show(period.from) : t("period.range", { from: show(period.from), to: show(period.to) })}</strong>
+        {presets.includes("custom") ? ` ${t("period.datesHelp")}` : null}
       </p>
     </>
   );
