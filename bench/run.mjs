@@ -111,9 +111,15 @@ async function main() {
       ),
       "",
     ];
+    const write = () => fs.writeFileSync(path.join(root, "bench/RESULTS.md"), lines.join("\n"));
+    write();
+    server.kill("SIGTERM");
+    console.log("Serving with statistics: 2,000 campaigns…");
+    lines.push(...(await servingBench()));
+    write();
     console.log("Metrics store: 2,000 campaigns x 90 days…");
     lines.push(...(await metricsBench()));
-    fs.writeFileSync(path.join(root, "bench/RESULTS.md"), lines.join("\n"));
+    write();
     console.log(lines.join("\n"));
   } finally {
     server.kill("SIGTERM");
