@@ -51,7 +51,7 @@ class WalletListPage {
   /** The wallet's row in the table of wallets (not in the statistics table below it). */
   row(label: string): Locator {
     return this.page
-      .getByRole("region", { name: wt("list.title") })
+      .getByRole("region", { name: wt("list.title"), exact: true })
       .getByRole("row")
       .filter({ has: this.page.getByRole("link", { name: label, exact: true }) });
   }

@@ -217,7 +217,7 @@ export function FiguresTable({
     );
   };
   return (
-    <TableWrap label={caption}>
+    <TableWrap label={t("figuresOf", { table: caption })}>
       <table className="figures-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
