@@ -6,37 +6,18 @@
 // and every team over 90 days. `node bench/metrics.mjs [campaigns]` alone, or from `npm run bench`.
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
+import { importTs } from "./bundle.mjs";
 
-const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-async function loadStore() {
-  // The bundle sits inside the project so that its externals (better-sqlite3, @clickhouse/client) resolve.
-  const cache = path.join(root, "node_modules/.cache");
-  fs.mkdirSync(cache, { recursive: true });
-  const dir = fs.mkdtempSync(path.join(cache, "ads-bench-metrics-"));
-  const outfile = path.join(dir, "store.mjs");
-  await build({
-    stdin: {
-      contents: [
-        `export { SqliteMetricsStore } from "~/metrics/sqlite.server";`,
-        `export { ClickHouseMetricsStore } from "~/metrics/clickhouse.server";`,
-        `export { startClickHouse } from "./tests/integration/clickhouse-server";`,
-        `export { localDay, localHourAndWeekday, addDays } from "~/domain/metrics/periods";`,
-      ].join("\n"),
-      resolveDir: root,
-      loader: "ts",
-    },
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    outfile,
-    external: ["better-sqlite3", "@clickhouse/client"],
-    alias: { "~": path.join(root, "app") },
-    logLevel: "error",
+function loadStore() {
+  return importTs("metrics", {
+    contents: [
+      `export { SqliteMetricsStore } from "~/metrics/sqlite.server";`,
+      `export { ClickHouseMetricsStore } from "~/metrics/clickhouse.server";`,
+      `export { startClickHouse } from "./tests/integration/clickhouse-server";`,
+      `export { localDay, localHourAndWeekday, addDays } from "~/domain/metrics/periods";`,
+    ].join("\n"),
   });
-  return { dir, module: await import(pathToFileURL(outfile).href) };
 }
 
 function percentile(values, p) {

@@ -10,28 +10,14 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
+import { importTs } from "./bundle.mjs";
 import { CONNECTIONS, DURATION, load, signIn, waitFor } from "./http.mjs";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-export async function loadSeeder() {
-  const cache = path.join(root, "node_modules/.cache");
-  fs.mkdirSync(cache, { recursive: true });
-  const dir = fs.mkdtempSync(path.join(cache, "ads-bench-serving-"));
-  const outfile = path.join(dir, "seed.mjs");
-  await build({
-    entryPoints: [path.join(root, "bench/seed-serving.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    outfile,
-    packages: "external",
-    alias: { "~": path.join(root, "app") },
-    logLevel: "error",
-  });
-  return { dir, module: await import(pathToFileURL(outfile).href) };
+export function loadSeeder() {
+  return importTs("serving", { file: "bench/seed-serving.ts" });
 }
 
 /** Resident set size of a process, in MiB (Linux). */

@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { DashboardTeams } from "~/components/dashboard-teams";
 import { FormAlert } from "~/components/forms";
-import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodForm } from "~/components/metrics/statistics";
+import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodForm, periodProps } from "~/components/metrics/statistics";
 import { OVERVIEW_PRESETS as DASHBOARD_PRESETS, periodFromSearch } from "~/domain/metrics/periods";
 import { requireUser } from "~/http/auth.server";
 import { DASHBOARD_ROWS, DASHBOARD_TABS, STAT_SORTS, type DashboardTab, type StatSort } from "~/domain/metrics/dashboard";
@@ -63,10 +63,7 @@ export default function DashboardRoute() {
       <p className="muted">{t("dashboard.welcome", { name })}</p>
       <PeriodForm
         presets={DASHBOARD_PRESETS}
-        preset={choice.preset}
-        period={choice.period}
-        custom={choice.custom}
-        compare={choice.previous !== null}
+        {...periodProps(choice)}
         keep={{ tab, sort, dir }}
       />
       {failure ? <FormAlert title={mt(failure)} message={t("errors.errorOccurred")} /> : null}

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { FormAlert } from "~/components/forms";
 import { BreakdownChart, TimeChart, TopChart } from "~/components/metrics/chart";
 import { Heatmap } from "~/components/metrics/heatmap";
-import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodForm, useFigureFormat } from "~/components/metrics/statistics";
+import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodForm, useFigureFormat, periodProps } from "~/components/metrics/statistics";
 import { BREAKDOWNS, type Breakdown, type Derived } from "~/domain/metrics/metrics";
 import { CAMPAIGN_PRESETS, campaignPresetContext, periodFromSearch } from "~/domain/metrics/periods";
 import { requireUser } from "~/http/auth.server";
@@ -56,7 +56,7 @@ export default function CampaignStatisticsRoute() {
   return (
     <section className="panel" aria-labelledby="statistics-title">
       <h2 id="statistics-title">{t("title")}</h2>
-      {campaignId ? <PeriodForm presets={CAMPAIGN_PRESETS} preset={choice.preset} period={choice.period} custom={choice.custom} compare={choice.previous !== null} /> : null}
+      {campaignId ? <PeriodForm presets={CAMPAIGN_PRESETS} {...periodProps(choice)} /> : null}
       {failure ? <FormAlert title={t(failure)} message={tc("errors.errorOccurred")} /> : null}
       {statistics ? (
         <>

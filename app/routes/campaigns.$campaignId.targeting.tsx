@@ -7,7 +7,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DaypartingGrid } from "~/components/campaigns/dayparting-grid";
 import { Heatmap } from "~/components/metrics/heatmap";
-import { Freshness, PeriodFields } from "~/components/metrics/statistics";
+import { Freshness, PeriodFields, periodProps } from "~/components/metrics/statistics";
 import { CAMPAIGN_PRESETS, campaignPresetContext, periodFromSearch } from "~/domain/metrics/periods";
 import { campaignHeatmap } from "~/services/campaigns/statistics.server";
 import { retailerTimeZone } from "~/services/retailer-settings.server";
@@ -249,9 +249,7 @@ function DaypartEvidence() {
       <div className="period-form" role="group" aria-label={t("period.label")}>
         <PeriodFields
           presets={CAMPAIGN_PRESETS}
-          preset={choice.preset}
-          period={choice.period}
-          custom={choice.custom}
+          {...periodProps(choice)}
           compare={false}
           compareOption={false}
           idPrefix="evidence"

@@ -15,7 +15,7 @@ import { redirectWithToast } from "~/http/toast.server";
 import { createWallet, listTeamWallets, retailerSettings, viewContext } from "~/services/wallets.server";
 import { useIsPending } from "~/utils/misc";
 import { FormAlert } from "~/components/forms";
-import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodForm } from "~/components/metrics/statistics";
+import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodForm, periodProps } from "~/components/metrics/statistics";
 import { OVERVIEW_PRESETS as TEAM_PRESETS, periodFromSearch } from "~/domain/metrics/periods";
 import { retailerTimeZone } from "~/services/retailer-settings.server";
 import { teamWalletStatistics } from "~/services/wallet-statistics.server";
@@ -125,7 +125,7 @@ export default function WalletListRoute() {
       {wallets.length > 0 ? (
         <section className="panel" aria-labelledby="wallets-statistics-title">
           <h3 id="wallets-statistics-title">{mt("title")}</h3>
-          <PeriodForm presets={TEAM_PRESETS} preset={choice.preset} period={choice.period} custom={choice.custom} compare={choice.previous !== null} />
+          <PeriodForm presets={TEAM_PRESETS} {...periodProps(choice)} />
           {statisticsFailure ? <FormAlert title={mt(statisticsFailure)} message={t("common:errors.errorOccurred")} /> : null}
           {statistics ? (
             <>

@@ -5,7 +5,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Freshness, KpiTiles, PeriodForm } from "~/components/metrics/statistics";
+import { Freshness, KpiTiles, PeriodForm, periodProps } from "~/components/metrics/statistics";
 import { periodFromSearch, periodParamNames, WALLET_PRESETS, walletPresetContext } from "~/domain/metrics/periods";
 import { walletStatistics } from "~/services/wallet-statistics.server";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
@@ -550,10 +550,7 @@ function WalletStatistics() {
       <h3 id="wallet-statistics-title">{t("title")}</h3>
       <PeriodForm
         presets={WALLET_PRESETS}
-        preset={choice.preset}
-        period={choice.period}
-        custom={choice.custom}
-        compare={choice.previous !== null}
+        {...periodProps(choice)}
         prefix={STATS_PREFIX}
         idPrefix="wallet-period"
         keep={keep}

@@ -7,7 +7,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import { Fragment, useId, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { change, METRICS, type Derived, type Metric } from "~/domain/metrics/metrics";
-import { periodParamNames, type Period, type Preset } from "~/domain/metrics/periods";
+import { periodParamNames, type Period, type PeriodChoice, type Preset } from "~/domain/metrics/periods";
 import { EXPORT_WARNING_ROWS } from "~/domain/metrics/csv";
 import { useRootData } from "~/root";
 import { formatDateTime, formatMoney } from "~/utils/format";
@@ -30,6 +30,11 @@ export interface PeriodFieldsProps {
   form?: string;
   /** Shown after the fields, before the line saying which days are shown (e.g. the submit button). */
   children?: ReactNode;
+}
+
+/** The fields' values for a period chosen from the URL (periodFromSearch). */
+export function periodProps(choice: PeriodChoice): Pick<PeriodFieldsProps, "preset" | "period" | "custom" | "compare"> {
+  return { preset: choice.preset, period: choice.period, custom: choice.custom, compare: choice.previous !== null };
 }
 
 export interface PeriodFormProps extends Omit<PeriodFieldsProps, "form"> {
