@@ -114,7 +114,7 @@ export function PeriodFields({ presets, preset, period, custom, compare, compare
       <p id={id("custom-help")} className="field-help period-shown">
         {t("period.custom")}{" "}
         <strong>{period.from === period.to ? show(period.from) : t("period.range", { from: show(period.from), to: show(period.to) })}</strong>
-        {presets.includes("custom") ? ` ${t("period.datesHelp")}` : null}
+        {presets.includes("custom") ? `. ${t("period.datesHelp")}` : null}
       </p>
     </>
   );
