@@ -266,47 +266,50 @@ function PostEntryPanel({ postKey }: { postKey: string }) {
       <Form method="post" {...getFormProps(form)}>
         <input type="hidden" name="intent" value={postEntryIntent} />
         <input type="hidden" name="idempotencyKey" value={postKey} />
-        <fieldset className="wallet-type-choice" aria-describedby={fields.type.errors?.length ? `${fields.type.id}-error` : undefined}>
-          <legend>{t("fields.type")}</legend>
-          {ENTRY_TYPES.map((type) => {
-            const props = getInputProps(fields.type, { type: "radio", value: type });
-            return (
-              <label key={type} className="radio">
-                <input {...props} key={`${fields.type.key}-${type}`} id={`${fields.type.id}-${type}`} />
-                {t(`entry.types.${type}`)}
-              </label>
-            );
-          })}
-          <ErrorList id={`${fields.type.id}-error`} errors={fields.type.errors} />
+        {/* Nothing can be typed while an entry is being sent: the form is renewed (new key) once it is booked. */}
+        <fieldset className="plain-fieldset" disabled={pending}>
+          <fieldset className="wallet-type-choice" aria-describedby={fields.type.errors?.length ? `${fields.type.id}-error` : undefined}>
+            <legend>{t("fields.type")}</legend>
+            {ENTRY_TYPES.map((type) => {
+              const props = getInputProps(fields.type, { type: "radio", value: type });
+              return (
+                <label key={type} className="radio">
+                  <input {...props} key={`${fields.type.key}-${type}`} id={`${fields.type.id}-${type}`} />
+                  {t(`entry.types.${type}`)}
+                </label>
+              );
+            })}
+            <ErrorList id={`${fields.type.id}-error`} errors={fields.type.errors} />
+          </fieldset>
+          <div className="field-row">
+            <Field
+              label={t("fields.amount", { currency: wallet.currency })}
+              inputProps={{ ...getInputProps(fields.amount, { type: "text" }), inputMode: "decimal", autoComplete: "off" }}
+              errors={fields.amount.errors}
+              help={t("entry.amountHelp")}
+            />
+            <Field
+              label={t("fields.reference")}
+              inputProps={{ ...getInputProps(fields.reference, { type: "text" }), autoComplete: "off" }}
+              errors={fields.reference.errors}
+              help={t("entry.referenceHelp")}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={fields.comment.id}>{t("fields.comment")}</label>
+            <textarea
+              {...getTextareaProps(fields.comment)}
+              key={fields.comment.key}
+              rows={2}
+              aria-describedby={[`${fields.comment.id}-help`, fields.comment.errors?.length ? `${fields.comment.id}-error` : ""].filter(Boolean).join(" ")}
+            />
+            <p id={`${fields.comment.id}-help`} className="field-help">
+              {t("entry.commentHelp")}
+            </p>
+            <ErrorList id={`${fields.comment.id}-error`} errors={fields.comment.errors} />
+          </div>
+          <SubmitButton pending={pending}>{t("entry.submit")}</SubmitButton>
         </fieldset>
-        <div className="field-row">
-          <Field
-            label={t("fields.amount", { currency: wallet.currency })}
-            inputProps={{ ...getInputProps(fields.amount, { type: "text" }), inputMode: "decimal", autoComplete: "off" }}
-            errors={fields.amount.errors}
-            help={t("entry.amountHelp")}
-          />
-          <Field
-            label={t("fields.reference")}
-            inputProps={{ ...getInputProps(fields.reference, { type: "text" }), autoComplete: "off" }}
-            errors={fields.reference.errors}
-            help={t("entry.referenceHelp")}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={fields.comment.id}>{t("fields.comment")}</label>
-          <textarea
-            {...getTextareaProps(fields.comment)}
-            key={fields.comment.key}
-            rows={2}
-            aria-describedby={[`${fields.comment.id}-help`, fields.comment.errors?.length ? `${fields.comment.id}-error` : ""].filter(Boolean).join(" ")}
-          />
-          <p id={`${fields.comment.id}-help`} className="field-help">
-            {t("entry.commentHelp")}
-          </p>
-          <ErrorList id={`${fields.comment.id}-error`} errors={fields.comment.errors} />
-        </div>
-        <SubmitButton pending={pending}>{t("entry.submit")}</SubmitButton>
       </Form>
     </section>
   );
