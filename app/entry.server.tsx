@@ -2,11 +2,11 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
-import { createInstance } from "i18next";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { i18nConfig } from "~/i18n";
+import { I18nLite, type LiteBundle } from "~/i18n-lite";
 import { boot } from "~/services/boot.server";
 import { remixI18next } from "~/http/i18n.server";
 import { resources } from "~/services/i18n.server";
@@ -21,6 +21,24 @@ export { createRemixHandler } from "~/http/request-body.server";
 
 const ABORT_DELAY = 5_000;
 
+const translators = new Map<string, Promise<I18nLite>>();
+
+/**
+ * The pages' translator for a language: the browser's (app/i18n-lite.ts, which gives i18next's
+ * text, tests/unit/i18n-lite.test.ts) over the bundled resources, one per language for the
+ * server's life, so that its remembered lookups serve every request (bench/RESULTS.md).
+ */
+function translatorFor(lng: string): Promise<I18nLite> {
+  let translator = translators.get(lng);
+  if (!translator) {
+    const instance = new I18nLite({ ...i18nConfig }, async (language, ns) => ((resources as unknown as Record<string, Record<string, LiteBundle>>)[language]?.[ns] ?? {}));
+    initReactI18next.init(instance as never);
+    translator = instance.init(lng).then(() => instance);
+    translators.set(lng, translator);
+  }
+  return translator;
+}
+
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -29,9 +47,7 @@ export default async function handleRequest(
   _loadContext: AppLoadContext,
 ) {
   const nonce = randomBytes(16).toString("base64");
-  const instance = createInstance();
-  const lng = await remixI18next.getLocale(request);
-  await instance.use(initReactI18next).init({ ...i18nConfig, lng, resources });
+  const instance = await translatorFor(await remixI18next.getLocale(request));
 
   const callbackName = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
   for (const [name, value] of Object.entries(securityHeaders(nonce))) responseHeaders.set(name, value);
@@ -42,7 +58,7 @@ export default async function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <I18nextProvider i18n={instance}>
+        <I18nextProvider i18n={instance as never}>
           <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
         </I18nextProvider>
       </NonceProvider>,

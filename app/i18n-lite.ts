@@ -17,6 +17,8 @@
 
 type Json = string | number | boolean | null | { [key: string]: Json } | Json[];
 type Bundle = Record<string, Json>;
+/** One namespace of one language, as its JSON file holds it. */
+export type LiteBundle = Bundle;
 type Options = Record<string, unknown>;
 type Listener = (...args: unknown[]) => void;
 type TFunction = ((key: string | string[], options?: Options | string, ...rest: unknown[]) => string) & {
@@ -155,6 +157,10 @@ export class I18nLite extends Emitter {
   readonly store: Emitter & { data: Record<string, Record<string, Bundle>> };
   readonly services: { backendConnector: { backend: object; state: Record<string, number> } };
   private plurals = new Map<string, Intl.PluralRules | null>();
+  /** Plain lookups already resolved (emptied whenever a bundle arrives). */
+  private memo = new Map<string, string>();
+  /** toResolveHierarchy's answer per language code. */
+  private hierarchies = new Map<string, string[]>();
   private loading = new Map<string, Promise<void>>();
 
   constructor(
@@ -223,6 +229,14 @@ export class I18nLite extends Emitter {
 
   getFixedT(lng: string | string[] | null, ns?: string | string[] | null, keyPrefix?: string) {
     const fixedT: TFunction = (key, opts, ...rest) => {
+      // A plain lookup (no options) is remembered: most of a page's texts are, and resolving one
+      // costs microseconds that add up to milliseconds on a long list (bench/RESULTS.md).
+      const plain = opts === undefined && rest.length === 0 && isString(key);
+      const memoKey = plain ? `${fixedT.lng ?? fixedT.lngs?.join(",") ?? this.language}\u0001${fixedT.ns ?? ""}\u0001${fixedT.keyPrefix ?? ""}\u0001${key}` : "";
+      if (plain) {
+        const known = this.memo.get(memoKey);
+        if (known !== undefined) return known;
+      }
       const options: Options = typeof opts !== "object" || opts === null ? overloadOptions([key, opts, ...rest]) : { ...opts };
       options.lng = options.lng || fixedT.lng;
       options.lngs = options.lngs || fixedT.lngs;
@@ -230,7 +244,9 @@ export class I18nLite extends Emitter {
       if (options.keyPrefix !== "") options.keyPrefix = options.keyPrefix || keyPrefix || fixedT.keyPrefix;
       const prefix = options.keyPrefix as string | undefined;
       const resultKey = prefix && Array.isArray(key) ? key.map((k) => `${prefix}${KEY_SEPARATOR}${k}`) : prefix ? `${prefix}${KEY_SEPARATOR}${key}` : key;
-      return this.t(resultKey, options);
+      const text = this.t(resultKey, options);
+      if (plain) this.memo.set(memoKey, text);
+      return text;
     };
     if (isString(lng)) fixedT.lng = lng;
     else fixedT.lngs = lng ?? undefined;
@@ -379,6 +395,12 @@ export class I18nLite extends Emitter {
 
   /** The language and its fallback, as i18next resolves them with load: "currentOnly". */
   toResolveHierarchy(code: string): string[] {
+    let known = this.hierarchies.get(code);
+    if (!known) this.hierarchies.set(code, (known = this.resolveHierarchy(code)));
+    return known;
+  }
+
+  private resolveHierarchy(code: string): string[] {
     const codes: string[] = [];
     const add = (c: string) => {
       if (c && this.options.supportedLngs.includes(c) && !codes.includes(c)) codes.push(c);
@@ -424,6 +446,7 @@ export class I18nLite extends Emitter {
       this.load(language, ns).then(
         (bundle) => {
           (this.store.data[language] ??= {})[ns] = bundle;
+          this.memo.clear();
           state[id] = 2;
           this.store.emit("added", language, ns);
           this.emit("loaded", { [language]: [ns] });

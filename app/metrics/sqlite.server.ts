@@ -25,6 +25,9 @@ function createTableSql(grain: Grain): string {
   return `CREATE TABLE IF NOT EXISTS ${grain.table} (${[...keyDefs, ...measureDefs].join(", ")}, PRIMARY KEY (${grain.primaryKey.map((k) => COLUMN[k]).join(", ")})) WITHOUT ROWID`;
 }
 
+/** The metrics database's page cache, in KiB. */
+const METRICS_CACHE_KIB = 65_536;
+
 export class SqliteMetricsStore implements MetricsStore {
   readonly kind = "sqlite" as const;
   private readonly db: Database.Database;
@@ -36,6 +39,9 @@ export class SqliteMetricsStore implements MetricsStore {
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("busy_timeout = 5000");
     this.db.pragma("synchronous = NORMAL");
+    // The roll-ups grow to hundreds of MiB: a 64 MiB page cache (SQLite's default is 2 MiB) keeps
+    // the upper levels of their B-trees in memory for ingestion's scattered upserts (bench/RESULTS.md).
+    this.db.pragma(`cache_size = -${METRICS_CACHE_KIB}`);
     this.db.exec(`CREATE TABLE IF NOT EXISTS metrics_batch (id TEXT PRIMARY KEY, applied TEXT NOT NULL) WITHOUT ROWID`);
     this.db.exec(`CREATE TABLE IF NOT EXISTS metrics_state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`);
     this.upserts = new Map();
@@ -64,11 +70,18 @@ export class SqliteMetricsStore implements MetricsStore {
       if (inserted.changes === 0) return { applied: false, reason: "duplicate" };
       for (const grain of GRAINS) {
         const statement = this.upserts.get(grain.table)!;
+        // One upsert per row of the grain (a batch's facts fold into far fewer team or wallet
+        // days than it has facts), in key order, so neighbouring rows share their B-tree pages.
+        const rows = new Map<string, (string | number)[]>();
         for (const fact of facts) {
           if (!grainAccepts(grain, fact)) continue;
-          const keys = [...grain.time.map((t) => fact[t]), ...grain.dimensions.map((d) => fact[d])];
-          statement.run(...keys, ...MEASURE_KEYS.map((m) => fact[m]));
+          const keys: (string | number)[] = [...grain.time.map((t) => fact[t]), ...grain.dimensions.map((d) => fact[d])];
+          const id = grain.primaryKey.map((k) => fact[k]).join("\u0000");
+          const row = rows.get(id);
+          if (row) MEASURE_KEYS.forEach((m, i) => ((row[keys.length + i] as number) += fact[m]));
+          else rows.set(id, [...keys, ...MEASURE_KEYS.map((m) => fact[m])]);
         }
+        for (const id of [...rows.keys()].sort()) statement.run(...rows.get(id)!);
       }
       if (newestEvent) {
         const current = this.db.prepare(`SELECT value FROM metrics_state WHERE key = 'newestEvent'`).get() as { value: string } | undefined;

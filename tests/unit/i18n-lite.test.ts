@@ -101,6 +101,22 @@ describe("i18n-lite gives i18next's text", () => {
     expect(lite.hasLoadedNamespace("campaigns")).toBe(true);
   });
 
+  it("a remembered plain lookup stays the text of its language, namespace and prefix, and a bundle arriving later is read", async () => {
+    const bundles: Record<string, Bundle> = { "en-GB|common": { hello: "Hello", box: { hello: "Box hello" } }, "fr|common": { hello: "Bonjour" } };
+    const lite = new I18nLite({ ...i18nConfig, ns: ["common"] }, async (l, ns) => (bundles[`${l}|${ns}`] ?? {}) as never);
+    await lite.init("en-GB");
+    const t = lite.getFixedT(null, "common");
+    expect(t("hello")).toBe("Hello");
+    expect(t("hello")).toBe("Hello");
+    expect(lite.getFixedT(null, "common", "box")("hello")).toBe("Box hello");
+    expect(t("later")).toBe("later");
+    bundles["en-GB|extra"] = { later: "Arrived" };
+    await lite.loadNamespaces("extra");
+    expect(lite.getFixedT(null, "extra")("later")).toBe("Arrived");
+    await lite.changeLanguage("fr");
+    expect(t("hello")).toBe("Bonjour");
+  });
+
   it("retries a namespace whose load failed for the network, not one that answered 404", async () => {
     let calls = 0;
     const lite = new I18nLite({ ...i18nConfig, ns: ["common"] }, async () => {

@@ -312,9 +312,17 @@ function measuresOf(event: AdEvent): Measures {
 /** Accepted events rolled up by UTC hour and every dimension, in a stable order. */
 export function aggregateFacts(events: readonly AdEvent[], timeZone: string): HourlyFact[] {
   const facts = new Map<string, HourlyFact>();
+  // The local day, hour and weekday of each UTC hour, worked out once per hour of the batch.
+  const hours = new Map<number, { hour: string; day: string; localHour: number; weekday: number }>();
   for (const event of events) {
     const hourStart = Math.floor(Date.parse(event.time) / HOUR_MS) * HOUR_MS;
-    const hour = new Date(hourStart).toISOString();
+    let local = hours.get(hourStart);
+    if (!local) {
+      const { hour: localHour, weekday } = localHourAndWeekday(hourStart, timeZone);
+      local = { hour: new Date(hourStart).toISOString(), day: localDay(hourStart, timeZone), localHour, weekday };
+      hours.set(hourStart, local);
+    }
+    const hour = local.hour;
     const key = [
       hour,
       event.team,
@@ -331,12 +339,11 @@ export function aggregateFacts(events: readonly AdEvent[], timeZone: string): Ho
     ].join("\u0000");
     let fact = facts.get(key);
     if (!fact) {
-      const { hour: localHour, weekday } = localHourAndWeekday(hourStart, timeZone);
       fact = {
         hour,
-        day: localDay(hourStart, timeZone),
-        localHour,
-        weekday,
+        day: local.day,
+        localHour: local.localHour,
+        weekday: local.weekday,
         team: event.team,
         wallet: event.wallet,
         campaign: event.campaign,

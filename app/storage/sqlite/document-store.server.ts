@@ -66,6 +66,9 @@ export function migrate(db: Database.Database): number[] {
   return done;
 }
 
+/** Ids per read of getMany (SQLite binds at most 32,766 values a statement; fewer keep the statement cache small). */
+const GET_MANY_CHUNK = 200;
+
 export class SqliteDocumentStore implements DocumentStore {
   readonly kind = "sqlite" as const;
   private readonly db: Database.Database;
@@ -80,15 +83,26 @@ export class SqliteDocumentStore implements DocumentStore {
     migrate(this.db);
   }
 
+  /** Prepared statements by their SQL: compiling one costs more than running it. */
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** The prepared statement of `sql` (the SQL text is built from fixed parts only, so the cache stays small). */
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      if (this.statements.size < 500) this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   private toDoc<T>(row: Row | undefined): Stored<T> | null {
     if (!row) return null;
     return { ...(JSON.parse(row.data) as T), id: row.id, version: row.version };
   }
 
   private readRow(collection: string, id: string): Row | undefined {
-    return this.db
-      .prepare("SELECT id, version, data FROM documents WHERE collection = ? AND id = ?")
-      .get(collection, id) as Row | undefined;
+    return this.statement("SELECT id, version, data FROM documents WHERE collection = ? AND id = ?").get(collection, id) as Row | undefined;
   }
 
   async get<T>(collection: string, id: string): Promise<Stored<T> | null> {
@@ -96,9 +110,20 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async getMany<T>(collection: string, ids: readonly string[]): Promise<Stored<T>[]> {
+    // One read per chunk of ids (not one per id), then the documents in the order asked.
+    const rows = new Map<string, Row>();
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += GET_MANY_CHUNK) {
+      const chunk = unique.slice(i, i + GET_MANY_CHUNK);
+      const found = this.statement(`SELECT id, version, data FROM documents WHERE collection = ? AND id IN (${chunk.map(() => "?").join(", ")})`).all(
+        collection,
+        ...chunk,
+      ) as Row[];
+      for (const row of found) rows.set(row.id, row);
+    }
     const out: Stored<T>[] = [];
     for (const id of ids) {
-      const doc = this.toDoc<T>(this.readRow(collection, id));
+      const doc = this.toDoc<T>(rows.get(id));
       if (doc) out.push(doc);
     }
     return out;
@@ -162,9 +187,7 @@ export class SqliteDocumentStore implements DocumentStore {
       conditions.push(`id ${cmp} ?`);
       all.push(decodeCursor(spec.after).id);
     }
-    const rows = this.db
-      .prepare(`SELECT id, version, data FROM documents WHERE ${conditions.join(" AND ")} ORDER BY ${order} LIMIT ?`)
-      .all(...all, limit + 1) as Row[];
+    const rows = this.statement(`SELECT id, version, data FROM documents WHERE ${conditions.join(" AND ")} ORDER BY ${order} LIMIT ?`).all(...all, limit + 1) as Row[];
     const items = rows.slice(0, limit).map((row) => this.toDoc<T>(row)!);
     const last = items[items.length - 1];
     const next =
@@ -179,9 +202,7 @@ export class SqliteDocumentStore implements DocumentStore {
 
   async count(collection: string, where: readonly Where[] = []): Promise<number> {
     const { sql, params } = this.whereSql(where);
-    const row = this.db
-      .prepare(`SELECT COUNT(*) AS n FROM documents WHERE ${["collection = ?", ...sql].join(" AND ")}`)
-      .get(collection, ...params) as { n: number };
+    const row = this.statement(`SELECT COUNT(*) AS n FROM documents WHERE ${["collection = ?", ...sql].join(" AND ")}`).get(collection, ...params) as { n: number };
     return row.n;
   }
 
@@ -192,19 +213,15 @@ export class SqliteDocumentStore implements DocumentStore {
       case "create": {
         if (row) throw new AlreadyExistsError(write.collection, write.id);
         const data = toStoredData(write.data);
-        this.db
-          .prepare("INSERT INTO documents (collection, id, version, data) VALUES (?, ?, 1, ?)")
-          .run(write.collection, write.id, JSON.stringify(data));
+        this.statement("INSERT INTO documents (collection, id, version, data) VALUES (?, ?, 1, ?)").run(write.collection, write.id, JSON.stringify(data));
         return { ...data, id: write.id, version: 1 };
       }
       case "set": {
         const data = toStoredData(write.data);
         const version = (row?.version ?? 0) + 1;
-        this.db
-          .prepare(
-            "INSERT INTO documents (collection, id, version, data) VALUES (?, ?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET version = excluded.version, data = excluded.data",
-          )
-          .run(write.collection, write.id, version, JSON.stringify(data));
+        this.statement(
+          "INSERT INTO documents (collection, id, version, data) VALUES (?, ?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET version = excluded.version, data = excluded.data",
+        ).run(write.collection, write.id, version, JSON.stringify(data));
         return { ...data, id: write.id, version };
       }
       case "update": {
@@ -213,13 +230,11 @@ export class SqliteDocumentStore implements DocumentStore {
         if (expect !== undefined && expect !== row.version) throw new ConflictError(write.collection, write.id);
         const data = applyPatch(JSON.parse(row.data), write.patch, now);
         const version = row.version + 1;
-        this.db
-          .prepare("UPDATE documents SET version = ?, data = ? WHERE collection = ? AND id = ?")
-          .run(version, JSON.stringify(data), write.collection, write.id);
+        this.statement("UPDATE documents SET version = ?, data = ? WHERE collection = ? AND id = ?").run(version, JSON.stringify(data), write.collection, write.id);
         return { ...data, id: write.id, version };
       }
       case "delete":
-        this.db.prepare("DELETE FROM documents WHERE collection = ? AND id = ?").run(write.collection, write.id);
+        this.statement("DELETE FROM documents WHERE collection = ? AND id = ?").run(write.collection, write.id);
         return null;
     }
   }

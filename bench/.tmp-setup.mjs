@@ -1,0 +1,16 @@
+import fs from "node:fs";
+import { randomBytes } from "node:crypto";
+import { loadSeeder, startServer } from "./serving.mjs";
+import { waitFor } from "./http.mjs";
+const dataDir = "/tmp/prof/data";
+fs.rmSync(dataDir, { recursive: true, force: true });
+fs.mkdirSync(dataDir, { recursive: true });
+const env = { DATA_DIR: dataDir, DATABASE_URL: dataDir + "/console.db", STORAGE: "sqlite", SEED_DEMO_DATA: "true", SEED_DEMO_CAMPAIGNS: "true", SIMULATE_TRAFFIC: "false", EVENTS_API_KEY: "k".repeat(48), RETAILER_TIMEZONE: "Europe/Paris" };
+const s = startServer(env, 3392);
+await waitFor("http://127.0.0.1:3392/login");
+s.kill("SIGTERM"); await new Promise(r => s.once("exit", r));
+const { module: seeder } = await loadSeeder();
+const seeded = await seeder.seedServing(env, 2000);
+fs.writeFileSync("/tmp/prof/env.json", JSON.stringify(env));
+fs.writeFileSync("/tmp/prof/campaigns.json", JSON.stringify(seeded.campaigns));
+console.log("seeded", seeded.facts);
