@@ -1,37 +1,40 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData, useNavigate } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
+import { ActiveFilters, DashboardFilterFields, DroppedFilters } from "~/components/dashboard-filters";
 import { DashboardTeams } from "~/components/dashboard-teams";
 import { FormAlert } from "~/components/forms";
-import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodForm, periodProps } from "~/components/metrics/statistics";
+import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodFields, periodProps, type RowDrill } from "~/components/metrics/statistics";
+import { drillFilters, filterParams, hasFilters, noFilters, type DashboardFilters } from "~/domain/metrics/dashboard-filters";
 import { OVERVIEW_PRESETS as DASHBOARD_PRESETS, periodFromSearch } from "~/domain/metrics/periods";
 import { requireUser } from "~/http/auth.server";
-import { DASHBOARD_ROWS, DASHBOARD_TABS, STAT_SORTS, type DashboardTab, type StatSort } from "~/domain/metrics/dashboard";
-import { dashboardStatistics } from "~/services/dashboard.server";
+import { DASHBOARD_ROWS, DASHBOARD_TABS, parseDashboardQuery, type DashboardTab } from "~/domain/metrics/dashboard";
+import { dashboardPage } from "~/services/dashboard.server";
 import { retailerTimeZone } from "~/services/retailer-settings.server";
 import { listDashboardTeams } from "~/services/teams-admin.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Home");
   const params = new URL(request.url).searchParams;
-  const requested = params.get("tab");
-  const tab: DashboardTab = (DASHBOARD_TABS as readonly string[]).includes(requested ?? "") ? (requested as DashboardTab) : "teams";
-  const sortParam = params.get("sort");
-  const sort: StatSort = (STAT_SORTS as readonly string[]).includes(sortParam ?? "") ? (sortParam as StatSort) : "cost";
-  const dir: "asc" | "desc" = params.get("dir") === "asc" ? "asc" : "desc";
+  const { tab, sort, dir, filters: asked, dropped: unknown } = parseDashboardQuery(params);
   const choice = periodFromSearch(params, { now: new Date(), timeZone: retailerTimeZone() }, DASHBOARD_PRESETS);
   const after = params.get("after");
-  const [statistics, teams] = await Promise.all([
-    dashboardStatistics(user, { tab, period: choice.period, previous: choice.previous, sort, dir }),
+  const [page, teams] = await Promise.all([
+    dashboardPage(user, { tab, period: choice.period, previous: choice.previous, sort, dir, asked: { filters: asked, dropped: unknown } }),
     // The teams the user may see (a supplier: the teams listing them), with their balances.
     tab === "teams" ? listDashboardTeams(user, after) : Promise.resolve(null),
   ]);
+  const { statistics } = page;
   return {
     tab,
     sort,
     dir,
     choice,
+    filters: page.filters,
+    dropped: page.dropped,
+    filterNames: page.names,
+    filterOptions: page.options,
     statistics: statistics.ok ? statistics.value : null,
     failure: statistics.ok ? null : statistics.reason,
     name: user.firstname || user.displayName || user.email,
@@ -43,7 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function DashboardRoute() {
   const { t } = useTranslation();
   const { t: mt } = useTranslation("metrics");
-  const { tab, sort, dir, choice, statistics, failure, name, teams, after } = useLoaderData<typeof loader>();
+  const { tab, sort, dir, choice, filters, dropped, filterNames, filterOptions, statistics, failure, name, teams, after } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
   // The spec's #teams fragment never reaches the server: mirror it to ?tab=.
   useEffect(() => {
@@ -55,17 +58,50 @@ export default function DashboardRoute() {
   const periodQuery = new URLSearchParams({ period: choice.preset });
   if (choice.custom.from) periodQuery.set("from", choice.custom.from);
   if (choice.custom.to) periodQuery.set("to", choice.custom.to);
-  if (choice.previous) periodQuery.set("compare", "1");
+  /** The dashboard's address for a tab and filters, the period kept. */
+  const dashboardHref = (to: DashboardTab, chosen: DashboardFilters) => {
+    const query = new URLSearchParams({ tab: to, ...Object.fromEntries(periodQuery) });
+    if (choice.previous) query.set("compare", "1");
+    for (const [key, value] of filterParams(chosen)) query.set(key, value);
+    return `/?${query.toString()}`;
+  };
+  const exportSearch = new URLSearchParams(periodQuery);
+  for (const [key, value] of filterParams(filters)) exportSearch.set(key, value);
+  const clearHref = dashboardHref(tab, noFilters());
+  const filtered = hasFilters(filters);
   const nameLabel = tab === "teams" ? mt("dashboard.teams") : tab === "wallets" ? mt("dashboard.wallet") : mt("dashboard.campaign");
+  // Each team's row narrows the dashboard to its wallets, each wallet's row to its campaigns.
+  const drill: RowDrill | undefined =
+    tab === "teams"
+      ? {
+          column: mt("drill.column"),
+          link: (row) => ({ href: dashboardHref("wallets", drillFilters(filters, { team: row.id })), text: mt("drill.wallets"), label: mt("drill.walletsOf", { name: row.name }) }),
+        }
+      : tab === "wallets"
+        ? {
+            column: mt("drill.column"),
+            link: (row) =>
+              row.teamId
+                ? { href: dashboardHref("campaigns", drillFilters(filters, { team: row.teamId, wallet: row.id })), text: mt("drill.campaigns"), label: mt("drill.campaignsOf", { name: row.name }) }
+                : null,
+          }
+        : undefined;
   return (
     <>
       <h1>{t("dashboard.title")}</h1>
       <p className="muted">{t("dashboard.welcome", { name })}</p>
-      <PeriodForm
-        presets={DASHBOARD_PRESETS}
-        {...periodProps(choice)}
-        keep={{ tab, sort, dir }}
-      />
+      <Form method="get" className="period-form dashboard-form" aria-label={mt("filters.formLabel")}>
+        <input type="hidden" name="tab" value={tab} />
+        <input type="hidden" name="sort" value={sort} />
+        <input type="hidden" name="dir" value={dir} />
+        <PeriodFields presets={DASHBOARD_PRESETS} {...periodProps(choice)} />
+        <DashboardFilterFields filters={filters} options={filterOptions} />
+        <button type="submit" className="button">
+          {mt("period.apply")}
+        </button>
+      </Form>
+      <DroppedFilters dropped={dropped} />
+      <ActiveFilters filters={filters} names={filterNames} clearHref={clearHref} />
       {failure ? <FormAlert title={mt(failure)} message={t("errors.errorOccurred")} /> : null}
       {statistics ? (
         <>
@@ -75,7 +111,7 @@ export default function DashboardRoute() {
       ) : null}
       <nav aria-label={t("dashboard.tabs")} className="tabs">
         {DASHBOARD_TABS.map((key) => (
-          <Link key={key} to={`/?tab=${key}&${periodQuery.toString()}`} aria-current={key === tab ? "page" : undefined} id={key}>
+          <Link key={key} to={dashboardHref(key, filters)} aria-current={key === tab ? "page" : undefined} id={key}>
             {t(`dashboard.tab.${key}`)}
           </Link>
         ))}
@@ -86,12 +122,18 @@ export default function DashboardRoute() {
             {mt(`dashboard.${tab}`)}
           </h2>
           {statistics.rows.length === 0 ? (
-            <p className="empty-state">{mt("dashboard.empty")}</p>
+            filtered ? (
+              <p className="empty-state">
+                {mt("filters.empty")} <Link to={clearHref}>{mt("filters.clear")}</Link>
+              </p>
+            ) : (
+              <p className="empty-state">{mt("dashboard.empty")}</p>
+            )
           ) : (
             <>
-              <FiguresTable caption={mt(`dashboard.${tab}`)} nameLabel={nameLabel} rows={statistics.rows} sort={sort} dir={dir} showTeam={tab !== "teams"} />
+              <FiguresTable caption={mt(`dashboard.${tab}`)} nameLabel={nameLabel} rows={statistics.rows} sort={sort} dir={dir} showTeam={tab !== "teams"} drill={drill} />
               <p>
-                <ExportLink path="/statistics.csv" extra={{ tab }} label={mt("exportTable", { table: mt(`dashboard.${tab}`) })} rows={statistics.count} />
+                <ExportLink path="/statistics.csv" search={exportSearch} extra={{ tab }} label={mt("exportTable", { table: mt(`dashboard.${tab}`) })} rows={statistics.count} />
               </p>
             </>
           )}

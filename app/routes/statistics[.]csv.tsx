@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { DASHBOARD_TABS, type DashboardTab } from "~/domain/metrics/dashboard";
+import { parseDashboardQuery } from "~/domain/metrics/dashboard";
 import { OVERVIEW_PRESETS, periodFromSearch } from "~/domain/metrics/periods";
 import { requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
@@ -8,16 +8,15 @@ import { answerRefusals, csvResponse } from "~/http/resource.server";
 import { exportDashboardCsv } from "~/services/metrics-export.server";
 import { retailerTimeZone } from "~/services/retailer-settings.server";
 
-/** The dashboard's tab of the chosen period as a CSV download (every row, the user's scope). */
+/** The dashboard's tab of the chosen period and filters as a CSV download (every row, the user's scope). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const locale = await getRequestLocale(request);
   return answerRefusals(locale, async () => {
     const user = await requireUser(request, "Home");
     const params = new URL(request.url).searchParams;
-    const asked = params.get("tab");
-    const tab: DashboardTab = (DASHBOARD_TABS as readonly string[]).includes(asked ?? "") ? (asked as DashboardTab) : "teams";
+    const { tab, filters, dropped } = parseDashboardQuery(params);
     const { period } = periodFromSearch(params, { now: new Date(), timeZone: retailerTimeZone() }, OVERVIEW_PRESETS);
-    const file = orThrow(await exportDashboardCsv(user, tab, period, locale));
+    const file = orThrow(await exportDashboardCsv(user, tab, period, locale, { filters, dropped }));
     return csvResponse(file.fileName, file.body);
   });
 }

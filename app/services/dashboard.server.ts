@@ -1,17 +1,30 @@
 /**
  * The dashboard's statistics: the period's totals (each against the comparison period when one is
- * asked for) and one row per team, wallet or campaign with its figures, named, sorted as asked.
- * Only what the user may see: a supplier's figures are their teams' (fetchMetrics narrows them).
+ * asked for) and one row per team, wallet or campaign with its figures, named, sorted as asked,
+ * for the filters chosen (team, wallet, placement, campaign type, device).
+ * Only what the user may see: a supplier's figures are their teams' (fetchMetrics narrows them,
+ * whatever team or wallet a filter names).
  */
 import { MAX_GROUP_ROWS } from "~/domain/metrics/contract";
 import { EXPORT_WARNING_ROWS } from "~/domain/metrics/csv";
 import { DASHBOARD_ROWS, type DashboardTab, type StatSort } from "~/domain/metrics/dashboard";
+import {
+  combineDashboardFilters,
+  filterChoices,
+  metricsFilterTerms,
+  noFilters,
+  type DashboardFilters,
+  type FilterChoices,
+  type ParsedFilters,
+} from "~/domain/metrics/dashboard-filters";
 import { derive, type Derived, type Measures } from "~/domain/metrics/metrics";
 import type { Period } from "~/domain/metrics/periods";
 import { fail, ok, type Result } from "~/domain/result";
 import { canSeeTeam } from "~/domain/teams";
 import type { User } from "~/domain/types";
+import { teamOptions, walletOptions, type TeamOption } from "~/services/campaigns/list.server";
 import { fetchMetrics } from "~/services/metrics.server";
+import { getRetailerSettings } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
 
 
@@ -20,7 +33,8 @@ export interface StatRow {
   name: string;
   /** Where the row's name links to. */
   href: string;
-  /** The team a wallet or campaign belongs to, named. */
+  /** The team a wallet or campaign belongs to, and its name. */
+  teamId?: string;
   teamName?: string;
   figures: Derived;
 }
@@ -73,6 +87,7 @@ async function nameRows(user: User, tab: DashboardTab, figures: Map<string, Meas
         id: wallet.id,
         name: wallet.label,
         href: `/teams/${wallet.teamId}/wallets/${wallet.id}`,
+        teamId: wallet.teamId,
         teamName: teams.get(wallet.teamId)!.name,
         figures: derive(figures.get(wallet.id)!),
       }));
@@ -85,6 +100,7 @@ async function nameRows(user: User, tab: DashboardTab, figures: Map<string, Meas
       id: campaign.id,
       name: campaign.name,
       href: `/campaigns/${campaign.id}`,
+      teamId: campaign.team,
       teamName: teams.get(campaign.team)!.name,
       figures: derive(figures.get(campaign.id)!),
     }));
@@ -92,16 +108,27 @@ async function nameRows(user: User, tab: DashboardTab, figures: Map<string, Meas
 
 export async function dashboardStatistics(
   user: User,
-  input: { tab: DashboardTab; period: Period; previous: Period | null; sort: StatSort; dir: "asc" | "desc"; limit?: number },
+  input: {
+    tab: DashboardTab;
+    period: Period;
+    previous: Period | null;
+    sort: StatSort;
+    dir: "asc" | "desc";
+    limit?: number;
+    /** Sent as they are: the caller has combined them (resolveDashboardFilters); fetchMetrics keeps them within the user's teams. */
+    filters?: DashboardFilters;
+  },
 ): Promise<Result<DashboardStatistics>> {
   const limit = input.limit ?? DASHBOARD_ROWS;
   const term = TERM[input.tab];
   const title = input.tab === "teams" ? "metrics:errors.fetchTeam" : "metrics:errors.fetchOverall";
   // Asked for past the export warning's threshold too, so the page knows when to warn.
   const size = Math.min(MAX_GROUP_ROWS, Math.max(limit, EXPORT_WARNING_ROWS) + 1);
+  const terms = metricsFilterTerms(input.filters ?? noFilters());
+  const filters = Object.keys(terms).length ? { filters: { terms } } : {};
   const [current, previous] = await Promise.all([
-    fetchMetrics(user, { dateFrom: input.period.from, dateTo: input.period.to, groups: { terms: [term], size } }, title),
-    input.previous ? fetchMetrics(user, { dateFrom: input.previous.from, dateTo: input.previous.to }, title) : Promise.resolve(null),
+    fetchMetrics(user, { dateFrom: input.period.from, dateTo: input.period.to, groups: { terms: [term], size }, ...filters }, title),
+    input.previous ? fetchMetrics(user, { dateFrom: input.previous.from, dateTo: input.previous.to, ...filters }, title) : Promise.resolve(null),
   ]);
   if (!current.ok) return current;
   if (previous && !previous.ok) return previous;
@@ -124,3 +151,101 @@ export async function dashboardStatistics(
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Filters
+
+export interface ResolvedFilters extends ParsedFilters {
+  /** The team and wallet filtered by, named. */
+  names: { team: string | null; wallet: string | null };
+  choices: FilterChoices;
+}
+
+/**
+ * The filters of a query that apply for this user (combineDashboardFilters): the team and wallet
+ * they name are looked up and kept only when the user may see them; the dropped ones are listed
+ * with the query's own (`asked.dropped`).
+ */
+export async function resolveDashboardFilters(user: User, asked: ParsedFilters): Promise<Result<ResolvedFilters>> {
+  try {
+    const storage = getStorage();
+    const [askedTeam, wallet, settings] = await Promise.all([
+      asked.filters.team ? storage.teams.getOne(asked.filters.team) : Promise.resolve(null),
+      asked.filters.wallet ? storage.wallets.getOne(asked.filters.wallet) : Promise.resolve(null),
+      getRetailerSettings(),
+    ]);
+    const walletTeam = wallet ? (wallet.teamId === askedTeam?.id ? askedTeam : await storage.teams.getOne(wallet.teamId)) : null;
+    const team = askedTeam && canSeeTeam(user, askedTeam) ? askedTeam : null;
+    const visibleWallet = wallet && walletTeam && canSeeTeam(user, walletTeam) ? wallet : null;
+    const choices = filterChoices(settings);
+    const combined = combineDashboardFilters(asked.filters, { team, wallet: visibleWallet }, choices);
+    const teamName = combined.filters.team === team?.id ? team.name : combined.filters.team === walletTeam?.id ? walletTeam.name : null;
+    return ok({
+      filters: combined.filters,
+      dropped: [...asked.dropped, ...combined.dropped],
+      names: { team: teamName, wallet: combined.filters.wallet ? visibleWallet!.label : null },
+      choices,
+    });
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", what: "dashboard filters", error: error instanceof Error ? error.message : String(error) }));
+    return fail("unavailable", "metrics:errors.fetchOverall", { details: ["errors.errorOccurred"] });
+  }
+}
+
+/** A supplier on more teams than this chooses a team before its wallets are listed. */
+const WALLET_OPTION_TEAMS = 30;
+
+export interface WalletOption {
+  id: string;
+  label: string;
+  teamName: string;
+}
+
+export interface DashboardFilterOptions {
+  teams: TeamOption[];
+  /** Only the first advertisers are listed (retailers and operators). */
+  moreTeams: boolean;
+  /** The wallets of the team chosen; with none chosen, a supplier's teams' wallets (a retailer chooses a team first). */
+  wallets: WalletOption[];
+  placements: FilterChoices["placements"];
+  types: FilterChoices["types"];
+  devices: FilterChoices["devices"];
+}
+
+/** What the filters offer to this user: only teams they see, and only those teams' wallets. */
+export async function dashboardFilterOptions(user: User, resolved: ResolvedFilters): Promise<DashboardFilterOptions> {
+  const { choices, filters } = resolved;
+  try {
+    const teams = await teamOptions(user, filters.team);
+    const walletTeams = filters.team
+      ? teams.options.filter((t) => t.id === filters.team)
+      : user.claims.type === "supplier" && teams.options.length <= WALLET_OPTION_TEAMS
+        ? teams.options
+        : [];
+    const wallets = (await Promise.all(walletTeams.map(async (team) => (await walletOptions(team.id)).map((w) => ({ ...w, teamName: team.name }))))).flat();
+    return { teams: teams.options, moreTeams: teams.more, wallets, ...choices };
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", what: "dashboard filter options", error: error instanceof Error ? error.message : String(error) }));
+    return { teams: [], moreTeams: false, wallets: [], ...choices };
+  }
+}
+
+/**
+ * The dashboard's data for a query: the filters that apply (and those left out), what the filters
+ * offer, and the statistics of the tab for the period and those filters.
+ */
+export async function dashboardPage(
+  user: User,
+  input: { tab: DashboardTab; period: Period; previous: Period | null; sort: StatSort; dir: "asc" | "desc"; asked: ParsedFilters },
+) {
+  const resolved = await resolveDashboardFilters(user, input.asked);
+  if (!resolved.ok) {
+    const none: DashboardFilterOptions = { teams: [], moreTeams: false, wallets: [], placements: [], types: [], devices: [] };
+    return { filters: noFilters(), dropped: input.asked.dropped, names: { team: null, wallet: null }, options: none, statistics: resolved as Result<DashboardStatistics> };
+  }
+  const { filters, dropped, names } = resolved.value;
+  const [statistics, options] = await Promise.all([
+    dashboardStatistics(user, { tab: input.tab, period: input.period, previous: input.previous, sort: input.sort, dir: input.dir, filters }),
+    dashboardFilterOptions(user, resolved.value),
+  ]);
+  return { filters, dropped, names, options, statistics };
+}

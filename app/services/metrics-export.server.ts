@@ -7,6 +7,7 @@
 import Papa from "papaparse";
 import { EXPORT_MAX_ROWS, figuresCsvRows, statisticsFileName, type FiguresCsvRow } from "~/domain/metrics/csv";
 import type { DashboardTab } from "~/domain/metrics/dashboard";
+import { noFilters, type ParsedFilters } from "~/domain/metrics/dashboard-filters";
 import { BREAKDOWNS, METRICS, type Breakdown } from "~/domain/metrics/metrics";
 import type { Period } from "~/domain/metrics/periods";
 import { CSV_FORMULA_PATTERN } from "~/domain/wallets/ledger-csv";
@@ -15,7 +16,7 @@ import type { Team, User } from "~/domain/types";
 import { parseListState } from "~/domain/campaigns/list";
 import type { CampaignContext } from "~/services/campaigns/campaigns.server";
 import { campaignStatistics } from "~/services/campaigns/statistics.server";
-import { dashboardStatistics } from "~/services/dashboard.server";
+import { dashboardStatistics, resolveDashboardFilters } from "~/services/dashboard.server";
 import { CAMPAIGN_EXPORT_PAGE_SIZE, listCampaigns, listPeriod } from "~/services/campaigns/list.server";
 import { teamWalletStatistics } from "~/services/wallet-statistics.server";
 import { getFixedT } from "~/services/i18n.server";
@@ -40,8 +41,11 @@ async function metricHeaders(locale: string) {
   return { t, metrics: Object.fromEntries(METRICS.map((m) => [m, t(`metrics:metric.${m}`)])) };
 }
 
-export async function exportDashboardCsv(user: User, tab: DashboardTab, period: Period, locale: string): Promise<Result<CsvFile>> {
-  const result = await dashboardStatistics(user, { tab, period, previous: null, sort: "cost", dir: "desc", limit: EXPORT_MAX_ROWS });
+/** The dashboard's tab with the filters of its query (resolved as the page resolves them: a filter the user may not use is left out). */
+export async function exportDashboardCsv(user: User, tab: DashboardTab, period: Period, locale: string, asked: ParsedFilters = { filters: noFilters(), dropped: [] }): Promise<Result<CsvFile>> {
+  const resolved = await resolveDashboardFilters(user, asked);
+  if (!resolved.ok) return resolved;
+  const result = await dashboardStatistics(user, { tab, period, previous: null, sort: "cost", dir: "desc", limit: EXPORT_MAX_ROWS, filters: resolved.value.filters });
   if (!result.ok) return result;
   const { t, metrics } = await metricHeaders(locale);
   const name = tab === "teams" ? t("metrics:dashboard.teams") : tab === "wallets" ? t("metrics:dashboard.wallet") : t("metrics:dashboard.campaign");

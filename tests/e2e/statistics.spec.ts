@@ -2,9 +2,10 @@
  * Statistics in the browser: events sent to POST /api/events (as the ad server would) show on a
  * campaign's Statistics tab, beside its dayparting grid, on the dashboard, the campaign list, a
  * team's Wallets tab and a wallet's page, per period, with the comparison, the charts (with
- * JavaScript), the breakdowns and the CSV exports downloaded through their links. The period forms
- * are GET forms: they work with JavaScript off (@nojs). The rules behind the figures are tested in
- * the integration suite.
+ * JavaScript), the breakdowns and the CSV exports downloaded through their links; the dashboard's
+ * filters and drill-down links narrow its figures and its export. The period forms (the
+ * dashboard's filters with them) are GET forms: they work with JavaScript off (@nojs). The rules
+ * behind the figures are tested in the integration suite.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -18,6 +19,7 @@ const et = enTexts("campaignEditor");
 const lt = enTexts("campaignList");
 const wt = enTexts("wallets");
 const ut = enTexts("common");
+const tt = enTexts("campaignTargeting");
 const TEAM = "acme-brand";
 
 /** A campaign of the demo team on a new wallet, ready to receive events. */
@@ -165,6 +167,67 @@ test.describe("statistics screens, as a retailer administrator", () => {
 
     const csv = await downloadThrough(page, page.getByRole("link", { name: mt("exportTable", { table: mt("dashboard.campaigns") }) }));
     expect(csv).toContain(`${campaign.name},Acme Brand,50,0,2,4.00,0.90,29.99,33.32`);
+  });
+
+  test("the dashboard's filters narrow the figures without JavaScript, drill down from a row, export what is shown and wrap on a phone", { tag: "@nojs" }, async ({ app, baseURL, server, javaScriptEnabled }) => {
+    const { page } = app;
+    const campaign = await campaignWithWallet(page, baseURL!);
+    await sendEvents(page, server.dataDir, events(campaign));
+
+    await page.goto("/?tab=teams&period=today");
+    const form = page.getByRole("form", { name: mt("filters.formLabel") });
+    const apply = () => form.getByRole("button", { name: mt("period.apply") }).click();
+    // A team first: then its wallets are offered.
+    await form.getByRole("combobox", { name: mt("filters.team"), exact: true }).selectOption(TEAM);
+    await apply();
+    await expect(page).toHaveURL(/[?&]team=acme-brand/);
+    await form.getByRole("combobox", { name: mt("filters.wallet"), exact: true }).selectOption({ label: campaign.walletLabel });
+    await form.getByRole("combobox", { name: mt("filters.placement"), exact: true }).selectOption({ label: tt("placements.plp") });
+    await form.getByRole("combobox", { name: mt("filters.device"), exact: true }).selectOption({ label: tt("devices.desktop") });
+    await apply();
+    await expect(page).toHaveURL(new RegExp(`wallet=${campaign.wallet}.*placement=plp.*device=desktop`));
+
+    // The campaign's 10 displays on category pages, on desktop (its 40 on search, on mobile, left out).
+    const tiles = page.getByRole("list", { name: mt("totals") });
+    await expect(tiles.getByRole("listitem").filter({ hasText: mt("metric.displays") }).locator(".kpi-value")).toHaveText("10");
+    const active = page.getByRole("list", { name: mt("filters.active") });
+    await expect(active).toContainText(mt("filters.activeItem", { name: mt("filters.wallet"), value: campaign.walletLabel }));
+    await expect(active).toContainText(mt("filters.activeItem", { name: mt("filters.placement"), value: tt("placements.plp") }));
+
+    // The Campaigns tab keeps the filters; its export link carries them, and the file has the filtered figure.
+    const tabs = page.getByRole("navigation", { name: ut("dashboard.tabs") });
+    await tabs.getByRole("link", { name: ut("dashboard.tab.campaigns") }).click();
+    await expect(page).toHaveURL(/tab=campaigns.*placement=plp/);
+    const campaignRow = page.getByRole("row").filter({ has: page.getByRole("link", { name: campaign.name, exact: true }) });
+    await expect(campaignRow).toContainText("10");
+    const exportLink = page.getByRole("link", { name: mt("exportTable", { table: mt("dashboard.campaigns") }) });
+    const href = (await exportLink.getAttribute("href"))!;
+    for (const part of ["period=today", "team=acme-brand", `wallet=${campaign.wallet}`, "placement=plp", "device=desktop", "tab=campaigns"]) expect(href).toContain(part);
+    const csv = await downloadThrough(page, exportLink);
+    expect(csv.trim().split("\r\n")).toEqual([expect.stringContaining("Campaign,Advertiser,Displays"), expect.stringMatching(new RegExp(`^${campaign.name},Acme Brand,10,0,0,`))]);
+
+    // 390 px wide: the filters wrap, nothing scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // A device nothing was served on: the empty state, and "Clear filters" keeps the period and the tab.
+    await form.getByRole("combobox", { name: mt("filters.device"), exact: true }).selectOption({ label: tt("devices.tablet") });
+    await apply();
+    await expect(page.getByText(mt("filters.empty"))).toBeVisible();
+    await page.getByRole("link", { name: mt("filters.clear") }).first().click();
+    await expect(page).toHaveURL(/tab=campaigns&period=today$/);
+    await expect(campaignRow).toContainText("50");
+
+    // Drill down: the team's row to its wallets, the wallet's row to its campaigns.
+    await tabs.getByRole("link", { name: ut("dashboard.tab.teams") }).click();
+    await page.getByRole("link", { name: mt("drill.walletsOf", { name: "Acme Brand" }) }).click();
+    await expect(page).toHaveURL(/tab=wallets.*team=acme-brand/);
+    await page.getByRole("link", { name: mt("drill.campaignsOf", { name: campaign.walletLabel }) }).click();
+    await expect(page).toHaveURL(new RegExp(`tab=campaigns.*team=acme-brand&wallet=${campaign.wallet}`));
+    await expect(page.getByRole("row")).toHaveCount(2);
+    await expect(campaignRow).toContainText("50");
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
   });
 
   test("the heatmap beside the dayparting grid covers the last 30 days, then the period chosen beside it", { tag: "@nojs" }, async ({ app, baseURL, server, javaScriptEnabled }) => {

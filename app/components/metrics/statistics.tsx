@@ -176,8 +176,15 @@ export interface FigureRow {
   id: string;
   name: string;
   href?: string;
+  teamId?: string;
   teamName?: string;
   figures: Derived;
+}
+
+/** A link of each row narrowing the page to it (the dashboard's drill-down), in a column after the name. */
+export interface RowDrill {
+  column: string;
+  link: (row: FigureRow) => { href: string; text: string; label: string } | null;
 }
 
 /** A table of rows with their figures; each header links to the same URL sorted by it. */
@@ -188,6 +195,7 @@ export function FiguresTable({
   sort,
   dir,
   showTeam = false,
+  drill,
 }: {
   caption: string;
   nameLabel: string;
@@ -195,6 +203,7 @@ export function FiguresTable({
   sort?: string;
   dir?: "asc" | "desc";
   showTeam?: boolean;
+  drill?: RowDrill;
 }) {
   const { t } = useTranslation("metrics");
   const format = useFigureFormat();
@@ -228,6 +237,7 @@ export function FiguresTable({
         <thead>
           <tr>
             {header("name", nameLabel, false)}
+            {drill ? <th scope="col">{drill.column}</th> : null}
             {showTeam ? <th scope="col">{t("team")}</th> : null}
             {METRICS.map((metric) => (
               <Fragment key={metric}>{header(metric, t(`metric.${metric}`), true)}</Fragment>
@@ -235,17 +245,29 @@ export function FiguresTable({
           </tr>
         </thead>
         <tbody>
-          {rows.map((row) => (
-            <tr key={row.id}>
-              <th scope="row">{row.href ? <Link to={row.href}>{row.name}</Link> : row.name}</th>
-              {showTeam ? <td>{row.teamName}</td> : null}
-              {METRICS.map((metric) => (
-                <td key={metric} className="num">
-                  {format(metric, row.figures)}
-                </td>
-              ))}
-            </tr>
-          ))}
+          {rows.map((row) => {
+            const link = drill?.link(row);
+            return (
+              <tr key={row.id}>
+                <th scope="row">{row.href ? <Link to={row.href}>{row.name}</Link> : row.name}</th>
+                {drill ? (
+                  <td className="drill">
+                    {link ? (
+                      <Link to={link.href} aria-label={link.label}>
+                        {link.text}
+                      </Link>
+                    ) : null}
+                  </td>
+                ) : null}
+                {showTeam ? <td>{row.teamName}</td> : null}
+                {METRICS.map((metric) => (
+                  <td key={metric} className="num">
+                    {format(metric, row.figures)}
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </TableWrap>
