@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@remix-run/node";
 import compression from "compression";
+import fs from "node:fs";
 import express from "express";
 
 try {
@@ -55,7 +56,11 @@ app.use((req, res, next) => {
 
 app.use("/build", express.static(path.join(here, "public/build"), { immutable: true, maxAge: "1y" }));
 app.use("/locales", express.static(path.join(here, "locales"), { maxAge: "5m" }));
-app.use(express.static(path.join(here, "public"), { maxAge: "1h" }));
+// The other files of public/ (the favicon), looked up only for their own paths: a page's path
+// never costs a file system look-up.
+const publicFiles = new Set(fs.readdirSync(path.join(here, "public")).filter((name) => name !== "build").map((name) => `/${name}`));
+const servePublic = express.static(path.join(here, "public"), { maxAge: "1h" });
+app.use((req, res, next) => (publicFiles.has(req.path) ? servePublic(req, res, next) : next()));
 
 const handleRemix = createRequestHandler(build, process.env.NODE_ENV);
 app.all(

@@ -24,16 +24,41 @@ export function lowerScriptPriority(text: string): { out: string; held: string }
 
 export class LowPriorityScripts extends Transform {
   private held = "";
+  /** Text written since the last chunk went out (React writes a page in 2 KiB pieces). */
+  private pending = "";
+  private scheduled: NodeJS.Immediate | null = null;
   private readonly decoder = new TextDecoder();
 
+  /**
+   * What React writes in one go (a whole shell, a resolved boundary) leaves as one chunk, once it
+   * has finished writing: one compression call and one socket write instead of dozens.
+   */
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    const { out, held } = lowerScriptPriority(this.held + this.decoder.decode(chunk, { stream: true }));
+    this.pending += this.decoder.decode(chunk, { stream: true });
+    this.scheduled ??= setImmediate(() => this.release());
+    callback();
+  }
+
+  private release() {
+    this.scheduled = null;
+    const { out, held } = lowerScriptPriority(this.held + this.pending);
+    this.pending = "";
     this.held = held;
-    callback(null, out ? Buffer.from(out) : undefined);
+    if (out) this.push(Buffer.from(out));
   }
 
   override _flush(callback: TransformCallback): void {
-    const rest = this.held + this.decoder.decode();
-    callback(null, rest ? Buffer.from(rest) : undefined);
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled = null;
+    // At the end, a held-back tail is no tag's beginning any more: it goes out as it is.
+    const { out, held } = lowerScriptPriority(this.held + this.pending + this.decoder.decode());
+    this.held = this.pending = "";
+    callback(null, out || held ? Buffer.from(out + held) : undefined);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled = null;
+    callback(error);
   }
 }

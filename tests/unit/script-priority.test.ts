@@ -38,3 +38,20 @@ describe("scripts preloaded at low priority", () => {
     expect(await streamed([text])).toBe(whole);
   });
 });
+
+describe("the page leaves in few chunks", () => {
+  it("what is written in one go leaves as one chunk; what comes later, as another", async () => {
+    const transform = new LowPriorityScripts();
+    const out: string[] = [];
+    transform.on("data", (chunk: Buffer) => out.push(chunk.toString("utf8")));
+    for (let i = 0; i < 40; i++) transform.write(Buffer.from(`<p>${i}</p>`));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out).toEqual([Array.from({ length: 40 }, (_, i) => `<p>${i}</p>`).join("")]);
+    transform.write(Buffer.from('<link rel="modulepreload" href="/a.js"/>'));
+    const ended = new Promise((resolve) => transform.on("end", resolve));
+    transform.end();
+    await ended;
+    expect(out).toHaveLength(2);
+    expect(out[1]).toBe('<link rel="modulepreload" fetchpriority="low" href="/a.js"/>');
+  });
+});
