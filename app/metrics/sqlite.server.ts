@@ -18,6 +18,10 @@ import type { ApplyBatchResult, MetricsFact, MetricsQuery, MetricsRow, MetricsSt
 import { COLUMN, GRAINS, type Grain, grainAccepts, MEASURE_COLUMN } from "~/metrics/grains";
 import { keyColumns, metricsRows, metricsSelect } from "~/metrics/select-sql";
 
+function createIndexSql(grain: Grain, index: Grain["indexes"][number], i: number): string {
+  return `CREATE INDEX ${grain.table}_i${i} ON ${grain.table} (${index.map((k) => COLUMN[k]).join(", ")})`;
+}
+
 function createTableSql(grain: Grain): string {
   const keys = keyColumns(grain);
   const keyDefs = keys.map((c) => `${c} ${c === "local_hour" || c === "weekday" ? "INTEGER" : "TEXT"} NOT NULL`);
@@ -46,9 +50,9 @@ export class SqliteMetricsStore implements MetricsStore {
     this.db.exec(`CREATE TABLE IF NOT EXISTS metrics_state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`);
     this.upserts = new Map();
     for (const grain of GRAINS) {
-      this.db.exec(createTableSql(grain));
+      this.ensureLayout(grain);
       for (const [i, index] of grain.indexes.entries()) {
-        this.db.exec(`CREATE INDEX IF NOT EXISTS ${grain.table}_i${i} ON ${grain.table} (${index.map((k) => COLUMN[k]).join(", ")})`);
+        this.db.exec(createIndexSql(grain, index, i).replace("CREATE INDEX ", "CREATE INDEX IF NOT EXISTS "));
       }
       const keys = keyColumns(grain);
       const measures = MEASURE_KEYS.map((m) => MEASURE_COLUMN[m]);
@@ -62,6 +66,33 @@ export class SqliteMetricsStore implements MetricsStore {
         ),
       );
     }
+  }
+
+  /**
+   * Creates the grain's table, or rebuilds one written with an earlier layout (another key order,
+   * another index) by copying its rows into the new one: a database of an earlier release is
+   * read with today's keys.
+   */
+  private ensureLayout(grain: Grain) {
+    const wanted = createTableSql(grain);
+    const existing = this.db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?`).get(grain.table) as { sql: string } | undefined;
+    if (!existing) {
+      this.db.exec(wanted);
+      return;
+    }
+    if (existing.sql === wanted.replace("CREATE TABLE IF NOT EXISTS ", "CREATE TABLE ")) {
+      const indexes = this.db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).all(grain.table) as { name: string; sql: string }[];
+      const wantedIndexes = new Set(grain.indexes.map((index, i) => createIndexSql(grain, index, i)));
+      for (const index of indexes) if (!wantedIndexes.has(index.sql)) this.db.exec(`DROP INDEX ${index.name}`);
+      return;
+    }
+    const columns = [...keyColumns(grain), ...MEASURE_KEYS.map((m) => MEASURE_COLUMN[m])].join(", ");
+    this.db.transaction(() => {
+      this.db.exec(`ALTER TABLE ${grain.table} RENAME TO ${grain.table}_old`);
+      this.db.exec(wanted);
+      this.db.exec(`INSERT INTO ${grain.table} (${columns}) SELECT ${columns} FROM ${grain.table}_old`);
+      this.db.exec(`DROP TABLE ${grain.table}_old`);
+    }).immediate();
   }
 
   async applyBatch(batchId: string, facts: readonly MetricsFact[], newestEvent: string | null): Promise<ApplyBatchResult> {

@@ -12,6 +12,7 @@ import { answeredTerms, parseMetricsResponse, requestToWire, scopeRequest } from
 import { MEASURE_KEYS, type Dimension, type Measures, zeroMeasures } from "~/domain/metrics/metrics";
 import { fail, ok, type Result } from "~/domain/result";
 import type { User } from "~/domain/types";
+import { SPARSE_DIMENSIONS } from "~/metrics/grains";
 import { getMetricsStore } from "~/metrics/index.server";
 import type { MetricsRow } from "~/metrics/port";
 
@@ -21,18 +22,28 @@ function measuresOf(row: MetricsRow | Measures | undefined): Measures {
   return out;
 }
 
+function sumOf(rows: readonly MetricsRow[]): Measures {
+  const out = zeroMeasures();
+  for (const row of rows) for (const key of MEASURE_KEYS) out[key] += row[key];
+  return out;
+}
+
 /** The /metrics contract over the metrics store. The request is trusted to be scoped already. */
 export async function answerMetrics(request: MetricsRequest): Promise<MetricsResponse> {
   const store = getMetricsStore();
   const base = { from: request.dateFrom, to: request.dateTo, filters: request.filters?.terms };
   const terms = answeredTerms(request.groups?.terms ?? []);
-  const [summaryRows, histogramRows, newestEvent, ...groups] = await Promise.all([
-    store.query(base),
+  const limit = request.groups?.size;
+  const [histogramRows, newestEvent, ...groups] = await Promise.all([
     request.histogram ? store.query({ ...base, histogram: request.histogram }) : Promise.resolve(null),
     store.newestEvent(),
-    ...terms.map((term) => store.query({ ...base, groupBy: [term], limit: request.groups?.size })),
+    ...terms.map((term) => store.query({ ...base, groupBy: [term], limit })),
   ]);
-  const response: MetricsResponse = { summary: measuresOf(summaryRows[0]), newestEvent };
+  // The summary is the sum of rows already read when they cover every fact (the histogram's
+  // buckets, or every row of a dimension each fact has); else one more query.
+  const whole = histogramRows ?? groups.find((rows, i) => !SPARSE_DIMENSIONS.includes(terms[i]) && (limit === undefined || rows.length < limit));
+  const summary = whole ? sumOf(whole) : measuresOf((await store.query(base))[0]);
+  const response: MetricsResponse = { summary, newestEvent };
   if (histogramRows) response.histogram = histogramRows.map((row) => ({ bucket: row.bucket ?? "", ...measuresOf(row) }));
   terms.forEach((term, i) => {
     response[term] = groups[i].map((row) => ({ key: row.keys[term] ?? "", ...measuresOf(row) }));
