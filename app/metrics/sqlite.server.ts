@@ -29,9 +29,6 @@ function createTableSql(grain: Grain): string {
   return `CREATE TABLE IF NOT EXISTS ${grain.table} (${[...keyDefs, ...measureDefs].join(", ")}, PRIMARY KEY (${grain.primaryKey.map((k) => COLUMN[k]).join(", ")})) WITHOUT ROWID`;
 }
 
-/** The metrics database's page cache, in KiB. */
-const METRICS_CACHE_KIB = 65_536;
-
 export class SqliteMetricsStore implements MetricsStore {
   readonly kind = "sqlite" as const;
   private readonly db: Database.Database;
@@ -43,9 +40,6 @@ export class SqliteMetricsStore implements MetricsStore {
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("busy_timeout = 5000");
     this.db.pragma("synchronous = NORMAL");
-    // The roll-ups grow to hundreds of MiB: a 64 MiB page cache (SQLite's default is 2 MiB) keeps
-    // the upper levels of their B-trees in memory for ingestion's scattered upserts (bench/RESULTS.md).
-    this.db.pragma(`cache_size = -${METRICS_CACHE_KIB}`);
     this.db.exec(`CREATE TABLE IF NOT EXISTS metrics_batch (id TEXT PRIMARY KEY, applied TEXT NOT NULL) WITHOUT ROWID`);
     this.db.exec(`CREATE TABLE IF NOT EXISTS metrics_state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`);
     this.upserts = new Map();
