@@ -6,6 +6,7 @@
  * - instants in the reader's time zone, days as dates;
  * - references (team, wallet, campaign, a team's roles) by name;
  * - yes/no, numbers in the reader's locale, lists joined with commas;
+ * - placements and slots by the labels the targeting screen shows, never their codes;
  * - records as "label: value" pairs, never JSON.
  * Pure: the words (labels, enumerations) come from the caller's translations.
  */
@@ -71,8 +72,15 @@ export interface AuditWords {
   action(entity: string, action: string): string;
   /** The label of an entity ('Wallet'). */
   entity(entity: string): string;
-  /** A stored word shown in the reader's language ('active' → 'Active'), or null to show it as is. */
+  /**
+   * A stored word shown in the reader's language ('active' → 'Active'), or null to show it as is.
+   * Inside a record `field` is the record's field and the key ('capping.type'), then the key alone.
+   */
   value(entity: string, field: string, value: string): string | null;
+  /** A placement's label ('plp' → 'Category pages (PLP)'): the one the targeting screen shows. */
+  placement?(code: string): string;
+  /** A slot's label ('sp' → 'Sponsored products (sp)'); a slot without one is shown by its name. */
+  slot?(code: string): string;
   yes: string;
   no: string;
   /** Who acted when no user did. */
@@ -136,6 +144,27 @@ const REFERENCES: Record<string, keyof AuditNames> = {
   userId: "users",
 };
 
+/**
+ * What a code stands for by where it sits: a campaign's or a type's placements and the placements
+ * a slot or a banner size serves are placements; a campaign's slots (on or off) are slots.
+ */
+function vocabularyOf(field: string, parent: string | undefined): "placement" | "slot" | null {
+  if (field === "placements" || parent === "slots" || parent === "bannerSizes") return "placement";
+  if (field === "slots" || field === "slotsOff") return "slot";
+  return null;
+}
+
+/** What the keys of a record stand for: bids per placement, slots to their placements, banners per slot. */
+function keyVocabularyOf(field: string): "placement" | "slot" | null {
+  if (field === "placementBids") return "placement";
+  if (field === "slots" || field === "banners") return "slot";
+  return null;
+}
+
+function labelOf(vocabulary: "placement" | "slot", code: string, ctx: Ctx): string {
+  return (vocabulary === "placement" ? ctx.words.placement?.(code) : ctx.words.slot?.(code)) ?? code;
+}
+
 /** Fields never worth a line: derived search keys. */
 const HIDDEN_FIELDS: ReadonlySet<string> = new Set(["nameLower", "searchTokens", "emailLower", "labelLower"]);
 
@@ -168,8 +197,8 @@ function money(value: number, ctx: Ctx): string {
   return formatMoney(value, ctx.format.currency, ctx.format.locale);
 }
 
-/** A value as text; `field` is the field (or record key) it sits under. */
-function text(field: string, value: unknown, ctx: Ctx, depth = 0): string {
+/** A value as text; `field` is the field (or record key) it sits under, `parent` the record's field. */
+function text(field: string, value: unknown, ctx: Ctx, depth = 0, parent?: string): string {
   if (value === null || value === undefined || value === "") return "";
   if (typeof value === "number" && Number.isSafeInteger(value) && isCents(ctx.entity, field)) return money(value, ctx);
   const ref = REFERENCES[field];
@@ -179,10 +208,12 @@ function text(field: string, value: unknown, ctx: Ctx, depth = 0): string {
   if (typeof value === "string") {
     if (INSTANT.test(value)) return formatAuditInstant(value, ctx.format);
     if (DAY.test(value)) return formatDay(value, ctx.format.locale);
-    return ctx.words.value(ctx.entity, field, value) ?? value;
+    const vocabulary = vocabularyOf(field, parent);
+    if (vocabulary) return labelOf(vocabulary, value, ctx);
+    return (parent ? ctx.words.value(ctx.entity, `${parent}.${field}`, value) : null) ?? ctx.words.value(ctx.entity, field, value) ?? value;
   }
   if (Array.isArray(value)) {
-    const parts = value.map((v) => text(field, v, ctx, depth + 1)).filter(Boolean);
+    const parts = value.map((v) => text(field, v, ctx, depth + 1, parent)).filter(Boolean);
     return parts.join(value.every((v) => v === null || typeof v !== "object") ? ", " : "; ");
   }
   if (typeof value === "object") return record(field, value as Record<string, unknown>, ctx, depth);
@@ -193,20 +224,24 @@ function text(field: string, value: unknown, ctx: Ctx, depth = 0): string {
 function record(field: string, value: Record<string, unknown>, ctx: Ctx, depth: number): string {
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
   if (!entries.length) return "";
+  const keys = keyVocabularyOf(field);
   const pairs = entries.map(([key, v]) => {
-    // A team's roles are named by team; products (offers) by their own identifier, as the catalog shows it.
+    // A team's roles are named by team; products (offers) by their own identifier, as the catalog
+    // shows it; placements and slots by their labels.
     const label =
       field === "roleByTeam"
         ? (ctx.names.teams.get(key) ?? key)
         : field === "offers"
           ? key
-          : (ctx.words.nested?.(field, key) ?? ctx.words.field(ctx.entity, key));
+          : keys
+            ? labelOf(keys, key, ctx)
+            : (ctx.words.nested?.(field, key) ?? ctx.words.field(ctx.entity, key));
     const shown =
       ctx.entity === "campaign" && isCentsInRecord(field, key) && typeof v === "number" && Number.isSafeInteger(v)
         ? money(v, ctx)
         : field === "roleByTeam" && typeof v === "string"
           ? (ctx.words.value(ctx.entity, "role", v) ?? v)
-          : text(key, v, ctx, depth + 1);
+          : text(key, v, ctx, depth + 1, field);
     return `${label}: ${shown || "—"}`;
   });
   return depth === 0 ? pairs.join(", ") : `(${pairs.join(", ")})`;

@@ -12,6 +12,7 @@ import { applyMinimumBid, biddingSection, campaignEditable, requireCampaign, upd
 import { getRequestLocale } from "~/http/i18n.server";
 import { splitMessage } from "~/domain/message";
 import { useIsPending } from "~/utils/misc";
+import { labelDefault, placementLabelKey } from "~/domain/placement-labels";
 
 export const meta: MetaFunction = () => [{ title: "Bidding · Campaign · Ads console" }];
 
@@ -163,7 +164,7 @@ function BiddingForm() {
               {placementFields.map(({ placement, field }) => (
                 <Field
                   key={placement}
-                  label={t(`placements.${placement}`)}
+                  label={t(placementLabelKey(placement), labelDefault(placement))}
                   inputProps={{ ...getInputProps(field, { type: "text" }), inputMode: "decimal", autoComplete: "off", className: "money-input" }}
                   errors={field.errors}
                 />

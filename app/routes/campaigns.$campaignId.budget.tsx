@@ -14,6 +14,7 @@ import { budgetSection, campaignEditable, requireCampaign, updateBudget } from "
 import { getRequestLocale } from "~/http/i18n.server";
 import { useIsPending } from "~/utils/misc";
 import { TableWrap } from "~/components/table-wrap";
+import { labelDefault, placementLabelKey } from "~/domain/placement-labels";
 
 export const meta: MetaFunction = () => [{ title: "Budget and pacing · Campaign · Ads console" }];
 
@@ -92,7 +93,7 @@ function PacingView() {
           </thead>
           <tbody>
             {[
-              ...pacing.placements.map((r) => ({ ...r, id: `placement-${r.key}`, label: t(`placements.${r.key}`) })),
+              ...pacing.placements.map((r) => ({ ...r, id: `placement-${r.key}`, label: t(placementLabelKey(r.key), labelDefault(r.key)) })),
               ...pacing.devices.map((r) => ({ ...r, id: `device-${r.key}`, label: t(`budget.devices.${r.key}`) })),
             ].map((r) => (
               <tr key={r.id}>
@@ -161,7 +162,7 @@ function BudgetForm() {
             <p className="field-help">{t("budget.perPlacementHelp")}</p>
             <div className="field-row">
               {PACING_PLACEMENTS.map((p) => (
-                <Field key={p} label={t(`placements.${p}`)} inputProps={money(`pacing_${p}`)} errors={fields[`pacing_${p}`].errors} />
+                <Field key={p} label={t(placementLabelKey(p), labelDefault(p))} inputProps={money(`pacing_${p}`)} errors={fields[`pacing_${p}`].errors} />
               ))}
             </div>
           </fieldset>

@@ -28,6 +28,7 @@ import { creativeFormFields, creativeView, removeBanner, updateBanners, updateCr
 import { requireCampaign, type SaveResult } from "~/services/campaigns/campaigns.server";
 import { readCampaignAssetForm } from "~/http/multipart.server";
 import { savedReply } from "~/http/campaigns.server";
+import { labelDefault, placementLabelKey } from "~/domain/placement-labels";
 
 export const meta: MetaFunction = () => [{ title: "Banners and creative · Ads console" }];
 
@@ -168,7 +169,7 @@ function BannersForm({ view }: { view: View }) {
             const statusId = `banner-${banner.slot}-status`;
             return (
               <fieldset key={banner.slot} className="banner-slot" aria-describedby={statusId}>
-                <legend>{t("banners.slot", { slot: banner.slot, placements: banner.placements.map((p) => t(`placements.${p}`, { defaultValue: p })).join(", ") })}</legend>
+                <legend>{t("banners.slot", { slot: banner.slot, placements: banner.placements.map((p) => t(placementLabelKey(p), labelDefault(p))).join(", ") })}</legend>
                 <p id={statusId} className={banner.counted ? "banner-status counted" : "banner-status"}>
                   {banner.counted ? t("banners.status.counted") : t("banners.status.notCounted", { reasons: banner.gaps.map((g) => t(`banners.gap.${g}`)).join(", ") })}
                   {banner.gaps.includes("slotOff") ? (

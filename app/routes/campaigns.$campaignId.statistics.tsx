@@ -6,7 +6,7 @@ import { BreakdownChart, TimeChart, TopChart } from "~/components/metrics/chart"
 import { Heatmap } from "~/components/metrics/heatmap";
 import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodForm, useFigureFormat, periodProps } from "~/components/metrics/statistics";
 import { BREAKDOWNS, type Breakdown, type Derived } from "~/domain/metrics/metrics";
-import { CAMPAIGN_PRESETS, campaignPresetContext, periodFromSearch } from "~/domain/metrics/periods";
+import { CAMPAIGN_PRESETS, campaignPresetContext, endsBeforeToday, periodFromSearch } from "~/domain/metrics/periods";
 import { requireUser } from "~/http/auth.server";
 import { orThrow } from "~/http/reply.server";
 import { requireCampaign } from "~/services/campaigns/campaigns.server";
@@ -14,6 +14,7 @@ import { campaignStatistics } from "~/services/campaigns/statistics.server";
 import { retailerTimeZone } from "~/services/retailer-settings.server";
 import { dateTimeFormat } from "~/domain/intl";
 import { TableWrap } from "~/components/table-wrap";
+import { labelDefault, placementLabelKey, slotLabelKey } from "~/domain/placement-labels";
 
 export const meta: MetaFunction = () => [{ title: "Statistics · Ads console" }];
 
@@ -23,12 +24,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const search = new URL(request.url).searchParams;
   if (!params.campaignId?.trim()) {
     // Statistics asked for without a campaign (spec section 8's 'No campaign ID'): said, not thrown.
-    return { campaignId: "", choice: periodFromSearch(search, { now: new Date(), timeZone }, CAMPAIGN_PRESETS), retailerTimeZone: timeZone, statistics: null, failure: "metrics:errors.noCampaignId" };
+    return { campaignId: "", choice: periodFromSearch(search, { now: new Date(), timeZone }, CAMPAIGN_PRESETS), retailerTimeZone: timeZone, endsBeforeToday: false, statistics: null, failure: "metrics:errors.noCampaignId" };
   }
   const ctx = orThrow(await requireCampaign(user, params.campaignId));
+  const now = new Date();
   const choice = periodFromSearch(
     search,
-    { now: new Date(), timeZone, ...campaignPresetContext(ctx.campaign) },
+    { now, timeZone, ...campaignPresetContext(ctx.campaign) },
     CAMPAIGN_PRESETS,
   );
   const statistics = await campaignStatistics(user, ctx, { period: choice.period, previous: choice.previous });
@@ -36,6 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     campaignId: ctx.campaign.id,
     choice,
     retailerTimeZone: timeZone,
+    endsBeforeToday: endsBeforeToday(choice.period, now, timeZone),
     statistics: statistics.ok ? statistics.value : null,
     failure: statistics.ok ? null : statistics.reason,
   };
@@ -44,15 +47,20 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export default function CampaignStatisticsRoute() {
   const { t, i18n } = useTranslation("metrics");
   const { t: tc } = useTranslation();
-  const { choice, retailerTimeZone: zone, statistics, failure, campaignId } = useLoaderData<typeof loader>();
+  const { choice, retailerTimeZone: zone, endsBeforeToday, statistics, failure, campaignId } = useLoaderData<typeof loader>();
   const csvPath = `/campaigns/${encodeURIComponent(campaignId)}/statistics.csv`;
   const format = useFigureFormat();
   const bucketLabel = (bucket: string) =>
     statistics?.unit === "hour"
       ? dateTimeFormat(i18n.language, { hour: "2-digit", minute: "2-digit", timeZone: zone }).format(new Date(bucket))
       : dateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${bucket}T00:00:00Z`));
-  const names: Record<string, string> = { campaignType: "campaigns:types", device: "campaignTargeting:devices", placement: "campaignTargeting:placements", slot: "campaignTargeting:slots" };
-  const breakdownName = (term: string, key: string) => tc(`${names[term]}.${key}`, { defaultValue: key });
+  const names: Record<string, (key: string) => string> = {
+    campaignType: (key) => `campaigns:types.${key}`,
+    device: (key) => `campaignTargeting:devices.${key}`,
+    placement: placementLabelKey,
+    slot: slotLabelKey,
+  };
+  const breakdownName = (term: string, key: string) => tc(names[term]!(key), labelDefault(key));
   return (
     <section className="panel" aria-labelledby="statistics-title">
       <h2 id="statistics-title">{t("title")}</h2>
@@ -133,7 +141,13 @@ export default function CampaignStatisticsRoute() {
           )}
           <h3>{t("campaign.heatmap")}</h3>
           <p className="field-help">{t("campaign.heatmapHelp", { zone })}</p>
-          <Heatmap id="statistics-heatmap" clicks={statistics.heatmap.clicks} displays={statistics.heatmap.displays} />
+          <Heatmap
+            id="statistics-heatmap"
+            clicks={statistics.heatmap.clicks}
+            displays={statistics.heatmap.displays}
+            period={choice.period}
+            endsBeforeToday={endsBeforeToday}
+          />
         </>
       ) : null}
     </section>

@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { DaypartingGrid } from "~/components/campaigns/dayparting-grid";
 import { Heatmap } from "~/components/metrics/heatmap";
 import { Freshness, PeriodFields, periodProps } from "~/components/metrics/statistics";
-import { CAMPAIGN_PRESETS, campaignPresetContext, periodFromSearch } from "~/domain/metrics/periods";
+import { CAMPAIGN_PRESETS, campaignPresetContext, endsBeforeToday, periodFromSearch } from "~/domain/metrics/periods";
 import { campaignHeatmap } from "~/services/campaigns/statistics.server";
 import { retailerTimeZone } from "~/services/retailer-settings.server";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
@@ -22,6 +22,7 @@ import { requireCampaign } from "~/services/campaigns/campaigns.server";
 import { targetingView, updateTargeting } from "~/services/campaigns/targeting.server";
 import { getRequestLocale } from "~/http/i18n.server";
 import { useIsPending } from "~/utils/misc";
+import { labelDefault, placementLabelKey, slotLabelKey } from "~/domain/placement-labels";
 
 export const meta: MetaFunction = () => [{ title: "Targeting · Ads console" }];
 
@@ -33,9 +34,10 @@ export const meta: MetaFunction = () => [{ title: "Targeting · Ads console" }];
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Campaign");
   const ctx = orThrow(await requireCampaign(user, params.campaignId));
+  const now = new Date();
   const choice = periodFromSearch(
     new URL(request.url).searchParams,
-    { now: new Date(), timeZone: retailerTimeZone(), ...campaignPresetContext(ctx.campaign) },
+    { now, timeZone: retailerTimeZone(), ...campaignPresetContext(ctx.campaign) },
     CAMPAIGN_PRESETS,
     { defaultPreset: EVIDENCE_PRESET },
   );
@@ -44,6 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ...view,
     evidence: {
       choice,
+      endsBeforeToday: endsBeforeToday(choice.period, now, retailerTimeZone()),
       heatmap: evidence.ok ? evidence.value.heatmap : null,
       newestEvent: evidence.ok ? evidence.value.newestEvent : null,
       failure: evidence.ok ? null : evidence.reason,
@@ -120,7 +123,7 @@ function TargetingForm() {
   const cappingEnabled = initial.cappingEnabled === true || initial.cappingEnabled === "on";
   const readOnly = !view.canEdit;
   const errorId = (name: string) => `targeting-${name}-error`;
-  const placementName = (p: string) => t(`placements.${p}`, { defaultValue: p });
+  const placementName = (p: string) => t(placementLabelKey(p), labelDefault(p));
 
   return (
     <section className="panel targeting" aria-labelledby="targeting-title">
@@ -196,7 +199,7 @@ function TargetingForm() {
               <div className="field checkbox" key={slot}>
                 <input type="checkbox" id={`targeting-slot-${slot}`} name="slots" value={slot} defaultChecked={slots.has(slot)} />
                 <label htmlFor={`targeting-slot-${slot}`}>
-                  {t("slotLabel", { slot: t(`slots.${slot}`, { defaultValue: slot }), placements: served.map(placementName).join(", ") })}
+                  {t("slotLabel", { slot: t(slotLabelKey(slot), labelDefault(slot)), placements: served.map(placementName).join(", ") })}
                 </label>
               </div>
             ))}
@@ -263,7 +266,13 @@ function DaypartEvidence() {
       {evidence.failure ? <FormAlert title={t(evidence.failure)} message={tc("errors.errorOccurred")} /> : null}
       {evidence.heatmap ? (
         <>
-          <Heatmap id="daypart-heatmap" displays={evidence.heatmap.displays} clicks={evidence.heatmap.clicks} />
+          <Heatmap
+            id="daypart-heatmap"
+            displays={evidence.heatmap.displays}
+            clicks={evidence.heatmap.clicks}
+            period={choice.period}
+            endsBeforeToday={evidence.endsBeforeToday}
+          />
           <Freshness newestEvent={evidence.newestEvent} />
         </>
       ) : null}

@@ -37,6 +37,7 @@ import {
   type RetailerSettingsOutcome,
 } from "~/services/retailer-settings.server";
 import { formatDateTime } from "~/utils/format";
+import { labelDefault, placementLabelKey, slotLabelKey } from "~/domain/placement-labels";
 
 const PATH = "/settings/retailer";
 
@@ -311,14 +312,14 @@ function TypeSection({
           legend={t("types.strategies")}
           help={t("types.strategiesHelp")}
           options={strategies}
-          label={(s) => t(`strategies.${s}`)}
+          label={(s) => t(`campaigns:strategies.${s}`)}
         />
         <CheckboxGroup
           field={fields.sellerStrategies}
           legend={t("types.sellerStrategies")}
           help={t("types.sellerStrategiesHelp")}
           options={strategies}
-          label={(s) => t(`strategies.${s}`)}
+          label={(s) => t(`campaigns:strategies.${s}`)}
         />
       </div>
 
@@ -352,7 +353,7 @@ function TypeSection({
       </div>
       <p className="field-help retailer-after-table">{t("types.limitsHelp")}</p>
 
-      <CheckboxGroup field={fields.placements} legend={t("types.placements")} options={placements} label={(p) => t(`placements.${p}`)} />
+      <CheckboxGroup field={fields.placements} legend={t("types.placements")} options={placements} label={(p) => t(placementLabelKey(p), labelDefault(p))} />
 
       <RowsTable
         rows={fields.slots}
@@ -362,7 +363,7 @@ function TypeSection({
         placements={placements}
         texts={{
           name: (n) => t("types.slotNameFor", { n }),
-          serves: (n, placement) => t("types.serves", { n, placement: t(`placements.${placement}`) }),
+          serves: (n, placement) => t("types.serves", { n, placement: t(placementLabelKey(placement), labelDefault(placement)) }),
           remove: (n) => t("types.removeSlot", { n }),
         }}
         idPrefix={`retailer-${type}-slots`}
@@ -431,7 +432,7 @@ function RowsTable({
               <th scope="col">{nameHeader}</th>
               {placements.map((p) => (
                 <th scope="col" key={p}>
-                  {t(`placements.${p}`)}
+                  {t(placementLabelKey(p), labelDefault(p))}
                 </th>
               ))}
               <th scope="col">{t("types.remove")}</th>
@@ -508,7 +509,7 @@ function BannerSection({ fields, bannerPlacements }: { fields: Fields; bannerPla
         placements={placements}
         texts={{
           name: (n) => t("banners.sizeFor", { n }),
-          serves: (n, placement) => t("banners.serves", { n, placement: t(`placements.${placement}`) }),
+          serves: (n, placement) => t("banners.serves", { n, placement: t(placementLabelKey(placement), labelDefault(placement)) }),
           remove: (n) => t("banners.removeSize", { n }),
         }}
         idPrefix="retailer-banner-sizes"
@@ -555,8 +556,9 @@ function SettingsFacts({ settings, currency }: { settings: RetailerSettings; cur
   const { t, i18n } = useTranslation("retailer");
   const money = (cents: number) => formatMoney(cents, currency, i18n.language);
   const onOff = (value: boolean) => t(value ? "values.on" : "values.off");
-  const list = (values: readonly string[], ns: "strategies" | "placements" | "campaignTypes") =>
-    values.length ? values.map((v) => t(`${ns}.${v}`)).join(", ") : t("values.none");
+  const labelKey = { strategies: (v: string) => `campaigns:strategies.${v}`, placements: placementLabelKey, campaignTypes: (v: string) => `campaignTypes.${v}` };
+  const list = (values: readonly string[], ns: keyof typeof labelKey) =>
+    values.length ? values.map((v) => t(labelKey[ns](v), labelDefault(v))).join(", ") : t("values.none");
   return (
     <>
       <p className="notice">{t("readOnly")}</p>
@@ -607,7 +609,7 @@ function SettingsFacts({ settings, currency }: { settings: RetailerSettings; cur
                 </tbody>
               </table>
             </div>
-            <RowsFacts caption={t("types.slots")} nameHeader={t("types.slotName")} rows={s.slots} />
+            <RowsFacts caption={t("types.slots")} nameHeader={t("types.slotName")} rows={s.slots} nameOf={(slot) => t(slotLabelKey(slot), labelDefault(slot))} />
           </section>
         );
       })}
@@ -636,7 +638,7 @@ function SettingsFacts({ settings, currency }: { settings: RetailerSettings; cur
   );
 }
 
-function RowsFacts({ caption, nameHeader, rows }: { caption: string; nameHeader: string; rows: Record<string, Placement[]> }) {
+function RowsFacts({ caption, nameHeader, rows, nameOf = (name) => name }: { caption: string; nameHeader: string; rows: Record<string, Placement[]>; nameOf?: (name: string) => string }) {
   const { t } = useTranslation("retailer");
   return (
     <div className="table-wrap retailer-table">
@@ -651,8 +653,8 @@ function RowsFacts({ caption, nameHeader, rows }: { caption: string; nameHeader:
         <tbody>
           {Object.entries(rows).map(([name, placements]) => (
             <tr key={name}>
-              <th scope="row">{name}</th>
-              <td>{placements.filter((p) => (PLACEMENTS as readonly string[]).includes(p)).map((p) => t(`placements.${p}`)).join(", ")}</td>
+              <th scope="row">{nameOf(name)}</th>
+              <td>{placements.filter((p) => (PLACEMENTS as readonly string[]).includes(p)).map((p) => t(placementLabelKey(p), labelDefault(p))).join(", ")}</td>
             </tr>
           ))}
         </tbody>

@@ -17,6 +17,8 @@ import type { AuditEntry } from "~/domain/types";
 import { getFixedT } from "~/services/i18n.server";
 import { getStorage } from "~/services/storage.server";
 import { dateTimeFormat } from "~/domain/intl";
+import { PACING_FIELD } from "~/domain/campaigns/campaign";
+import { labelDefault, placementLabelKey, slotLabelKey } from "~/domain/placement-labels";
 
 export const ACTIVITY_PAGE_SIZE = 50;
 
@@ -27,14 +29,24 @@ const FIELD_NAMESPACES: Record<string, string[]> = {
   team: ["teams:fields"],
 };
 
-/** Stored words shown in the reader's language, per entity and field. */
+/** Stored words shown in the reader's language, per entity and field (inside a record: 'field.key'). */
 const VALUE_KEYS: Record<string, Record<string, string>> = {
-  campaign: { status: "campaigns:liveStatus", campaignType: "campaigns:types", bidStrategy: "campaigns:strategies" },
-  team: { status: "teams:status" },
+  campaign: {
+    status: "campaigns:liveStatus",
+    campaignType: "campaigns:types",
+    bidStrategy: "campaigns:strategies",
+    devices: "campaignTargeting:devices",
+    "capping.type": "campaignTargeting:capping.types",
+    "teamInfo.account_type": "teams:accountTypes",
+  },
+  team: { status: "teams:status", account_type: "teams:accountTypes" },
   wallet: { status: "wallets:status" },
   user: { role: "common:roles", type: "common:accountTypes", locale: "common:languages" },
   invitation: { role: "common:roles" },
 };
+
+/** A campaign's daily budget per placement, field by field ('pacingPlp' → 'plp'). */
+const PACING_PLACEMENT_OF: ReadonlyMap<string, string> = new Map(Object.entries(PACING_FIELD).map(([placement, field]) => [field, placement]));
 
 /** 'dailyBudget' → 'Daily budget', 'external_id' → 'External id': a last resort, never an id. */
 function humanise(field: string): string {
@@ -44,17 +56,23 @@ function humanise(field: string): string {
 
 export function auditWords(t: TFunction): AuditWords {
   const has = (key: string) => t(key, { defaultValue: "\u0000" }) !== "\u0000";
+  const placement = (code: string) => t(placementLabelKey(code), labelDefault(code));
   return {
     field(entity, field) {
+      const pacedPlacement = entity === "campaign" ? PACING_PLACEMENT_OF.get(field) : undefined;
+      if (pacedPlacement) return t("campaignProducts:history.fields.pacingPlacement", { placement: placement(pacedPlacement) });
       for (const key of [`common:activity.fields.${entity}.${field}`, `common:activity.fields.any.${field}`, ...(FIELD_NAMESPACES[entity] ?? []).map((ns) => `${ns}.${field}`)]) {
         if (has(key)) return t(key, { currency: "" }).replace(/\s*\(\s*\)$/, "");
       }
       return humanise(field);
     },
     nested(field, key) {
+      if (field === "pacingDevices" && has(`campaignEditor:budget.devices.${key}`)) return t(`campaignEditor:budget.devices.${key}`);
       const name = `common:activity.fields.nested.${field}_${key}`;
       return has(name) ? t(name) : null;
     },
+    placement,
+    slot: (code) => t(slotLabelKey(code), labelDefault(code)),
     action(entity, action) {
       if (entity === "campaign" && has(`campaignProducts:history.actions.${action}`)) return t(`campaignProducts:history.actions.${action}`);
       return has(`common:activity.actions.${action}`) ? t(`common:activity.actions.${action}`) : humanise(action);

@@ -23,6 +23,9 @@ import { getFixedT } from "~/services/i18n.server";
 import { getStorage } from "~/services/storage.server";
 import { isSettlementEntry } from "~/domain/wallets/settlement";
 import { dateTimeFormat, numberFormat } from "~/domain/intl";
+import { walletSnapshot } from "~/domain/campaigns/activation";
+import type { SelectedWallet } from "~/domain/campaigns/campaign";
+import { totalsBefore } from "~/domain/wallets/ledger";
 
 export const LEDGER_PAGE_SIZE = 25;
 const EXPORT_PAGE_SIZE = 500;
@@ -161,7 +164,8 @@ export async function updateWallet(user: User, wallet: Wallet, value: Omit<Walle
   if (value.currency !== wallet.currency && wallet.entryCount > 0) return fail("invalid", "wallets:form.currencyLocked", { field: "currency" });
   try {
     const updated = await getStorage().wallets.update(wallet.id, toInput(value), { by: user.email }, { expectVersion: value.version });
-    await refreshWalletCampaigns(updated.id);
+    // The version matched: `wallet` is the wallet as it was just before.
+    await refreshWalletCampaigns(updated.id, { walletBefore: walletSnapshot(wallet) });
     return ok(updated);
   } catch (error) {
     if (error instanceof ConflictError) return conflict();
@@ -189,18 +193,23 @@ function ledgerFailure(reason: Extract<PostEntryResult, { ok: false }>["reason"]
   return fail("invalid", `wallets:${reason}`, field ? { field } : {});
 }
 
+/** The wallet details as they were just before a posting: the posting's own wallet, less the entry. */
+function walletBeforeEntry(posted: { entry: Pick<LedgerEntry, "type" | "amount">; wallet: Wallet }): SelectedWallet | null {
+  return walletSnapshot({ ...posted.wallet, ...totalsBefore(posted.wallet, posted.entry) });
+}
+
 /** Posts an entry; the campaigns on the wallet then get its new balance and funds flag. */
 export async function postEntry(user: User, wallet: Wallet, value: PostEntryValue, now = new Date()): Promise<Result<PostedEntry>> {
   const result = await getStorage().ledger.post({ walletId: wallet.id, ...value, by: user.email }, now);
   if (!result.ok) return ledgerFailure(result.reason);
-  if (!result.duplicate) await refreshWalletCampaigns(wallet.id);
+  if (!result.duplicate) await refreshWalletCampaigns(wallet.id, { walletBefore: walletBeforeEntry(result) });
   return ok({ entry: result.entry, wallet: result.wallet });
 }
 
 export async function reverseEntry(user: User, wallet: Wallet, entryId: string, comment: string, now = new Date()): Promise<Result<PostedEntry>> {
   const result = await getStorage().ledger.reverse(wallet.id, entryId, user.email, comment, now);
   if (!result.ok) return ledgerFailure(result.reason);
-  if (!result.duplicate) await refreshWalletCampaigns(wallet.id);
+  if (!result.duplicate) await refreshWalletCampaigns(wallet.id, { walletBefore: walletBeforeEntry(result) });
   return ok({ entry: result.entry, wallet: result.wallet });
 }
 

@@ -31,7 +31,7 @@ import type {
   User,
   UserData,
 } from "~/domain/types";
-import type { Campaign, CampaignData, DeletedCampaignData } from "~/domain/campaigns/campaign";
+import type { Campaign, CampaignData, DeletedCampaignData, SelectedWallet } from "~/domain/campaigns/campaign";
 import type { CampaignStatus } from "~/domain/campaigns/status";
 import type { CampaignType } from "~/domain/retailer-settings";
 import type { Party } from "~/domain/availability";
@@ -396,12 +396,15 @@ export interface CampaignsRepo {
   /**
    * Audited update (each changed field, before and after, under entity 'campaign'); ConflictError
    * on a stale expectVersion. `publish` is the publication to write in the same transaction.
+   * `walletBefore`, when given, is what the audit records as the wallet details (selectedWallet)
+   * before the change: the wallet as it was just before, since the stored copy lags behind it
+   * (the settlement moves the balance without refreshing every campaign's copy).
    */
   update(
     id: string,
     patch: Patch<CampaignData>,
     actor: Actor,
-    options?: WriteOptions & { action?: string; publish?: (campaign: Campaign) => PublishedCampaign | null },
+    options?: WriteOptions & { action?: string; publish?: (campaign: Campaign) => PublishedCampaign | null; walletBefore?: SelectedWallet | null },
   ): Promise<Campaign>;
   /**
    * Moves a draft to deleted_campaign (deleted_by, deleted), removes its cache links; ConflictError

@@ -4,7 +4,7 @@
  * on and off (the tests that submit a form are tagged @nojs). The rules behind them are tested in
  * tests/integration/app-campaign-fixes.test.ts.
  */
-import { createCampaign, enTexts, expect, submitAndWait, test } from "./fixtures";
+import { createCampaign, en, enTexts, expect, submitAndWait, test } from "./fixtures";
 
 const ct = enTexts("campaigns");
 const et = enTexts("campaignEditor");
@@ -21,8 +21,8 @@ test.describe("as a supplier administrator", () => {
     const id = await createCampaign(page, baseURL!);
     await page.goto(`/campaigns/${id}/bidding`);
     const bid = page.getByLabel(et("bidding.bidLabel"), { exact: true });
-    const search = page.getByLabel(et("placements.search"), { exact: true });
-    const home = page.getByLabel(et("placements.home"), { exact: true });
+    const search = page.getByLabel(en("placements.search"), { exact: true });
+    const home = page.getByLabel(en("placements.home"), { exact: true });
     await bid.fill("0.05");
     await search.fill("0.10");
     await home.fill("0.60");

@@ -103,6 +103,37 @@ test.describe("targeting: dayparting by keyboard", () => {
     await expect(page.getByText(tt("dayparting.savedHours_other", { count: expected.length }))).toBeVisible();
   });
 
+  test("names each placement and slot the same on Targeting, Bidding, Budget and History, never by its code", async ({ page, baseURL }) => {
+    const id = await createTargetingCampaign(page, baseURL!, "sponsored-products");
+    const targeting = new TargetingPage(page);
+    await targeting.goto(id);
+    const placements = page.getByRole("group", { name: tt("placementsLegend") });
+    await expect(placements.getByRole("checkbox")).toHaveCount(5);
+    for (const p of ["search", "plp", "pdp", "hub", "home"]) await expect(placements.getByRole("checkbox", { name: en(`placements.${p}`), exact: true })).toBeVisible();
+    const slots = page.getByRole("group", { name: tt("slotsLegend") });
+    await expect(slots.getByRole("checkbox", { name: new RegExp(`^${en("slots.sp").replace(/[()]/g, "\\$&")}`) })).toBeVisible();
+    await placements.getByRole("checkbox", { name: en("placements.home"), exact: true }).uncheck();
+    await slots.getByRole("checkbox", { name: new RegExp(`^${en("slots.slider").replace(/[()]/g, "\\$&")}`) }).uncheck();
+    await submitAndWait(page, `/campaigns/${id}/targeting`, () => targeting.save.click());
+
+    for (const section of ["bidding", "budget"]) {
+      await page.goto(`/campaigns/${id}/${section}`);
+      await expect(page.getByLabel(en("placements.plp"), { exact: true })).toBeVisible();
+    }
+
+    await page.goto(`/campaigns/${id}/history`);
+    const change = page.getByRole("table").first();
+    await expect(change.getByRole("row", { name: /^Placements/ })).toContainText(
+      `${en("placements.search")}, ${en("placements.plp")}, ${en("placements.pdp")}, ${en("placements.hub")}, ${en("placements.home")}`,
+    );
+    await expect(change.getByRole("row", { name: /^Slots switched off/ })).toContainText(en("slots.slider"));
+    await expect(change).not.toContainText(/(^|, )(search|plp|pdp|hub|home|sp|slider)(,|$)/);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    }
+  });
+
   test("refuses a save with no device, keeping the rest of the input", { tag: "@nojs" }, async ({ page, baseURL }) => {
     const id = await createTargetingCampaign(page, baseURL!);
     const targeting = new TargetingPage(page);

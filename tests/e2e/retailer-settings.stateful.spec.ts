@@ -5,7 +5,9 @@
 import fs from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./a11y";
-import { en, expect, Shell, submitAndWait, test } from "./fixtures";
+import { en, enTexts, expect, Shell, submitAndWait, test } from "./fixtures";
+
+const ct = enTexts("campaigns");
 
 /** axe runs inside the page, so only where JavaScript is on. */
 async function checkA11y(page: Page, javaScriptEnabled: boolean) {
@@ -82,6 +84,11 @@ test.describe("retailer settings", () => {
     await expect(screen.heading).toBeVisible();
     await expect(screen.defaultsNotice).toBeVisible();
     await checkA11y(page, javaScriptEnabled);
+    // The console's words: placements labelled as on every screen, strategies per thousand displays.
+    const sp = screen.type("sponsored-products");
+    await expect(sp.getByRole("group", { name: r("types.placements"), exact: true }).getByRole("checkbox", { name: en("placements.plp"), exact: true })).toBeVisible();
+    await expect(sp.getByRole("checkbox", { name: ct("strategies.CPM"), exact: true }).first()).toBeVisible();
+    await expect(page.getByRole("main")).not.toContainText(/impression/i);
 
     const cpcMin = screen.limit("sponsored-products", "CPC", "min");
     await expect(cpcMin).toHaveValue("0.15");
@@ -165,6 +172,12 @@ test.describe("retailer settings, read only", () => {
     const cpc = screen.type("sponsored-products").getByRole("row", { name: new RegExp(`^${r("strategyShort.CPC")}\\b`) });
     await expect(cpc).toContainText("€0.15");
     await expect(cpc).toContainText("€20.00");
+    // Placements and slots by the labels every screen uses; strategies in the console's words (displays).
+    const sp = screen.type("sponsored-products");
+    await expect(sp).toContainText(["search", "plp", "pdp", "hub", "home"].map((p) => en(`placements.${p}`)).join(", "));
+    await expect(sp.getByRole("rowheader", { name: en("slots.sp"), exact: true })).toBeVisible();
+    await expect(sp).toContainText(ct("strategies.CPM"));
+    await expect(page.getByRole("main")).not.toContainText(/impression/i);
     await checkA11y(page, javaScriptEnabled);
   });
 });

@@ -89,6 +89,11 @@ test.describe("statistics, as a retailer administrator", () => {
     const devices = page.getByRole("table", { name: mt("breakdown.device") });
     await expect(devices.getByRole("row").filter({ hasText: "Mobile" })).toContainText("40");
     await expect(devices.getByRole("row").filter({ hasText: "Desktop" })).toContainText("10");
+    // Placements and slots by the labels every screen uses (common:placements, common:slots), never their codes.
+    const placements = page.getByRole("table", { name: mt("breakdown.placement") });
+    await expect(placements.getByRole("rowheader")).toHaveCount(2);
+    expect((await placements.getByRole("rowheader").allTextContents()).sort()).toEqual([ut("placements.plp"), ut("placements.search")].sort());
+    await expect(page.getByRole("table", { name: mt("breakdown.slot") }).getByRole("rowheader")).toHaveText([ut("slots.sp")]);
     if (javaScriptEnabled) {
       await expect(page.getByRole("figure", { name: mt("chart.timeLabel", { first: mt("metric.displays"), second: mt("metric.clicks") }) })).toBeVisible();
       // The top chart of the two products, over their table (axe checks it with the rest).
@@ -241,16 +246,33 @@ test.describe("statistics screens, as a retailer administrator", () => {
     const heatmap = page.getByRole("table", { name: mt("campaign.heatmapCaption") });
     await expect(grid).toBeVisible();
     await expect(evidence).toBeVisible();
-    // The last 30 days end yesterday: today's clicks are not in them yet.
+    // The last 30 days end yesterday: today's clicks are not in them yet, and a line says so
+    // instead of an empty-looking grid.
     await expect(evidence.getByRole("combobox", { name: mt("period.preset"), exact: true })).toHaveValue("last30");
-    await expect(heatmap.locator("tbody td").filter({ hasText: /\d/ })).toHaveCount(0);
+    await expect(heatmap).toHaveCount(0);
+    const day = (offset: number) => new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${today()}T00:00:00Z`).getTime() + offset * 86_400_000);
+    await expect(evidence.getByText(mt("campaign.heatmapEmptyBeforeToday", { from: day(-30), to: day(-1), today: mt("presets.today"), lifetime: mt("presets.campaignLifetime") }))).toBeVisible();
 
     await evidence.getByRole("combobox", { name: mt("period.preset"), exact: true }).selectOption("today");
     await evidence.getByRole("button", { name: mt("period.apply") }).click();
     await expect(page).toHaveURL(/\/targeting\?period=today/);
     // Today's 2 clicks in one cell of today's weekday row, the grid still there to act on.
-    await expect(heatmap.locator("tbody td").filter({ hasText: /^2$/ })).toHaveCount(1);
+    const cell = heatmap.locator("tbody td").filter({ hasText: /^2$/ });
+    await expect(cell).toHaveCount(1);
     await expect(grid).toBeVisible();
+    // The same day and hour headings as the grid beside it ("Monday", "00"), read as "00:00".
+    await expect(heatmap.getByRole("rowheader")).toHaveText(await grid.getByRole("rowheader").allTextContents());
+    expect(await heatmap.getByRole("columnheader").allTextContents()).toEqual(await grid.getByRole("columnheader").allTextContents());
+    await expect(heatmap.getByRole("rowheader").first()).toHaveText(tt("days.mon"));
+    await expect(heatmap.getByRole("columnheader", { name: "09:00", exact: true })).toBeVisible();
+    // The figure shades its own cell (the darkest: the most clicks), the number kept as its text.
+    await expect(cell).toHaveClass(/\bheat-5\b/);
+    const shade = () => cell.evaluate((td) => getComputedStyle(td).backgroundColor);
+    expect(await shade()).toBe("rgb(132, 167, 220)");
+    await page.emulateMedia({ colorScheme: "dark" });
+    expect(await shade()).toBe("rgb(47, 94, 168)");
+    await expect(cell).toHaveCSS("color", "rgb(230, 234, 240)");
+    await page.emulateMedia({ colorScheme: "light" });
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
   });
 

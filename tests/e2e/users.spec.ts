@@ -260,6 +260,8 @@ test.describe("as a retailer administrator", () => {
     await expect(page).toHaveURL(/\/users\?q=susan&type=supplier&status=$/);
     await expect(page.getByRole("row").filter({ hasText: "supplier.viewer@example.com" })).toBeVisible();
     await expect(page.getByRole("row").filter({ hasText: "supplier.admin@example.com" })).toHaveCount(0);
+    // The status badge says the translated, capitalised word, like the console's other badges.
+    await expect(page.getByRole("row").filter({ hasText: "supplier.viewer@example.com" }).getByText("Active", { exact: true })).toBeVisible();
     // The user's page, from the list.
     await page.getByRole("link", { name: "Susan Supplier" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Susan Supplier" })).toBeVisible();

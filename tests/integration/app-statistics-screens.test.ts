@@ -114,6 +114,8 @@ describe("the heatmap beside the dayparting grid", () => {
     expect(byDefault.status).toBe(200);
     const { evidence } = byDefault.data;
     expect(evidence.choice).toMatchObject({ preset: "last30", period: { from: addDays(today, -30), to: yesterday } });
+    // The screen says the period leaves today out when it shows nothing (the heatmap's empty line).
+    expect(evidence.endsBeforeToday).toBe(true);
     // Yesterday's 50 displays and 3 days ago's 20, at their local weekday and hour; not today's.
     expect(sum(evidence.heatmap.displays)).toBe(70);
     expect(sum(evidence.heatmap.clicks)).toBe(3);
@@ -125,6 +127,7 @@ describe("the heatmap beside the dayparting grid", () => {
 
     const todayOnly = await load(routes.targeting.loader, "supplier", `${url}?period=today`, { campaignId: ids.campaignA });
     expect(sum(todayOnly.data.evidence.heatmap.displays)).toBe(100);
+    expect(todayOnly.data.evidence.endsBeforeToday).toBe(false);
 
     // Another team's campaign is not found, heatmap and all.
     const other = await load(routes.targeting.loader, "supplier", `/campaigns/${ids.campaignB}/targeting`, { campaignId: ids.campaignB });

@@ -413,6 +413,32 @@ export function runCampaignsContract(name: string, makeStore: () => Promise<Docu
         for (const entry of items) expect(entry.at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       });
 
+      it("audits the wallet details' Before as the caller says the wallet was, when it says so (the stored copy may lag)", async () => {
+        const stale = { label: "Main", credit: 10_000, balance: 10_000, status: "active" as const };
+        const created = await storage.campaigns.create(makeCampaignData({ wallet: "w-1", selectedWallet: stale }), EDITOR, "camp-1");
+        const now = { label: "Main", credit: 15_000, balance: 12_500, status: "active" as const };
+        await tick();
+        await storage.campaigns.update("camp-1", { selectedWallet: now }, EDITOR, {
+          expectVersion: created.version,
+          action: "wallet",
+          walletBefore: { ...now, credit: 10_000, balance: 7_500 },
+        });
+        // Without it, the stored value before is the Before.
+        await tick();
+        await storage.campaigns.update("camp-1", { selectedWallet: { ...now, balance: 12_000 } }, EDITOR, { expectVersion: created.version + 1 });
+        // Given as the value after, the details are no change: only the other fields are history.
+        await tick();
+        await storage.campaigns.update("camp-1", { selectedWallet: { ...now, balance: 11_000 }, insufficient_funds: true }, EDITOR, {
+          walletBefore: { ...now, balance: 11_000 },
+        });
+        expect(await storage.campaigns.getOne("camp-1")).toMatchObject({ selectedWallet: { balance: 11_000 }, insufficient_funds: true, version: created.version + 3 });
+        const { items } = await storage.campaigns.history("camp-1", {});
+        expect(items.map((e) => e.action)).toEqual(["update", "update", "wallet", "create"]);
+        expect(items[0]!.changes).toEqual([{ field: "insufficient_funds", before: false, after: true }]);
+        expect(items[1]!.changes).toEqual([{ field: "selectedWallet", before: now, after: { ...now, balance: 12_000 } }]);
+        expect(items[2]!.changes).toEqual([{ field: "selectedWallet", before: { ...now, credit: 10_000, balance: 7_500 }, after: now }]);
+      });
+
       it("gives the history newest first in cursor pages, only the campaign's own entries", async () => {
         await storage.campaigns.create(makeCampaignData(), EDITOR, "camp-1");
         await storage.campaigns.create(makeCampaignData(), EDITOR, "camp-2");

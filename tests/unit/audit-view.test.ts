@@ -58,4 +58,56 @@ describe("the audit presenter (Activity and History)", () => {
     expect(view.changes[0]!.after.text).not.toContain("Account type");
     expect(view.changes[1]!.after.text).toMatch(/^SKU-002503: \(On: Yes, Position: 1\)/);
   });
+
+  it("shows placements and slots by their labels wherever they sit: lists, a slot's placements, bids per placement, banners per slot", () => {
+    const labelled: AuditWords = {
+      ...words,
+      field: (_entity, field) => ({ placements: "Placements", slots: "Slots", slotsOff: "Slots switched off", placementBids: "Placement bids" })[field] ?? field,
+      placement: (code) => ({ search: "Search", plp: "Category pages (PLP)", hub: "Shop pages (hub)" })[code] ?? code,
+      slot: (code) => ({ sp: "Sponsored products (sp)", slider: "Product slider (slider)" })[code] ?? code,
+    };
+    const view = presentAuditEntry(
+      entry([
+        { field: "placements", before: ["search", "plp", "hub"], after: ["search", "plp"] },
+        { field: "slots", before: ["sp", "slider"], after: ["sp"] },
+        { field: "slotsOff", before: [], after: ["slider"] },
+        { field: "placementBids", before: {}, after: { plp: 60 } },
+        { field: "banners", before: {}, after: { "670x980": { image: null, href_link: "https://shop.example" } } },
+      ]),
+      format,
+      names,
+      labelled,
+    );
+    const text = (field: string) => view.changes.find((c) => c.field === field)!.after.text;
+    expect(view.changes[0]!.before.text).toBe("Search, Category pages (PLP), Shop pages (hub)");
+    expect(text("placements")).toBe("Search, Category pages (PLP)");
+    expect(text("slots")).toBe("Sponsored products (sp)");
+    expect(text("slotsOff")).toBe("Product slider (slider)");
+    expect(text("placementBids")).toBe("Category pages (PLP): €0.60");
+    // A slot the retailer named itself is shown by its name.
+    expect(text("banners")).toMatch(/^670x980: \(/);
+
+    // Activity: the retailer settings' slots (slot -> placements) and a type's placements.
+    const config = presentAuditEntry(
+      { ...entry([{ field: "retailerSettings", before: null, after: { types: { "sponsored-products": { placements: ["plp"], slots: { sp: ["search", "hub"] } } } } }]), entity: "config" },
+      format,
+      names,
+      labelled,
+    );
+    const settings = config.changes[0]!.after.text;
+    expect(settings).toContain("Placements: Category pages (PLP), Slots:");
+    expect(settings).toContain("Slots: (Sponsored products (sp): Search, Shop pages (hub))");
+    expect(settings).not.toMatch(/\b(plp|hub)\b(?!\))/);
+  });
+
+  it("translates a record's stored words by the record and key ('capping.type')", () => {
+    const labelled: AuditWords = {
+      ...words,
+      field: (_entity, field) => ({ capping: "Capping", max: "At most" })[field] ?? field,
+      nested: (field, key) => (field === "capping" && key === "type" ? "Capping by" : null),
+      value: (_entity, field, value) => (field === "capping.type" ? ({ views: "Views", clicks: "Clicks" })[value] ?? null : null),
+    };
+    const view = presentAuditEntry(entry([{ field: "capping", before: { type: "views", max: 5 }, after: { type: "clicks", max: 5 } }]), format, names, labelled);
+    expect(view.changes[0]).toMatchObject({ before: { text: "Capping by: Views, At most: 5" }, after: { text: "Capping by: Clicks, At most: 5" } });
+  });
 });

@@ -40,4 +40,18 @@ describe("translations", () => {
     expect(common.toast.changesSaved).toBe("Changes Saved");
     expect(common.validation.emailInvalid).toBe("Invalid email");
   });
+
+  it.each(i18nConfig.supportedLngs)("in %s, status badges say a capitalised word (users, invitations), as the other badges do", (locale) => {
+    const users = load(locale, "users") as { statuses: Record<string, string>; disabled: { yes: string }; invitations: { states: Record<string, string> } };
+    const teams = load(locale, "teams") as { status: Record<string, string> };
+    const badges = [...Object.values(users.statuses), users.disabled.yes, ...Object.values(users.invitations.states), ...Object.values(teams.status)];
+    for (const word of badges) expect(word, word).toMatch(/^\p{Lu}/u);
+  });
+
+  it.each(i18nConfig.supportedLngs)("in %s, every text uses the console's metric words (displays, views), never 'impressions'", (locale) => {
+    for (const ns of i18nConfig.ns) {
+      const text = JSON.stringify(load(locale, ns));
+      expect(text, `${locale}/${ns}`).not.toMatch(/impression/i);
+    }
+  });
 });

@@ -9,10 +9,9 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { WEEK_DAYS, type WeekDay } from "~/domain/campaigns/campaign";
 import { DAYPART_PRESETS, daypartPresetEntries, type DaypartPreset } from "~/domain/campaigns/targeting";
-import { cellValue, HOURS } from "~/domain/campaigns/dayparting";
+import { cellValue, hourLabel, hourTime, HOURS } from "~/domain/campaigns/dayparting";
 import { cn } from "~/utils/misc";
 
-const pad = (h: number) => `${String(h).padStart(2, "0")}:00`;
 const cellId = (idPrefix: string, day: WeekDay, hour: number) => `${idPrefix}-${day}-${hour}`;
 
 export function DaypartingGrid({
@@ -127,8 +126,8 @@ export function DaypartingGrid({
               </th>
               {HOURS.map((h) => (
                 <th key={h} scope="col" className={cn(now?.hour === h && "daypart-now-col")}>
-                  <span aria-hidden="true">{String(h).padStart(2, "0")}</span>
-                  <span className="visually-hidden">{pad(h)}</span>
+                  <span aria-hidden="true">{hourLabel(h)}</span>
+                  <span className="visually-hidden">{hourTime(h)}</span>
                 </th>
               ))}
             </tr>
@@ -154,7 +153,7 @@ export function DaypartingGrid({
                         data-hour={h}
                       />
                       <label htmlFor={id} className="visually-hidden">
-                        {t(isNow ? "dayparting.cellNow" : "dayparting.cell", { day: t(`days.${day}`), from: pad(h), to: pad((h + 1) % 24) })}
+                        {t(isNow ? "dayparting.cellNow" : "dayparting.cell", { day: t(`days.${day}`), from: hourTime(h), to: hourTime((h + 1) % 24) })}
                       </label>
                     </td>
                   );

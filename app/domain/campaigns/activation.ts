@@ -19,7 +19,7 @@
  * Sales-attribution products are the campaign's switched-on products (productIds).
  */
 import type { Cents } from "~/domain/money";
-import type { Campaign } from "~/domain/campaigns/campaign";
+import type { Campaign, SelectedWallet } from "~/domain/campaigns/campaign";
 import { countedBanners, creativeMissingParts, enabledCreativeElements } from "~/domain/campaigns/publication";
 import { isComplete, walletIsUnusable, type CampaignWallet } from "~/domain/campaigns/status";
 import type { RetailerSettings } from "~/domain/retailer-settings";
@@ -110,6 +110,11 @@ export function walletFlag(wallet: CampaignWallet | null | undefined): boolean {
   return walletIsUnusable(wallet);
 }
 
+/** The copy of a wallet a campaign keeps (its wallet details), or null without a wallet. */
+export function walletSnapshot(wallet: Pick<WalletData, "label" | "credit" | "balance" | "status"> | null | undefined): SelectedWallet | null {
+  return wallet ? { label: wallet.label, credit: wallet.credit, balance: wallet.balance, status: wallet.status } : null;
+}
+
 /** The wallet fields a campaign stores when a wallet is chosen (or cleared). */
 export function walletFields(
   wallet: (Pick<WalletData, "label" | "credit" | "balance" | "status"> & { id: string }) | null,
@@ -117,7 +122,7 @@ export function walletFields(
   if (!wallet) return { wallet: null, selectedWallet: null, insufficient_funds: walletFlag(null) };
   return {
     wallet: wallet.id,
-    selectedWallet: { label: wallet.label, credit: wallet.credit, balance: wallet.balance, status: wallet.status },
+    selectedWallet: walletSnapshot(wallet),
     insufficient_funds: walletFlag(wallet),
   };
 }

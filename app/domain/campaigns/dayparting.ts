@@ -15,6 +15,16 @@ import { WEEK_DAYS, type Dayparting, type WeekDay } from "~/domain/campaigns/cam
 
 export const HOURS: readonly number[] = Array.from({ length: 24 }, (_, h) => h);
 
+/** An hour's column heading, as the dayparting grid and the heatmap beside it show it: "09". */
+export function hourLabel(hour: number): string {
+  return String(hour).padStart(2, "0");
+}
+
+/** An hour as a time, for screen readers and cell labels: "09:00". */
+export function hourTime(hour: number): string {
+  return `${hourLabel(hour)}:00`;
+}
+
 /** The value of a grid cell's checkbox: "mon-9". */
 export function cellValue(day: WeekDay, hour: number): string {
   return `${day}-${hour}`;

@@ -1,7 +1,9 @@
 /**
  * The hour-of-day by weekday heatmap of a campaign: displays and clicks per local weekday
  * (0 = Monday) and hour of the retailer's time zone, 7 rows of 24, from a weekdayHour histogram
- * (buckets "w-h"). Pure.
+ * (buckets "w-h"). Each cell shows its clicks, and its clicks shade it: a level from 0 (none) to
+ * HEAT_LEVELS (the most of the grid), each level a background whose contrast with the text is
+ * kept in both themes (app.css, --heat-1 to --heat-5). Pure.
  */
 export interface Heatmap {
   displays: number[][];
@@ -19,4 +21,18 @@ export function heatmapOf(histogram: readonly { bucket: string; displays: number
     }
   }
   return { displays, clicks };
+}
+
+/** How many shades a cell may take besides none. */
+export const HEAT_LEVELS = 5;
+
+/** A cell's shade: 0 for nothing, else 1 to HEAT_LEVELS by its share of the largest figure. */
+export function heatLevel(value: number, max: number): number {
+  if (!(value > 0) || !(max > 0)) return 0;
+  return Math.min(HEAT_LEVELS, Math.max(1, Math.ceil((value / max) * HEAT_LEVELS)));
+}
+
+/** Nothing happened in the period: no display and no click in any hour. */
+export function isEmptyHeatmap(heatmap: Heatmap): boolean {
+  return heatmap.displays.every((row) => row.every((n) => !n)) && heatmap.clicks.every((row) => row.every((n) => !n));
 }

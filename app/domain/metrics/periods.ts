@@ -89,6 +89,11 @@ export function localDay(instant: Date | number, timeZone: string): Day {
   return `${t.getFullYear()}-${String(t.getMonth() + 1).padStart(2, "0")}-${String(t.getDate()).padStart(2, "0")}`;
 }
 
+/** Whether a period ends before the day of `now` in the zone (its figures leave today out). */
+export function endsBeforeToday(period: Period, now: Date | number, timeZone: string): boolean {
+  return period.to < localDay(now, timeZone);
+}
+
 /** The local wall-clock hour (0-23) and weekday (0 = Monday … 6 = Sunday) of an instant. */
 export function localHourAndWeekday(instant: Date | number, timeZone: string): { hour: number; weekday: number } {
   const t = new TZDate(typeof instant === "number" ? instant : instant.getTime(), timeZone);

@@ -30,3 +30,13 @@ export function applyEntry(
   const debit = wallet.debit + (type === "debit" ? amount : 0);
   return { credit, debit, balance: credit - debit };
 }
+
+/** The wallet totals before an entry (the inverse of applyEntry): what a posting started from. */
+export function totalsBefore(
+  wallet: Pick<WalletData, "credit" | "debit">,
+  entry: Pick<LedgerEntryData, "type" | "amount">,
+): Pick<WalletData, "credit" | "debit" | "balance"> {
+  const credit = wallet.credit - (entry.type === "credit" ? entry.amount : 0);
+  const debit = wallet.debit - (entry.type === "debit" ? entry.amount : 0);
+  return { credit, debit, balance: credit - debit };
+}

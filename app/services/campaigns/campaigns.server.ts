@@ -7,7 +7,7 @@
  * i18n key of the message; it knows nothing of HTTP (app/http/reply.server.ts answers).
  */
 import { applyAction, availableActions, type CampaignAction } from "~/domain/campaigns/actions";
-import { ACTIVATION_TITLE, activationProblems, budgetWarning, walletFields, type ActivationRefusal } from "~/domain/campaigns/activation";
+import { ACTIVATION_TITLE, activationProblems, budgetWarning, walletFields, walletSnapshot, type ActivationRefusal } from "~/domain/campaigns/activation";
 import { allowedStrategies, applyMinBid, bidLimits, checkBid, coerceStrategy } from "~/domain/campaigns/bidding";
 import { budgetProgress, centsToInput, completenessGaps, hasBidBelowMinimum } from "~/domain/campaigns/editor";
 import { publishedCampaign } from "~/domain/campaigns/publication";
@@ -21,6 +21,7 @@ import {
   newCampaignData,
   type Campaign,
   type CampaignData,
+  type SelectedWallet,
 } from "~/domain/campaigns/campaign";
 import { validatePacing } from "~/domain/campaigns/pacing";
 import { capNotices, deriveLiveStatus, isComplete, walletIsUnusable, type CampaignLiveStatus } from "~/domain/campaigns/status";
@@ -147,6 +148,7 @@ async function save(
   version: number,
   action = "update",
   warnings: string[] = [],
+  options: { walletBefore?: SelectedWallet | null } = {},
 ): Promise<SaveResult> {
   const settings = await getRetailerSettings();
   try {
@@ -154,6 +156,7 @@ async function save(
       expectVersion: version,
       action,
       publish: publisherFor(ctx.team, settings),
+      ...options,
     });
     return ok(campaign, warnings);
   } catch (error) {
@@ -213,8 +216,12 @@ export async function updateGeneral(user: User, ctx: CampaignContext, value: Upd
     endDate: value.endDay ? dayEdge(value.endDay, tz, "end") : null,
   };
   const warnings: string[] = [];
+  // The history's Before of the wallet details: the campaign's wallet as it is now, not the
+  // campaign's copy of it (which the settlement leaves behind).
+  const current = ctx.campaign.wallet ? await getStorage().wallets.getOne(ctx.campaign.wallet) : null;
+  const walletBefore = current ? walletSnapshot(current) : ctx.campaign.selectedWallet;
   if (value.wallet) {
-    const wallet = await getStorage().wallets.getOne(value.wallet);
+    const wallet = value.wallet === current?.id ? current : await getStorage().wallets.getOne(value.wallet);
     // Only the campaign's team's wallets, checked here whatever the form offered.
     if (!wallet || wallet.teamId !== ctx.team.id) return fail("invalid", "campaigns:general.walletNotOfTeam", { field: "wallet" });
     Object.assign(patch, walletFields(wallet));
@@ -225,7 +232,7 @@ export async function updateGeneral(user: User, ctx: CampaignContext, value: Upd
     // No wallet: the campaign cannot run (spec section 4: insufficient_funds).
     Object.assign(patch, walletFields(null));
   }
-  return save(user, ctx, patch, value.version, "update", warnings);
+  return save(user, ctx, patch, value.version, "update", warnings, { walletBefore });
 }
 
 /**

@@ -3,11 +3,15 @@
  * credit, balance, status) and the insufficient_funds flag of spec section 4; when the wallet
  * changes (a posting, a reversal, a status change) every campaign on it gets the new snapshot and
  * flag, so a topped-up wallet clears the flag and an emptied, archived or disabled one sets it.
- * Each campaign is saved like any edit: version-checked, audited (by 'system'), republished.
+ * Each campaign is saved like any edit: version-checked, audited (by 'system'), republished. Its
+ * history shows the wallet details as the wallet was just before the change (the caller says
+ * how it was), never the campaign's stored copy: the settlement moves the balance without
+ * refreshing the copies, so a copy is usually behind the wallet.
  * The wallet's daily budget is kept in step too: a campaign stops for the day when it is reached,
  * and serves again the same day when it is raised (dailyCapReached, ADR 18).
  */
 import { walletFields } from "~/domain/campaigns/activation";
+import type { SelectedWallet } from "~/domain/campaigns/campaign";
 import { publishedCampaign } from "~/domain/campaigns/publication";
 import { localDay } from "~/domain/metrics/periods";
 import { dailyCapDay } from "~/domain/wallets/settlement";
@@ -33,6 +37,12 @@ export interface RefreshOptions {
    * entry each time; the flag is).
    */
   flagOnly?: boolean;
+  /**
+   * The wallet details as they were just before the change (before a posting, or the settings
+   * saved): the Before of the campaigns' history. Unknown (the settlement's case), the history
+   * shows no change of the details, only of what the refresh changed besides (the flag).
+   */
+  walletBefore?: SelectedWallet | null;
 }
 
 async function refreshOne(campaignId: string, walletId: string, options: RefreshOptions): Promise<boolean> {
@@ -54,6 +64,7 @@ async function refreshOne(campaignId: string, walletId: string, options: Refresh
         {
           expectVersion: campaign.version,
           action: "wallet",
+          walletBefore: options.walletBefore !== undefined ? options.walletBefore : fields.selectedWallet,
           publish: (next) => publishedCampaign(next, { settings, teamStatus: team?.status ?? null, timeZone: retailerTimeZone(), now: new Date() }),
         },
       );

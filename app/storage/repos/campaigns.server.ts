@@ -222,7 +222,9 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
         const write = options?.publish ? await preparePublication(tx, id, options.publish(next)) : null;
         tx.update<StoredCampaignData>(C, id, full);
         write?.();
-        const changes = auditChanges(before as unknown as Record<string, unknown>, after as unknown as Record<string, unknown>);
+        // The wallet details before: the wallet as it was, when the caller knows it (the stored copy may lag).
+        const audited = options?.walletBefore !== undefined ? { ...before, selectedWallet: options.walletBefore } : before;
+        const changes = auditChanges(audited as unknown as Record<string, unknown>, after as unknown as Record<string, unknown>);
         if (changes.length) {
           appendAuditInTransaction(tx, { by: actor.by, action: options?.action ?? "update", entity: "campaign", entityId: id, teamId: after.team, changes }, now);
         }
