@@ -7,6 +7,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DASHBOARD_FILTERS, type DashboardFilters, type DroppedFilter } from "~/domain/metrics/dashboard-filters";
+import { labelDefault, placementLabelKey } from "~/domain/placement-labels";
 
 export interface FilterOptions {
   teams: { id: string; name: string }[];
@@ -21,7 +22,7 @@ export interface FilterOptions {
 export function useFilterValueLabel() {
   const { t } = useTranslation();
   return {
-    placement: (value: string) => t(`campaignTargeting:placements.${value}`),
+    placement: (value: string) => t(placementLabelKey(value), labelDefault(value)),
     type: (value: string) => t(`campaigns:types.${value}`),
     device: (value: string) => t(`campaignTargeting:devices.${value}`),
   };

@@ -187,7 +187,7 @@ test.describe("statistics screens, as a retailer administrator", () => {
     await apply();
     await expect(page).toHaveURL(/[?&]team=acme-brand/);
     await form.getByRole("combobox", { name: mt("filters.wallet"), exact: true }).selectOption({ label: campaign.walletLabel });
-    await form.getByRole("combobox", { name: mt("filters.placement"), exact: true }).selectOption({ label: tt("placements.plp") });
+    await form.getByRole("combobox", { name: mt("filters.placement"), exact: true }).selectOption({ label: ut("placements.plp") });
     await form.getByRole("combobox", { name: mt("filters.device"), exact: true }).selectOption({ label: tt("devices.desktop") });
     await apply();
     await expect(page).toHaveURL(new RegExp(`wallet=${campaign.wallet}.*placement=plp.*device=desktop`));
@@ -197,7 +197,7 @@ test.describe("statistics screens, as a retailer administrator", () => {
     await expect(tiles.getByRole("listitem").filter({ hasText: mt("metric.displays") }).locator(".kpi-value")).toHaveText("10");
     const active = page.getByRole("list", { name: mt("filters.active") });
     await expect(active).toContainText(mt("filters.activeItem", { name: mt("filters.wallet"), value: campaign.walletLabel }));
-    await expect(active).toContainText(mt("filters.activeItem", { name: mt("filters.placement"), value: tt("placements.plp") }));
+    await expect(active).toContainText(mt("filters.activeItem", { name: mt("filters.placement"), value: ut("placements.plp") }));
 
     // The Campaigns tab keeps the filters; its export link carries them, and the file has the filtered figure.
     const tabs = page.getByRole("navigation", { name: ut("dashboard.tabs") });
