@@ -56,6 +56,7 @@ export default async function handleRequest(
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
+    let timer: NodeJS.Timeout | undefined;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <I18nextProvider i18n={instance as never}>
@@ -68,12 +69,16 @@ export default async function handleRequest(
           shellRendered = true;
           // Scripts are preloaded at low priority: the first paint never waits for them.
           const body = new LowPriorityScripts();
+          // Rendered to the end: the abort timer has nothing left to stop (and would keep the
+          // whole render in memory for its 5 s).
+          body.once("finish", () => clearTimeout(timer));
           resolve(
             new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
           );
           pipe(body);
         },
         onShellError(error: unknown) {
+          clearTimeout(timer);
           reject(error);
         },
         onError(error: unknown) {
@@ -82,7 +87,7 @@ export default async function handleRequest(
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
+    timer = setTimeout(abort, ABORT_DELAY);
   });
 }
 

@@ -22,38 +22,60 @@ export function lowerScriptPriority(text: string): { out: string; held: string }
   return { out: replaced, held: "" };
 }
 
+const TAG_BYTES = Buffer.from(TAG);
+const INSERT = Buffer.from(LOW.slice(TAG.length));
+
+/**
+ * lowerScriptPriority on bytes: the tag is ASCII, so it is found and rewritten in the encoded page
+ * without decoding it (a multi-byte character never contains an ASCII byte).
+ */
+export function lowerScriptPriorityBytes(bytes: Buffer): { out: Buffer; held: Buffer } {
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let at = bytes.indexOf(TAG_BYTES); at >= 0; at = bytes.indexOf(TAG_BYTES, from)) {
+    parts.push(bytes.subarray(from, at + TAG_BYTES.length), INSERT);
+    from = at + TAG_BYTES.length;
+  }
+  let end = bytes.length;
+  for (let keep = Math.min(TAG_BYTES.length - 1, bytes.length - from); keep > 0; keep--) {
+    if (bytes.subarray(bytes.length - keep).equals(TAG_BYTES.subarray(0, keep))) {
+      end = bytes.length - keep;
+      break;
+    }
+  }
+  parts.push(bytes.subarray(from, end));
+  return { out: parts.length === 1 ? parts[0] : Buffer.concat(parts), held: bytes.subarray(end) };
+}
+
 export class LowPriorityScripts extends Transform {
-  private held = "";
-  /** Text written since the last chunk went out (React writes a page in 2 KiB pieces). */
-  private pending = "";
+  /** Bytes written since the last chunk went out (React writes a page in 2 KiB pieces), after the held-back tail. */
+  private pending: Buffer[] = [];
   private scheduled: NodeJS.Immediate | null = null;
-  private readonly decoder = new TextDecoder();
 
   /**
    * What React writes in one go (a whole shell, a resolved boundary) leaves as one chunk, once it
    * has finished writing: one compression call and one socket write instead of dozens.
    */
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.pending += this.decoder.decode(chunk, { stream: true });
+    this.pending.push(chunk);
     this.scheduled ??= setImmediate(() => this.release());
     callback();
   }
 
   private release() {
     this.scheduled = null;
-    const { out, held } = lowerScriptPriority(this.held + this.pending);
-    this.pending = "";
-    this.held = held;
-    if (out) this.push(Buffer.from(out));
+    const { out, held } = lowerScriptPriorityBytes(Buffer.concat(this.pending));
+    this.pending = held.length ? [held] : [];
+    if (out.length) this.push(out);
   }
 
   override _flush(callback: TransformCallback): void {
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = null;
     // At the end, a held-back tail is no tag's beginning any more: it goes out as it is.
-    const { out, held } = lowerScriptPriority(this.held + this.pending + this.decoder.decode());
-    this.held = this.pending = "";
-    callback(null, out || held ? Buffer.from(out + held) : undefined);
+    const { out, held } = lowerScriptPriorityBytes(Buffer.concat(this.pending));
+    this.pending = [];
+    callback(null, out.length || held.length ? Buffer.concat([out, held]) : undefined);
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { LowPriorityScripts, lowerScriptPriority } from "~/http/script-priority.server";
+import { LowPriorityScripts, lowerScriptPriority, lowerScriptPriorityBytes } from "~/http/script-priority.server";
 
 const page =
   '<html><head><link rel="stylesheet" href="/a.css"/></head><body><p>Ads console</p>' +
@@ -53,5 +53,18 @@ describe("the page leaves in few chunks", () => {
     await ended;
     expect(out).toHaveLength(2);
     expect(out[1]).toBe('<link rel="modulepreload" fetchpriority="low" href="/a.js"/>');
+  });
+});
+
+describe("the rewrite on bytes", () => {
+  it("gives the text rewrite's page and held-back tail, for every cut", () => {
+    const bytes = Buffer.from(page.replace("Ads console", "Campagnes d’Acme — été"));
+    for (let cut = 0; cut <= bytes.length; cut += 7) {
+      const head = bytes.subarray(0, cut);
+      const text = lowerScriptPriority(head.toString("latin1"));
+      const { out, held } = lowerScriptPriorityBytes(head);
+      expect(out.toString("latin1")).toBe(text.out);
+      expect(held.toString("latin1")).toBe(text.held);
+    }
   });
 });
