@@ -143,7 +143,8 @@ export interface DocumentStore {
   get<T>(collection: string, id: string): Promise<Stored<T> | null>;
   getMany<T>(collection: string, ids: readonly string[]): Promise<Stored<T>[]>;
   query<T>(collection: string, spec: QuerySpec): Promise<Page<Stored<T>>>;
-  count(collection: string, where?: readonly Where[]): Promise<number>;
+  /** The documents the filters select; with `upTo`, counting stops there (the answer is at most `upTo`). */
+  count(collection: string, where?: readonly Where[], upTo?: number): Promise<number>;
   /** Fails with AlreadyExistsError when the id is taken. */
   create<T extends object>(collection: string, id: string, data: T): Promise<Stored<T>>;
   /** Creates or replaces; the version goes up by one. */
@@ -390,6 +391,11 @@ export interface CampaignsRepo {
   getOne(id: string): Promise<Campaign | null>;
   getMany(ids: readonly string[]): Promise<Campaign[]>;
   list(spec: CampaignListSpec): Promise<Page<Campaign>>;
+  /**
+   * How many campaigns the spec's stored fields select, up to `upTo`: an upper bound of what
+   * `list` pages through (its search and some status choices are refined on each page).
+   */
+  count(spec: CampaignListSpec, upTo: number): Promise<number>;
   /** Every campaign of a team (team status changes, publication). */
   listForTeam(teamId: string): Promise<Campaign[]>;
   create(data: CampaignData, actor: Actor, id?: string): Promise<Campaign>;

@@ -202,11 +202,14 @@ describe("the campaign list's statistics columns", () => {
     const rows = supplier.data.list.rows as { name: string; figures: { views: number; cost: number } }[];
     expect(rows.map((r) => [r.name, r.figures.views, r.figures.cost])).toEqual([["Alpha screens campaign", 50, 40]]);
     expect(supplier.data.list.newestEvent).toEqual(expect.any(String));
+    // What its export writes (the export link warns past 10,000 rows).
+    expect(supplier.data.list.exportRows).toBe(1);
 
     // Without statistics columns: no figures read, no freshness.
     const plain = await load(routes.list.loader, "supplier", "/campaigns");
     expect(plain.data.list.rows[0].figures).toBeNull();
     expect(plain.data.list.newestEvent).toBeUndefined();
+    expect(plain.data.list.exportRows).toBeUndefined();
     // Custom bounds mean nothing for another preset.
     expect((await load(routes.list.loader, "supplier", `/campaigns?${columns}&from=2026-01-01`)).data.state.custom).toEqual({ from: "", to: "" });
   });

@@ -296,6 +296,16 @@ export function runCampaignsContract(name: string, makeStore: () => Promise<Docu
           expect(await ids({ walletId: "w-c1", statuses: ["active"], type: "sponsored-products", teamIds: ["t-c", "t-a"] })).toEqual(["c-6"]);
         });
 
+        it("counts what a list selects, up to a bound", async () => {
+          const specs: CampaignListSpec[] = [{}, { teamIds: ["t-a"] }, { statuses: ["active", "paused"] }, { type: "banner-ads" }, { walletId: "w-b1" }, { teamIds: [] }];
+          for (const spec of specs) {
+            expect(await storage.campaigns.count(spec, 100), JSON.stringify(spec)).toBe((await ids(spec)).length);
+          }
+          expect(await storage.campaigns.count({}, 3)).toBe(3);
+          // A search counts the campaigns holding its most selective word: at least those the list shows.
+          expect(await storage.campaigns.count({ search: "coffee" }, 100)).toBeGreaterThanOrEqual((await ids({ search: "coffee" })).length);
+        });
+
         it("keeps the 30-disjunction limit: 30 teams and several statuses still filter exactly, in full pages", async () => {
           const teams = ["t-a", "t-b", "t-c", ...Array.from({ length: 27 }, (_, i) => `t-x${i}`)];
           expect(await ids({ teamIds: teams, statuses: ["active", "paused"] })).toEqual(["c-6", "c-3", "c-4", "c-1"]);

@@ -305,6 +305,10 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(await store.count(CAMPAIGNS, [["tags", "array-contains", "spring"], ["sponsored", "==", true]])).toBe(2);
           expect(await store.count(WALLETS)).toBe(1);
           expect(await store.count("empty_collection")).toBe(0);
+          // Counting up to a bound stops there.
+          expect(await store.count(CAMPAIGNS, [], 3)).toBe(3);
+          expect(await store.count(CAMPAIGNS, [["status", "==", "live"]], 10)).toBe(2);
+          expect(await store.count(CAMPAIGNS, [], 0)).toBe(0);
         });
       });
 

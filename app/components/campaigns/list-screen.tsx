@@ -30,6 +30,7 @@ export interface CampaignListScreenData {
     chooseTeam: boolean;
     metricsFailed?: boolean;
     newestEvent?: string | null;
+    exportRows?: number;
   };
   filtered: boolean;
   teamOptions: { id: string; name: string }[];
@@ -133,7 +134,12 @@ function ListStatistics({ page }: { page: CampaignListScreenData }) {
   return (
     <div className="campaign-list-statistics">
       <Freshness newestEvent={page.list.newestEvent ?? null} />
-      <ExportLink path="/campaigns/statistics.csv" search={search} label={t("exportTable", { table: t("dashboard.campaigns") })} />
+      <ExportLink
+        path="/campaigns/statistics.csv"
+        search={search}
+        rows={page.list.exportRows}
+        label={t("exportTable", { table: t("dashboard.campaigns") })}
+      />
     </div>
   );
 }

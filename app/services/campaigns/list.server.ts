@@ -17,6 +17,7 @@
  *   team's Campaigns tab keeps that team as its team filter, so its link opens /campaigns filtered
  *   on that team: views are the user's own, not the team's, and one menu serves both pages.
  */
+import { EXPORT_WARNING_ROWS } from "~/domain/metrics/csv";
 import {
   hasFilters,
   showsMetrics,
@@ -80,6 +81,8 @@ export type CampaignListResult =
       metricsFailed?: boolean;
       /** When the statistics columns were filled: the time of the newest event received (ISO), or null. */
       newestEvent?: string | null;
+      /** With statistics columns: the rows their export writes, counted up to just past the export warning's threshold. */
+      exportRows?: number;
     }
   | { ok: false; rows: []; next: null; leftOut: 0; sort: CampaignSort; dir: SortDirection; chooseTeam: false; metricsFailed?: boolean };
 
@@ -162,6 +165,9 @@ export async function listCampaigns(
     }
     const withFigures = options.withFigures ?? showsMetrics(state.columns);
     const figures = withFigures && rows.length > 0 ? await addFigures(user, state, rows) : null;
+    // What the statistics export would write, past the warning's threshold or not (counted only
+    // when the list runs past this page).
+    const exportRows = withFigures ? (page.next ? await campaigns.count(spec, EXPORT_WARNING_ROWS + 1) : rows.length) : undefined;
     return {
       ok: true,
       rows,
@@ -171,6 +177,7 @@ export async function listCampaigns(
       dir,
       chooseTeam: false,
       metricsFailed: figures ? !figures.ok : false,
+      exportRows,
       ...(figures?.ok ? { newestEvent: figures.newestEvent } : {}),
     };
   } catch (error) {

@@ -246,10 +246,11 @@ export class FirestoreDocumentStore implements DocumentStore {
     return value;
   }
 
-  async count(collection: string, where: readonly Where[] = []): Promise<number> {
+  async count(collection: string, where: readonly Where[] = [], upTo?: number): Promise<number> {
     const query = this.filtered(collection, where);
-    if (!query) return 0;
-    const snapshot = await query.count().get();
+    // Firestore reads a limit of 0 as no limit.
+    if (!query || (upTo !== undefined && upTo < 1)) return 0;
+    const snapshot = await (upTo === undefined ? query : query.limit(Math.max(0, Math.floor(upTo)))).count().get();
     return snapshot.data().count;
   }
 

@@ -9,6 +9,7 @@ import {
   ConflictError,
   NotFoundError,
   type Campaign,
+  type CampaignListSpec,
   type CampaignSort,
   type CampaignsRepo,
   type DeletedCampaign,
@@ -134,39 +135,9 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
       return (await store.getMany<StoredCampaignData>(C, ids)).map(toCampaign);
     },
     async list(spec) {
-      const where: Where[] = [];
-      const teams = spec.teamIds ? [...new Set(spec.teamIds)] : null;
-      if (teams) {
-        if (teams.length === 0) return { items: [], next: null };
-        if (teams.length > MAX_IN_VALUES) throw new RangeError(`At most ${MAX_IN_VALUES} teams per campaign list, not ${teams.length}`);
-        where.push(teams.length === 1 ? ["team", "==", teams[0]] : ["team", "in", teams]);
-      }
-      // Both `in` filters go to the store while their product stays within Firestore's 30
-      // disjunctions; past that, the statuses are checked on the page (topped up, see fillPage).
-      const statuses = spec.statuses?.length ? [...new Set(spec.statuses)] : null;
-      let statusesOnPage: Set<string> | null = null;
-      if (statuses) {
-        if (statuses.length === 1) where.push(["status", "==", statuses[0]]);
-        else if ((teams?.length ?? 1) * statuses.length <= MAX_DISJUNCTIONS) where.push(["status", "in", statuses]);
-        else statusesOnPage = new Set(statuses);
-      }
-      if (spec.type) where.push(["campaignType", "==", spec.type]);
-      if (spec.walletId) where.push(["wallet", "==", spec.walletId]);
-      const key = spec.search ? selectiveSearchKey(spec.search) : null;
-      if (key) where.push(["searchTokens", "array-contains", key]);
-      const sort = spec.sort ?? "updated";
-      let orderBy = { field: SORT_FIELDS[sort], direction: spec.direction ?? DEFAULT_DIRECTION[sort] };
-      if (spec.startFrom || spec.startTo) {
-        if (spec.startFrom) where.push(["startDate", ">=", utcInstant(spec.startFrom)]);
-        if (spec.startTo) where.push(["startDate", "<", utcInstant(spec.startTo)]);
-        // One range per query (Firestore): a date range orders by start date.
-        if (orderBy.field !== "startDate") orderBy = { field: "startDate", direction: "asc" };
-      }
-      const search = key ? spec.search! : null;
-      const keep =
-        search || statusesOnPage
-          ? (c: StoredCampaignData) => (!search || matchesSearch(c.name, search)) && (!statusesOnPage || statusesOnPage.has(c.status))
-          : null;
+      const selection = listSelection(spec);
+      if (!selection) return { items: [], next: null };
+      const { where, orderBy, keep } = selection;
       const page = await fillPage(
         (limit, after) => store.query<StoredCampaignData>(C, { where, orderBy, limit, after }),
         keep,
@@ -174,6 +145,10 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
         spec.after,
       );
       return { items: page.items.map(toCampaign), next: page.next };
+    },
+    async count(spec, upTo) {
+      const selection = listSelection(spec);
+      return selection ? store.count(C, selection.where, upTo) : 0;
     },
     async listForTeam(teamId) {
       const all: Campaign[] = [];
@@ -262,4 +237,46 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
       }) as Promise<{ items: AuditEntry[]; next: string | null }>;
     },
   };
+}
+
+/**
+ * What a campaign list selects in storage: its filters and order, and the check each page's
+ * campaigns pass on top (a search's words, statuses beyond the store's disjunctions); null when
+ * nothing can match.
+ */
+function listSelection(spec: CampaignListSpec): { where: Where[]; orderBy: { field: string; direction: "asc" | "desc" }; keep: ((c: StoredCampaignData) => boolean) | null } | null {
+  const where: Where[] = [];
+  const teams = spec.teamIds ? [...new Set(spec.teamIds)] : null;
+  if (teams) {
+    if (teams.length === 0) return null;
+    if (teams.length > MAX_IN_VALUES) throw new RangeError(`At most ${MAX_IN_VALUES} teams per campaign list, not ${teams.length}`);
+    where.push(teams.length === 1 ? ["team", "==", teams[0]] : ["team", "in", teams]);
+  }
+  // Both `in` filters go to the store while their product stays within Firestore's 30
+  // disjunctions; past that, the statuses are checked on the page (topped up, see fillPage).
+  const statuses = spec.statuses?.length ? [...new Set(spec.statuses)] : null;
+  let statusesOnPage: Set<string> | null = null;
+  if (statuses) {
+    if (statuses.length === 1) where.push(["status", "==", statuses[0]]);
+    else if ((teams?.length ?? 1) * statuses.length <= MAX_DISJUNCTIONS) where.push(["status", "in", statuses]);
+    else statusesOnPage = new Set(statuses);
+  }
+  if (spec.type) where.push(["campaignType", "==", spec.type]);
+  if (spec.walletId) where.push(["wallet", "==", spec.walletId]);
+  const key = spec.search ? selectiveSearchKey(spec.search) : null;
+  if (key) where.push(["searchTokens", "array-contains", key]);
+  const sort = spec.sort ?? "updated";
+  let orderBy = { field: SORT_FIELDS[sort], direction: spec.direction ?? DEFAULT_DIRECTION[sort] };
+  if (spec.startFrom || spec.startTo) {
+    if (spec.startFrom) where.push(["startDate", ">=", utcInstant(spec.startFrom)]);
+    if (spec.startTo) where.push(["startDate", "<", utcInstant(spec.startTo)]);
+    // One range per query (Firestore): a date range orders by start date.
+    if (orderBy.field !== "startDate") orderBy = { field: "startDate", direction: "asc" };
+  }
+  const search = key ? spec.search! : null;
+  const keep =
+    search || statusesOnPage
+      ? (c: StoredCampaignData) => (!search || matchesSearch(c.name, search)) && (!statusesOnPage || statusesOnPage.has(c.status))
+      : null;
+  return { where, orderBy, keep };
 }

@@ -200,9 +200,14 @@ export class SqliteDocumentStore implements DocumentStore {
     return { items, next };
   }
 
-  async count(collection: string, where: readonly Where[] = []): Promise<number> {
+  async count(collection: string, where: readonly Where[] = [], upTo?: number): Promise<number> {
     const { sql, params } = this.whereSql(where);
-    const row = this.statement(`SELECT COUNT(*) AS n FROM documents WHERE ${["collection = ?", ...sql].join(" AND ")}`).get(collection, ...params) as { n: number };
+    const selected = `SELECT 1 FROM documents WHERE ${["collection = ?", ...sql].join(" AND ")}`;
+    const row = (
+      upTo === undefined
+        ? this.statement(`SELECT COUNT(*) AS n FROM (${selected})`).get(collection, ...params)
+        : this.statement(`SELECT COUNT(*) AS n FROM (${selected} LIMIT ?)`).get(collection, ...params, Math.max(0, Math.floor(upTo)))
+    ) as { n: number };
     return row.n;
   }
 
