@@ -63,4 +63,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX documents_team_updated ON documents (collection, json_extract(data, '$.team'), json_extract(data, '$.updated'), id);
     `,
   },
+  {
+    version: 5,
+    name: "campaign list status index",
+    // A status filter in the default order reads its own campaigns only (not every campaign's JSON).
+    sql: `
+      CREATE INDEX documents_status_updated ON documents (collection, json_extract(data, '$.status'), json_extract(data, '$.updated'), id);
+    `,
+  },
 ];
