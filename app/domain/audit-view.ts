@@ -14,7 +14,7 @@ import { CENT_FIELDS, isCentsInRecord } from "~/domain/campaigns/history-csv";
 import { summariseOffersChange, type OffersChangeSummary } from "~/domain/campaigns/history-view";
 import { formatMoney } from "~/domain/money";
 import type { AuditEntry } from "~/domain/types";
-import { dateTimeFormat, numberFormat } from "~/domain/intl";
+import { dateTimeFormat, labelled, numberFormat } from "~/domain/intl";
 
 /** The kinds of record Activity filters on. */
 export const ACTIVITY_ENTITIES = ["user", "team", "wallet", "campaign", "invitation", "config"] as const;
@@ -242,7 +242,7 @@ function record(field: string, value: Record<string, unknown>, ctx: Ctx, depth: 
         : field === "roleByTeam" && typeof v === "string"
           ? (ctx.words.value(ctx.entity, "role", v) ?? v)
           : text(key, v, ctx, depth + 1, field);
-    return `${label}: ${shown || "—"}`;
+    return labelled(ctx.format.locale, label, shown || "—");
   });
   return depth === 0 ? pairs.join(", ") : `(${pairs.join(", ")})`;
 }

@@ -25,3 +25,11 @@ export function numberFormat(locale: string | undefined, options: Intl.NumberFor
 export function dateTimeFormat(locale: string | undefined, options: Intl.DateTimeFormatOptions = {}): Intl.DateTimeFormat {
   return cached(dateTimeFormats, JSON.stringify([locale, options]), () => new Intl.DateTimeFormat(locale, options));
 }
+
+/**
+ * "label: value" as the locale writes it: French puts a narrow no-break space before the colon
+ * ("Budget : 10,00 €"), English none.
+ */
+export function labelled(locale: string, label: string, value: string): string {
+  return `${label}${locale.toLowerCase().startsWith("fr") ? "\u202f:" : ":"} ${value}`;
+}

@@ -134,7 +134,8 @@ describe("History names placements and slots as the targeting screen does", () =
     const [fbudget, fbidding, ftargeting] = await history(c.id, "french");
     expect(change(ftargeting!, "placements")!.after.text).toBe("Recherche, Pages catégorie (PLP), Pages produit (PDP), Pages boutique (hub)");
     expect(change(ftargeting!, "slotsOff")!.after.text).toBe("Carrousel de produits (slider)");
-    expect(change(fbidding!, "placementBids")!.after.text).toMatch(/^Pages catégorie \(PLP\): 0,60\s€$/);
+    // French puts a narrow no-break space before the colon.
+    expect(change(fbidding!, "placementBids")!.after.text).toMatch(/^Pages catégorie \(PLP\)\u202f: 0,60\s€$/);
     expect(change(fbudget!, "pacingPlp")!.label).toBe("Budget quotidien par emplacement : Pages catégorie (PLP)");
 
     // No code of a placement or slot stands alone anywhere in these entries.

@@ -61,3 +61,11 @@ describe("pickLocale: profile, then cookie, then Accept-Language, then en-GB", (
     expect(pickLocale(input)).toBe(expected);
   });
 });
+
+describe("label and value", () => {
+  it("is written the French way in French (narrow no-break space before the colon), the English way otherwise", async () => {
+    const { labelled } = await import("~/domain/intl");
+    expect(labelled("fr", "Budget", "10,00 €")).toBe("Budget\u202f: 10,00 €");
+    expect(labelled("en-GB", "Budget", "€10.00")).toBe("Budget: €10.00");
+  });
+});

@@ -9,7 +9,7 @@
  */
 import { CENT_FIELDS, CENT_RECORD_FIELDS } from "~/domain/campaigns/history-csv";
 import { formatMoney } from "~/domain/money";
-import { dateTimeFormat, numberFormat } from "~/domain/intl";
+import { dateTimeFormat, labelled, numberFormat } from "~/domain/intl";
 
 /** Top-level fields holding an ISO instant. */
 export const INSTANT_FIELDS: ReadonlySet<string> = new Set(["startDate", "endDate", "created", "updated"]);
@@ -41,7 +41,7 @@ export function historyValueText(field: string, value: unknown, f: HistoryFormat
   }
   if (CENT_RECORD_FIELDS.has(field) && typeof value === "object" && !Array.isArray(value)) {
     return Object.entries(value as Record<string, unknown>)
-      .map(([key, cents]) => `${key}: ${money(cents, f) ?? (cents === null || cents === undefined ? "—" : JSON.stringify(cents))}`)
+      .map(([key, cents]) => labelled(f.locale, key, money(cents, f) ?? (cents === null || cents === undefined ? "—" : JSON.stringify(cents))))
       .join(", ");
   }
   if (INSTANT_FIELDS.has(field) && typeof value === "string") return formatInstant(value, f);
