@@ -380,17 +380,16 @@ export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, ca
               {anyDuplicate ? (
                 <td>
                   {row.canDuplicate ? (
-                    <Form method="post" action={`/campaigns/${row.id}`} className="inline-form">
-                      <input type="hidden" name="intent" value={duplicateCampaignIntent} />
-                      <button
-                        type="submit"
-                        className="button small"
-                        aria-label={t("table.duplicate", { name: row.name })}
-                        aria-disabled={(navigation.state !== "idle" && navigation.formAction === `/campaigns/${row.id}`) || undefined}
-                      >
-                        {t("campaigns:duplicate.submit")}
-                      </button>
-                    </Form>
+                    <button
+                      type="submit"
+                      form={DUPLICATE_FORM_ID}
+                      formAction={`/campaigns/${row.id}`}
+                      className="button small"
+                      aria-label={t("table.duplicate", { name: row.name })}
+                      aria-disabled={(navigation.state !== "idle" && navigation.formAction === `/campaigns/${row.id}`) || undefined}
+                    >
+                      {t("campaigns:duplicate.submit")}
+                    </button>
                   ) : null}
                 </td>
               ) : null}
@@ -398,9 +397,18 @@ export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, ca
           ))}
         </tbody>
       </table>
+      {anyDuplicate ? (
+        // One form for every row's Duplicate button (each names its campaign's action): a row
+        // renders no form of its own.
+        <Form method="post" id={DUPLICATE_FORM_ID} hidden>
+          <input type="hidden" name="intent" value={duplicateCampaignIntent} />
+        </Form>
+      ) : null}
     </div>
   );
 }
+
+const DUPLICATE_FORM_ID = "campaign-duplicate-form";
 
 // ---------------------------------------------------------------------------------------------
 // Pager and notes
