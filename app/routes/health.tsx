@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuditChanges } from "~/components/audit";
+import { TableWrap } from "~/components/table-wrap";
 import { requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
 import { ACTIVITY_ENTITIES, parseActivityFilter } from "~/domain/audit-view";
@@ -9,16 +10,25 @@ import { activityPage, reloadFailures } from "~/services/audit.server";
 import { retailerSettings } from "~/services/wallets.server";
 import { Freshness } from "~/components/metrics/statistics";
 import { newestEventReceived } from "~/services/metrics.server";
+import { scheduledWork } from "~/services/scheduled-work.server";
+import { zoneWords } from "~/domain/schedule";
 
 /**
  * Activity: the audit trail of changes (operators), filtered in the URL by kind of record, by
- * campaign or by wallet; names, money and times as people read them.
+ * campaign or by wallet; and the scheduled work with its outcomes (paged by `work` in the URL);
+ * names, money and times as people read them.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Health");
-  const filter = parseActivityFilter(new URL(request.url).searchParams);
+  const params = new URL(request.url).searchParams;
+  const filter = parseActivityFilter(params);
   const format = { locale: await getRequestLocale(request), currency: retailerSettings().currency, timeZone: user.timezone || "Europe/Paris" };
-  const [page, reloadLog, newestEvent] = await Promise.all([activityPage(filter, format), reloadFailures(format), newestEventReceived()]);
+  const [page, reloadLog, newestEvent, work] = await Promise.all([
+    activityPage(filter, format),
+    reloadFailures(format),
+    newestEventReceived(),
+    scheduledWork(format, new Date(), params.get("work")),
+  ]);
   return {
     entity: filter.entity ?? "",
     campaign: filter.campaign ?? null,
@@ -28,16 +38,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
     next: page.next,
     reloadLog,
     newestEvent,
+    work,
+    zone: zoneWords(format.timeZone),
   };
 }
 
 export default function ActivityRoute() {
   const { t } = useTranslation();
-  const { entity, campaign, wallet, subject, entries, next, reloadLog, newestEvent } = useLoaderData<typeof loader>();
+  const { entity, campaign, wallet, subject, entries, next, reloadLog, newestEvent, work, zone } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const nextParams = new URLSearchParams(params);
   if (next) nextParams.set("after", next);
   const only = (key: "campaign" | "wallet", id: string) => `?${new URLSearchParams({ [key]: id })}`;
+  const moreWork = new URLSearchParams(params);
+  if (work.next) moreWork.set("work", work.next);
   return (
     <>
       <h1>{t("activity.title")}</h1>
@@ -94,6 +108,7 @@ export default function ActivityRoute() {
           <Link to={`?${nextParams.toString()}`}>{t("actions.nextPage")}</Link>
         </p>
       ) : null}
+      <ScheduledWorkPanel work={work} zone={zone} moreHref={work.next ? `?${moreWork.toString()}` : null} />
       <section className="panel" aria-labelledby="reload-title">
         <h2 id="reload-title">{t("activity.reloadLog")}</h2>
         {reloadLog.length === 0 ? (
@@ -109,6 +124,63 @@ export default function ActivityRoute() {
         )}
       </section>
     </>
+  );
+}
+
+type Work = ReturnType<typeof useLoaderData<typeof loader>>["work"];
+
+/** The scheduled work: each task, its schedule, next and last run, and how the last run went. */
+function ScheduledWorkPanel({ work, zone, moreHref }: { work: Work; zone: string; moreHref: string | null }) {
+  const { t } = useTranslation();
+  return (
+    <section className="panel scheduled-work" aria-labelledby="scheduled-work-title">
+      <h2 id="scheduled-work-title">{t("activity.jobs.title")}</h2>
+      <p className="muted">{t("activity.jobs.intro", { zone })}</p>
+      {work.rows.length === 0 ? (
+        <p className="empty-state">{t("activity.jobs.empty")}</p>
+      ) : (
+        <TableWrap label={t("activity.jobs.table")}>
+          <table className="scheduled-work-table">
+            <caption className="visually-hidden">{t("activity.jobs.table")}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("activity.jobs.columns.name")}</th>
+                <th scope="col">{t("activity.jobs.columns.schedule")}</th>
+                <th scope="col">{t("activity.jobs.columns.nextRun")}</th>
+                <th scope="col">{t("activity.jobs.columns.lastRun")}</th>
+                <th scope="col">{t("activity.jobs.columns.outcome")}</th>
+                <th scope="col">{t("activity.jobs.columns.duration")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {work.rows.map((row) => (
+                <tr key={row.id}>
+                  <th scope="row">{row.name}</th>
+                  <td>{row.schedule}</td>
+                  <td>{row.nextRun ? <time dateTime={row.nextRun.at}>{row.nextRun.text}</time> : t("activity.jobs.none")}</td>
+                  <td>
+                    {row.lastRun ? <time dateTime={row.lastRun.at}>{row.lastRun.text}</time> : t("activity.jobs.never")}
+                    {row.lastRunStoodFor ? <span className="muted"> ({row.lastRunStoodFor})</span> : null}
+                  </td>
+                  <td>
+                    <span className="badge job-outcome" data-outcome={row.state}>
+                      {row.stateLabel}
+                    </span>
+                    {row.reason ? <span className="job-reason">{row.reason}</span> : null}
+                  </td>
+                  <td className="num">{row.duration}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+      )}
+      {moreHref ? (
+        <p>
+          <Link to={moreHref}>{t("activity.jobs.more")}</Link>
+        </p>
+      ) : null}
+    </section>
   );
 }
 

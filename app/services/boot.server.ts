@@ -1,16 +1,18 @@
 /**
  * What the server does once before it listens: open (and migrate) storage, seed demo data, start
- * the settlement of ad spend (every SETTLEMENT_INTERVAL_SECONDS; not under tests, which call
- * settleSpend themselves).
+ * the scheduler's worker loop (ADR 21; SCHEDULER=off turns it off, and it never starts under
+ * tests, which run their own with a fake clock) with the settlement of ad spend as a job every
+ * SETTLEMENT_INTERVAL_SECONDS.
  */
 import { getEnv } from "~/services/env.server";
 import { seedDemoCampaigns } from "~/services/demo-campaigns.server";
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoData } from "~/services/seed.server";
-import { startSettlementScheduler } from "~/services/settlement.server";
+import { processScheduler } from "~/services/scheduler.server";
+import { SETTLEMENT_JOB_ID, settlementJob } from "~/services/settlement.server";
 import { startTrafficSimulator } from "~/services/simulator.server";
 import { initStorage } from "~/services/storage.server";
 
-let stopSettlement: (() => void) | null = null;
+let schedulerStarted = false;
 let stopSimulator: (() => void) | null = null;
 /** Demo traffic every 5 s: numbers move on the screens within a minute of `npm start`. */
 const SIMULATOR_INTERVAL_MS = 5_000;
@@ -23,8 +25,9 @@ export async function boot(): Promise<void> {
   const env = getEnv();
   const storage = await initStorage();
   await storage.config.get();
-  if (env.SETTLEMENT_INTERVAL_SECONDS > 0 && !underTests() && !stopSettlement) {
-    stopSettlement = startSettlementScheduler(env.SETTLEMENT_INTERVAL_SECONDS * 1000);
+  if (env.SCHEDULER && !underTests() && !schedulerStarted) {
+    schedulerStarted = true;
+    await startScheduler(env.SETTLEMENT_INTERVAL_SECONDS);
   }
   if (env.SIMULATE_TRAFFIC && !underTests() && !stopSimulator) {
     stopSimulator = startTrafficSimulator(SIMULATOR_INTERVAL_MS);
@@ -41,4 +44,17 @@ export async function boot(): Promise<void> {
     ...DEMO_USERS.map((u) => `  ${u.email.padEnd(30)} ${u.claims.type} ${u.claims.role}`),
   ];
   console.log(lines.join("\n"));
+}
+
+/** Registers the kinds of work this process runs, keeps their jobs defined, and starts the loop. */
+async function startScheduler(settlementSeconds: number): Promise<void> {
+  const scheduler = processScheduler();
+  // SETTLEMENT_INTERVAL_SECONDS=0: this process does not settle (another instance may).
+  if (settlementSeconds > 0) {
+    scheduler.register(settlementJob);
+    const saved = await scheduler.schedule(SETTLEMENT_JOB_ID, { kind: settlementJob.name, schedule: { type: "every", seconds: settlementSeconds } });
+    if (!saved.ok) console.error(JSON.stringify({ level: "error", msg: "Settlement not scheduled", reason: saved.reason }));
+  }
+  // No stop on exit: a run cut short keeps its lease until it expires, then is run again.
+  scheduler.start();
 }

@@ -31,6 +31,8 @@ const EnvSchema = z.object({
   EVENTS_API_KEY: z.string().min(32).optional(),
   /** Seconds between two settlements of ad spend into the wallets (0: none in this process). */
   SETTLEMENT_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(10),
+  /** The scheduler's worker loop in this process (off: this instance runs no scheduled work). */
+  SCHEDULER: z.enum(["on", "off", "true", "false", "1", "0"]).default("on").transform((v) => v === "on" || v === "true" || v === "1"),
   /** The demo traffic simulator (default: on with the demo campaigns on the embedded database). */
   SIMULATE_TRAFFIC: bool.optional(),
 });

@@ -7,8 +7,8 @@
  * placement or device. Campaigns that cannot serve are withdrawn from the ad server's cache, and
  * a campaign capped on a placement or device is republished without it.
  *
- * `settleSpend(now)` is one run; the in-process scheduler (started at boot) runs it every
- * SETTLEMENT_INTERVAL_SECONDS. Several processes may run it at once: every step is a
+ * `settleSpend(now)` is one run; the scheduler (ADR 21, started at boot) runs it every
+ * SETTLEMENT_INTERVAL_SECONDS as the job `settlement`. Several processes may run it at once: every step is a
  * transaction or idempotent, so a wallet is settled once per settlement number whoever runs it.
  */
 import type { Campaign } from "~/domain/campaigns/campaign";
@@ -21,6 +21,7 @@ import { refreshWalletCampaignsOrThrow } from "~/services/campaigns/wallets.serv
 import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
 import type { Cents } from "~/domain/money";
+import type { JobKind } from "~/services/scheduler.server";
 
 /** Batches are kept this long for idempotency: past it, their events would be refused anyway. */
 export const BATCH_RETENTION_MS = 8 * 24 * 60 * 60 * 1000;
@@ -168,25 +169,23 @@ export async function settleSpend(now = new Date()): Promise<Result<SettlementRu
 }
 
 // ---------------------------------------------------------------------------------------------
-// The in-process scheduler
+// On the scheduler (ADR 21)
+
+/** The settlement's job: one per store, whichever instance runs it. */
+export const SETTLEMENT_JOB_ID = "settlement";
 
 /**
- * Runs settleSpend every `intervalMs`, one run at a time (a run still going when the next is due
- * makes it wait for the one after). Returns the function that stops it.
+ * The settlement as scheduled work, every SETTLEMENT_INTERVAL_SECONDS: after downtime the missed
+ * runs merge into one (a run settles everything due). What failed inside a run is logged and
+ * tried again on the next; the run itself is done.
  */
-export function startSettlementScheduler(intervalMs: number, clock: () => Date = () => new Date()): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    settleSpend(clock())
-      .then((result) => {
-        const run = result.ok ? result.value : null;
-        if (run && (run.settled || run.failures || run.reopened)) console.log(JSON.stringify({ level: "info", msg: "Spend settled", ...run }));
-      })
-      .catch((error) => logFailure("Settlement run failed", {}, error))
-      .finally(() => (running = false));
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
+export const settlementJob: JobKind = {
+  name: "settlement",
+  catchUp: "merge",
+  async run({ now }) {
+    const result = await settleSpend(now);
+    const run = result.ok ? result.value : null;
+    if (run && (run.settled || run.failures || run.reopened)) console.log(JSON.stringify({ level: "info", msg: "Spend settled", ...run }));
+    return result;
+  },
+};

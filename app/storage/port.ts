@@ -42,6 +42,8 @@ import type { EventRefusal, WalletCost } from "~/domain/metrics/events";
 import type { Micros } from "~/domain/metrics/metrics";
 import type { Cents } from "~/domain/money";
 import type { CampaignDimensions } from "~/domain/wallets/settlement";
+import type { MessageValues } from "~/domain/message";
+import type { RunPlan, Schedule } from "~/domain/schedule";
 
 export type DeletedCampaign = DeletedCampaignData & DocMeta;
 export type { Campaign };
@@ -78,6 +80,8 @@ export const COLLECTIONS = {
   eventBatch: "event_batch",
   /** One document per wallet: its ad spend not yet settled into the ledger, in micros. */
   spendAccrual: "spend_accrual",
+  /** Scheduled work: one document per job, leased by the worker running it (ADR 21). */
+  job: "job",
 } as const;
 export type CollectionName = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
 
@@ -696,4 +700,120 @@ export interface SigningKeysRepo {
 
 export interface Storage {
   readonly signingKeys: SigningKeysRepo;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scheduled work (ADR 21): durable jobs, leased by the worker that runs them, so that several
+// console instances on one store never run one job twice, and a crashed run is retried once its
+// lease has expired.
+
+/** How a run ended: done, failed (with its reason) or aborted (it stopped itself, with its reason). */
+export const JOB_OUTCOMES = ["done", "failed", "aborted"] as const;
+export type JobOutcome = (typeof JOB_OUTCOMES)[number];
+
+/** The lease of the run under way. */
+export interface JobLease {
+  /** The worker (console instance) running it. */
+  owner: string;
+  /** Unique per claim: a completion or renewal must bring it (a takeover changes it). */
+  token: string;
+  /** ISO instant the lease ends unless renewed; past it, another worker may take the run over. */
+  until: string;
+  /** The run this is (ISO), and how many scheduled runs it stands for (missed runs merged). */
+  scheduledFor: string;
+  runs: number;
+  /** 1 for the first try of this run, then one more per takeover after a lease expired. */
+  attempt: number;
+  started: string;
+}
+
+/** A finished run. */
+export interface JobRunRecord {
+  scheduledFor: string;
+  runs: number;
+  attempt: number;
+  owner: string;
+  started: string;
+  finished: string;
+  durationMs: number;
+  outcome: JobOutcome;
+  /** Why it failed or aborted: an i18n key (with its values), else null. */
+  reason: string | null;
+  values: MessageValues | null;
+}
+
+export interface JobData {
+  /** The kind of work, by the name its handler is registered under. */
+  kind: string;
+  /** A name people gave what the job is for (a report's name), shown beside its kind; else null. */
+  title: string | null;
+  /** What the handler needs (plain JSON). */
+  params: Record<string, unknown>;
+  schedule: Schedule;
+  /** The next run not yet started (ISO), or null when none is left (a once job that ran). */
+  nextRunAt: string | null;
+  lease: JobLease | null;
+  /**
+   * When a worker may claim the job (ISO): its next run while idle, its lease's end while leased;
+   * absent when nothing is left to run. The one field the due query ranges over.
+   */
+  claimableAt?: string;
+  lastRun: JobRunRecord | null;
+  /** The latest runs, newest first (at most JOB_HISTORY_SIZE). */
+  history: JobRunRecord[];
+  created: string;
+  updated: string;
+}
+export type Job = JobData & DocMeta;
+
+export const JOB_HISTORY_SIZE = 20;
+
+export interface JobDefinition {
+  kind: string;
+  title?: string | null;
+  params?: Record<string, unknown>;
+  schedule: Schedule;
+}
+
+export interface JobClaim {
+  /** The claiming worker and the token of its lease. */
+  owner: string;
+  token: string;
+  now: Date;
+  leaseMs: number;
+  /** The run to start for a job whose next run has come (the job's catch-up policy; pure). */
+  plan: (job: Job) => RunPlan;
+}
+
+export interface JobsRepo {
+  getOne(id: string): Promise<Job | null>;
+  /** Every job, by id. */
+  list(spec: { limit?: number; after?: string | null }): Promise<Page<Job>>;
+  /**
+   * Creates the job, or changes its definition. Its next run is `firstRun` when it is new or its
+   * schedule changed (a run under way keeps its lease); nothing is written when nothing changed.
+   */
+  save(id: string, definition: JobDefinition, firstRun: Date | null, now: Date): Promise<Job>;
+  /** Deletes the job (a run under way can no longer complete). */
+  remove(id: string): Promise<void>;
+  /** Jobs of these kinds that a worker may claim at `now` (their run has come or their lease expired), the oldest first. Not a claim. */
+  listClaimable(now: Date, kinds: readonly string[], limit: number): Promise<Job[]>;
+  /**
+   * Leases the job to the claimer, in one transaction that re-reads it: null when it is not
+   * claimable any more (another worker claimed it first, or its run is not due). A job whose
+   * lease expired is taken over: the same run, its attempt counted up.
+   */
+  claim(id: string, claim: JobClaim): Promise<Job | null>;
+  /** Extends the lease of the holder of `token` to `until`; false once the lease was taken over. */
+  renew(id: string, token: string, until: Date): Promise<boolean>;
+  /**
+   * Records the run of the holder of `token` and frees the job, its next run given by `next`
+   * (read from the job as it stands, in the transaction); false, recording nothing, when the lease
+   * was taken over (or the job removed).
+   */
+  complete(id: string, token: string, run: Omit<JobRunRecord, "scheduledFor" | "runs" | "attempt" | "owner" | "started">, next: (job: Job) => Date | null): Promise<boolean>;
+}
+
+export interface Storage {
+  readonly jobs: JobsRepo;
 }

@@ -8,6 +8,7 @@
  *   sideways, and their filters look like the campaign list's.
  */
 import type { Page } from "@playwright/test";
+import { expectNoSeriousA11yViolations } from "./a11y";
 import { createCampaign, createWalletThroughForm, enTexts, expect, postWalletEntry, test, uniqueName } from "./fixtures";
 
 const wt = enTexts("wallets");
@@ -119,6 +120,31 @@ test.describe("Activity", () => {
     await expect(page).toHaveURL(/\/health\?wallet=/);
     await expect(page.getByRole("main")).toContainText(ct("activity.filteredWallet", { name: label }));
     await expect(page.getByRole("article")).toHaveCount(1);
+  });
+
+  test("lists the scheduled work: the settlement of ad spend, its schedule, next and last run and outcome", async ({ page }) => {
+    // The server's scheduler defined the settlement at boot and runs it every 10 seconds.
+    const panel = page.getByRole("region", { name: ct("activity.jobs.title"), exact: true });
+    const table = panel.getByRole("table", { name: ct("activity.jobs.table"), exact: true });
+    const row = table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: ct("activity.jobs.kinds.settlement"), exact: true }) });
+    await expect(async () => {
+      await page.goto("/health");
+      await expect(row.getByRole("cell").nth(3)).toContainText(ct("activity.jobs.outcomes.done"), { timeout: 1_000 });
+    }).toPass({ timeout: 25_000 });
+    await expect(panel).toContainText(ct("activity.jobs.intro", { zone: "Europe/Paris" }));
+    for (const column of ["name", "schedule", "nextRun", "lastRun", "outcome", "duration"]) {
+      await expect(table.getByRole("columnheader", { name: ct(`activity.jobs.columns.${column}`), exact: true })).toBeVisible();
+    }
+    const cells = row.getByRole("cell");
+    await expect(cells.nth(0)).toHaveText(ct("activity.jobs.schedules.everySeconds_other", { count: 10 }));
+    // Next and last run as people read them, in the operator's time zone: "5 Mar 2026, 14:07".
+    for (const i of [1, 2]) await expect(cells.nth(i).locator("time")).toHaveText(/^\d{1,2} \w{3,4} \d{4}, \d{2}:\d{2}$/);
+    await expect(cells.nth(4)).toHaveText(/^\d+(\.\d)? (ms|secs?)$/);
+    const text = await panel.innerText();
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+    await page.setViewportSize(PHONE);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    await expectNoSeriousA11yViolations(page);
   });
 });
 

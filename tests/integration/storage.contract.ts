@@ -36,6 +36,7 @@ import {
   makeWalletInput,
   tokenHashOf,
 } from "../factories";
+import { runJobsContract } from "./jobs.contract";
 
 interface Campaign {
   name: string;
@@ -527,6 +528,8 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
 
       const auditOf = async (entityId: string) =>
         (await storage.audit.list({ limit: 100 })).items.filter((e) => e.entityId === entityId);
+
+      describe("jobs (scheduled work, ADR 21)", () => runJobsContract(() => storage, () => store, makeStore));
 
       describe("signing keys", () => {
         const HOUR = 3_600_000;

@@ -12,6 +12,7 @@ import { createLedgerRepo, createWalletsRepo } from "~/storage/repos/wallets.ser
 import { createSessionsRepo } from "~/storage/repos/sessions.server";
 import { createSpendRepo } from "~/storage/repos/spend.server";
 import { createSigningKeysRepo } from "~/storage/repos/signing-keys.server";
+import { createJobsRepo } from "~/storage/repos/jobs.server";
 
 /** The repositories, the same code over whichever DocumentStore adapter is chosen. */
 export function createStorage(documents: DocumentStore): Storage {
@@ -34,5 +35,6 @@ export function createStorage(documents: DocumentStore): Storage {
     sessions: createSessionsRepo(documents),
     spend: createSpendRepo(documents),
     signingKeys: createSigningKeysRepo(documents),
+    jobs: createJobsRepo(documents),
   };
 }
