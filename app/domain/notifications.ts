@@ -165,3 +165,13 @@ export function startsWithin(start: string | null | undefined, now: Date, within
   const at = Date.parse(start);
   return Number.isFinite(at) && at > now.getTime() && at - now.getTime() <= withinMs;
 }
+
+/** The subject and message of a notification in a reader's language (`t` of that language). */
+export function renderNotification(
+  t: (key: string, values?: Record<string, unknown>) => string,
+  notification: { type: NotificationType; values: MessageValues },
+): { subject: string; message: string } {
+  const values = notification.values;
+  const more = typeof values.more === "number" && values.more > 0 ? t("notifications.more", { count: values.more }) : "";
+  return { subject: t(subjectKey(notification.type), values), message: t(messageKey(notification.type), { ...values, moreText: more }) };
+}
