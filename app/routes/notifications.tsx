@@ -49,7 +49,7 @@ export default function NotificationsRoute() {
         <p className="muted" role="status">
           {t("notifications.unreadCount", { count: unread })}
         </p>
-        {unread > 0 ? (
+        {items.length > 0 ? (
           <Form method="post">
             <input type="hidden" name="intent" value={markAllReadIntent} />
             <button type="submit" className="button" disabled={busy}>
