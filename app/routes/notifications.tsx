@@ -73,7 +73,12 @@ export default function NotificationsRoute() {
                   <p className="notification-message">{message}</p>
                   <p className="notification-meta muted">
                     <time dateTime={n.created}>{n.createdText}</time>
-                    {n.read ? <span> · {t("notifications.read")}</span> : null}
+                    {n.read ? (
+                      <>
+                        {" · "}
+                        <span className="notification-state">{t("notifications.read")}</span>
+                      </>
+                    ) : null}
                     {n.link ? (
                       <>
                         {" · "}
