@@ -9,7 +9,7 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeTeamData, makeWalletInput } from "../factories";
+import { makeCampaignData, makeTeamData, makeWalletInput } from "../factories";
 import { args, call, decodeRawMail, getRequest, postRequest, signIn, startApp, type AppUser, type TestApp } from "./app-helpers";
 
 let app: TestApp;
@@ -124,6 +124,31 @@ describe("who is told", () => {
   });
 });
 
+describe("campaign news from the use cases and the hourly check", () => {
+  it("archiving a campaign tells its team (not the one who archived it); a campaign starting within 24 hours is told once", async () => {
+    const counts = () => Promise.all([ann, bob].map((u) => storage().notifications.countUnread(u.id)));
+    const supplierAdmin = (await storage().users.getByEmail("supplier.admin@example.com"))!;
+    const team = (await storage().teams.getOne("acme-brand"))!;
+    const draft = await storage().campaigns.create(makeCampaignData({ team: "acme-brand", name: "Paused coffee", status: "paused" }), { by: "system" });
+    const before = await counts();
+    const { runCampaignAction } = await import("~/services/campaigns/campaigns.server");
+    const archived = await runCampaignAction(supplierAdmin, { campaign: draft, team }, "archive", draft.version);
+    expect(archived.ok).toBe(true);
+    expect((await counts()).map((n, i) => n - before[i]!)).toEqual([1, 0]);
+    expect((await storage().notifications.list(ann.id, { limit: 1 })).items[0]).toMatchObject({ type: "campaignArchived", values: { campaign: "Paused coffee" }, link: `/campaigns/${draft.id}` });
+
+    const now = new Date("2026-11-20T10:00:00.000Z");
+    const soon = await storage().campaigns.create(makeCampaignData({ team: "acme-brand", name: "Tomorrow's tea", status: "active", startDate: "2026-11-21T08:00:00.000Z" }), { by: "system" });
+    await storage().campaigns.create(makeCampaignData({ team: "acme-brand", name: "Next week's tea", status: "active", startDate: "2026-11-27T08:00:00.000Z" }), { by: "system" });
+    const { campaignsSoonStarted } = await notifications();
+    const middle = await counts();
+    expect((await campaignsSoonStarted(now, 24)).ok).toBe(true);
+    expect((await campaignsSoonStarted(new Date(now.getTime() + 3_600_000), 24)).ok).toBe(true);
+    expect((await counts()).map((n, i) => n - middle[i]!)).toEqual([1, 0]);
+    expect((await storage().notifications.list(ann.id, { limit: 1 })).items[0]).toMatchObject({ type: "campaignSoonStarted", values: { campaign: "Tomorrow's tea", hours: 24 }, link: `/campaigns/${soon.id}` });
+  });
+});
+
 describe("wallet alerts on the scheduler", () => {
   it("runs the daily empty-wallets alert once after four daily runs missed (merged), one notification per user naming the wallets they may see", async () => {
     const { createScheduler } = await import("~/services/scheduler.server");
@@ -140,6 +165,11 @@ describe("wallet alerts on the scheduler", () => {
     const empty = runs.filter((r) => r.kind === "alert-emptyWallets");
     expect(empty).toHaveLength(1);
     expect(empty[0]).toMatchObject({ outcome: "done", runs: 4 });
+    // Monday's weekly alerts ran once each (an empty wallet has no runway: they named nothing).
+    expect(runs.filter((r) => r.kind === "alert-walletsDepleting" || r.kind === "alert-walletsUsedUpThisWeek").map((r) => [r.kind, r.outcome, r.runs]).sort()).toEqual([
+      ["alert-walletsDepleting", "done", 1],
+      ["alert-walletsUsedUpThisWeek", "done", 1],
+    ]);
     const mine = (await storage().notifications.list(owner.id, {})).items;
     expect(mine.map((n) => n.type)).toEqual(["emptyWallets"]);
     expect(mine[0]).toMatchObject({ values: { count: 1, wallets: expect.stringContaining("Drained"), more: 0 }, link: `/teams/${team.id}/wallets` });
