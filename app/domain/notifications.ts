@@ -83,16 +83,13 @@ export const PREFERENCE_OF: Record<NotificationType, keyof NotificationPreferenc
 };
 
 /**
- * Types also sent by e-mail (the spec has no per-user e-mail preference): those that ask the
- * reader to act soon — the welcome, money running out, a campaign about to start.
+ * Types also sent by e-mail. The profile asks "E-mail me when" for the four preferences, so every
+ * type a preference governs is mailed (only while it is on); of the others, the welcome and
+ * insufficient funds (a campaign stopped) are mailed, new user and team created stay in the centre.
  */
-export const EMAILED: ReadonlySet<NotificationType> = new Set([
-  "welcome",
-  "insufficientFunds",
-  "walletsUsedUpThisWeek",
-  "emptyWallets",
-  "campaignSoonStarted",
-]);
+export const EMAILED: ReadonlySet<NotificationType> = new Set(
+  NOTIFICATION_TYPES.filter((type) => PREFERENCE_OF[type] !== null || type === "welcome" || type === "insufficientFunds"),
+);
 
 type Recipient = Pick<User, "claims" | "roleByTeam" | "disabled" | "notificationPrefs">;
 

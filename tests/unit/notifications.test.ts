@@ -93,3 +93,10 @@ describe("reading", () => {
     expect(message).toContain('"moreText":"notifications.more{\\"count\\":2}"');
   });
 });
+
+describe("e-mail", () => {
+  it("mails what a preference governs (the profile's 'E-mail me when'), the welcome and insufficient funds; not new users nor new teams", async () => {
+    const { EMAILED } = await import("~/domain/notifications");
+    expect([...EMAILED].sort()).toEqual(["campaignArchived", "campaignSoonStarted", "campaignStarted", "emptyWallets", "insufficientFunds", "walletsDepleting", "walletsUsedUpThisWeek", "welcome"]);
+  });
+});
