@@ -9,6 +9,7 @@ import { Toasts } from "~/components/toasts";
 import { VersionCheck } from "~/components/version-check";
 import { currencyForLocale } from "~/domain/money";
 import { menuFor } from "~/domain/navigation";
+import { can } from "~/domain/permissions";
 import { APP_VERSION } from "~/domain/version";
 import { getCurrentUser, refreshSessionIfDue } from "~/http/auth.server";
 import { getLiveConfig } from "~/services/config.server";
@@ -17,6 +18,7 @@ import { getRequestLocale } from "~/http/i18n.server";
 import { getDisplayPreferences } from "~/http/preferences.server";
 import { getToast } from "~/http/toast.server";
 import { toSessionUser } from "~/services/users.server";
+import { unreadCount } from "~/services/notifications.server";
 import stylesUrl from "~/styles/app.css";
 import { useNonce } from "~/utils/nonce-provider";
 
@@ -34,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getLiveConfig(),
     getRequestLocale(request),
   ]);
-  const display = await getDisplayPreferences(request, user);
+  const [display, unreadNotifications] = await Promise.all([getDisplayPreferences(request, user), user ? unreadCount(user) : 0]);
   const refreshHeaders = user ? await refreshSessionIfDue(request, user) : null;
   const headers = new Headers();
   for (const h of [toastHeaders, refreshHeaders]) h?.getSetCookie().forEach((c) => headers.append("Set-Cookie", c));
@@ -42,6 +44,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(
     {
       user: user ? toSessionUser(user) : null,
+      unreadNotifications,
+      mayReadNotifications: user ? can(user, "Notification", "read") : false,
       menu: user ? menuFor(user).map(({ key, to, shortcut }) => ({ key, to, shortcut })) : [],
       locale,
       display,

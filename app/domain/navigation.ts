@@ -88,6 +88,7 @@ export const MAIN_MENU: readonly MenuItem[] = [
   { key: "campaigns", to: "/campaigns", resource: "Campaign", shortcut: "c" },
   { key: "settings", to: "/settings", resource: "RetailerSettings", shortcut: "s" },
   { key: "activity", to: "/health", resource: "Health", shortcut: "a" },
+  { key: "notifications", to: "/notifications", resource: "Notification", shortcut: "n" },
   { key: "faq", to: "/faq", resource: null, shortcut: "f" },
 ];
 

@@ -2,11 +2,12 @@
  * What the server does once before it listens: open (and migrate) storage, seed demo data, start
  * the scheduler's worker loop (ADR 21; SCHEDULER=off turns it off, and it never starts under
  * tests, which run their own with a fake clock) with the settlement of ad spend as a job every
- * SETTLEMENT_INTERVAL_SECONDS.
+ * SETTLEMENT_INTERVAL_SECONDS, and the notification alerts (issue 11 §3).
  */
 import { getEnv } from "~/services/env.server";
 import { seedDemoCampaigns } from "~/services/demo-campaigns.server";
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoData } from "~/services/seed.server";
+import { scheduleNotificationJobs } from "~/services/notifications.server";
 import { processScheduler } from "~/services/scheduler.server";
 import { SETTLEMENT_JOB_ID, settlementJob } from "~/services/settlement.server";
 import { startTrafficSimulator } from "~/services/simulator.server";
@@ -55,6 +56,8 @@ async function startScheduler(settlementSeconds: number): Promise<void> {
     const saved = await scheduler.schedule(SETTLEMENT_JOB_ID, { kind: settlementJob.name, schedule: { type: "every", seconds: settlementSeconds } });
     if (!saved.ok) console.error(JSON.stringify({ level: "error", msg: "Settlement not scheduled", reason: saved.reason }));
   }
+  // Notifications on a schedule (campaigns soon started, wallet alerts), merged after downtime.
+  await scheduleNotificationJobs(scheduler);
   // No stop on exit: a run cut short keeps its lease until it expires, then is run again.
   scheduler.start();
 }

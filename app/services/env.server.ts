@@ -31,6 +31,10 @@ const EnvSchema = z.object({
   EVENTS_API_KEY: z.string().min(32).optional(),
   /** Seconds between two settlements of ad spend into the wallets (0: none in this process). */
   SETTLEMENT_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(10),
+  /** "Campaign soon started": a campaign starting within this many hours (checked every hour). */
+  NOTIFY_SOON_STARTED_HOURS: z.coerce.number().positive().default(24),
+  /** "Wallets depleting": wallets whose runway is under this many days (spec section 9: 45). */
+  NOTIFY_DEPLETION_DAYS: z.coerce.number().int().positive().default(45),
   /** The scheduler's worker loop in this process (off: this instance runs no scheduled work). */
   SCHEDULER: z.enum(["on", "off", "true", "false", "1", "0"]).default("on").transform((v) => v === "on" || v === "true" || v === "1"),
   /** The demo traffic simulator (default: on with the demo campaigns on the embedded database). */

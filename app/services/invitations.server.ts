@@ -12,6 +12,7 @@ import { AlreadyExistsError } from "~/storage/port";
 import { getEnv } from "~/services/env.server";
 import { getFixedT } from "~/services/i18n.server";
 import { sendMail } from "~/services/mail.server";
+import { notifyNewUser } from "~/services/notifications.server";
 import { hashPassword } from "~/services/passwords.server";
 import { newUserData } from "~/services/seed.server";
 import { getStorage } from "~/services/storage.server";
@@ -237,5 +238,7 @@ export async function acceptWithNewAccount(
   }
   const result = await storage.invitations.accept(hashInvitationToken(token), user.id, now);
   if (!result.ok) return fromRepoReason(result.reason);
-  return ok({ teamId: invitation.teamId, user: (await storage.users.getOne(user.id)) ?? user });
+  const created = (await storage.users.getOne(user.id)) ?? user;
+  await notifyNewUser(created, [invitation.teamId], { now });
+  return ok({ teamId: invitation.teamId, user: created });
 }

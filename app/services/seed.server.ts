@@ -81,7 +81,7 @@ export async function seedDemoData(storage: Storage): Promise<number> {
   await storage.config.get();
   for (const demo of DEMO_USERS) {
     if (await storage.users.getByEmail(demo.email)) continue;
-    await storage.users.create(
+    const user = await storage.users.create(
       newUserData({
         email: demo.email,
         displayName: demo.displayName,
@@ -91,6 +91,8 @@ export async function seedDemoData(storage: Storage): Promise<number> {
       }),
       actor,
     );
+    // Their welcome, as an accepted invitation gives one (the notification centre is not empty).
+    await storage.notifications.create({ userId: user.id, type: "welcome", values: { name: demo.displayName }, link: "/profile" }, new Date(), `welcome:${user.id}`);
     created++;
   }
   created += await seedDemoCatalog(storage);

@@ -15,6 +15,7 @@ import { AlreadyExistsError, ConflictError, type TeamInput } from "~/storage/por
 import { republishTeam } from "~/services/campaigns/campaigns.server";
 import { fileUrl, getFileStore } from "~/services/files.server";
 import { getStorage } from "~/services/storage.server";
+import { notifyTeamCreated } from "~/services/notifications.server";
 
 // ---------------------------------------------------------------------------------------------
 // What the browser may know of a team
@@ -196,6 +197,7 @@ export async function createTeam(user: User, value: TeamFormValue): Promise<Save
   if (key && logo?.ok) await files.put(key, logo.bytes);
   try {
     const team = await getStorage().teams.create({ ...teamInputFrom(value), status: "active", logo: key }, { by: user.email }, id);
+    await notifyTeamCreated(team, { actorId: user.id });
     return ok(team);
   } catch (error) {
     if (key) await files.delete(key);

@@ -44,6 +44,7 @@ import type { Cents } from "~/domain/money";
 import type { CampaignDimensions } from "~/domain/wallets/settlement";
 import type { MessageValues } from "~/domain/message";
 import type { RunPlan, Schedule } from "~/domain/schedule";
+import type { Notification, NotificationData } from "~/domain/notifications";
 
 export type DeletedCampaign = DeletedCampaignData & DocMeta;
 export type { Campaign };
@@ -816,4 +817,35 @@ export interface JobsRepo {
 
 export interface Storage {
   readonly jobs: JobsRepo;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Notifications (issue 11 §3): each user's own, newest first, with an inbox document per user
+// holding the unread count and the seq up to which "mark all read" marked everything, so that
+// creating, marking one and marking all are each one transaction on that document.
+
+export const NOTIFICATION_COLLECTION = "notification";
+export const NOTIFICATION_INBOX_COLLECTION = "notification_inbox";
+
+export type NewNotification = Omit<NotificationData, "seq" | "read" | "created">;
+
+export interface NotificationsRepo {
+  /**
+   * Adds a notification to its user's inbox (unread). With an id, it is created once: a second
+   * call with the same id (a job run again) returns null and counts nothing.
+   */
+  create(data: NewNotification, now: Date, id?: string): Promise<Notification | null>;
+  /** One page of the user's notifications, newest first; `read` says the reader's state. */
+  list(userId: string, spec: { limit?: number; after?: string | null }): Promise<Page<Notification>>;
+  /** The notification, only if it is this user's (another user's id answers null). */
+  getOwn(userId: string, id: string): Promise<Notification | null>;
+  /** Marks one of the user's notifications read; null when it is not theirs (or does not exist). */
+  markRead(userId: string, id: string): Promise<Notification | null>;
+  /** Marks every notification of the user read, in one write; returns how many were unread. */
+  markAllRead(userId: string): Promise<number>;
+  countUnread(userId: string): Promise<number>;
+}
+
+export interface Storage {
+  readonly notifications: NotificationsRepo;
 }

@@ -56,6 +56,8 @@ export const NOJS_FORMS: Record<string, NoJsTest | null> = {
   "delete-view": { spec: "campaign-list.spec.ts", test: "saves a custom view and reopens it from its link" },
   "duplicate-campaign": { spec: "campaign-list.spec.ts", test: "duplicates a campaign from the list and opens the copy" },
   "invite": { spec: "users.spec.ts", test: "invites someone to Acme Brand; they set a password, land on the team, and the invitation shows 'accepted'; invited again, they accept signed in" },
+  "mark-all-notifications-read": { spec: "notifications.spec.ts", test: "the centre: the welcome is marked read, then all are; the top bar's count follows" },
+  "mark-notification-read": { spec: "notifications.spec.ts", test: "the centre: the welcome is marked read, then all are; the top bar's count follows" },
   "move-product": { spec: "campaign-products.spec.ts", test: "move a product by keyboard: the list reorders and the focus stays on the moved product; a typed position reorders it too" },
   "post-entry": { spec: "wallets.spec.ts", test: "create a wallet, credit 100.00, debit 30.00, see the runway, reverse the debit, archive it and a credit is refused" },
   // No test yet: removing a stored banner whose size the retailer no longer offers.

@@ -435,9 +435,16 @@ describe("settlement", () => {
     const campaign = await servingCampaign(setup);
     const [product] = campaign.productIds;
     expect(await storage().publication.campaignsForProduct(product!)).toContain(campaign.id);
+    const member = await app.createUser({ claims: { type: "supplier", role: "VIEWER" }, roleByTeam: { [setup.teamId]: "VIEWER" } });
+    const outsider = await app.createUser({ claims: { type: "supplier", role: "VIEWER" }, roleByTeam: {} });
 
     await post({ batchId: unique("dry"), events: [event(campaign, { cost: 1_500_000 })] });
     await settle();
+    // The team's people are told the campaign stopped for want of funds (issue 11 §3); others are not.
+    expect((await storage().notifications.list(member.id, {})).items).toMatchObject([{ type: "insufficientFunds", values: { campaign: campaign.name }, link: `/campaigns/${campaign.id}` }]);
+    expect((await storage().notifications.list(outsider.id, {})).items).toEqual([]);
+    await settle();
+    expect(await storage().notifications.countUnread(member.id)).toBe(1);
     const wallet = (await storage().wallets.getOne(setup.wallet.id))!;
     // Spend already served is owed: the balance goes below zero.
     expect(wallet).toMatchObject({ credit: 100, debit: 150, balance: -50 });

@@ -37,6 +37,7 @@ import {
   tokenHashOf,
 } from "../factories";
 import { runJobsContract } from "./jobs.contract";
+import { runNotificationsContract } from "./notifications.contract";
 
 interface Campaign {
   name: string;
@@ -530,6 +531,8 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
         (await storage.audit.list({ limit: 100 })).items.filter((e) => e.entityId === entityId);
 
       describe("jobs (scheduled work, ADR 21)", () => runJobsContract(() => storage, () => store, makeStore));
+
+      describe("notifications (issue 11)", () => runNotificationsContract(() => storage));
 
       describe("signing keys", () => {
         const HOUR = 3_600_000;

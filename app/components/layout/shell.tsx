@@ -43,6 +43,17 @@ export function Shell({ children }: { children: React.ReactNode }) {
             {t("app.name")}
           </a>
           <span className="navbar-spacer" />
+          {root.mayReadNotifications ? (
+            <NavLink to="/notifications" className="icon-button notifications-link" title={t("notifications.topBar", { count: root.unreadNotifications })}>
+              <Icon name="notifications" />
+              {root.unreadNotifications > 0 ? (
+                <span className="notifications-count" aria-hidden="true">
+                  {root.unreadNotifications > 99 ? "99+" : root.unreadNotifications}
+                </span>
+              ) : null}
+              <span className="visually-hidden">{t("notifications.topBar", { count: root.unreadNotifications })}</span>
+            </NavLink>
+          ) : null}
           <a href="#shortcuts" className="icon-button shortcut-link" data-shortcuts-open title={t("shortcuts.title")}>
             <span aria-hidden="true">?</span>
             <span className="visually-hidden">{t("shortcuts.title")}</span>
@@ -54,7 +65,7 @@ export function Shell({ children }: { children: React.ReactNode }) {
             {root.menu.map((item) => (
               <li key={item.key}>
                 <NavLink to={item.to} end={item.to === "/"} prefetch="intent" title={collapsed ? t(`menu.${item.key}`) : undefined}>
-                  <Icon name={item.key === "activity" ? "activity" : item.key} />
+                  <Icon name={item.key} />
                   <span className="label">{t(`menu.${item.key}`)}</span>
                 </NavLink>
               </li>

@@ -47,6 +47,7 @@ import { fail, forbidden, notFound, ok, type Failure, type Result } from "~/doma
 import { campaignEditRefusal, isCampaignEditable } from "~/domain/campaigns/editing";
 import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
+import { notifyCampaign } from "~/services/notifications.server";
 import { retailerSettings as walletRetailerSettings } from "~/services/wallets.server";
 import { dateTimeFormat } from "~/domain/intl";
 
@@ -564,6 +565,8 @@ export async function runCampaignAction(
         ? "remove"
         : "keep";
     await refreshTeamCampaignCounters(ctx.team.id, campaign.id, pending);
+    if (saved.status === "active" && campaign.status !== "active") await notifyCampaign("campaignStarted", saved, { now, actorId: user.id });
+    else if (saved.status === "archived" && campaign.status !== "archived") await notifyCampaign("campaignArchived", saved, { now, actorId: user.id });
     return ok({ campaign: saved, deleted: false, message: `campaigns:toast.action.${action}${result.value.addToPendingReview ? "Review" : ""}` });
   } catch (error) {
     if (error instanceof ConflictError) return fail("conflict", "errors.conflict");

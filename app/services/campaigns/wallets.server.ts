@@ -19,6 +19,7 @@ import type { Campaign } from "~/domain/campaigns/campaign";
 import { ConflictError, NotFoundError, type Page } from "~/storage/port";
 import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
+import { notifyCampaign } from "~/services/notifications.server";
 
 const PAGE = 200;
 const ATTEMPTS = 3;
@@ -68,6 +69,10 @@ async function refreshOne(campaignId: string, walletId: string, options: Refresh
           publish: (next) => publishedCampaign(next, { settings, teamStatus: team?.status ?? null, timeZone: retailerTimeZone(), now: new Date() }),
         },
       );
+      // The settlement stopped a serving campaign for want of funds: its people are told.
+      if (options.flagOnly && fields.insufficient_funds && !campaign.insufficient_funds && campaign.status === "active") {
+        await notifyCampaign("insufficientFunds", campaign, { key: `insufficient-funds:${campaign.id}:${campaign.version}` });
+      }
       return true;
     } catch (error) {
       if (error instanceof NotFoundError) return false;

@@ -13,6 +13,7 @@ import { createSessionsRepo } from "~/storage/repos/sessions.server";
 import { createSpendRepo } from "~/storage/repos/spend.server";
 import { createSigningKeysRepo } from "~/storage/repos/signing-keys.server";
 import { createJobsRepo } from "~/storage/repos/jobs.server";
+import { createNotificationsRepo } from "~/storage/repos/notifications.server";
 
 /** The repositories, the same code over whichever DocumentStore adapter is chosen. */
 export function createStorage(documents: DocumentStore): Storage {
@@ -36,5 +37,6 @@ export function createStorage(documents: DocumentStore): Storage {
     spend: createSpendRepo(documents),
     signingKeys: createSigningKeysRepo(documents),
     jobs: createJobsRepo(documents),
+    notifications: createNotificationsRepo(documents),
   };
 }

@@ -1,0 +1,227 @@
+/**
+ * Notifications (issue 11 §3) through the real route, use cases and scheduler: the centre lists
+ * only the reader's own notifications with dates in their time zone (never ISO), marks one read
+ * or all read, refuses another user's id; notifications go to those who may see what they are
+ * about and want them; the wallet alerts run on the scheduler's fake clock and merge after
+ * downtime into one notification; a real SMTP server receives a notification e-mail in the
+ * recipient's language.
+ */
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { makeCampaignData, makeTeamData, makeWalletInput } from "../factories";
+import { args, call, decodeRawMail, getRequest, postRequest, signIn, startApp, type AppUser, type TestApp } from "./app-helpers";
+
+let app: TestApp;
+let ann: AppUser;
+let bob: AppUser;
+const cookies: Record<string, string> = {};
+const notifications = () => import("~/services/notifications.server");
+const storage = () => app.m.storageIndex.getStorage();
+
+beforeAll(async () => {
+  app = await startApp();
+  const everything = { campaignStarts: true, campaignArchived: true, reportGenerated: true, walletsDepleting: true };
+  ann = await app.createUser({ claims: { type: "supplier", role: "ADMIN" }, roleByTeam: { "acme-brand": "ADMIN" }, locale: "fr", timezone: "America/New_York", notificationPrefs: everything });
+  bob = await app.createUser({ claims: { type: "supplier", role: "VIEWER" }, roleByTeam: {}, locale: "en-GB" });
+  cookies.ann = await signIn(app.m, ann.email, ann.password);
+  cookies.bob = await signIn(app.m, bob.email, bob.password);
+});
+afterAll(async () => {
+  await app?.stop();
+});
+
+const centre = (who: string, query = "") =>
+  call(async () => (await import("~/routes/notifications")).loader(args(getRequest(`/notifications${query}`, { cookie: cookies[who] })) as never));
+const post = (who: string, form: Record<string, string>) =>
+  call(async () => (await import("~/routes/notifications")).action(args(postRequest("/notifications", form, { cookie: cookies[who] })) as never));
+
+describe("the notification centre", () => {
+  beforeEach(async () => {
+    for (const id of [ann.id, bob.id]) await storage().notifications.markAllRead(id);
+  });
+
+  it("lists the reader's own, newest first, dates in their time zone and language, in pages", async () => {
+    const at = new Date("2026-11-20T15:30:00.000Z");
+    for (let i = 1; i <= 22; i++) await storage().notifications.create({ userId: ann.id, type: "campaignStarted", values: { campaign: `Spring ${i}` }, link: "/campaigns/c-1" }, new Date(at.getTime() + i * 60_000));
+    await storage().notifications.create({ userId: bob.id, type: "teamCreated", values: { team: "Not for Ann" }, link: null }, at);
+    const first = await centre("ann");
+    expect(first.status).toBe(200);
+    expect(first.data.unread).toBe(22);
+    expect(first.data.items).toHaveLength(20);
+    expect(first.data.items[0]).toMatchObject({ values: { campaign: "Spring 22" }, read: false, subjectKey: "notifications.types.campaignStarted.subject" });
+    // 15:52 UTC is 10:52 in New York, written the French way.
+    expect(first.data.items[0].createdText).toMatch(/20 nov\. 2026.*10:52/);
+    expect(first.data.items[0].createdText).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    expect(first.data.items.some((n: { values: { team?: string } }) => n.values.team === "Not for Ann")).toBe(false);
+    const second = await centre("ann", `?after=${encodeURIComponent(first.data.next)}`);
+    expect(second.data.items.map((n: { values: { campaign: string } }) => n.values.campaign)).toEqual(["Spring 2", "Spring 1"]);
+    // A forged cursor shows the first page rather than failing.
+    expect((await centre("ann", "?after=forged")).status).toBe(200);
+  });
+
+  it("marks one read, refuses another user's notification (404, nothing changes), and marks all read", async () => {
+    const mine = (await storage().notifications.create({ userId: ann.id, type: "campaignArchived", values: { campaign: "Autumn" }, link: null }, new Date()))!;
+    const bobs = (await storage().notifications.create({ userId: bob.id, type: "teamCreated", values: { team: "Bob's" }, link: null }, new Date()))!;
+    await storage().notifications.create({ userId: ann.id, type: "campaignArchived", values: { campaign: "Winter" }, link: null }, new Date());
+
+    const forged = await post("ann", { intent: "mark-notification-read", id: bobs.id });
+    expect(forged.status).toBe(404);
+    expect(await storage().notifications.getOwn(bob.id, bobs.id)).toMatchObject({ read: false });
+    expect((await post("bob", { intent: "unknown" })).status).toBe(400);
+
+    const marked = await post("ann", { intent: "mark-notification-read", id: mine.id });
+    expect(marked.status).toBe(302);
+    expect(marked.location).toBe("/notifications");
+    expect(await storage().notifications.getOwn(ann.id, mine.id)).toMatchObject({ read: true });
+    expect((await centre("ann")).data.unread).toBe(1);
+
+    const all = await post("ann", { intent: "mark-all-notifications-read" });
+    expect(all.status).toBe(302);
+    const after = await centre("ann");
+    expect(after.data.unread).toBe(0);
+    expect(after.data.items.every((n: { read: boolean }) => n.read)).toBe(true);
+    // Bob's are his own: untouched.
+    expect(await storage().notifications.countUnread(bob.id)).toBe(1);
+  });
+
+  it("sends a signed-out visitor to sign in, and counts the unread in the top bar", async () => {
+    const outcome = await call(async () => (await import("~/routes/notifications")).loader(args(getRequest("/notifications")) as never));
+    expect(outcome.status).toBe(302);
+    expect(outcome.location).toMatch(/^\/login/);
+    await storage().notifications.create({ userId: bob.id, type: "welcome", values: { name: "Bob" }, link: "/profile" }, new Date());
+    const root = await call(async () => (await import("~/root")).loader(args(getRequest("/", { cookie: cookies.bob })) as never));
+    expect(root.data.unreadNotifications).toBe(1);
+    expect(root.data.menu.map((m: { key: string }) => m.key)).toContain("notifications");
+  });
+});
+
+describe("who is told", () => {
+  it("tells the staff who manage teams of a new team, not the one who created it nor suppliers", async () => {
+    const operator = (await storage().users.getByEmail("operator@example.com"))!;
+    const admin = (await storage().users.getByEmail("retailer.admin@example.com"))!;
+    const viewer = (await storage().users.getByEmail("retailer.viewer@example.com"))!;
+    const before = await Promise.all([operator, admin, viewer, ann].map((u) => storage().notifications.countUnread(u.id)));
+    const { createTeam } = await import("~/services/teams-admin.server");
+    const created = await createTeam(operator, { ...makeTeamData({ name: `Told team ${Date.now()}` }), tags: "", associated_brands: "", internalBilling: false, logo: null } as never);
+    expect(created.ok).toBe(true);
+    const after = await Promise.all([operator, admin, viewer, ann].map((u) => storage().notifications.countUnread(u.id)));
+    expect(after.map((n, i) => n - before[i]!)).toEqual([0, 1, 0, 0]);
+    const [latest] = (await storage().notifications.list(admin.id, { limit: 1 })).items;
+    expect(latest).toMatchObject({ type: "teamCreated", values: { team: expect.stringMatching(/^Told team/) } });
+  });
+
+  it("tells a campaign's team and the staff, honouring 'campaign archived' turned off, never another team's suppliers", async () => {
+    const { notifyCampaign } = await notifications();
+    const quiet = await app.createUser({ claims: { type: "supplier", role: "VIEWER" }, roleByTeam: { "acme-brand": "VIEWER" }, notificationPrefs: { campaignStarts: true, campaignArchived: false, reportGenerated: true, walletsDepleting: true } });
+    const counts = () => Promise.all([ann, bob, quiet].map((u) => storage().notifications.countUnread(u.id)));
+    const before = await counts();
+    await notifyCampaign("campaignArchived", { id: "c-9", name: "Old one", team: "acme-brand" }, { actorId: null });
+    expect((await counts()).map((n, i) => n - before[i]!)).toEqual([1, 0, 0]);
+    await notifyCampaign("campaignStarted", { id: "c-9", name: "Old one", team: "acme-brand" }, { actorId: ann.id });
+    // Ann started it herself: not told; the quiet viewer wants starts.
+    expect((await counts()).map((n, i) => n - before[i]!)).toEqual([1, 0, 1]);
+  });
+});
+
+describe("campaign news from the use cases and the hourly check", () => {
+  it("archiving a campaign tells its team (not the one who archived it); a campaign starting within 24 hours is told once", async () => {
+    const counts = () => Promise.all([ann, bob].map((u) => storage().notifications.countUnread(u.id)));
+    const supplierAdmin = (await storage().users.getByEmail("supplier.admin@example.com"))!;
+    const team = (await storage().teams.getOne("acme-brand"))!;
+    const draft = await storage().campaigns.create(makeCampaignData({ team: "acme-brand", name: "Paused coffee", status: "paused" }), { by: "system" });
+    const before = await counts();
+    const { runCampaignAction } = await import("~/services/campaigns/campaigns.server");
+    const archived = await runCampaignAction(supplierAdmin, { campaign: draft, team }, "archive", draft.version);
+    expect(archived.ok).toBe(true);
+    expect((await counts()).map((n, i) => n - before[i]!)).toEqual([1, 0]);
+    expect((await storage().notifications.list(ann.id, { limit: 1 })).items[0]).toMatchObject({ type: "campaignArchived", values: { campaign: "Paused coffee" }, link: `/campaigns/${draft.id}` });
+
+    const now = new Date("2026-11-20T10:00:00.000Z");
+    const soon = await storage().campaigns.create(makeCampaignData({ team: "acme-brand", name: "Tomorrow's tea", status: "active", startDate: "2026-11-21T08:00:00.000Z" }), { by: "system" });
+    await storage().campaigns.create(makeCampaignData({ team: "acme-brand", name: "Next week's tea", status: "active", startDate: "2026-11-27T08:00:00.000Z" }), { by: "system" });
+    const { campaignsSoonStarted } = await notifications();
+    const middle = await counts();
+    expect((await campaignsSoonStarted(now, 24)).ok).toBe(true);
+    expect((await campaignsSoonStarted(new Date(now.getTime() + 3_600_000), 24)).ok).toBe(true);
+    expect((await counts()).map((n, i) => n - middle[i]!)).toEqual([1, 0]);
+    expect((await storage().notifications.list(ann.id, { limit: 1 })).items[0]).toMatchObject({ type: "campaignSoonStarted", values: { campaign: "Tomorrow's tea", hours: 24 }, link: `/campaigns/${soon.id}` });
+  });
+});
+
+describe("wallet alerts on the scheduler", () => {
+  it("runs the daily empty-wallets alert once after four daily runs missed (merged), one notification per user naming the wallets they may see", async () => {
+    const { createScheduler } = await import("~/services/scheduler.server");
+    const { scheduleNotificationJobs } = await notifications();
+    const team = await storage().teams.create({ ...makeTeamData({ name: `Empty team ${Date.now()}` }), status: "active" } as never, { by: "system" });
+    const owner = await app.createUser({ claims: { type: "supplier", role: "ADMIN" }, roleByTeam: { [team.id]: "ADMIN" } });
+    await storage().wallets.create(team.id, makeWalletInput({ label: "Drained", status: "active" }), { by: "system" });
+    let now = new Date("2026-11-23T07:00:00.000Z"); // Monday 08:00 in Paris
+    const scheduler = createScheduler({ clock: () => now, owner: "test" });
+    await scheduleNotificationJobs(scheduler);
+    expect(await scheduler.tick()).toEqual([]);
+    now = new Date("2026-11-26T10:00:00.000Z"); // Thursday: Monday's weekly and three daily runs missed
+    const runs = await scheduler.tick();
+    const empty = runs.filter((r) => r.kind === "alert-emptyWallets");
+    expect(empty).toHaveLength(1);
+    expect(empty[0]).toMatchObject({ outcome: "done", runs: 4 });
+    // Monday's weekly alerts ran once each (an empty wallet has no runway: they named nothing).
+    expect(runs.filter((r) => r.kind === "alert-walletsDepleting" || r.kind === "alert-walletsUsedUpThisWeek").map((r) => [r.kind, r.outcome, r.runs]).sort()).toEqual([
+      ["alert-walletsDepleting", "done", 1],
+      ["alert-walletsUsedUpThisWeek", "done", 1],
+    ]);
+    const mine = (await storage().notifications.list(owner.id, {})).items;
+    expect(mine.map((n) => n.type)).toEqual(["emptyWallets"]);
+    expect(mine[0]).toMatchObject({ values: { count: 1, wallets: expect.stringContaining("Drained"), more: 0 }, link: `/teams/${team.id}/wallets` });
+    // Another supplier is not told of this team's wallets.
+    expect((await storage().notifications.list(bob.id, {})).items.filter((n) => n.type === "emptyWallets")).toEqual([]);
+    // Nothing more is due until the next day (the hourly check of campaigns about to start aside).
+    expect(await scheduler.tick()).toEqual([]);
+    now = new Date("2026-11-27T08:00:01.000Z");
+    expect((await scheduler.tick()).map((r) => r.kind).filter((kind) => kind !== "alert-campaignSoonStarted")).toEqual(["alert-emptyWallets"]);
+    expect((await storage().notifications.list(owner.id, {})).items).toHaveLength(2);
+  });
+});
+
+describe("notification e-mail over SMTP", () => {
+  let server: SMTPServer;
+  const received: { to: string[]; raw: string }[] = [];
+
+  beforeAll(async () => {
+    server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+        stream.on("end", () => {
+          received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", () => resolve());
+    });
+    app.setSmtpUrl(`smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`);
+  });
+  afterAll(async () => {
+    app.setSmtpUrl(null);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it("mails the welcome in the new user's language, with a link to the console", async () => {
+    const { notifyNewUser } = await notifications();
+    const french = await app.createUser({ claims: { type: "supplier", role: "VIEWER" }, roleByTeam: {}, locale: "fr", displayName: "Zoé Martin" });
+    await notifyNewUser(french, []);
+    const mail = received.find((m) => m.to.includes(french.email));
+    expect(mail).toBeDefined();
+    const { headers, text } = decodeRawMail(mail!.raw);
+    expect(headers.subject).toBe("Bienvenue sur la console publicitaire");
+    expect(text).toContain("Bienvenue, Zoé Martin !");
+    expect(text).toContain("http://console.test/profile");
+    expect((await storage().notifications.list(french.id, {})).items.map((n) => n.type)).toEqual(["welcome"]);
+  });
+});
