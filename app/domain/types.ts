@@ -71,7 +71,14 @@ export interface UserData {
   created: string;
   updated: string;
 }
-export type User = UserData & DocMeta;
+/** What the session adds to the signed-in user for one request: never stored. */
+export interface SessionFacts {
+  /** The operator logged as this user ('Log as'). */
+  loggedAsBy?: { id: string; email: string; displayName: string; claims: Claims };
+  /** The user's own role while stepped down for the session (claims.role is then the lower one). */
+  ownRole?: Role;
+}
+export type User = UserData & DocMeta & SessionFacts;
 
 export const TEAM_STATUSES = ["active", "suspended", "archived"] as const;
 export type TeamStatus = (typeof TEAM_STATUSES)[number];
@@ -199,6 +206,8 @@ export interface AuditEntryData {
   at: string;
   /** E-mail of the acting user, else 'system'. */
   by: string;
+  /** E-mail of the operator who made the change while logged as `by` ('Log as'); absent otherwise. */
+  realBy?: string;
   action: string;
   entity: string;
   entityId: string;

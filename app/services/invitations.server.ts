@@ -3,6 +3,7 @@
  * token is stored; the token itself lives in the e-mail alone. Resending replaces the token, so
  * the earlier link stops working.
  */
+import { auditActor } from "~/domain/operators";
 import { createHash, randomBytes } from "node:crypto";
 import { FALLBACK_LOCALE, normaliseLocale } from "~/domain/locale";
 import { fail, ok, type Failure, type Result } from "~/domain/result";
@@ -64,7 +65,7 @@ export async function inviteToTeam(actor: User, team: Team, input: { email: stri
   // An earlier pending invitation of the same e-mail to the team is revoked by the repository.
   const invitation = await storage.invitations.create(
     { teamId: team.id, email: input.email, role: input.role, tokenHash, expiresAt: invitationExpiry(now) },
-    { by: actor.email },
+    auditActor(actor),
     now,
   );
   await sendInvitationMail({ invitation, token, team, inviter: actor, inviteeLocale: existing?.locale ?? null });
@@ -86,7 +87,7 @@ export async function resendInvitation(actor: User, team: Team, invitationId: st
   if (!found.ok) return found;
   const { token, tokenHash } = newToken();
   const storage = getStorage();
-  const invitation = await storage.invitations.resend(invitationId, tokenHash, invitationExpiry(now), { by: actor.email }, now);
+  const invitation = await storage.invitations.resend(invitationId, tokenHash, invitationExpiry(now), auditActor(actor), now);
   const existing = await storage.users.getByEmail(invitation.email);
   await sendInvitationMail({ invitation, token, team, inviter: actor, inviteeLocale: existing?.locale ?? null });
   return ok(invitation);
@@ -95,7 +96,7 @@ export async function resendInvitation(actor: User, team: Team, invitationId: st
 export async function revokeInvitation(actor: User, team: Team, invitationId: string, now = new Date()): Promise<InvitationOutcome> {
   const found = await pendingOfTeam(actor, team, invitationId);
   if (!found.ok) return found;
-  const invitation = await getStorage().invitations.revoke(invitationId, { by: actor.email }, now);
+  const invitation = await getStorage().invitations.revoke(invitationId, auditActor(actor), now);
   return ok(invitation);
 }
 

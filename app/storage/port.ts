@@ -183,6 +183,8 @@ export class AlreadyExistsError extends StorageError {
 export interface Actor {
   /** E-mail of the acting user, else 'system'. */
   by: string;
+  /** E-mail of the operator who made the change while logged as `by` ('Log as'). */
+  realBy?: string;
 }
 
 export type NewUser = Omit<UserData, "emailLower" | "searchTokens" | "teamIds" | "created" | "updated">;

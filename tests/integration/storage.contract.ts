@@ -591,6 +591,15 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(await storage.users.getByEmail("nobody@retailer.example")).toBeNull();
         });
 
+        it("names both identities on a change an operator made while logged as the user (issue 12)", async () => {
+          await storage.users.create(makeUserData({ displayName: "Ida Logged" }), ADMIN, "u-as");
+          await storage.users.update("u-as", { displayName: "Ida L." }, { by: "sam@brand.example", realBy: "olivia@ops.example" });
+          const entry = (await auditOf("u-as")).find((e) => e.action === "update")!;
+          expect(entry).toMatchObject({ by: "sam@brand.example", realBy: "olivia@ops.example" });
+          // Without an operator behind it, an entry has no realBy at all.
+          expect((await auditOf("u-as")).find((e) => e.action === "create")!.realBy).toBeUndefined();
+        });
+
         it("audits an update with before and after, secrets redacted", async () => {
           await storage.users.create(makeUserData({ firstname: "Hugo", displayName: "Hugo B" }), ADMIN, "u-1");
           const updated = await storage.users.update(
@@ -825,6 +834,14 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           await storage.sessions.delete("sid-2");
           await storage.sessions.delete("sid-2");
           expect(await storage.sessions.get("sid-2", now)).toBeNull();
+        });
+
+        it("keep the operators' session facts ('Log as', step-down) as written (issue 12)", async () => {
+          const data = { userId: "u-op", epoch: 0, loggedAs: "u-1", loggedAsType: "supplier", loggedAsRole: "ADMIN", loggedAsEpoch: 2 };
+          await storage.sessions.create("sid-as", data, later(60), now);
+          expect((await storage.sessions.get("sid-as", now))?.data).toEqual(data);
+          expect(await storage.sessions.update("sid-as", { userId: "u-op", epoch: 0, steppedDown: "VIEWER" }, later(60))).toBe(true);
+          expect((await storage.sessions.get("sid-as", now))?.data).toEqual({ userId: "u-op", epoch: 0, steppedDown: "VIEWER" });
         });
 
         it("end all of a user's sessions at once, and expired ones are swept", async () => {

@@ -40,6 +40,11 @@ export function auditEntryId(): string {
 }
 
 /** Adds an audit entry to a running transaction, so the change and its record land together. */
+/** Who an audit entry names: the acting user and, while an operator is logged as them, the operator. */
+export function auditBy(actor: { by: string; realBy?: string }): Pick<AuditEntryData, "by" | "realBy"> {
+  return actor.realBy ? { by: actor.by, realBy: actor.realBy } : { by: actor.by };
+}
+
 export function appendAuditInTransaction(tx: TransactionContext, entry: Omit<AuditEntryData, "at">, now: Date): void {
   tx.create<AuditEntryData>(COLLECTIONS.audit, auditEntryId(), { ...entry, at: now.toISOString() });
 }
