@@ -197,10 +197,21 @@ export interface LiveConfigData {
   reloadLog: { at: string; from: number; to: number; userId: string | null }[];
   /** The retailer settings edited by operators; missing = the spec's defaults. */
   retailerSettings?: RetailerSettings;
+  /** Who signs in how (issue 12): the staff e-mail domain, the operators' second factor; missing = defaults. */
+  access?: AccessSettings;
   updated: string;
   updatedBy: string;
 }
 export type LiveConfig = LiveConfigData & DocMeta;
+
+/** Retailer settings of access (spec section 6, issue 12). */
+export interface AccessSettings {
+  /** The retailer's staff e-mail domain ('' for none): such users are retailer staff by their claims. */
+  staffEmailDomain: string;
+  /** Operators sign in with a second factor (TOTP or a recovery code). */
+  operatorTotpRequired: boolean;
+}
+export const DEFAULT_ACCESS_SETTINGS: AccessSettings = { staffEmailDomain: "", operatorTotpRequired: true };
 
 export interface AuditEntryData {
   at: string;

@@ -17,3 +17,19 @@ export const SessionRoleSchema = z.object({
   role: z.string({ error: "validation.required" }).check(z.trim(), z.minLength(1, "validation.required"), z.maxLength(40)),
   redirectTo: z.optional(z.string()),
 });
+
+export const saveAccessSettingsIntent = "save-access-settings";
+
+/** The staff e-mail domain ('' for none) and whether operators need a second factor. */
+export const AccessSettingsSchema = z.object({
+  intent: z.literal(saveAccessSettingsIntent),
+  version: z.coerce.number().check(z.int()),
+  staffEmailDomain: z.optional(
+    z.string().check(
+      z.trim(),
+      z.maxLength(253, "operators:access.domainInvalid"),
+      z.regex(/^@?([a-z0-9-]+\.)+[a-z]{2,}$|^$/i, "operators:access.domainInvalid"),
+    ),
+  ),
+  operatorTotpRequired: z.optional(z.literal("on")),
+});

@@ -60,6 +60,7 @@ export const NOJS_FORMS: Record<string, NoJsTest | null> = {
   "log-as": { spec: "operators.spec.ts", test: "an operator logs as a supplier from the user's page: the supplier's console with a banner naming both, then one button back" },
   "move-product": { spec: "campaign-products.spec.ts", test: "move a product by keyboard: the list reorders and the focus stays on the moved product; a typed position reorders it too" },
   "post-entry": { spec: "wallets.spec.ts", test: "create a wallet, credit 100.00, debit 30.00, see the runway, reverse the debit, archive it and a credit is refused" },
+  "save-access-settings": { spec: "operators.spec.ts", test: "an operator sets the retailer staff e-mail domain and keeps the second factor required" },
   "session-role": { spec: "operators.spec.ts", test: "an operator steps down to read only for the session: the menu and rights follow, and back" },
   // No test yet: removing a stored banner whose size the retailer no longer offers.
   "remove-banner": null,

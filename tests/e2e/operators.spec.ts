@@ -1,7 +1,7 @@
 /**
  * The operators' tools (issue 12) in the browser, JavaScript on and off (@nojs): 'Log as' from a
  * user's page with the banner on every page and the one button back, and the session's role
- * step-down from the user menu. Each test signs the operator in afresh, so the stored operator
+ * step-down from the user menu, and the access settings (staff e-mail domain). Each test signs the operator in afresh, so the stored operator
  * session the other specs share is never logged as anyone nor stepped down.
  */
 import { expectNoSeriousA11yViolations } from "./a11y";
@@ -76,5 +76,23 @@ test.describe("operators' tools", () => {
     await expect(shell.userMenu).toContainText(`${en("accountTypes.operator")} · ${en("roles.ADMIN")}`);
     await page.goto("/users");
     await expect(page).toHaveURL(/\/users$/);
+  });
+});
+
+test.describe("access settings, as an operator", () => {
+  test.use({ role: "operator" });
+
+  test("an operator sets the retailer staff e-mail domain and keeps the second factor required", { tag: "@nojs" }, async ({ app, javaScriptEnabled }) => {
+    const { page } = app;
+    await page.goto("/settings/retailer");
+    const panel = page.getByRole("region", { name: ot("access.title"), exact: true });
+    const domain = `staff${javaScriptEnabled ? "on" : "off"}.example`;
+    await panel.getByLabel(ot("access.staffDomain")).fill(domain);
+    await expect(panel.getByLabel(ot("access.totpRequired"))).toBeChecked();
+    await submitAndWait(page, "/settings/retailer", () => panel.getByRole("button", { name: ot("access.save") }).click());
+    await page.goto("/settings/retailer");
+    await expect(panel.getByLabel(ot("access.staffDomain"))).toHaveValue(domain);
+    await expect(panel.getByLabel(ot("access.totpRequired"))).toBeChecked();
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
   });
 });

@@ -4,7 +4,7 @@
  * role step-down with a forged step-up refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { args, call, CookieJar, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
+import { args, call, CookieJar, getRequest, postRequest, readOutbox, signIn, startApp, type TestApp } from "./app-helpers";
 
 let app: TestApp;
 let routes: {
@@ -13,6 +13,9 @@ let routes: {
   logAs: typeof import("~/routes/log-as");
   sessionRole: typeof import("~/routes/session-role");
   audit: typeof import("~/services/audit.server");
+  retailer: typeof import("~/routes/settings_.retailer");
+  members: typeof import("~/routes/teams.$teamId.settings.members");
+  invitation: typeof import("~/routes/invitation");
 };
 const cookies: Record<string, string> = {};
 
@@ -24,6 +27,9 @@ beforeAll(async () => {
     logAs: await import("~/routes/log-as"),
     sessionRole: await import("~/routes/session-role"),
     audit: await import("~/services/audit.server"),
+    retailer: await import("~/routes/settings_.retailer"),
+    members: await import("~/routes/teams.$teamId.settings.members"),
+    invitation: await import("~/routes/invitation"),
   };
   for (const who of ["operator", "retailer.admin", "retailer.viewer", "supplier.admin"]) {
     cookies[who] = await signIn(app.m, `${who}@example.com`, app.demoPassword);
@@ -175,5 +181,52 @@ describe("role step-down for the session", () => {
     const refused = await sessionRole(cookie, "VIEWER");
     expect(refused.status).toBe(403);
     expect(refused.data.error).toBe("operators:refused.stepDownLoggedAs");
+  });
+});
+
+describe("retailer staff e-mail domain", () => {
+  const STAFF = "staff.example";
+  const stamp = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+  async function saveAccess(cookie: string, form: Record<string, string>) {
+    const { version } = await storage().config.get();
+    return call(() => routes.retailer.action(args(postRequest("/settings/retailer", { intent: "save-access-settings", version: String(version), ...form }, { cookie })) as never));
+  }
+  function invite(cookie: string, email: string, role = "EDITOR") {
+    const request = postRequest("/teams/acme-brand/settings/members", { intent: "invite", email, role }, { cookie });
+    return call(() => routes.members.action({ ...args(request), params: { teamId: "acme-brand" } } as never));
+  }
+
+  it("is a setting only operators change (a retailer ADMIN is refused)", async () => {
+    const refused = await saveAccess(cookies["retailer.admin"]!, { staffEmailDomain: STAFF, operatorTotpRequired: "on" });
+    expect(refused.status).toBe(403);
+    const saved = await saveAccess(cookies.operator!, { staffEmailDomain: `@${STAFF.toUpperCase()}`, operatorTotpRequired: "on" });
+    expect(saved.status, JSON.stringify(saved.data)).toBe(302);
+    expect((await storage().config.get()).access).toEqual({ staffEmailDomain: STAFF, operatorTotpRequired: true });
+  });
+
+  it("refuses a supplier inviting an address of the staff domain: no retailer rights, no invitation", async () => {
+    await saveAccess(cookies.operator!, { staffEmailDomain: STAFF, operatorTotpRequired: "on" });
+    const email = `anna.${stamp()}@${STAFF}`;
+    const refused = await invite(cookies["supplier.admin"]!, email);
+    expect(refused.status).toBe(403);
+    expect(JSON.stringify(refused.data)).toContain("operators:refused.staffDomainInvite");
+    expect((await storage().invitations.listForTeam("acme-brand")).some((i) => i.emailLower === email)).toBe(false);
+    expect(await storage().users.getByEmail(email)).toBeNull();
+  });
+
+  it("makes retailer staff of a staff-domain address a retailer ADMIN invited, with the invited role from the claims", async () => {
+    await saveAccess(cookies.operator!, { staffEmailDomain: STAFF, operatorTotpRequired: "on" });
+    const email = `bruno.${stamp()}@${STAFF}`;
+    const sent = await invite(cookies["retailer.admin"]!, email, "EDITOR");
+    expect(sent.status, JSON.stringify(sent.data)).toBe(302);
+    const mail = readOutbox(app.outboxDir).filter((m) => m.to.toLowerCase() === email).at(-1)!;
+    const token = new URL(/(https?:\/\/\S+\/invitation\?token=\S+)/.exec(mail.text)![1]!).searchParams.get("token")!;
+    const password = "Staff-pass-word-1";
+    const accepted = await call(() =>
+      routes.invitation.action(args(postRequest(`/invitation?token=${token}`, { intent: "create-account", token, displayName: "Bruno Staff", password, confirmPassword: password })) as never),
+    );
+    expect(accepted.status, JSON.stringify(accepted.data)).toBe(302);
+    expect((await storage().users.getByEmail(email))!.claims).toEqual({ type: "retailer", role: "EDITOR" });
   });
 });
