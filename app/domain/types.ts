@@ -62,6 +62,12 @@ export interface UserData {
   passwordHistory: string[];
   /** Incremented when every other session of the user must end (password reset or change). */
   sessionEpoch: number;
+  /** The operator's second factor (issue 12): the TOTP secret (base32) once enrolled. */
+  totpSecret?: string | null;
+  /** sha256 of the unused recovery codes; each is removed when used. */
+  recoveryCodeHashes?: string[];
+  /** The embedded demo operator signs in without a second factor (demo data only). */
+  secondFactorExempt?: boolean;
   // The user document fields of spec section 3.
   disconnected: boolean;
   last_auth: string | null;

@@ -591,6 +591,26 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(await storage.users.getByEmail("nobody@retailer.example")).toBeNull();
         });
 
+        it("keeps an operator's second factor, redacted in the audit, and uses each recovery code once (issue 12)", async () => {
+          await storage.users.create(makeUserData({ displayName: "Otto Two" }), ADMIN, "u-2fa");
+          const enrolled = await storage.users.setSecondFactor("u-2fa", { totpSecret: "JBSWY3DPEHPK3PXP", recoveryCodeHashes: ["h1", "h2"] }, ADMIN);
+          expect(enrolled).toMatchObject({ totpSecret: "JBSWY3DPEHPK3PXP", recoveryCodeHashes: ["h1", "h2"] });
+          const entry = (await auditOf("u-2fa")).find((e) => e.action === "update")!;
+          expect(entry.changes).toEqual(
+            expect.arrayContaining([
+              { field: "totpSecret", before: null, after: "[redacted]" },
+              { field: "recoveryCodeHashes", before: null, after: "[redacted]" },
+            ]),
+          );
+          expect(await storage.users.useRecoveryCode("u-2fa", "h1")).toBe(true);
+          expect(await storage.users.useRecoveryCode("u-2fa", "h1")).toBe(false);
+          expect(await storage.users.useRecoveryCode("u-2fa", "unknown")).toBe(false);
+          expect(await storage.users.useRecoveryCode("u-missing", "h2")).toBe(false);
+          expect((await storage.users.getOne("u-2fa"))!.recoveryCodeHashes).toEqual(["h2"]);
+          const removed = await storage.users.setSecondFactor("u-2fa", null, ADMIN);
+          expect(removed).toMatchObject({ totpSecret: null, recoveryCodeHashes: [] });
+        });
+
         it("names both identities on a change an operator made while logged as the user (issue 12)", async () => {
           await storage.users.create(makeUserData({ displayName: "Ida Logged" }), ADMIN, "u-as");
           await storage.users.update("u-as", { displayName: "Ida L." }, { by: "sam@brand.example", realBy: "olivia@ops.example" });

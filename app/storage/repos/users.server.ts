@@ -138,6 +138,18 @@ export function createUsersRepo(store: DocumentStore): UsersRepo {
     async touchRefreshToken(id) {
       return store.update<UserData>(C, id, { last_refresh_token: fieldOps.serverTime() });
     },
+    async setSecondFactor(id, value, actor) {
+      return update(id, { totpSecret: value?.totpSecret ?? null, recoveryCodeHashes: value?.recoveryCodeHashes ?? [] }, actor);
+    },
+    async useRecoveryCode(id, codeHash) {
+      return store.transaction(async (tx) => {
+        const user = await tx.get<UserData>(C, id);
+        const hashes = user?.recoveryCodeHashes ?? [];
+        if (!user || !hashes.includes(codeHash)) return false;
+        tx.update<UserData>(C, id, { recoveryCodeHashes: hashes.filter((h) => h !== codeHash) });
+        return true;
+      });
+    },
     async setPassword(id, passwordHash, historySize, actor) {
       const user = await store.get<UserData>(C, id);
       if (!user) throw new NotFoundError(C, id);
