@@ -10,6 +10,8 @@ import { VersionCheck } from "~/components/version-check";
 import { currencyForLocale } from "~/domain/money";
 import { menuFor } from "~/domain/navigation";
 import { can } from "~/domain/permissions";
+import { LogAsBanner } from "~/components/layout/user-menu";
+import { sessionRoles } from "~/services/operators.server";
 import { APP_VERSION } from "~/domain/version";
 import { getCurrentUser, refreshSessionIfDue } from "~/http/auth.server";
 import { getLiveConfig } from "~/services/config.server";
@@ -47,6 +49,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       unreadNotifications,
       mayReadNotifications: user ? can(user, "Notification", "read") : false,
       menu: user ? menuFor(user).map(({ key, to, shortcut }) => ({ key, to, shortcut })) : [],
+      /** 'Log as': the operator's name (the console is the user's); the session's roles to pick. */
+      loggedAsBy: user?.loggedAsBy ? user.loggedAsBy.displayName || user.loggedAsBy.email : null,
+      sessionRoles: user ? sessionRoles(user) : null,
       locale,
       display,
       toast,
@@ -104,9 +109,13 @@ export default function App() {
   return (
     <>
       {fullLayout ? (
-        <main id="main" tabIndex={-1} className="full-layout">
-          <Outlet />
-        </main>
+        <>
+          {/* Full-page screens (not authorized, maintenance) keep the 'Log as' banner too. */}
+          <LogAsBanner />
+          <main id="main" tabIndex={-1} className="full-layout">
+            <Outlet />
+          </main>
+        </>
       ) : (
         <Shell>
           <Outlet />

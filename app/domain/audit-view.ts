@@ -85,6 +85,8 @@ export interface AuditWords {
   no: string;
   /** Who acted when no user did. */
   system: string;
+  /** An operator logged as a user: both names. */
+  loggedAs(operator: string, user: string): string;
 }
 
 export interface AuditValueView {
@@ -264,6 +266,14 @@ function subjectOf(entry: AuditEntry, names: AuditNames): string {
   return typeof after === "string" && after ? after : entry.entityId;
 }
 
+/** Who made a change; while an operator was logged as the user, both ('Olivia, logged as Sam'). */
+function byNameOf(entry: AuditEntry, names: AuditNames, words: AuditWords): string {
+  const by = entry.by || "system";
+  const user = by === "system" ? words.system : (names.users.get(by.toLowerCase()) ?? by);
+  if (!entry.realBy) return user;
+  return words.loggedAs(names.users.get(entry.realBy.toLowerCase()) ?? entry.realBy, user);
+}
+
 /** One entry as the reader sees it. */
 export function presentAuditEntry(entry: AuditEntry, format: AuditFormat, names: AuditNames, words: AuditWords): AuditEntryView {
   const ctx: Ctx = { entity: entry.entity, format, names, words };
@@ -273,7 +283,7 @@ export function presentAuditEntry(entry: AuditEntry, format: AuditFormat, names:
     at: entry.at,
     atText: formatAuditInstant(entry.at, format),
     by,
-    byName: by === "system" ? words.system : (names.users.get(by.toLowerCase()) ?? by),
+    byName: byNameOf(entry, names, words),
     action: entry.action,
     actionLabel: words.action(entry.entity, entry.action),
     entity: entry.entity,
@@ -306,6 +316,7 @@ export function auditReferences(entries: readonly AuditEntry[]): Record<keyof Au
   };
   for (const e of entries) {
     if (e.by && e.by !== "system") refs.users.add(e.by.toLowerCase());
+    if (e.realBy) refs.users.add(e.realBy.toLowerCase());
     if (e.teamId) refs.teams.add(e.teamId);
     const own: Record<string, keyof AuditNames> = { team: "teams", campaign: "campaigns", wallet: "wallets", user: "users" };
     if (own[e.entity]) refs[own[e.entity]!].add(e.entityId);

@@ -48,6 +48,9 @@ const SECTION_RESOURCE: Record<string, Resource | null> = {
   faq: null,
   preferences: null,
   logout: null,
+  /** The operators' tools: 'Log as' ends, the session's role; each use case checks its rule. */
+  "log-as": null,
+  "session-role": null,
   /** Stored files: each file's own rule (its team, its campaign) is checked by the route. */
   files: null,
 };

@@ -62,6 +62,12 @@ export interface UserData {
   passwordHistory: string[];
   /** Incremented when every other session of the user must end (password reset or change). */
   sessionEpoch: number;
+  /** The operator's second factor (issue 12): the TOTP secret (base32) once enrolled. */
+  totpSecret?: string | null;
+  /** sha256 of the unused recovery codes; each is removed when used. */
+  recoveryCodeHashes?: string[];
+  /** The embedded demo operator signs in without a second factor (demo data only). */
+  secondFactorExempt?: boolean;
   // The user document fields of spec section 3.
   disconnected: boolean;
   last_auth: string | null;
@@ -71,7 +77,14 @@ export interface UserData {
   created: string;
   updated: string;
 }
-export type User = UserData & DocMeta;
+/** What the session adds to the signed-in user for one request: never stored. */
+export interface SessionFacts {
+  /** The operator logged as this user ('Log as'). */
+  loggedAsBy?: { id: string; email: string; displayName: string; claims: Claims };
+  /** The user's own role while stepped down for the session (claims.role is then the lower one). */
+  ownRole?: Role;
+}
+export type User = UserData & DocMeta & SessionFacts;
 
 export const TEAM_STATUSES = ["active", "suspended", "archived"] as const;
 export type TeamStatus = (typeof TEAM_STATUSES)[number];
@@ -190,15 +203,28 @@ export interface LiveConfigData {
   reloadLog: { at: string; from: number; to: number; userId: string | null }[];
   /** The retailer settings edited by operators; missing = the spec's defaults. */
   retailerSettings?: RetailerSettings;
+  /** Who signs in how (issue 12): the staff e-mail domain, the operators' second factor; missing = defaults. */
+  access?: AccessSettings;
   updated: string;
   updatedBy: string;
 }
 export type LiveConfig = LiveConfigData & DocMeta;
 
+/** Retailer settings of access (spec section 6, issue 12). */
+export interface AccessSettings {
+  /** The retailer's staff e-mail domain ('' for none): such users are retailer staff by their claims. */
+  staffEmailDomain: string;
+  /** Operators sign in with a second factor (TOTP or a recovery code). */
+  operatorTotpRequired: boolean;
+}
+export const DEFAULT_ACCESS_SETTINGS: AccessSettings = { staffEmailDomain: "", operatorTotpRequired: true };
+
 export interface AuditEntryData {
   at: string;
   /** E-mail of the acting user, else 'system'. */
   by: string;
+  /** E-mail of the operator who made the change while logged as `by` ('Log as'); absent otherwise. */
+  realBy?: string;
   action: string;
   entity: string;
   entityId: string;

@@ -8,7 +8,8 @@ import { FormStrategy } from "remix-auth-form";
 import { resourceForPath, safeRedirectPath } from "~/domain/navigation";
 import { can, type Action, type Resource } from "~/domain/permissions";
 import { ok, type Failure, type Result } from "~/domain/result";
-import type { User } from "~/domain/types";
+import type { Role, User } from "~/domain/types";
+import { effectiveClaims } from "~/domain/operators";
 import { getLiveConfig } from "~/services/config.server";
 import { signInWithPassword, type SignedIn } from "~/services/sign-in.server";
 import { getSession, getSessionStorage, SESSION_REFRESH_MS, type SessionData } from "~/http/session.server";
@@ -123,10 +124,66 @@ export async function getCurrentUser(request: Request): Promise<CurrentUser> {
     user.claims.type === session.get("claimsType") &&
     user.claims.role === session.get("claimsRole") &&
     user.sessionEpoch === session.get("epoch");
-  if (valid) return { user, ended: false };
+  if (valid) return { user: await sessionUser(session, user), ended: false };
   // Disabled, claims changed or password changed: the session ends on the server too.
   await getStorage().sessions.delete(session.id);
   return { user: null, ended: true };
+}
+
+/**
+ * The user a valid session acts as: the user logged as (re-checked like the session itself: a
+ * disabled user, or one whose claims changed, ends the 'Log as', back to the operator), else the
+ * account itself with the role it stepped down to.
+ */
+async function sessionUser(session: Session<SessionData>, own: User): Promise<User> {
+  const loggedAs = session.get("loggedAs");
+  if (loggedAs) {
+    const target = own.claims.type === "operator" ? await getStorage().users.getOne(loggedAs) : null;
+    const valid =
+      target &&
+      !target.disabled &&
+      target.claims.type !== "operator" &&
+      target.claims.type === session.get("loggedAsType") &&
+      target.claims.role === session.get("loggedAsRole") &&
+      target.sessionEpoch === session.get("loggedAsEpoch");
+    if (valid) return { ...target, loggedAsBy: { id: own.id, email: own.email, displayName: own.displayName, claims: own.claims } };
+    clearLoggedAs(session);
+    await getSessionStorage().commitSession(session);
+    return own;
+  }
+  const claims = effectiveClaims(own.claims, session.get("steppedDown"));
+  return claims.role === own.claims.role ? own : { ...own, claims, ownRole: own.claims.role };
+}
+
+function clearLoggedAs(session: Session<SessionData>): void {
+  for (const key of ["loggedAs", "loggedAsType", "loggedAsRole", "loggedAsEpoch"] as const) session.unset(key);
+}
+
+/** Starts 'Log as' in the session (the use case has checked it): the console is then the target's. */
+export async function beginLogAsSession(request: Request, target: User): Promise<Headers> {
+  const session = await getSession(request);
+  session.set("loggedAs", target.id);
+  session.set("loggedAsType", target.claims.type);
+  session.set("loggedAsRole", target.claims.role);
+  session.set("loggedAsEpoch", target.sessionEpoch);
+  // The operator acts with the target's rights alone: a step-down ends with it.
+  session.unset("steppedDown");
+  return new Headers({ "Set-Cookie": await getSessionStorage().commitSession(session) });
+}
+
+/** Ends 'Log as': back to the operator's own console. */
+export async function endLogAsSession(request: Request): Promise<Headers> {
+  const session = await getSession(request);
+  clearLoggedAs(session);
+  return new Headers({ "Set-Cookie": await getSessionStorage().commitSession(session) });
+}
+
+/** Keeps the session's role (null: one's own again); the use case has checked it. */
+export async function setSessionRole(request: Request, role: Role | null): Promise<Headers> {
+  const session = await getSession(request);
+  if (role) session.set("steppedDown", role);
+  else session.unset("steppedDown");
+  return new Headers({ "Set-Cookie": await getSessionStorage().commitSession(session) });
 }
 
 export async function destroySessionHeaders(request: Request): Promise<Headers> {
@@ -139,8 +196,10 @@ export async function refreshSessionIfDue(request: Request, user: User, now = ne
   const session = await getSession(request);
   const refreshedAt = Date.parse(session.get("refreshedAt") ?? "");
   if (Number.isFinite(refreshedAt) && now.getTime() - refreshedAt < SESSION_REFRESH_MS) return null;
-  fillSession(session, user);
-  await getStorage().users.touchRefreshToken(user.id);
+  // Only the instant: the claims stay those the session began with (a change ends it), and the
+  // token is the signed-in account's own (the operator's while logged as someone).
+  session.set("refreshedAt", now.toISOString());
+  await getStorage().users.touchRefreshToken(user.loggedAsBy?.id ?? user.id);
   return new Headers({ "Set-Cookie": await getSessionStorage().commitSession(session) });
 }
 

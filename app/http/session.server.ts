@@ -16,6 +16,13 @@ export interface SessionData {
   epoch: number;
   /** When the session was created or last refreshed (ISO). */
   refreshedAt: string;
+  /** 'Log as': the user the operator acts as, and that user's claims and epoch when it began. */
+  loggedAs?: string;
+  loggedAsType?: AccountType;
+  loggedAsRole?: Role;
+  loggedAsEpoch?: number;
+  /** The role an operator or ADMIN stepped down to for this session. */
+  steppedDown?: Role;
 }
 
 export const SESSION_MAX_AGE_S = 60 * 60 * 24 * 14;

@@ -37,6 +37,8 @@ import {
   type RetailerSettingsOutcome,
 } from "~/services/retailer-settings.server";
 import { formatDateTime } from "~/utils/format";
+import { AccessSettingsSchema, saveAccessSettingsIntent } from "~/forms/operators";
+import { readAccessSettingsForEdit, updateAccessSettings } from "~/services/access-settings.server";
 import { labelDefault, placementLabelKey, slotLabelKey } from "~/domain/placement-labels";
 
 const PATH = "/settings/retailer";
@@ -47,6 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const current = await readRetailerSettingsForEdit();
   return {
     ...current,
+    access: await readAccessSettingsForEdit(),
     canEdit: can(user, "RetailerSettings", "update"),
     currency: currencyForLocale(getEnv().RETAILER_CURRENCY_LOCALE),
     timezone: user.timezone,
@@ -64,6 +67,13 @@ export async function action({ request }: ActionFunctionArgs) {
       if (submission.status !== "success") return replyInvalid("save" as const, submission, { with: { version: null } });
       const { version, settings } = submission.value;
       return replySettings("save", submission, await updateRetailerSettings(user, settings, version), "retailer:toast.saved");
+    }
+    case saveAccessSettingsIntent: {
+      const submission = parseWithZod(formData, { schema: AccessSettingsSchema });
+      if (submission.status !== "success") return replyInvalid("access" as const, submission, { with: { version: null } });
+      const { version, staffEmailDomain, operatorTotpRequired } = submission.value;
+      const outcome = await updateAccessSettings(user, { version, staffEmailDomain: staffEmailDomain ?? "", operatorTotpRequired: operatorTotpRequired === "on" });
+      return reply(outcome, { form: "access" as const, submission, with: { version: null }, onSuccess: () => ({ to: PATH, toast: { type: "success" as const, title: "toast.changesSaved" } }) });
     }
     case resetRetailerSettingsIntent: {
       const submission = parseWithZod(formData, { schema: ResetRetailerSettingsSchema });
@@ -118,6 +128,7 @@ export default function RetailerSettingsRoute() {
       ) : (
         <SettingsFacts settings={settings} currency={currency} />
       )}
+      <AccessPanel canEdit={canEdit} />
     </>
   );
 }
@@ -664,3 +675,42 @@ function RowsFacts({ caption, nameHeader, rows, nameOf = (name) => name }: { cap
 }
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";
+
+/** Access (issue 12): the retailer staff e-mail domain and the operators' second factor; operators edit. */
+function AccessPanel({ canEdit }: { canEdit: boolean }) {
+  const { t } = useTranslation("operators");
+  const { access } = useLoaderData<typeof loader>();
+  const actionData = useActionData<{ form?: string; error?: string }>();
+  const navigation = useNavigation();
+  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === saveAccessSettingsIntent;
+  const error = actionData?.form === "access" ? actionData.error : undefined;
+  return (
+    <section className="panel" aria-labelledby="access-settings">
+      <h2 id="access-settings">{t("access.title")}</h2>
+      {canEdit ? (
+        <Form method="post" key={access.version}>
+          <input type="hidden" name="intent" value={saveAccessSettingsIntent} />
+          <input type="hidden" name="version" value={access.version} />
+          {error ? <p className="field-error" role="alert">{t(error, { ns: ["operators", "common", "retailer"] })}</p> : null}
+          <div className="field">
+            <label htmlFor="staff-domain">{t("access.staffDomain")}</label>
+            <input id="staff-domain" name="staffEmailDomain" defaultValue={access.staffEmailDomain} aria-describedby="staff-domain-help" />
+            <p id="staff-domain-help" className="field-help">{t("access.staffDomainHelp")}</p>
+          </div>
+          <div className="field checkbox-field">
+            <input id="operator-totp" type="checkbox" name="operatorTotpRequired" defaultChecked={access.operatorTotpRequired} />
+            <label htmlFor="operator-totp">{t("access.totpRequired")}</label>
+          </div>
+          <SubmitButton pending={pending}>{t("access.save")}</SubmitButton>
+        </Form>
+      ) : (
+        <dl className="facts">
+          <dt>{t("access.staffDomain")}</dt>
+          <dd>{access.staffEmailDomain || t("access.none")}</dd>
+          <dt>{t("access.totpRequired")}</dt>
+          <dd>{access.operatorTotpRequired ? t("access.yes") : t("access.no")}</dd>
+        </dl>
+      )}
+    </section>
+  );
+}

@@ -15,7 +15,8 @@ import {
   UserDisabledSchema,
   UserTeamRoleSchema,
 } from "~/forms/users";
-import { requireUser } from "~/http/auth.server";
+import { logAsIntent, LogAsSchema } from "~/forms/operators";
+import { beginLogAsSession, requireUser } from "~/http/auth.server";
 import { orThrow, reply, unknownIntent, validOrThrow } from "~/http/reply.server";
 import { redirectWithToast } from "~/http/toast.server";
 import {
@@ -26,6 +27,7 @@ import {
   updateUserClaims,
   userRowForAdmin,
 } from "~/services/users-admin.server";
+import { offersLogAs, startLogAs } from "~/services/operators.server";
 import { formatDateTime } from "~/utils/format";
 
 /** One user (/users/$userId): claims, team roles, disable or enable. */
@@ -43,6 +45,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     roles: grantableRoles(viewer.claims.role),
     candidates,
     timezone: viewer.timezone,
+    logAs: offersLogAs(viewer, target),
   };
 }
 
@@ -59,6 +62,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const saved = () => ({ to: here, toast: { type: "success" as const, title: "toast.changesSaved" } });
   const formData = await request.formData();
   switch (formData.get("intent")) {
+    case logAsIntent: {
+      validOrThrow(parseWithZod(formData, { schema: LogAsSchema }));
+      const outcome = await startLogAs(actor, target.id);
+      if (!outcome.ok) return reply(outcome, { form: "logAs", onSuccess: () => "/" });
+      const headers = await beginLogAsSession(request, outcome.value);
+      return redirectWithToast("/", { type: "success", title: "operators:logAs.started" }, { headers });
+    }
     case updateClaimsIntent: {
       const value = validOrThrow(parseWithZod(formData, { schema: UserClaimsSchema }));
       return reply(await updateUserClaims(actor, target, value), { form: "change", onSuccess: saved });
@@ -99,7 +109,7 @@ function usePendingIntent(): { intent: string | null; teamId: string | null } {
 
 export default function UserRoute() {
   const { t, i18n } = useTranslation("users");
-  const { user, editable, refusal, types, roles, candidates, timezone } = useLoaderData<typeof loader>();
+  const { user, editable, refusal, types, roles, candidates, timezone, logAs } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent();
   const roleLabel = (role: Role) => t(`roles.${role}`, { ns: "common" });
@@ -115,7 +125,10 @@ export default function UserRoute() {
       </p>
       <h1>{name}</h1>
       {actionData?.error ? (
-        <FormAlert title={t(actionData.form === "status" ? statusTitle : "errors.changeRefused")} message={t(actionData.error)} />
+        <FormAlert
+          title={t(actionData.form === "status" ? statusTitle : actionData.form === "logAs" ? "operators:logAs.refusedTitle" : "errors.changeRefused")}
+          message={t(actionData.error)}
+        />
       ) : null}
       {refusal ? (
         <p className="notice" role="status">
@@ -288,6 +301,23 @@ export default function UserRoute() {
           </Form>
         ) : null}
       </section>
+
+      {logAs ? (
+        <section className="panel" aria-labelledby="user-log-as">
+          <h2 id="user-log-as">{t("operators:logAs.title")}</h2>
+          <p className="muted">{t("operators:logAs.help", { name })}</p>
+          <details className="users-confirm">
+            <summary className="button">{t("operators:logAs.open", { name })}</summary>
+            <div className="users-confirm-panel">
+              <p>{t("operators:logAs.confirm", { name })}</p>
+              <Form method="post">
+                <input type="hidden" name="intent" value={logAsIntent} />
+                <SubmitButton pending={pending.intent === logAsIntent}>{t("operators:logAs.submit", { name })}</SubmitButton>
+              </Form>
+            </div>
+          </details>
+        </section>
+      ) : null}
 
       {editable ? (
         <section className="panel" aria-labelledby="user-access">

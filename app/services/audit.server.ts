@@ -87,6 +87,7 @@ export function auditWords(t: TFunction): AuditWords {
     yes: t("common:common.yes"),
     no: t("common:common.no"),
     system: t("common:activity.system"),
+    loggedAs: (operator, user) => t("common:activity.loggedAs", { operator, user }),
   };
 }
 

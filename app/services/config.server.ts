@@ -1,4 +1,5 @@
 /** The live config document, read at most once a second per process. */
+import { auditActor } from "~/domain/operators";
 import { conflict, ok, type Result } from "~/domain/result";
 import type { LiveConfig, User } from "~/domain/types";
 import { getStorage } from "~/services/storage.server";
@@ -35,7 +36,7 @@ export async function updatePlatformSettings(
   input: { version: number; maintenance: boolean; appVersion: number },
 ): Promise<Result<LiveConfig>> {
   try {
-    const saved = await getStorage().config.update({ maintenance: input.maintenance, appVersion: input.appVersion }, { by: actor.email }, { expectVersion: input.version });
+    const saved = await getStorage().config.update({ maintenance: input.maintenance, appVersion: input.appVersion }, auditActor(actor), { expectVersion: input.version });
     forgetLiveConfig();
     return ok(saved);
   } catch (error) {

@@ -3,6 +3,8 @@
  * token is stored; the token itself lives in the e-mail alone. Resending replaces the token, so
  * the earlier link stops working.
  */
+import { auditActor, canCreateStaffUser, claimsForInvitedUser, isStaffEmail } from "~/domain/operators";
+import { getAccessSettings } from "~/services/access-settings.server";
 import { createHash, randomBytes } from "node:crypto";
 import { FALLBACK_LOCALE, normaliseLocale } from "~/domain/locale";
 import { fail, ok, type Failure, type Result } from "~/domain/result";
@@ -56,6 +58,11 @@ async function sendInvitationMail(input: { invitation: Invitation; token: string
 export async function inviteToTeam(actor: User, team: Team, input: { email: string; role: Role }, now = new Date()): Promise<InvitationOutcome> {
   const check = checkInvite(actor, team.id, input.role);
   if (!check.ok) return { ...userChangeFailure(check.reason), field: check.reason === "users:refused.roleAbove" ? "role" : "email" };
+  // An address of the retailer's staff domain: only an operator or a retailer ADMIN brings one in
+  // (spec section 6); a supplier's invitation never makes retailer staff, so it is refused.
+  if (isStaffEmail(input.email, (await getAccessSettings()).staffEmailDomain) && !canCreateStaffUser(actor.claims)) {
+    return fail("forbidden", "operators:refused.staffDomainInvite", { field: "email" });
+  }
   const storage = getStorage();
   const existing = await storage.users.getByEmail(input.email);
   if (existing?.roleByTeam[team.id]) return fail("invalid", "users:invite.alreadyMember", { field: "email" });
@@ -65,7 +72,7 @@ export async function inviteToTeam(actor: User, team: Team, input: { email: stri
   // An earlier pending invitation of the same e-mail to the team is revoked by the repository.
   const invitation = await storage.invitations.create(
     { teamId: team.id, email: input.email, role: input.role, tokenHash, expiresAt: invitationExpiry(now) },
-    { by: actor.email },
+    auditActor(actor),
     now,
   );
   await sendInvitationMail({ invitation, token, team, inviter: actor, inviteeLocale: existing?.locale ?? null });
@@ -87,7 +94,7 @@ export async function resendInvitation(actor: User, team: Team, invitationId: st
   if (!found.ok) return found;
   const { token, tokenHash } = newToken();
   const storage = getStorage();
-  const invitation = await storage.invitations.resend(invitationId, tokenHash, invitationExpiry(now), { by: actor.email }, now);
+  const invitation = await storage.invitations.resend(invitationId, tokenHash, invitationExpiry(now), auditActor(actor), now);
   const existing = await storage.users.getByEmail(invitation.email);
   await sendInvitationMail({ invitation, token, team, inviter: actor, inviteeLocale: existing?.locale ?? null });
   return ok(invitation);
@@ -96,7 +103,7 @@ export async function resendInvitation(actor: User, team: Team, invitationId: st
 export async function revokeInvitation(actor: User, team: Team, invitationId: string, now = new Date()): Promise<InvitationOutcome> {
   const found = await pendingOfTeam(actor, team, invitationId);
   if (!found.ok) return found;
-  const invitation = await getStorage().invitations.revoke(invitationId, { by: actor.email }, now);
+  const invitation = await getStorage().invitations.revoke(invitationId, auditActor(actor), now);
   return ok(invitation);
 }
 
@@ -215,6 +222,7 @@ export async function acceptWithNewAccount(
   const { invitation } = found;
   const storage = getStorage();
   if (await storage.users.getByEmail(invitation.email)) return fail("invalid", "users:invitation.accountExists");
+  const inviter = invitation.invitedBy ? await storage.users.getByEmail(invitation.invitedBy) : null;
   let user: User;
   try {
     user = await storage.users.create(
@@ -222,7 +230,8 @@ export async function acceptWithNewAccount(
         ...newUserData({
           email: invitation.email,
           displayName: input.displayName,
-          claims: { type: "supplier", role: invitation.role },
+          // Retailer staff only when an operator or a retailer ADMIN invited a staff-domain address.
+          claims: claimsForInvitedUser(invitation.email, invitation.role, inviter?.claims ?? null, (await getAccessSettings()).staffEmailDomain),
           // The role on the team comes with the acceptance, in the same transaction as it.
           roleByTeam: {},
           passwordHash: await hashPassword(input.password),

@@ -1,4 +1,5 @@
 /** Forgot password and the reset link handled at /auth-management. */
+import { auditActor } from "~/domain/operators";
 import { createHash, randomBytes } from "node:crypto";
 import { normaliseLocale } from "~/domain/locale";
 import { PASSWORD_HISTORY_SIZE } from "~/domain/passwords";
@@ -88,7 +89,7 @@ export async function resetPassword(token: string, password: string, now = new D
   if (await reused(user, password)) return passwordReused();
   const consumed = await storage.passwordResets.consume(hashToken(token), now);
   if (!consumed.ok) return tokenRefused(consumed.reason);
-  const updated = await storage.users.setPassword(user.id, await hashPassword(password), PASSWORD_HISTORY_SIZE, { by: user.email });
+  const updated = await storage.users.setPassword(user.id, await hashPassword(password), PASSWORD_HISTORY_SIZE, auditActor(user));
   await storage.sessions.deleteForUser(user.id);
   // Whoever holds the mailbox is the user: the account-wide sign-in lock (ADR 14) is lifted.
   await storage.loginThrottle.clear(throttleKeys(user.email, "").account);
@@ -99,7 +100,7 @@ export async function resetPassword(token: string, password: string, now = new D
 export async function changePassword(user: User, current: string, next: string): Promise<SetPasswordResult> {
   if (!(await verifyPassword(current, user.passwordHash))) return fail("invalid", "password.wrongCurrent", { field: "currentPassword" });
   if (await reused(user, next)) return passwordReused();
-  const updated = await getStorage().users.setPassword(user.id, await hashPassword(next), PASSWORD_HISTORY_SIZE, { by: user.email });
+  const updated = await getStorage().users.setPassword(user.id, await hashPassword(next), PASSWORD_HISTORY_SIZE, auditActor(user));
   // Every session ends (the caller opens a new one for the browser that made the change).
   await getStorage().sessions.deleteForUser(user.id);
   return ok(updated);

@@ -1,4 +1,5 @@
 /** The retailer settings in force: the live config's, else the spec's defaults (spec section 9). */
+import { auditActor } from "~/domain/operators";
 import { can } from "~/domain/permissions";
 import { DEFAULT_RETAILER_SETTINGS, validateRetailerSettings, type RetailerSettings } from "~/domain/retailer-settings";
 import { fail, forbidden, ok, type Result } from "~/domain/result";
@@ -41,7 +42,7 @@ export type RetailerSettingsOutcome = Result<void>;
 /** Writes the live config's settings (audited, refused on a stale version); a conflict says `reason`. */
 async function writeSettings(user: User, settings: RetailerSettings | null, expectVersion: number, conflictReason: string): Promise<RetailerSettingsOutcome> {
   try {
-    await getStorage().config.update({ retailerSettings: settings ?? fieldOps.delete() }, { by: user.email }, { expectVersion });
+    await getStorage().config.update({ retailerSettings: settings ?? fieldOps.delete() }, auditActor(user), { expectVersion });
   } catch (error) {
     if (error instanceof ConflictError) return fail("conflict", conflictReason);
     throw error;

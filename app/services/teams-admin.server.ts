@@ -2,6 +2,7 @@
  * Team management use cases (issue 3, section 1): the teams list, create and edit with a logo,
  * status changes. Routes authorize first; these functions scope again what they read and write.
  */
+import { auditActor } from "~/domain/operators";
 import { randomBytes, randomUUID } from "node:crypto";
 import { canSeeSensitive, effectiveTeamRole } from "~/domain/permissions";
 import { conflict, fail, ok, type Result } from "~/domain/result";
@@ -196,7 +197,7 @@ export async function createTeam(user: User, value: TeamFormValue): Promise<Save
   const files = getFileStore();
   if (key && logo?.ok) await files.put(key, logo.bytes);
   try {
-    const team = await getStorage().teams.create({ ...teamInputFrom(value), status: "active", logo: key }, { by: user.email }, id);
+    const team = await getStorage().teams.create({ ...teamInputFrom(value), status: "active", logo: key }, auditActor(user), id);
     await notifyTeamCreated(team, { actorId: user.id });
     return ok(team);
   } catch (error) {
@@ -223,7 +224,7 @@ export async function updateTeam(
   const nextLogo = newKey ?? (value.removeLogo ? null : team.logo);
   if (newKey && logo?.ok) await files.put(newKey, logo.bytes);
   try {
-    const saved = await getStorage().teams.update(team.id, { ...teamInputFrom(value), logo: nextLogo }, { by: user.email }, { expectVersion: value.version });
+    const saved = await getStorage().teams.update(team.id, { ...teamInputFrom(value), logo: nextLogo }, auditActor(user), { expectVersion: value.version });
     if (team.logo && team.logo !== nextLogo) await files.delete(team.logo);
     return ok(saved);
   } catch (error) {
@@ -243,7 +244,7 @@ export type StatusChangeResult = Result<Team>;
 export async function changeTeamStatus(user: User, team: Team, to: TeamStatus, version: number): Promise<StatusChangeResult> {
   if (!canChangeTeamStatus(user.claims, team.status, to)) return fail("forbidden", "teams:errors.statusNotAllowed");
   try {
-    const saved = await getStorage().teams.update(team.id, { status: to }, { by: user.email }, { expectVersion: version });
+    const saved = await getStorage().teams.update(team.id, { status: to }, auditActor(user), { expectVersion: version });
     // A suspended or archived team's campaigns leave the ad server; restored, they come back.
     await republishTeam(saved);
     return ok(saved);
@@ -278,7 +279,7 @@ export async function changeStatuses(user: User, teamIds: readonly string[], to:
   let changed = 0;
   for (const item of review.teams.filter((t) => t.applies)) {
     try {
-      const saved = await getStorage().teams.update(item.id, { status: to }, { by: user.email });
+      const saved = await getStorage().teams.update(item.id, { status: to }, auditActor(user));
       await republishTeam(saved);
       changed += 1;
     } catch (error) {

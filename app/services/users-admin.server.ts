@@ -3,6 +3,7 @@
  * disabling, and the pending → active step once a user's teams load. Every rule is in
  * app/domain/users.ts; this file reads, checks and writes.
  */
+import { auditActor } from "~/domain/operators";
 import { roleRank } from "~/domain/permissions";
 import { conflict, fail, notFound, ok, type Failure, type Result } from "~/domain/result";
 import { canSeeTeam, listableTeamStatuses } from "~/domain/teams";
@@ -130,7 +131,7 @@ export async function updateUserClaims(actor: User, target: User, input: { type:
   if (!check.ok) return userChangeFailure(check.reason);
   if (target.claims.type === input.type && target.claims.role === input.role) return ok(target);
   return guarded(() =>
-    getStorage().users.update(target.id, { claims: { type: input.type, role: input.role } }, { by: actor.email }, { expectVersion: input.version }),
+    getStorage().users.update(target.id, { claims: { type: input.type, role: input.role } }, auditActor(actor), { expectVersion: input.version }),
   );
 }
 
@@ -151,7 +152,7 @@ export async function setUserTeamRole(
   if (input.role) roleByTeam[input.teamId] = input.role;
   else if (roleByTeam[input.teamId]) delete roleByTeam[input.teamId];
   else return userChangeFailure("users:refused.notMember");
-  return guarded(() => getStorage().users.update(target.id, { roleByTeam }, { by: actor.email }, { expectVersion: input.version }));
+  return guarded(() => getStorage().users.update(target.id, { roleByTeam }, auditActor(actor), { expectVersion: input.version }));
 }
 
 /** Disables or enables an account; a disabled user is signed out on their next request. */
@@ -160,7 +161,7 @@ export async function setUserDisabled(actor: User, target: User, input: { disabl
   const check = checkUserEdit(actor, target);
   if (!check.ok) return userChangeFailure(check.reason);
   if (target.disabled === input.disabled) return ok(target);
-  const outcome = await guarded(() => getStorage().users.update(target.id, { disabled: input.disabled }, { by: actor.email }, { expectVersion: input.version }));
+  const outcome = await guarded(() => getStorage().users.update(target.id, { disabled: input.disabled }, auditActor(actor), { expectVersion: input.version }));
   // A disabled user's sessions end on the server at once, on every instance: enabling them
   // again later never revives a session opened before.
   if (outcome.ok && input.disabled) await getStorage().sessions.deleteForUser(target.id);
@@ -218,7 +219,7 @@ async function memberChange(actor: User, teamId: string, userId: string, next: R
   const roleByTeam = { ...member.roleByTeam };
   if (next) roleByTeam[teamId] = next;
   else delete roleByTeam[teamId];
-  return guarded(() => storage.users.update(member.id, { roleByTeam }, { by: actor.email }, { expectVersion: member.version }));
+  return guarded(() => storage.users.update(member.id, { roleByTeam }, auditActor(actor), { expectVersion: member.version }));
 }
 
 export function changeMemberRole(actor: User, teamId: string, userId: string, role: Role): Promise<ChangeOutcome> {
@@ -238,7 +239,7 @@ export async function activatePendingUser(user: User): Promise<User> {
   if (user.status !== "pending") return user;
   try {
     // Only the status changes (a shallow patch), so no version is needed: racing calls agree.
-    return await getStorage().users.update(user.id, { status: "active" }, { by: user.email });
+    return await getStorage().users.update(user.id, { status: "active" }, auditActor(user));
   } catch (error) {
     if (error instanceof NotFoundError) return user;
     throw error;

@@ -1,4 +1,5 @@
 /** What the browser may know of the signed-in user: never hashes or session internals. */
+import { auditActor } from "~/domain/operators";
 import { canSeeSensitive } from "~/domain/permissions";
 import { conflict, ok, type Result } from "~/domain/result";
 import type { DisplayPreferences, User } from "~/domain/types";
@@ -39,7 +40,7 @@ export interface ProfileInput {
 export async function updateProfile(user: User, input: ProfileInput): Promise<Result<User>> {
   const { version, ...patch } = input;
   try {
-    return ok(await getStorage().users.update(user.id, patch, { by: user.email }, { expectVersion: version }));
+    return ok(await getStorage().users.update(user.id, patch, auditActor(user), { expectVersion: version }));
   } catch (error) {
     if (error instanceof ConflictError) return conflict();
     throw error;
@@ -51,5 +52,5 @@ export async function updateProfile(user: User, input: ProfileInput): Promise<Re
  * on their profile; the last change wins (no version: each is one click).
  */
 export async function updateUserPreferences(user: User, change: { preferences?: DisplayPreferences; locale?: string }): Promise<Result<User>> {
-  return ok(await getStorage().users.update(user.id, change, { by: user.email }));
+  return ok(await getStorage().users.update(user.id, change, auditActor(user)));
 }

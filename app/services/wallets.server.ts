@@ -5,6 +5,7 @@
  * only for operators and retailers; money and dates formatted on the server, so the browser's
  * first render is the server's).
  */
+import { auditActor } from "~/domain/operators";
 import Papa from "papaparse";
 import { CSV_FORMULA_PATTERN, csvFileName, ledgerCsvRows, minorToDecimal, spendOf, type CsvEntry } from "~/domain/wallets/ledger-csv";
 import { dayOf, todayInstants, type PeriodInstants } from "~/domain/wallets/ledger-period";
@@ -155,7 +156,7 @@ function toInput(value: Omit<WalletFormValue, "intent">): WalletInput {
 }
 
 export async function createWallet(user: User, team: Team, value: Omit<WalletFormValue, "intent">): Promise<Wallet> {
-  return getStorage().wallets.create(team.id, toInput(value), { by: user.email });
+  return getStorage().wallets.create(team.id, toInput(value), auditActor(user));
 }
 
 /** Saves the wallet's settings; the currency of a wallet that holds entries stays what it is. */
@@ -163,7 +164,7 @@ export async function updateWallet(user: User, wallet: Wallet, value: Omit<Walle
   if (value.version !== wallet.version) return conflict();
   if (value.currency !== wallet.currency && wallet.entryCount > 0) return fail("invalid", "wallets:form.currencyLocked", { field: "currency" });
   try {
-    const updated = await getStorage().wallets.update(wallet.id, toInput(value), { by: user.email }, { expectVersion: value.version });
+    const updated = await getStorage().wallets.update(wallet.id, toInput(value), auditActor(user), { expectVersion: value.version });
     // The version matched: `wallet` is the wallet as it was just before.
     await refreshWalletCampaigns(updated.id, { walletBefore: walletSnapshot(wallet) });
     return ok(updated);

@@ -188,6 +188,8 @@ export class AlreadyExistsError extends StorageError {
 export interface Actor {
   /** E-mail of the acting user, else 'system'. */
   by: string;
+  /** E-mail of the operator who made the change while logged as `by` ('Log as'). */
+  realBy?: string;
 }
 
 export type NewUser = Omit<UserData, "emailLower" | "searchTokens" | "teamIds" | "created" | "updated">;
@@ -221,6 +223,10 @@ export interface UsersRepo {
   list(spec: UserListSpec): Promise<Page<User>>;
   /** Sets a new password hash, keeps the old one in history and ends every other session. */
   setPassword(id: string, passwordHash: string, historySize: number, actor: Actor): Promise<User>;
+  /** Enrols (or, with null, removes) the second factor: the TOTP secret and the recovery codes' hashes; audited, redacted. */
+  setSecondFactor(id: string, value: { totpSecret: string; recoveryCodeHashes: string[] } | null, actor: Actor): Promise<User>;
+  /** Uses one recovery code (by its hash) once: true when it was unused, and it is then gone. */
+  useRecoveryCode(id: string, codeHash: string): Promise<boolean>;
 }
 
 /** What a form gives for a team; derived fields are kept by the repository. */

@@ -597,6 +597,35 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(await storage.users.getByEmail("nobody@retailer.example")).toBeNull();
         });
 
+        it("keeps an operator's second factor, redacted in the audit, and uses each recovery code once (issue 12)", async () => {
+          await storage.users.create(makeUserData({ displayName: "Otto Two" }), ADMIN, "u-2fa");
+          const enrolled = await storage.users.setSecondFactor("u-2fa", { totpSecret: "JBSWY3DPEHPK3PXP", recoveryCodeHashes: ["h1", "h2"] }, ADMIN);
+          expect(enrolled).toMatchObject({ totpSecret: "JBSWY3DPEHPK3PXP", recoveryCodeHashes: ["h1", "h2"] });
+          const entry = (await auditOf("u-2fa")).find((e) => e.action === "update")!;
+          expect(entry.changes).toEqual(
+            expect.arrayContaining([
+              { field: "totpSecret", before: null, after: "[redacted]" },
+              { field: "recoveryCodeHashes", before: null, after: "[redacted]" },
+            ]),
+          );
+          expect(await storage.users.useRecoveryCode("u-2fa", "h1")).toBe(true);
+          expect(await storage.users.useRecoveryCode("u-2fa", "h1")).toBe(false);
+          expect(await storage.users.useRecoveryCode("u-2fa", "unknown")).toBe(false);
+          expect(await storage.users.useRecoveryCode("u-missing", "h2")).toBe(false);
+          expect((await storage.users.getOne("u-2fa"))!.recoveryCodeHashes).toEqual(["h2"]);
+          const removed = await storage.users.setSecondFactor("u-2fa", null, ADMIN);
+          expect(removed).toMatchObject({ totpSecret: null, recoveryCodeHashes: [] });
+        });
+
+        it("names both identities on a change an operator made while logged as the user (issue 12)", async () => {
+          await storage.users.create(makeUserData({ displayName: "Ida Logged" }), ADMIN, "u-as");
+          await storage.users.update("u-as", { displayName: "Ida L." }, { by: "sam@brand.example", realBy: "olivia@ops.example" });
+          const entry = (await auditOf("u-as")).find((e) => e.action === "update")!;
+          expect(entry).toMatchObject({ by: "sam@brand.example", realBy: "olivia@ops.example" });
+          // Without an operator behind it, an entry has no realBy at all.
+          expect((await auditOf("u-as")).find((e) => e.action === "create")!.realBy).toBeUndefined();
+        });
+
         it("audits an update with before and after, secrets redacted", async () => {
           await storage.users.create(makeUserData({ firstname: "Hugo", displayName: "Hugo B" }), ADMIN, "u-1");
           const updated = await storage.users.update(
@@ -831,6 +860,14 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           await storage.sessions.delete("sid-2");
           await storage.sessions.delete("sid-2");
           expect(await storage.sessions.get("sid-2", now)).toBeNull();
+        });
+
+        it("keep the operators' session facts ('Log as', step-down) as written (issue 12)", async () => {
+          const data = { userId: "u-op", epoch: 0, loggedAs: "u-1", loggedAsType: "supplier", loggedAsRole: "ADMIN", loggedAsEpoch: 2 };
+          await storage.sessions.create("sid-as", data, later(60), now);
+          expect((await storage.sessions.get("sid-as", now))?.data).toEqual(data);
+          expect(await storage.sessions.update("sid-as", { userId: "u-op", epoch: 0, steppedDown: "VIEWER" }, later(60))).toBe(true);
+          expect((await storage.sessions.get("sid-as", now))?.data).toEqual({ userId: "u-op", epoch: 0, steppedDown: "VIEWER" });
         });
 
         it("end all of a user's sessions at once, and expired ones are swept", async () => {

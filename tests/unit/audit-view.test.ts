@@ -10,6 +10,7 @@ const words: AuditWords = {
   yes: "Yes",
   no: "No",
   system: "the system",
+  loggedAs: (operator: string, user: string) => `${operator}, logged as ${user}`,
 };
 const names = { teams: new Map([["acme", "Acme Brand"]]), campaigns: new Map(), wallets: new Map([["w1", "Acme 2026 budget"]]), users: new Map() };
 const format = { locale: "en-GB", currency: "EUR", timeZone: "Europe/Paris" };

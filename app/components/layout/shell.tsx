@@ -4,7 +4,7 @@ import { toggleMenuIntent } from "~/forms/preferences-intents";
 import { useRootData } from "~/root";
 import { Icon } from "~/components/icons";
 import { KeyboardShortcuts } from "~/components/keyboard-shortcuts";
-import { UserMenu } from "~/components/layout/user-menu";
+import { LogAsBanner, UserMenu } from "~/components/layout/user-menu";
 
 /** Signed-in layout: sticky navbar, vertical main menu (collapsible), boxed content. */
 export function Shell({ children }: { children: React.ReactNode }) {
@@ -21,6 +21,7 @@ export function Shell({ children }: { children: React.ReactNode }) {
       <a className="skip-link" href="#main">
         {t("shell.skipToContent")}
       </a>
+      <LogAsBanner />
       <div className="layout" data-menu={collapsed ? "collapsed" : "expanded"}>
         <header className="navbar">
           <menuFetcher.Form method="post" action="/preferences" className="inline-form">

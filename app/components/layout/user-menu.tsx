@@ -4,6 +4,7 @@ import { SUPPORTED_LOCALES } from "~/domain/locale";
 import { setDirectionIntent, setLocaleIntent, setThemeIntent } from "~/forms/preferences-intents";
 import { useRootData } from "~/root";
 import { Icon } from "~/components/icons";
+import { endLogAsIntent, sessionRoleIntent } from "~/forms/operators";
 
 /** The navbar's user menu: a native disclosure, so it opens by keyboard and without JS. */
 export function UserMenu() {
@@ -29,6 +30,20 @@ export function UserMenu() {
           </span>
         </p>
         <a href="/profile">{t("userMenu.profile")}</a>
+        {root.sessionRoles ? (
+          <Form method="post" action="/session-role" reloadDocument>
+            <fieldset className="segmented">
+              <legend>{t("operators:stepDown.legend")}</legend>
+              <input type="hidden" name="intent" value={sessionRoleIntent} />
+              <input type="hidden" name="redirectTo" value={here} />
+              {root.sessionRoles.choices.map((role) => (
+                <button key={role} name="role" value={role} aria-pressed={root.sessionRoles!.current === role}>
+                  {t(`roles.${role}`)}
+                </button>
+              ))}
+            </fieldset>
+          </Form>
+        ) : null}
         <PreferenceForm here={here} intent={setLocaleIntent} legend={t("userMenu.language")}>
           {SUPPORTED_LOCALES.map((l) => (
             <button key={l} name="locale" value={l} aria-pressed={root.locale === l} lang={l}>
@@ -81,5 +96,22 @@ export function PreferenceForm({
         {children}
       </fieldset>
     </Form>
+  );
+}
+
+/** While an operator is logged as a user: who is who, on every page, and the one button back. */
+export function LogAsBanner() {
+  const root = useRootData();
+  const { t } = useTranslation();
+  if (!root?.user || !root.loggedAsBy) return null;
+  const user = root.user.displayName || root.user.email;
+  return (
+    <div className="log-as-banner" role="region" aria-label={t("operators:logAs.bannerLabel")}>
+      <p>{t("operators:logAs.banner", { operator: root.loggedAsBy, user })}</p>
+      <Form method="post" action="/log-as" reloadDocument>
+        <input type="hidden" name="intent" value={endLogAsIntent} />
+        <button type="submit">{t("operators:logAs.back")}</button>
+      </Form>
+    </div>
   );
 }

@@ -6,6 +6,7 @@
  * transaction. Every use case returns a Result (app/domain/result.ts) whose failure reason is the
  * i18n key of the message; it knows nothing of HTTP (app/http/reply.server.ts answers).
  */
+import { auditActor } from "~/domain/operators";
 import { applyAction, availableActions, type CampaignAction } from "~/domain/campaigns/actions";
 import { ACTIVATION_TITLE, activationProblems, budgetWarning, walletFields, walletSnapshot, type ActivationRefusal } from "~/domain/campaigns/activation";
 import { allowedStrategies, applyMinBid, bidLimits, checkBid, coerceStrategy } from "~/domain/campaigns/bidding";
@@ -153,7 +154,7 @@ async function save(
 ): Promise<SaveResult> {
   const settings = await getRetailerSettings();
   try {
-    const campaign = await getStorage().campaigns.update(ctx.campaign.id, patch, { by: user.email }, {
+    const campaign = await getStorage().campaigns.update(ctx.campaign.id, patch, auditActor(user), {
       expectVersion: version,
       action,
       publish: publisherFor(ctx.team, settings),
@@ -188,7 +189,7 @@ export async function createCampaign(user: User, team: Team, value: CreateCampai
     new Date(),
     retailerTimeZone(),
   );
-  return ok(await getStorage().campaigns.create(draft, { by: user.email }));
+  return ok(await getStorage().campaigns.create(draft, auditActor(user)));
 }
 
 /** What the creation form starts from: today in the retailer's time zone. */
@@ -545,7 +546,7 @@ export async function runCampaignAction(
   const now = new Date();
   try {
     if (action === "delete") {
-      await getStorage().campaigns.delete(campaign.id, { by: user.email }, now, { expectVersion: version });
+      await getStorage().campaigns.delete(campaign.id, auditActor(user), now, { expectVersion: version });
       await refreshTeamCampaignCounters(ctx.team.id, campaign.id, "remove");
       return ok({ campaign: null, deleted: true, message: "campaigns:toast.deleted" });
     }
@@ -553,7 +554,7 @@ export async function runCampaignAction(
     if (result.value.review) {
       patch.review = { ...result.value.review, by: user.email, date: now.toISOString() };
     }
-    const saved = await getStorage().campaigns.update(campaign.id, patch, { by: user.email }, {
+    const saved = await getStorage().campaigns.update(campaign.id, patch, auditActor(user), {
       expectVersion: version,
       action,
       publish: publisherFor(ctx.team, settings, now),
@@ -595,7 +596,7 @@ async function refreshTeamCampaignCounters(teamId: string, campaignId: string, p
 export async function duplicateCampaign(user: User, ctx: CampaignContext, copyName: string): Promise<Result<string>> {
   if (!can(user, "Campaign", "create", { teamId: ctx.team.id })) return forbidden();
   const copy = duplicateCampaignData(ctx.campaign, copyName, user.email, new Date());
-  const created = await getStorage().campaigns.create(copy, { by: user.email });
+  const created = await getStorage().campaigns.create(copy, auditActor(user));
   return ok(created.id);
 }
 

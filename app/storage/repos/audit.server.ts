@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AuditEntry, AuditEntryData } from "~/domain/types";
 import { COLLECTIONS, type AuditRepo, type DocumentStore, type TransactionContext, type Where } from "~/storage/port";
 
-const SECRET_FIELDS = new Set(["passwordHash", "passwordHistory"]);
+const SECRET_FIELDS = new Set(["passwordHash", "passwordHistory", "totpSecret", "recoveryCodeHashes"]);
 
 /** Field-by-field differences between two versions of a document, secrets redacted. */
 export function diffFields(
@@ -40,6 +40,11 @@ export function auditEntryId(): string {
 }
 
 /** Adds an audit entry to a running transaction, so the change and its record land together. */
+/** Who an audit entry names: the acting user and, while an operator is logged as them, the operator. */
+export function auditBy(actor: { by: string; realBy?: string }): Pick<AuditEntryData, "by" | "realBy"> {
+  return actor.realBy ? { by: actor.by, realBy: actor.realBy } : { by: actor.by };
+}
+
 export function appendAuditInTransaction(tx: TransactionContext, entry: Omit<AuditEntryData, "at">, now: Date): void {
   tx.create<AuditEntryData>(COLLECTIONS.audit, auditEntryId(), { ...entry, at: now.toISOString() });
 }

@@ -19,7 +19,7 @@ import {
   type Stored,
   type Where,
 } from "~/storage/port";
-import { appendAuditInTransaction, diffFields } from "~/storage/repos/audit.server";
+import { appendAuditInTransaction, auditBy, diffFields } from "~/storage/repos/audit.server";
 import { fillPage, selectiveSearchKey } from "~/storage/repos/paging.server";
 import { preparePublication } from "~/storage/repos/publication.server";
 
@@ -172,7 +172,7 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
         tx.create<StoredCampaignData>(C, id, doc);
         appendAuditInTransaction(
           tx,
-          { by: actor.by, action: "create", entity: "campaign", entityId: id, teamId: doc.team, changes: auditChanges(null, doc as unknown as Record<string, unknown>) },
+          { ...auditBy(actor), action: "create", entity: "campaign", entityId: id, teamId: doc.team, changes: auditChanges(null, doc as unknown as Record<string, unknown>) },
           now,
         );
       });
@@ -201,7 +201,7 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
         const audited = options?.walletBefore !== undefined ? { ...before, selectedWallet: options.walletBefore } : before;
         const changes = auditChanges(audited as unknown as Record<string, unknown>, after as unknown as Record<string, unknown>);
         if (changes.length) {
-          appendAuditInTransaction(tx, { by: actor.by, action: options?.action ?? "update", entity: "campaign", entityId: id, teamId: after.team, changes }, now);
+          appendAuditInTransaction(tx, { ...auditBy(actor), action: options?.action ?? "update", entity: "campaign", entityId: id, teamId: after.team, changes }, now);
         }
         return next;
       });
@@ -219,7 +219,7 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
         write();
         appendAuditInTransaction(
           tx,
-          { by: actor.by, action: "delete", entity: "campaign", entityId: id, teamId: data.team, changes: [{ field: "status", before: data.status, after: "deleted" }] },
+          { ...auditBy(actor), action: "delete", entity: "campaign", entityId: id, teamId: data.team, changes: [{ field: "status", before: data.status, after: "deleted" }] },
           now,
         );
         return { ...copy, id, version: 1 } as DeletedCampaign;

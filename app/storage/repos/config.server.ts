@@ -2,7 +2,7 @@ import { APP_VERSION } from "~/domain/version";
 import type { LiveConfigData } from "~/domain/types";
 import { applyPatch } from "~/storage/document-helpers";
 import { AlreadyExistsError, COLLECTIONS, ConflictError, type ConfigRepo, type DocumentStore } from "~/storage/port";
-import { appendAuditInTransaction, diffFields } from "~/storage/repos/audit.server";
+import { appendAuditInTransaction, auditBy, diffFields } from "~/storage/repos/audit.server";
 
 export const LIVE_CONFIG_ID = "live";
 const RELOAD_LOG_SIZE = 50;
@@ -40,7 +40,7 @@ export function createConfigRepo(store: DocumentStore): ConfigRepo {
         appendAuditInTransaction(
           tx,
           {
-            by: actor.by,
+            ...auditBy(actor),
             action: "update",
             entity: "config",
             entityId: LIVE_CONFIG_ID,

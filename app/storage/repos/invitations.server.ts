@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { InvitationData, Role, UserData } from "~/domain/types";
-import { COLLECTIONS, ConflictError, NotFoundError, type DocumentStore, type InvitationsRepo, type Where } from "~/storage/port";
-import { appendAuditInTransaction } from "~/storage/repos/audit.server";
+import { COLLECTIONS, ConflictError, NotFoundError, type Actor, type DocumentStore, type InvitationsRepo, type Where } from "~/storage/port";
+import { appendAuditInTransaction, auditBy } from "~/storage/repos/audit.server";
 
 export function createInvitationsRepo(store: DocumentStore): InvitationsRepo {
   const C = COLLECTIONS.invitation;
@@ -10,7 +10,7 @@ export function createInvitationsRepo(store: DocumentStore): InvitationsRepo {
   async function change(
     id: string,
     makePatch: Partial<InvitationData> | ((current: InvitationData) => Partial<InvitationData>),
-    by: string,
+    actor: Actor,
     action: string,
     now: Date,
   ) {
@@ -24,7 +24,7 @@ export function createInvitationsRepo(store: DocumentStore): InvitationsRepo {
       appendAuditInTransaction(
         tx,
         {
-          by,
+          ...auditBy(actor),
           action,
           entity: "invitation",
           entityId: id,
@@ -85,7 +85,7 @@ export function createInvitationsRepo(store: DocumentStore): InvitationsRepo {
         tx.create<InvitationData>(C, id, doc);
         appendAuditInTransaction(
           tx,
-          { by: actor.by, action: "create", entity: "invitation", entityId: id, teamId, changes: [{ field: "email", before: null, after: doc.email }, { field: "role", before: null, after: role }] },
+          { ...auditBy(actor), action: "create", entity: "invitation", entityId: id, teamId, changes: [{ field: "email", before: null, after: doc.email }, { field: "role", before: null, after: role }] },
           now,
         );
       });
@@ -96,13 +96,13 @@ export function createInvitationsRepo(store: DocumentStore): InvitationsRepo {
       return change(
         id,
         (current) => ({ tokenHash, expiresAt: expiresAt.toISOString(), sentCount: current.sentCount + 1 }),
-        actor.by,
+        actor,
         "resend",
         now,
       );
     },
     async revoke(id, actor, now) {
-      return change(id, { status: "revoked" }, actor.by, "revoke", now);
+      return change(id, { status: "revoked" }, actor, "revoke", now);
     },
     async accept(tokenHash, userId, now) {
       const found = await getByTokenHash(tokenHash);

@@ -13,7 +13,7 @@ import {
   type TeamsRepo,
   type Where,
 } from "~/storage/port";
-import { appendAuditInTransaction, diffFields } from "~/storage/repos/audit.server";
+import { appendAuditInTransaction, auditBy, diffFields } from "~/storage/repos/audit.server";
 
 /** The uniqueness key of a team name: folded, then hashed (document ids may not hold every character). */
 export function teamNameKey(name: string): string {
@@ -76,7 +76,7 @@ export function createTeamsRepo(store: DocumentStore): TeamsRepo {
         tx.create<TeamData>(C, id, doc);
         appendAuditInTransaction(
           tx,
-          { by: actor.by, action: "create", entity: "team", entityId: id, teamId: id, changes: diffFields(null, doc as unknown as Record<string, unknown>) },
+          { ...auditBy(actor), action: "create", entity: "team", entityId: id, teamId: id, changes: diffFields(null, doc as unknown as Record<string, unknown>) },
           now,
         );
       });
@@ -105,7 +105,7 @@ export function createTeamsRepo(store: DocumentStore): TeamsRepo {
           (c) => c.field !== "searchTokens" && c.field !== "nameLower",
         );
         if (changes.length) {
-          appendAuditInTransaction(tx, { by: actor.by, action: "update", entity: "team", entityId: id, teamId: id, changes }, now);
+          appendAuditInTransaction(tx, { ...auditBy(actor), action: "update", entity: "team", entityId: id, teamId: id, changes }, now);
         }
         return { ...after, id, version: version + 1 };
       });

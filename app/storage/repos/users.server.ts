@@ -9,11 +9,12 @@ import {
   fieldOps,
   NotFoundError,
   type DocumentStore,
+  type Actor,
   type Patch,
   type UsersRepo,
   type Where,
 } from "~/storage/port";
-import { appendAuditInTransaction, diffFields } from "~/storage/repos/audit.server";
+import { appendAuditInTransaction, auditBy, diffFields } from "~/storage/repos/audit.server";
 
 function userSearchTokens(user: Pick<UserData, "displayName" | "email">): string[] {
   return searchTokens(user.displayName, user.email.split("@")[0] ?? "", user.email);
@@ -26,7 +27,7 @@ function teamIdsOf(roleByTeam: Record<string, Role>): string[] {
 export function createUsersRepo(store: DocumentStore): UsersRepo {
   const C = COLLECTIONS.user;
 
-  async function update(id: string, patch: Patch<UserData>, by: string, expectVersion?: number, audit = true) {
+  async function update(id: string, patch: Patch<UserData>, actor: Actor, expectVersion?: number, audit = true) {
     const now = new Date();
     return store.transaction(async (tx) => {
       const current = await tx.get<UserData>(C, id);
@@ -50,7 +51,7 @@ export function createUsersRepo(store: DocumentStore): UsersRepo {
           (c) => c.field !== "searchTokens" && c.field !== "teamIds",
         );
         if (changes.length) {
-          appendAuditInTransaction(tx, { by, action: "update", entity: "user", entityId: id, teamId: null, changes }, now);
+          appendAuditInTransaction(tx, { ...auditBy(actor), action: "update", entity: "user", entityId: id, teamId: null, changes }, now);
         }
       }
       return { ...after, id, version: version + 1 } as User;
@@ -86,14 +87,14 @@ export function createUsersRepo(store: DocumentStore): UsersRepo {
         tx.create<UserData>(C, id, doc);
         appendAuditInTransaction(
           tx,
-          { by: actor.by, action: "create", entity: "user", entityId: id, teamId: null, changes: diffFields(null, doc as unknown as Record<string, unknown>) },
+          { ...auditBy(actor), action: "create", entity: "user", entityId: id, teamId: null, changes: diffFields(null, doc as unknown as Record<string, unknown>) },
           now,
         );
       });
       return { ...doc, id, version: 1 };
     },
     async update(id, patch, actor, options) {
-      return update(id, patch, actor.by, options?.expectVersion);
+      return update(id, patch, actor, options?.expectVersion);
     },
     async listByTeam(teamId) {
       const { items } = await store.query<UserData>(C, {
@@ -137,6 +138,18 @@ export function createUsersRepo(store: DocumentStore): UsersRepo {
     async touchRefreshToken(id) {
       return store.update<UserData>(C, id, { last_refresh_token: fieldOps.serverTime() });
     },
+    async setSecondFactor(id, value, actor) {
+      return update(id, { totpSecret: value?.totpSecret ?? null, recoveryCodeHashes: value?.recoveryCodeHashes ?? [] }, actor);
+    },
+    async useRecoveryCode(id, codeHash) {
+      return store.transaction(async (tx) => {
+        const user = await tx.get<UserData>(C, id);
+        const hashes = user?.recoveryCodeHashes ?? [];
+        if (!user || !hashes.includes(codeHash)) return false;
+        tx.update<UserData>(C, id, { recoveryCodeHashes: hashes.filter((h) => h !== codeHash) });
+        return true;
+      });
+    },
     async setPassword(id, passwordHash, historySize, actor) {
       const user = await store.get<UserData>(C, id);
       if (!user) throw new NotFoundError(C, id);
@@ -144,7 +157,7 @@ export function createUsersRepo(store: DocumentStore): UsersRepo {
       return update(
         id,
         { passwordHash, passwordHistory: history, sessionEpoch: fieldOps.increment(1) },
-        actor.by,
+        actor,
         user.version,
       );
     },

@@ -15,7 +15,7 @@ import {
   type WalletsRepo,
   type Where,
 } from "~/storage/port";
-import { appendAuditInTransaction, diffFields } from "~/storage/repos/audit.server";
+import { appendAuditInTransaction, auditBy, diffFields } from "~/storage/repos/audit.server";
 import type { Cents } from "~/domain/money";
 
 export function createWalletsRepo(store: DocumentStore): WalletsRepo {
@@ -53,7 +53,7 @@ export function createWalletsRepo(store: DocumentStore): WalletsRepo {
         tx.update<TeamData>(COLLECTIONS.team, teamId, { walletCount: team.walletCount + 1 });
         appendAuditInTransaction(
           tx,
-          { by: actor.by, action: "create", entity: "wallet", entityId: id, teamId, changes: diffFields(null, doc as unknown as Record<string, unknown>) },
+          { ...auditBy(actor), action: "create", entity: "wallet", entityId: id, teamId, changes: diffFields(null, doc as unknown as Record<string, unknown>) },
           now,
         );
       });
@@ -75,7 +75,7 @@ export function createWalletsRepo(store: DocumentStore): WalletsRepo {
         tx.update<WalletData>(C, id, full);
         const changes = diffFields(before as Record<string, unknown>, after as unknown as Record<string, unknown>);
         if (changes.length) {
-          appendAuditInTransaction(tx, { by: actor.by, action: "update", entity: "wallet", entityId: id, teamId: current.teamId, changes }, now);
+          appendAuditInTransaction(tx, { ...auditBy(actor), action: "update", entity: "wallet", entityId: id, teamId: current.teamId, changes }, now);
         }
         return { ...after, id, version: version + 1 };
       });

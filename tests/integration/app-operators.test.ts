@@ -1,0 +1,232 @@
+/**
+ * The operators' tools (issue 12, section 2) through the real loaders and actions on a temporary
+ * SQLite database: 'Log as' with its refusals and both identities in the audit, the session's
+ * role step-down with a forged step-up refused.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { args, call, CookieJar, getRequest, postRequest, readOutbox, signIn, startApp, type TestApp } from "./app-helpers";
+
+let app: TestApp;
+let routes: {
+  user: typeof import("~/routes/users.$userId");
+  users: typeof import("~/routes/users._index");
+  logAs: typeof import("~/routes/log-as");
+  sessionRole: typeof import("~/routes/session-role");
+  audit: typeof import("~/services/audit.server");
+  retailer: typeof import("~/routes/settings_.retailer");
+  members: typeof import("~/routes/teams.$teamId.settings.members");
+  invitation: typeof import("~/routes/invitation");
+};
+const cookies: Record<string, string> = {};
+
+beforeAll(async () => {
+  app = await startApp();
+  routes = {
+    user: await import("~/routes/users.$userId"),
+    users: await import("~/routes/users._index"),
+    logAs: await import("~/routes/log-as"),
+    sessionRole: await import("~/routes/session-role"),
+    audit: await import("~/services/audit.server"),
+    retailer: await import("~/routes/settings_.retailer"),
+    members: await import("~/routes/teams.$teamId.settings.members"),
+    invitation: await import("~/routes/invitation"),
+  };
+  for (const who of ["operator", "retailer.admin", "retailer.viewer", "supplier.admin"]) {
+    cookies[who] = await signIn(app.m, `${who}@example.com`, app.demoPassword);
+  }
+});
+afterAll(async () => {
+  await app?.stop();
+});
+
+const storage = () => app.m.storageIndex.getStorage();
+const idOf = async (email: string) => (await storage().users.getByEmail(email))!.id;
+
+function postUser(cookie: string | CookieJar, userId: string, form: Record<string, string>) {
+  const request = postRequest(`/users/${userId}`, form, { cookie });
+  return call(() => routes.user.action({ ...args(request), params: { userId } } as never));
+}
+function openUser(cookie: string | CookieJar, userId: string) {
+  return call(() => routes.user.loader({ ...args(getRequest(`/users/${userId}`, { cookie })), params: { userId } } as never));
+}
+function root(cookie: string | CookieJar) {
+  return call(() => app.m.routes.root.loader(args(getRequest("/", { cookie })) as never));
+}
+function endLogAs(cookie: string | CookieJar) {
+  return call(() => routes.logAs.action(args(postRequest("/log-as", { intent: "end-log-as" }, { cookie })) as never));
+}
+function sessionRole(cookie: string | CookieJar, role: string) {
+  return call(() => routes.sessionRole.action(args(postRequest("/session-role", { intent: "session-role", role, redirectTo: "/" }, { cookie })) as never));
+}
+
+describe("Log as", () => {
+  it("shows the console as the user would, with both names, records changes with both identities, and goes back", async () => {
+    const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
+    const retailerAdminId = await idOf("retailer.admin@example.com");
+    expect((await openUser(cookie, retailerAdminId)).data.logAs).toBe(true);
+
+    const started = await postUser(cookie, retailerAdminId, { intent: "log-as" });
+    expect(started.status).toBe(302);
+    expect(started.location).toBe("/");
+
+    // The console is the retailer ADMIN's: their name, their rights (no Activity), the banner's operator.
+    const as = await root(cookie);
+    expect(as.data.user.email).toBe("retailer.admin@example.com");
+    expect(as.data.loggedAsBy).toBe("Olivia Operator");
+    expect(as.data.menu.map((i: { key: string }) => i.key)).not.toContain("activity");
+    expect(as.data.sessionRoles).toBeNull();
+    const health = await call(() => app.m.routes.health.loader(args(getRequest("/health", { cookie })) as never));
+    expect(health.location).toBe("/not-authorized");
+
+    // A change made meanwhile: the audit names the retailer ADMIN and the operator.
+    const viewer = await storage().users.getByEmail("retailer.viewer@example.com");
+    const saved = await postUser(cookie, viewer!.id, { intent: "update-claims", type: "retailer", role: "REVIEWER", version: String(viewer!.version) });
+    expect(saved.status, JSON.stringify(saved.data)).toBe(302);
+    const entry = (await storage().audit.list({ entity: "user", entityId: viewer!.id, limit: 1 })).items[0]!;
+    expect(entry).toMatchObject({ by: "retailer.admin@example.com", realBy: "operator@example.com" });
+    const [shown] = await routes.audit.presentAuditEntries([entry], { locale: "en-GB", timeZone: "Europe/Paris" } as never);
+    expect(shown!.byName).toBe("Olivia Operator, logged as Rachel Retailer");
+    await storage().users.update(viewer!.id, { claims: { type: "retailer", role: "VIEWER" } }, { by: "system" });
+
+    // One button back: the operator's own console again.
+    const back = await endLogAs(cookie);
+    expect(back.status).toBe(302);
+    const own = await root(cookie);
+    expect(own.data.user.email).toBe("operator@example.com");
+    expect(own.data.loggedAsBy).toBeNull();
+    expect(own.data.menu.map((i: { key: string }) => i.key)).toContain("activity");
+  });
+
+  it("is refused to a non-operator (a retailer ADMIN), changing nothing", async () => {
+    const supplierId = await idOf("supplier.admin@example.com");
+    expect((await openUser(cookies["retailer.admin"]!, supplierId)).data.logAs).toBe(false);
+    const refused = await postUser(cookies["retailer.admin"]!, supplierId, { intent: "log-as" });
+    expect(refused.status).toBe(403);
+    expect(refused.data.error).toBe("operators:refused.notOperator");
+    expect((await root(cookies["retailer.admin"]!)).data.loggedAsBy).toBeNull();
+  });
+
+  it("never logs into another operator", async () => {
+    const other = await app.createUser({ email: `op2.${Date.now()}@ops.example`, claims: { type: "operator", role: "ADMIN" } });
+    const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
+    expect((await openUser(cookie, other.id)).data.logAs).toBe(false);
+    const refused = await postUser(cookie, other.id, { intent: "log-as" });
+    expect(refused.status).toBe(403);
+    expect(refused.data.error).toBe("operators:refused.targetOperator");
+    expect((await root(cookie)).data.user.email).toBe("operator@example.com");
+  });
+
+  it("never logs as someone else while already logged as someone", async () => {
+    const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
+    await postUser(cookie, await idOf("retailer.admin@example.com"), { intent: "log-as" });
+    const refused = await postUser(cookie, await idOf("supplier.admin@example.com"), { intent: "log-as" });
+    expect(refused.status).toBe(403);
+    expect(refused.data.error).toBe("operators:refused.alreadyLoggedAs");
+    expect((await root(cookie)).data.user.email).toBe("retailer.admin@example.com");
+  });
+
+  it("ends when the user logged as is disabled (the session re-check applies)", async () => {
+    const target = await app.createUser({ email: `sup.${Date.now()}@brand.example`, claims: { type: "supplier", role: "VIEWER" } });
+    const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
+    expect((await postUser(cookie, target.id, { intent: "log-as" })).status).toBe(302);
+    expect((await root(cookie)).data.user.email).toBe(target.email);
+    await storage().users.update(target.id, { disabled: true }, { by: "system" });
+    const after = await root(cookie);
+    expect(after.data.user.email).toBe("operator@example.com");
+    expect(after.data.loggedAsBy).toBeNull();
+  });
+});
+
+describe("role step-down for the session", () => {
+  it("steps an operator down to VIEWER: the user menu and every right follow at once; and back", async () => {
+    const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
+    const down = await sessionRole(cookie, "VIEWER");
+    expect(down.status).toBe(302);
+    const as = await root(cookie);
+    expect(as.data.user.claims).toEqual({ type: "operator", role: "VIEWER" });
+    expect(as.data.sessionRoles).toEqual({ choices: ["ADMIN", "EDITOR", "REVIEWER", "VIEWER"], current: "VIEWER", own: "ADMIN" });
+    // /users needs the User right, which an operator VIEWER does not hold.
+    const users = await call(() => routes.users.loader(args(getRequest("/users", { cookie })) as never));
+    expect(users.location).toBe("/not-authorized");
+    // The session is not ended by the re-check (the stored claims did not change).
+    expect((await root(cookie)).data.user.email).toBe("operator@example.com");
+
+    expect((await sessionRole(cookie, "ADMIN")).status).toBe(302);
+    expect((await root(cookie)).data.user.claims).toEqual({ type: "operator", role: "ADMIN" });
+    const usersAgain = await call(() => routes.users.loader(args(getRequest("/users", { cookie })) as never));
+    expect(usersAgain.status).toBe(200);
+  });
+
+  it("lets a retailer ADMIN step down to EDITOR", async () => {
+    const cookie = await signIn(app.m, "retailer.admin@example.com", app.demoPassword);
+    expect((await sessionRole(cookie, "EDITOR")).status).toBe(302);
+    expect((await root(cookie)).data.user.claims).toEqual({ type: "retailer", role: "EDITOR" });
+  });
+
+  it("refuses a forged step-up, and SUPER_ADMIN, changing nothing", async () => {
+    const viewer = await sessionRole(cookies["retailer.viewer"]!, "ADMIN");
+    expect(viewer.status).toBe(403);
+    expect(viewer.data.error).toBe("operators:refused.stepUp");
+    expect((await root(cookies["retailer.viewer"]!)).data.user.claims).toEqual({ type: "retailer", role: "VIEWER" });
+
+    const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
+    const superAdmin = await sessionRole(cookie, "SUPER_ADMIN");
+    expect(superAdmin.status).toBe(403);
+    expect((await root(cookie)).data.user.claims.role).toBe("ADMIN");
+  });
+
+  it("is refused while logged as someone", async () => {
+    const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
+    await postUser(cookie, await idOf("retailer.admin@example.com"), { intent: "log-as" });
+    const refused = await sessionRole(cookie, "VIEWER");
+    expect(refused.status).toBe(403);
+    expect(refused.data.error).toBe("operators:refused.stepDownLoggedAs");
+  });
+});
+
+describe("retailer staff e-mail domain", () => {
+  const STAFF = "staff.example";
+  const stamp = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+  async function saveAccess(cookie: string, form: Record<string, string>) {
+    const { version } = await storage().config.get();
+    return call(() => routes.retailer.action(args(postRequest("/settings/retailer", { intent: "save-access-settings", version: String(version), ...form }, { cookie })) as never));
+  }
+  function invite(cookie: string, email: string, role = "EDITOR") {
+    const request = postRequest("/teams/acme-brand/settings/members", { intent: "invite", email, role }, { cookie });
+    return call(() => routes.members.action({ ...args(request), params: { teamId: "acme-brand" } } as never));
+  }
+
+  it("is a setting only operators change (a retailer ADMIN is refused)", async () => {
+    const refused = await saveAccess(cookies["retailer.admin"]!, { staffEmailDomain: STAFF, operatorTotpRequired: "on" });
+    expect(refused.status).toBe(403);
+    const saved = await saveAccess(cookies.operator!, { staffEmailDomain: `@${STAFF.toUpperCase()}`, operatorTotpRequired: "on" });
+    expect(saved.status, JSON.stringify(saved.data)).toBe(302);
+    expect((await storage().config.get()).access).toEqual({ staffEmailDomain: STAFF, operatorTotpRequired: true });
+  });
+
+  it("refuses a supplier inviting an address of the staff domain: no retailer rights, no invitation", async () => {
+    await saveAccess(cookies.operator!, { staffEmailDomain: STAFF, operatorTotpRequired: "on" });
+    const email = `anna.${stamp()}@${STAFF}`;
+    const refused = await invite(cookies["supplier.admin"]!, email);
+    expect(refused.status).toBe(403);
+    expect(JSON.stringify(refused.data)).toContain("operators:refused.staffDomainInvite");
+    expect((await storage().invitations.listForTeam("acme-brand")).some((i) => i.emailLower === email)).toBe(false);
+    expect(await storage().users.getByEmail(email)).toBeNull();
+  });
+
+  it("makes retailer staff of a staff-domain address a retailer ADMIN invited, with the invited role from the claims", async () => {
+    await saveAccess(cookies.operator!, { staffEmailDomain: STAFF, operatorTotpRequired: "on" });
+    const email = `bruno.${stamp()}@${STAFF}`;
+    const sent = await invite(cookies["retailer.admin"]!, email, "EDITOR");
+    expect(sent.status, JSON.stringify(sent.data)).toBe(302);
+    const mail = readOutbox(app.outboxDir).filter((m) => m.to.toLowerCase() === email).at(-1)!;
+    const token = new URL(/(https?:\/\/\S+\/invitation\?token=\S+)/.exec(mail.text)![1]!).searchParams.get("token")!;
+    const password = "Staff-pass-word-1";
+    const accepted = await call(() =>
+      routes.invitation.action(args(postRequest(`/invitation?token=${token}`, { intent: "create-account", token, displayName: "Bruno Staff", password, confirmPassword: password })) as never),
+    );
+    expect(accepted.status, JSON.stringify(accepted.data)).toBe(302);
+    expect((await storage().users.getByEmail(email))!.claims).toEqual({ type: "retailer", role: "EDITOR" });
+  });
+});
