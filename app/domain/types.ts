@@ -1,6 +1,6 @@
 /** Entity types shared by every layer. Pure data: no I/O, no framework. */
 import type { Cents } from "~/domain/money";
-import type { RetailerSettings } from "~/domain/retailer-settings";
+import type { FloorPrices, RetailerSettings } from "~/domain/retailer-settings";
 
 export const ACCOUNT_TYPES = ["operator", "retailer", "supplier"] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
@@ -190,6 +190,8 @@ export interface LiveConfigData {
   reloadLog: { at: string; from: number; to: number; userId: string | null }[];
   /** The retailer settings edited by operators; missing = the spec's defaults. */
   retailerSettings?: RetailerSettings;
+  /** Floor prices per keyword and category, edited by operators; missing = none. */
+  floorPrices?: FloorPrices;
   updated: string;
   updatedBy: string;
 }
