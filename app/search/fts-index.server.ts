@@ -39,7 +39,7 @@ const PRODUCT_TEXT_COLUMNS = "{title brand ident category}";
  * the hits are the most relevant of the first CANDIDATES matches, so that no query costs more
  * than ranking this many.
  */
-export const CANDIDATES = 2_000;
+export const CANDIDATES = 1_000;
 /** Words shorter than this are checked on the candidates of the longer ones (see withShortWords). */
 const SHORT_WORD = 3;
 /** Of a category's: its own name, its whole path. */
