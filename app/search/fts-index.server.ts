@@ -206,11 +206,14 @@ export class SearchIndex {
     this.db.pragma("busy_timeout = 5000");
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("cache_size = -32768");
-    this.db.exec(SCHEMA);
+    // An index of another schema is dropped before anything of this one is created on it.
+    this.db.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID");
     if (this.getMeta("schema") !== SCHEMA_VERSION) {
       this.db.exec(TABLES.map((t) => `DROP TABLE IF EXISTS ${t};`).join("\n"));
       this.db.exec(SCHEMA);
       this.setMeta("schema", SCHEMA_VERSION);
+    } else {
+      this.db.exec(SCHEMA);
     }
   }
 

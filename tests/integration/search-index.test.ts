@@ -4,6 +4,9 @@
  * relevance; a supplier's scope; ids to look among; categories and keywords ranked by demand,
  * with their products and sponsored products counted.
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productData, type Product } from "~/domain/catalog";
 import { NO_DEMAND } from "~/domain/demand";
@@ -176,5 +179,28 @@ describe("keywords", () => {
       ]),
     );
     expect(index.brands().sort()).toEqual(["Acme", "Casa Bella", "Kaffeehaus", "Lumière", "Nordic Harvest"]);
+  });
+});
+
+describe("the index file", () => {
+  it("is kept across restarts, and dropped when written by another version of the index", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ads-search-index-"));
+    const file = path.join(dir, "search-index.db");
+    try {
+      const first = new SearchIndex(file);
+      first.upsertProducts(CATALOG.slice(0, 2));
+      first.setMeta("catalogId", "c-1");
+      first.close();
+      const again = new SearchIndex(file);
+      expect([again.productCount(), again.getMeta("catalogId")]).toEqual([2, "c-1"]);
+      again.setMeta("schema", "0");
+      again.close();
+      const rebuilt = new SearchIndex(file);
+      // Nothing left: the next sync rebuilds it from the catalog.
+      expect([rebuilt.productCount(), rebuilt.getMeta("catalogId")]).toEqual([0, null]);
+      rebuilt.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
