@@ -4,7 +4,8 @@
 // Lighthouse mobile performance of login, dashboard, campaign list, editor and targeting signed in
 // (median of LIGHTHOUSE_RUNS runs, 5 by default, in Debian's Chromium) and SSR throughput and
 // latency (autocannon) of /login, / and the campaign list, editor and products pages signed in,
-// each beside the static /error-404 page in the same run, and writes bench/RESULTS.md.
+// each beside the static /error-404 page in the same run, the metrics store and product search
+// (bench/metrics.mjs, bench/search.mjs), and writes bench/RESULTS.md.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -14,6 +15,7 @@ import { firstLoadPerPage, observedScripts } from "./first-load.mjs";
 import { lighthousePage } from "./lighthouse.mjs";
 import { CONNECTIONS, DURATION, load, signIn, waitFor } from "./http.mjs";
 import { metricsBench } from "./metrics.mjs";
+import { searchBench } from "./search.mjs";
 import { servingBench } from "./serving.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -119,6 +121,9 @@ async function main() {
     write();
     console.log("Metrics store: 2,000 campaigns x 90 days…");
     lines.push(...(await metricsBench()));
+    write();
+    console.log("Product search: 100,000 products…");
+    lines.push(...(await searchBench()));
     write();
     console.log(lines.join("\n"));
   } finally {

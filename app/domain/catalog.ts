@@ -18,6 +18,8 @@ export interface ProductInput {
   /** Null when there is no former price. */
   stroke_price: Cents | null;
   categories: string[];
+  /** The marketplace seller the feed attributes the product to, where it gives one. */
+  seller_id?: string | null;
 }
 
 export interface ProductData extends ProductInput {
@@ -25,6 +27,8 @@ export interface ProductData extends ProductInput {
   brandLower: string;
   /** Word prefixes of the title, the brand and the id, for search. */
   searchTokens: string[];
+  /** The catalog change (CatalogRepo.upsertMany) that last wrote the product, for indexes built from it. */
+  catalogSeq?: number;
 }
 export type Product = ProductData & DocMeta;
 

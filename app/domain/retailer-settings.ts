@@ -269,3 +269,69 @@ export function validateRetailerSettings(settings: RetailerSettings): SettingsIs
   }
   return issues;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Floor prices per keyword or category (issue 10 section 1): the lowest bid a keyword or category
+// target accepts, set by operators. A category's floor also holds for its subcategories that
+// have none of their own; a target without a floor has the CPC minimum bid as its floor.
+
+export interface KeywordFloor {
+  /** The keyword's key (keywordKey: folded), as searches and targets name it. */
+  keyword: string;
+  /** The keyword as the operator wrote it, shown on screen. */
+  label: string;
+  cents: Cents;
+}
+
+export interface CategoryFloor {
+  /** The category id (app/domain/categories.ts). */
+  id: string;
+  /** Its path as shown, "Grocery > Coffee & tea". */
+  path: string;
+  cents: Cents;
+}
+
+/** Lists rather than maps: keywords may hold any character, which map keys of some stores refuse. */
+export interface FloorPrices {
+  keywords: KeywordFloor[];
+  categories: CategoryFloor[];
+}
+
+export const NO_FLOOR_PRICES: FloorPrices = { keywords: [], categories: [] };
+/** Floors per list at most. */
+export const MAX_FLOOR_PRICES = 500;
+
+export type FloorReason = "floor.keywordRequired" | "floor.categoryRequired" | "floor.duplicate" | "floor.tooMany" | "floor.unknownCategory" | "floor.priceRequired";
+
+/** Each keyword floor's problems (keywords already keyed; empty ones are refused). */
+export function checkKeywordFloors(floors: readonly { keyword: string; cents: Cents | null }[]): { index: number; field: "keyword" | "price"; reason: FloorReason | SettingsReason }[] {
+  const issues: { index: number; field: "keyword" | "price"; reason: FloorReason | SettingsReason }[] = [];
+  floors.forEach((floor, index) => {
+    if (!floor.keyword) issues.push({ index, field: "keyword", reason: "floor.keywordRequired" });
+    if (floor.cents === null) issues.push({ index, field: "price", reason: "floor.priceRequired" });
+    else {
+      const reason = checkBidBound(floor.cents);
+      if (reason) issues.push({ index, field: "price", reason });
+    }
+  });
+  duplicateIndexes(floors.map((f) => f.keyword)).forEach((index) => {
+    if (floors[index]!.keyword) issues.push({ index, field: "keyword", reason: "floor.duplicate" });
+  });
+  return issues;
+}
+
+/** The same rules for category floors, by category id. */
+export function checkCategoryFloors(floors: readonly { id: string; cents: Cents | null }[]): { index: number; field: "category" | "price"; reason: FloorReason | SettingsReason }[] {
+  return checkKeywordFloors(floors.map((f) => ({ keyword: f.id, cents: f.cents }))).map(({ index, field, reason }) => ({
+    index,
+    field: field === "keyword" ? "category" : "price",
+    reason: reason === "floor.keywordRequired" ? "floor.categoryRequired" : reason,
+  }));
+}
+
+/** Every floor rule over a whole value (the service's last check before saving). */
+export function validateFloorPrices(floors: FloorPrices): FloorReason | SettingsReason | null {
+  if (floors.keywords.length > MAX_FLOOR_PRICES || floors.categories.length > MAX_FLOOR_PRICES) return "floor.tooMany";
+  const first = [...checkKeywordFloors(floors.keywords), ...checkCategoryFloors(floors.categories)][0];
+  return first ? first.reason : null;
+}

@@ -1,6 +1,6 @@
 /** Entity types shared by every layer. Pure data: no I/O, no framework. */
 import type { Cents } from "~/domain/money";
-import type { RetailerSettings } from "~/domain/retailer-settings";
+import type { FloorPrices, RetailerSettings } from "~/domain/retailer-settings";
 
 export const ACCOUNT_TYPES = ["operator", "retailer", "supplier"] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
@@ -205,6 +205,8 @@ export interface LiveConfigData {
   retailerSettings?: RetailerSettings;
   /** Who signs in how (issue 12): the staff e-mail domain, the operators' second factor; missing = defaults. */
   access?: AccessSettings;
+  /** Floor prices per keyword and category, edited by operators; missing = none. */
+  floorPrices?: FloorPrices;
   updated: string;
   updatedBy: string;
 }

@@ -47,6 +47,10 @@ export const JSON_API_ROUTES: readonly { path: string; limit: number }[] = [
   { path: "/api/events", limit: EVENTS_BODY_LIMIT },
   // A /metrics request names a period, groups and filters: small.
   { path: "/api/metrics", limit: FORM_BODY_LIMIT },
+  // A /search request: a query, up to 1,000 ids and a few field names.
+  { path: "/api/search/product", limit: FORM_BODY_LIMIT },
+  { path: "/api/search/keyword", limit: FORM_BODY_LIMIT },
+  { path: "/api/search/category", limit: FORM_BODY_LIMIT },
 ];
 
 function jsonApiRoute(pathname: string) {

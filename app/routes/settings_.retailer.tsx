@@ -27,6 +27,7 @@ import {
   strategyOptions,
   toFormValue,
 } from "~/forms/retailer-settings";
+import { FloorPricesFieldsSchema, FloorPricesSchema, saveFloorPricesIntent, toFloorFormValue } from "~/forms/floor-prices";
 import { requirePermission, requireUser } from "~/http/auth.server";
 import { reply, replyInvalid, unknownIntent } from "~/http/reply.server";
 import { getEnv } from "~/services/env.server";
@@ -36,6 +37,7 @@ import {
   updateRetailerSettings,
   type RetailerSettingsOutcome,
 } from "~/services/retailer-settings.server";
+import { readFloorPricesForEdit, updateFloorPrices } from "~/services/floor-prices.server";
 import { formatDateTime } from "~/utils/format";
 import { AccessSettingsSchema, saveAccessSettingsIntent } from "~/forms/operators";
 import { readAccessSettingsForEdit, updateAccessSettings } from "~/services/access-settings.server";
@@ -46,10 +48,13 @@ const PATH = "/settings/retailer";
 /** Operators edit; a retailer ADMIN reads (operators hold every right; retailer admins read the settings); everyone else is turned away. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, "RetailerSettings");
-  const current = await readRetailerSettingsForEdit();
+  const [current, floorPrices] = await Promise.all([readRetailerSettingsForEdit(), readFloorPricesForEdit()]);
   return {
     ...current,
     access: await readAccessSettingsForEdit(),
+    floorPrices: floorPrices.floors,
+    /** The catalog's category paths, offered while typing a category (at most 1,000). */
+    categoryChoices: floorPrices.categories.slice(0, 1_000),
     canEdit: can(user, "RetailerSettings", "update"),
     currency: currencyForLocale(getEnv().RETAILER_CURRENCY_LOCALE),
     timezone: user.timezone,
@@ -75,6 +80,11 @@ export async function action({ request }: ActionFunctionArgs) {
       const outcome = await updateAccessSettings(user, { version, staffEmailDomain: staffEmailDomain ?? "", operatorTotpRequired: operatorTotpRequired === "on" });
       return reply(outcome, { form: "access" as const, submission, with: { version: null }, onSuccess: () => ({ to: PATH, toast: { type: "success" as const, title: "toast.changesSaved" } }) });
     }
+    case saveFloorPricesIntent: {
+      const submission = parseWithZod(formData, { schema: FloorPricesSchema });
+      if (submission.status !== "success") return replyInvalid("floors" as const, submission, { with: { version: null } });
+      return replySettings("floors", submission, await updateFloorPrices(user, submission.value), "retailer:toast.floorsSaved");
+    }
     case resetRetailerSettingsIntent: {
       const submission = parseWithZod(formData, { schema: ResetRetailerSettingsSchema });
       if (submission.status !== "success") return replyInvalid("reset" as const, submission, { with: { version: null } });
@@ -89,7 +99,7 @@ export async function action({ request }: ActionFunctionArgs) {
  * A save or reset keeps the user's input when refused; after a conflict, the form carries the
  * version read now, so the next try is based on it (the page's own data is not reloaded).
  */
-async function replySettings<F extends "save" | "reset">(
+async function replySettings<F extends "save" | "reset" | "floors">(
   form: F,
   submission: Submission<unknown>,
   outcome: RetailerSettingsOutcome,
@@ -123,10 +133,14 @@ export default function RetailerSettingsRoute() {
         <>
           {/* A new version (after a save or a reset) starts the form again from the saved values. */}
           <SettingsForm key={version} />
+          <FloorPricesForm key={`floors-${version}`} />
           <ResetPanel />
         </>
       ) : (
-        <SettingsFacts settings={settings} currency={currency} />
+        <>
+          <SettingsFacts settings={settings} currency={currency} />
+          <FloorPricesFacts />
+        </>
       )}
       <AccessPanel canEdit={canEdit} />
     </>
@@ -526,6 +540,196 @@ function BannerSection({ fields, bannerPlacements }: { fields: Fields; bannerPla
         idPrefix="retailer-banner-sizes"
       />
       <TextField field={fields.storedBannerSizes} label={t("banners.stored")} help={t("banners.storedHelp")} />
+    </section>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Floor prices per keyword and category (their own form: saved apart from the settings above)
+
+type FloorRowFields = FieldMetadata<{ keyword?: string; category?: string; price?: string; remove?: string }[] | undefined>;
+
+function FloorPricesForm() {
+  const { t, i18n } = useTranslation("retailer");
+  const { floorPrices, categoryChoices, version, currency, settings } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === saveFloorPricesIntent;
+  const [form, fields] = useForm({
+    id: "floor-prices-form",
+    lastResult: actionData?.form === "floors" ? actionData.result : undefined,
+    constraint: getZodConstraint(FloorPricesFieldsSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: FloorPricesSchema }),
+    defaultValue: toFloorFormValue(floorPrices, i18n.language),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const conflict = actionData?.form === "floors" && "kind" in actionData && actionData.kind === "conflict";
+  const hasFieldErrors = Object.entries(form.allErrors).some(([name, errors]) => name !== "" && errors.length);
+  return (
+    <section className="panel" aria-labelledby="retailer-floors-title">
+      <h2 id="retailer-floors-title">{t("floors.title")}</h2>
+      <p className="muted">{t("floors.intro")}</p>
+      {settings.floorPrices ? null : <p className="notice">{t("floors.off")}</p>}
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value={saveFloorPricesIntent} />
+        <input type="hidden" name="version" value={(actionData?.form === "floors" ? actionData.version : null) ?? version} />
+        {form.errors?.length ? (
+          <FormAlert title={t(conflict ? "common:errors.conflictTitle" : "common:errors.errorOccurred")} message={t(form.errors[0]!)} />
+        ) : hasFieldErrors ? (
+          <FormAlert title={t("common:errors.conflictTitle")} message={t("errors.invalid")} />
+        ) : null}
+        <FloorRows
+          rows={fields.keywords as FloorRowFields}
+          name="keyword"
+          caption={t("floors.keywords", { currency })}
+          header={t("floors.keyword")}
+          help={t("floors.keywordsHelp")}
+          idPrefix="retailer-floor-keywords"
+          texts={{ name: (n) => t("floors.keywordFor", { n }), price: (n) => t("floors.priceForKeyword", { n }), remove: (n) => t("floors.removeKeyword", { n }) }}
+        />
+        <FloorRows
+          rows={fields.categories as FloorRowFields}
+          name="category"
+          caption={t("floors.categories", { currency })}
+          header={t("floors.category")}
+          help={t("floors.categoriesHelp")}
+          idPrefix="retailer-floor-categories"
+          list="retailer-category-choices"
+          texts={{ name: (n) => t("floors.categoryFor", { n }), price: (n) => t("floors.priceForCategory", { n }), remove: (n) => t("floors.removeCategory", { n }) }}
+        />
+        <datalist id="retailer-category-choices">
+          {categoryChoices.map((path) => (
+            <option key={path} value={path} />
+          ))}
+        </datalist>
+        <SubmitButton pending={pending}>{t("floors.save")}</SubmitButton>
+      </Form>
+    </section>
+  );
+}
+
+/** Rows of a text (keyword or category), a floor price and a 'remove' tick, with blank rows to add more. */
+function FloorRows({
+  rows,
+  name,
+  caption,
+  header,
+  help,
+  idPrefix,
+  list,
+  texts,
+}: {
+  rows: FloorRowFields;
+  name: "keyword" | "category";
+  caption: string;
+  header: string;
+  help: string;
+  idPrefix: string;
+  list?: string;
+  texts: { name: (n: number) => string; price: (n: number) => string; remove: (n: number) => string };
+}) {
+  const { t } = useTranslation("retailer");
+  const helpId = `${idPrefix}-help`;
+  return (
+    <>
+      <div className="table-wrap retailer-table">
+        <table aria-describedby={helpId}>
+          <caption>{caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{header}</th>
+              <th scope="col">{t("floors.price")}</th>
+              <th scope="col">{t("types.remove")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.getFieldList().map((row, index) => {
+              const cells = row.getFieldset();
+              const text = cells[name];
+              const n = index + 1;
+              return (
+                <tr key={row.key}>
+                  <td>
+                    <label className="visually-hidden" htmlFor={text.id}>
+                      {texts.name(n)}
+                    </label>
+                    <input
+                      {...getInputProps(text, { type: "text" })}
+                      key={text.key}
+                      list={list}
+                      className="retailer-floor-target"
+                      size={name === "category" ? 36 : 20}
+                      aria-invalid={invalid(text)}
+                      aria-describedby={describedBy(text)}
+                    />
+                    <ErrorList id={text.errorId} errors={text.errors} />
+                  </td>
+                  <td>
+                    <CellInput field={cells.price} label={texts.price(n)} inputMode="decimal" />
+                  </td>
+                  <td className="retailer-check-cell">
+                    {text.initialValue ? (
+                      <>
+                        <input {...getInputProps(cells.remove, { type: "checkbox" })} key={cells.remove.key} />
+                        <label className="visually-hidden" htmlFor={cells.remove.id}>
+                          {texts.remove(n)}
+                        </label>
+                      </>
+                    ) : null}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <p id={helpId} className="field-help retailer-after-table">
+        {help}
+      </p>
+    </>
+  );
+}
+
+/** The floor prices, read only (retailer ADMIN). */
+function FloorPricesFacts() {
+  const { t, i18n } = useTranslation("retailer");
+  const { floorPrices, currency } = useLoaderData<typeof loader>();
+  const money = (cents: number) => formatMoney(cents, currency, i18n.language);
+  const empty = !floorPrices.keywords.length && !floorPrices.categories.length;
+  return (
+    <section className="panel" aria-labelledby="retailer-floors-title">
+      <h2 id="retailer-floors-title">{t("floors.title")}</h2>
+      <p className="muted">{t("floors.intro")}</p>
+      {empty ? (
+        <p>{t("floors.none")}</p>
+      ) : (
+        <div className="table-wrap retailer-table">
+          <table>
+            <caption>{t("floors.title")}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("floors.target")}</th>
+                <th scope="col">{t("floors.price")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {floorPrices.keywords.map((f) => (
+                <tr key={`k-${f.keyword}`}>
+                  <th scope="row">{t("floors.keywordNamed", { keyword: f.label || f.keyword })}</th>
+                  <td>{money(f.cents)}</td>
+                </tr>
+              ))}
+              {floorPrices.categories.map((f) => (
+                <tr key={`c-${f.id}`}>
+                  <th scope="row">{t("floors.categoryNamed", { category: f.path })}</th>
+                  <td>{money(f.cents)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </section>
   );
 }

@@ -6,6 +6,8 @@
  */
 import { getEnv } from "~/services/env.server";
 import { seedDemoCampaigns } from "~/services/demo-campaigns.server";
+import { seedDemoDemand } from "~/services/demo-demand.server";
+import { warmSearchIndex } from "~/services/search.server";
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoData } from "~/services/seed.server";
 import { scheduleNotificationJobs } from "~/services/notifications.server";
 import { processScheduler } from "~/services/scheduler.server";
@@ -36,9 +38,17 @@ export async function boot(): Promise<void> {
   }
   if (!env.EVENTS_API_KEY) console.log("POST /api/events is closed: set EVENTS_API_KEY (32 characters or more).");
   else if (env.EVENTS_API_KEY_FILE) console.log(`POST /api/events: the demo's key is in ${env.EVENTS_API_KEY_FILE}.`);
-  if (!env.SEED_DEMO_DATA) return;
+  if (!env.SEED_DEMO_DATA) {
+    if (!underTests()) warmSearchIndex();
+    return;
+  }
   let created = await seedDemoData(storage);
-  if (env.SEED_DEMO_CAMPAIGNS) created += await seedDemoCampaigns(storage, new Date());
+  if (env.SEED_DEMO_CAMPAIGNS) {
+    created += await seedDemoCampaigns(storage, new Date());
+    created += await seedDemoDemand(storage, new Date(), env.RETAILER_TIMEZONE);
+  }
+  // The search index follows the catalog just seeded; built in the background.
+  if (!underTests()) warmSearchIndex();
   const lines = [
     created ? `Seeded ${created} demo records.` : "Demo data already present.",
     `Demo sign-ins (password ${DEMO_PASSWORD}, demo data only):`,

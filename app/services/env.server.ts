@@ -25,6 +25,8 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().default("Ads console <no-reply@example.com>"),
   RETAILER_CURRENCY_LOCALE: z.string().default("fr-FR"),
   RETAILER_TIMEZONE: z.string().default("Europe/Paris"),
+  /** The retailer's shop, for the addresses of its search and category pages (search hits' url). */
+  RETAILER_SITE_URL: z.string().url().default("https://shop.example.com"),
   PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().positive().default(60),
   TRUST_PROXY: z.string().default("loopback"),
   /** The ad server's credential for POST /api/events (Authorization: Bearer …). */

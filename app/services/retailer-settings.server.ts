@@ -1,7 +1,7 @@
 /** The retailer settings in force: the live config's, else the spec's defaults (spec section 9). */
 import { auditActor } from "~/domain/operators";
 import { can } from "~/domain/permissions";
-import { DEFAULT_RETAILER_SETTINGS, validateRetailerSettings, type RetailerSettings } from "~/domain/retailer-settings";
+import { DEFAULT_RETAILER_SETTINGS, NO_FLOOR_PRICES, validateRetailerSettings, type FloorPrices, type RetailerSettings } from "~/domain/retailer-settings";
 import { fail, forbidden, ok, type Result } from "~/domain/result";
 import type { User } from "~/domain/types";
 import { ConflictError, fieldOps } from "~/storage/port";
@@ -12,6 +12,12 @@ import { getStorage } from "~/services/storage.server";
 export async function getRetailerSettings(): Promise<RetailerSettings> {
   const config = await getLiveConfig();
   return config?.retailerSettings ?? DEFAULT_RETAILER_SETTINGS;
+}
+
+/** The floor prices per keyword and category in force (none until an operator sets some). */
+export async function getFloorPrices(): Promise<FloorPrices> {
+  const config = await getLiveConfig();
+  return config?.floorPrices ?? NO_FLOOR_PRICES;
 }
 
 /** The retailer's time zone: schedules ads and cuts days (users' own time zones only display instants). */

@@ -77,6 +77,8 @@ export const COLLECTIONS = {
   campaignViewOwner: "campaign_view_owner",
   /** The retailer's product catalog. */
   product: "product",
+  /** One document: the catalog's change counter, for the indexes built from it (ADR 20). */
+  catalogState: "catalog_state",
   /** Batches of ad events received (what each counted), for idempotency (ADR 18). */
   eventBatch: "event_batch",
   /** One document per wallet: its ad spend not yet settled into the ledger, in micros. */
@@ -445,6 +447,8 @@ export interface PublicationRepo {
   getCampaign(campaignId: string): Promise<PublishedCampaign | null>;
   /** The campaign ids the ad server serves for a product. */
   campaignsForProduct(productId: string): Promise<string[]>;
+  /** The products at least one published campaign sponsors, by id, a page at a time. */
+  listSponsoredProducts(spec: { limit?: number; after?: string | null }): Promise<Page<string>>;
 }
 
 export interface CatalogListSpec {
@@ -456,14 +460,49 @@ export interface CatalogListSpec {
   after?: string | null;
 }
 
+/**
+ * Where the catalog's changes stand, for an index built from the catalog (the search index of
+ * ADR 20). Each upsertMany is numbered (`seq`) and stamps the products it writes with its
+ * number (`catalogSeq`); while it writes, its number is `open`.
+ */
+export interface CatalogState {
+  /** Made once with the state: another id means another catalog (a new database): rebuild. */
+  catalogId: string;
+  /** The number of the latest upsertMany begun. */
+  seq: number;
+  /** The upserts begun and not finished (their products may be partly written), with their start. */
+  open: { seq: number; since: string }[];
+  updated: string;
+}
+
+export interface CatalogChangesSpec {
+  /**
+   * Products written by upsert number `sinceSeq` or later, by that number (then id); null: every
+   * product, by id (products written before numbering began included).
+   */
+  sinceSeq: number | null;
+  limit?: number;
+  after?: string | null;
+}
+
+/** An upsert left open longer than this (its process died) no longer holds readers back. */
+export const CATALOG_OPEN_TIMEOUT_MS = 60 * 60 * 1000;
+
 export interface CatalogRepo {
   getOne(id: string): Promise<Product | null>;
   getMany(ids: readonly string[]): Promise<Product[]>;
   /** By title; search by a word prefix of title, brand or id. */
   list(spec: CatalogListSpec): Promise<Page<Product>>;
-  /** Creates or replaces products (batched under each adapter's transaction size). */
+  /**
+   * Creates or replaces products (batched under each adapter's transaction size), as one
+   * numbered change of the catalog state.
+   */
   upsertMany(products: readonly (ProductInput & { id: string })[]): Promise<number>;
   count(): Promise<number>;
+  /** The catalog's change state (made on first read; its `version` changes with every change). */
+  state(): Promise<CatalogState & DocMeta>;
+  /** One page of the products changed since an upsert (see CatalogChangesSpec). */
+  listChanged(spec: CatalogChangesSpec): Promise<Page<Product>>;
 }
 
 /** A view created, or the refusal the caller's rule gave (checked in the same transaction). */

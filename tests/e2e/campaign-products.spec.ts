@@ -5,8 +5,10 @@
  * typed position; then the history lists the changes and downloads as CSV. Axe on both pages (JS on).
  *
  * Every test creates its own draft (the creation form, posted as the signed-in user) and uses the
- * demo catalog (SKU-000001…SKU-000005 are 1P products, SKU-000006 is 3P), so the specs running
- * in parallel, and the JS-on and JS-off servers, never share a campaign.
+ * demo catalog (SKU-000001…SKU-000005 are 1P products, SKU-000006 is 3P, of several brands: a
+ * retailer may sponsor any of them; SKU-000002 and SKU-000020 are Acme's, which the Acme Brand
+ * team's supplier may sponsor), so the specs running in parallel, and the JS-on and JS-off
+ * servers, never share a campaign.
  */
 import fs from "node:fs";
 import type { Locator, Page } from "@playwright/test";
@@ -86,7 +88,8 @@ class ProductsPage {
 }
 
 test.describe("campaign products", () => {
-  test.use({ role: "supplierAdmin" });
+  // A retailer's staff may sponsor products of every brand, 3P ones too (a supplier only its brands').
+  test.use({ role: "retailerAdmin" });
 
   test("add products by pasting ids, see the unknown one reported and a 3P one refused, switch one off, remove one, remove two after a confirmation", { tag: "@nojs" }, async ({ page, app, baseURL, javaScriptEnabled }) => {
     test.slow(); // A dozen round trips, each a full page without JavaScript.
@@ -195,10 +198,10 @@ test.describe("campaign history", () => {
     const id = await createProductsCampaign(page, baseURL!, name);
     const products = new ProductsPage(page, id);
     await products.goto();
-    await products.addIds("SKU-000001 SKU-000002");
+    await products.addIds("SKU-000002 SKU-000020");
     await expect(products.table.locator("tbody tr")).toHaveCount(2);
-    await products.click(products.rowButton("SKU-000001", pt("toggle.off")));
-    await expect(products.row("SKU-000001")).toContainText(pt("status.off"));
+    await products.click(products.rowButton("SKU-000020", pt("toggle.off")));
+    await expect(products.row("SKU-000020")).toContainText(pt("status.off"));
 
     await page.getByRole("navigation", { name: ct("editor.sections") }).getByRole("link", { name: ct("editor.section.history") }).click();
     await expect(page.getByRole("heading", { level: 2, name: pt("history.title") })).toBeVisible();
@@ -207,11 +210,11 @@ test.describe("campaign history", () => {
     await expect(entries).toHaveCount(3);
     // Newest first: the switch-off, the addition, the creation.
     await expect(entries.nth(0).getByRole("heading")).toContainText(`${pt("history.actions.update")} · ${pt("history.by", { by: "Sam Supplier" })}`);
-    await expect(entries.nth(0)).toContainText(pt("history.offers.switchedOff", { ids: "SKU-000001" }));
+    await expect(entries.nth(0)).toContainText(pt("history.offers.switchedOff", { ids: "SKU-000020" }));
     const productIds = entries.nth(0).getByRole("row").filter({ has: page.getByRole("rowheader", { name: pt("history.fields.productIds"), exact: true }) });
-    await expect(productIds.getByRole("cell").nth(0)).toHaveText("SKU-000001, SKU-000002");
+    await expect(productIds.getByRole("cell").nth(0)).toHaveText("SKU-000002, SKU-000020");
     await expect(productIds.getByRole("cell").nth(1)).toHaveText("SKU-000002");
-    await expect(entries.nth(1)).toContainText(pt("history.offers.added", { ids: "SKU-000001, SKU-000002" }));
+    await expect(entries.nth(1)).toContainText(pt("history.offers.added", { ids: "SKU-000002, SKU-000020" }));
     await expect(entries.nth(2).getByRole("heading")).toContainText(pt("history.actions.create"));
     await expect(entries.nth(2).getByRole("row").filter({ has: page.getByRole("rowheader", { name: pt("history.fields.name"), exact: true }) }).first()).toContainText(name);
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
@@ -224,7 +227,7 @@ test.describe("campaign history", () => {
     const csv = fs.readFileSync((await download.path())!, "utf8").replace(/^\uFEFF/, "");
     const lines = csv.split("\r\n");
     expect(lines[0]).toBe("Date (Europe/Paris),By,Action,Field,Before,After");
-    expect(lines.some((l) => /,supplier\.admin@example\.com,Edited,Products switched on,"\[""SKU-000001"",""SKU-000002""\]","\[""SKU-000002""\]"$/.test(l))).toBe(true);
+    expect(lines.some((l) => /,supplier\.admin@example\.com,Edited,Products switched on,"\[""SKU-000002"",""SKU-000020""\]","\[""SKU-000002""\]"$/.test(l))).toBe(true);
     expect(lines.some((l) => l.includes(`,Created,Name,,${name}`))).toBe(true);
     // Still on the history page.
     await expect(page.getByRole("heading", { level: 2, name: pt("history.title") })).toBeVisible();

@@ -106,9 +106,9 @@ test.describe("an archived campaign", () => {
     // While it is a draft, each section has its form.
     await page.goto(`/campaigns/${id}/products`);
     const products = section(page, pt("title"));
-    await products.getByLabel(pt("add.label"), { exact: true }).fill("SKU-000001");
+    await products.getByLabel(pt("add.label"), { exact: true }).fill("SKU-000002");
     await submitAndWait(page, `/campaigns/${id}/products`, () => products.getByRole("button", { name: pt("add.submit"), exact: true }).click());
-    await expect(products.getByRole("table")).toContainText("SKU-000001");
+    await expect(products.getByRole("table")).toContainText("SKU-000002");
     await page.goto(`/campaigns/${id}/targeting`);
     await expect(section(page, ct("editor.section.targeting")).getByRole("button", { name: tt("save"), exact: true })).toBeVisible();
     await page.goto(`/campaigns/${id}/creative`);
@@ -122,7 +122,7 @@ test.describe("an archived campaign", () => {
 
     await page.goto(`/campaigns/${id}/products`);
     await expect(products.getByText(pt("readOnly"))).toBeVisible();
-    await expect(products.getByRole("table")).toContainText("SKU-000001");
+    await expect(products.getByRole("table")).toContainText("SKU-000002");
     await expect(products.getByLabel(pt("add.label"), { exact: true })).toHaveCount(0);
     await expect(products.getByRole("button")).toHaveCount(0);
 

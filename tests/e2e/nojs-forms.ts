@@ -76,6 +76,7 @@ export const NOJS_FORMS: Record<string, NoJsTest | null> = {
   "reverse-entry": { spec: "wallets.spec.ts", test: "create a wallet, credit 100.00, debit 30.00, see the runway, reverse the debit, archive it and a credit is refused" },
   "review-statuses": { spec: "teams.spec.ts", test: "suspends two selected teams after reviewing the change" },
   "revoke-invitation": { spec: "users.spec.ts", test: "a pending invitation is resent (the old link dies) and revoked after a confirmation" },
+  "save-floor-prices": { spec: "retailer-settings.stateful.spec.ts", test: "an operator sets floor prices for a keyword and a category, sees them kept, and removes them" },
   "save-platform": { spec: "maintenance.stateful.spec.ts", test: "the operator turns maintenance on and off; a retailer is kept out meanwhile" },
   "save-positions": { spec: "campaign-products.spec.ts", test: "move a product by keyboard: the list reorders and the focus stays on the moved product; a typed position reorders it too" },
   "save-retailer-settings": { spec: "retailer-settings.stateful.spec.ts", test: "an operator changes a bid limit, sees it saved, and resets to the defaults" },

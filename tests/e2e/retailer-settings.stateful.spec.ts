@@ -157,6 +157,58 @@ test.describe("retailer settings", () => {
   });
 });
 
+test.describe("floor prices", () => {
+  test.use({ role: "operator" });
+  test.slow();
+
+  test("an operator sets floor prices for a keyword and a category, sees them kept, and removes them", { tag: "@nojs" }, async ({ app, javaScriptEnabled }) => {
+    const { page } = app;
+    const screen = new RetailerSettingsPage(page);
+    await screen.goto();
+    const floors = page.getByRole("region", { name: r("floors.title"), exact: true });
+    const save = floors.getByRole("button", { name: r("floors.save"), exact: true });
+    const keyword = (n: number) => floors.getByLabel(r("floors.keywordFor", { n }), { exact: true });
+    const keywordPrice = (n: number) => floors.getByLabel(r("floors.priceForKeyword", { n }), { exact: true });
+    const category = (n: number) => floors.getByLabel(r("floors.categoryFor", { n }), { exact: true });
+    const categoryPrice = (n: number) => floors.getByLabel(r("floors.priceForCategory", { n }), { exact: true });
+    const submit = () => submitAndWait(page, PATH, () => save.click());
+
+    await keyword(1).fill("Coffee");
+    await keywordPrice(1).fill("0.40");
+    // A category the catalog does not have: refused beside the field, the input kept.
+    await category(1).fill("Grocery > Caviar");
+    await categoryPrice(1).fill("0.30");
+    await submit();
+    await expect(floors.getByText(r("errors.floor.unknownCategory"), { exact: true })).toBeVisible();
+    await expect(category(1)).toHaveAttribute("aria-invalid", "true");
+    await expect(keyword(1)).toHaveValue("Coffee");
+    await checkA11y(page, javaScriptEnabled);
+
+    try {
+      await category(1).fill("Grocery > Coffee & tea");
+      await submit();
+      await expect(new Shell(page).toast(en("toast.changesSaved"))).toBeVisible();
+      await page.reload();
+      await expect(keyword(1)).toHaveValue("Coffee");
+      await expect(keywordPrice(1)).toHaveValue("0.40");
+      await expect(category(1)).toHaveValue("Grocery > Coffee & tea");
+      await expect(categoryPrice(1)).toHaveValue("0.30");
+      // A blank row under them, to add more.
+      await expect(keyword(2)).toHaveValue("");
+    } finally {
+      await screen.goto();
+      for (const name of [r("floors.removeKeyword", { n: 1 }), r("floors.removeCategory", { n: 1 })]) {
+        const tick = floors.getByLabel(name, { exact: true });
+        if (await tick.count()) await tick.check();
+      }
+      await submit();
+    }
+    await expect(new Shell(page).toast(en("toast.changesSaved"))).toBeVisible();
+    await expect(keyword(1)).toHaveValue("");
+    await expect(category(1)).toHaveValue("");
+  });
+});
+
 test.describe("retailer settings, read only", () => {
   test.use({ role: "retailerAdmin" });
 

@@ -9,6 +9,7 @@ import type { Campaign as StoredCampaign, CampaignData } from "~/domain/campaign
 import type { WalletCost } from "~/domain/metrics/events";
 import {
   AlreadyExistsError,
+  CATALOG_OPEN_TIMEOUT_MS,
   COLLECTIONS,
   ConflictError,
   fieldOps,
@@ -30,6 +31,7 @@ import {
   makeCampaignData,
   makeInvitationInput,
   makePosting,
+  makeProductInput,
   makePublishedCampaign,
   makeTeamData,
   makeUserData,
@@ -1767,6 +1769,131 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(await storage.spend.getBatch("old-1")).toBeNull();
           expect(await storage.spend.getBatch("old-2")).toBeNull();
           expect(await storage.spend.getBatch("new-1")).not.toBeNull();
+        });
+      });
+
+      describe("catalog changes (what the search index follows, ADR 20)", () => {
+        const product = (id: string, title = `Product ${id}`) => makeProductInput({ id, title });
+        const ids = (page: { items: { id: string }[] }) => page.items.map((p) => p.id);
+
+        it("keeps one state, made on first read: a catalog id, no change yet", async () => {
+          const first = await storage.catalog.state();
+          expect(first).toMatchObject({ seq: 0, open: [] });
+          expect(first.catalogId).toMatch(/^[0-9a-f-]{36}$/);
+          const again = await storage.catalog.state();
+          expect(again).toEqual(first);
+          // Two readers at once agree on the one state.
+          await store.clear();
+          const [a, b] = await Promise.all([storage.catalog.state(), storage.catalog.state()]);
+          expect(a.catalogId).toBe(b.catalogId);
+        });
+
+        it("numbers each upsert, stamps its products with the number, and lists the products changed since one", async () => {
+          await storage.catalog.upsertMany([product("SKU-C3"), product("SKU-C1"), product("SKU-C2")]);
+          const afterFirst = await storage.catalog.state();
+          expect(afterFirst).toMatchObject({ seq: 1, open: [] });
+          await storage.catalog.upsertMany([product("SKU-C4"), product("SKU-C1", "Renamed")]);
+          const afterSecond = await storage.catalog.state();
+          expect(afterSecond).toMatchObject({ seq: 2, open: [], catalogId: afterFirst.catalogId });
+          expect(afterSecond.version).toBeGreaterThan(afterFirst.version);
+          expect(await storage.catalog.getOne("SKU-C1")).toMatchObject({ title: "Renamed", catalogSeq: 2 });
+          expect(await storage.catalog.getOne("SKU-C2")).toMatchObject({ catalogSeq: 1 });
+
+          // Since the second: only what it wrote (a product rewritten moves to its number), by number then id.
+          expect(ids(await storage.catalog.listChanged({ sinceSeq: 2 }))).toEqual(["SKU-C1", "SKU-C4"]);
+          expect(ids(await storage.catalog.listChanged({ sinceSeq: 1 }))).toEqual(["SKU-C2", "SKU-C3", "SKU-C1", "SKU-C4"]);
+          expect(ids(await storage.catalog.listChanged({ sinceSeq: 3 }))).toEqual([]);
+          // Every product, by id, a page at a time.
+          const first = await storage.catalog.listChanged({ sinceSeq: null, limit: 3 });
+          expect(ids(first)).toEqual(["SKU-C1", "SKU-C2", "SKU-C3"]);
+          const second = await storage.catalog.listChanged({ sinceSeq: null, limit: 3, after: first.next });
+          expect(ids(second)).toEqual(["SKU-C4"]);
+          expect(second.next).toBeNull();
+          // The same with a number, across pages.
+          const since1 = await storage.catalog.listChanged({ sinceSeq: 1, limit: 2 });
+          expect(ids(since1)).toEqual(["SKU-C2", "SKU-C3"]);
+          expect(ids(await storage.catalog.listChanged({ sinceSeq: 1, limit: 2, after: since1.next }))).toEqual(["SKU-C1", "SKU-C4"]);
+        });
+
+        it("changes nothing for an empty upsert, and keeps the seller id where the feed gives one", async () => {
+          const before = await storage.catalog.state();
+          expect(await storage.catalog.upsertMany([])).toBe(0);
+          expect(await storage.catalog.state()).toEqual(before);
+          await storage.catalog.upsertMany([makeProductInput({ id: "SKU-S1", seller_id: " seller-42 " }), makeProductInput({ id: "SKU-S2", seller_id: "" })]);
+          expect(await storage.catalog.getOne("SKU-S1")).toMatchObject({ seller_id: "seller-42" });
+          expect(await storage.catalog.getOne("SKU-S2")).not.toHaveProperty("seller_id");
+        });
+
+        it("holds an upsert open while it writes, and lets go of one left open by a process that died", async () => {
+          const now = Date.now();
+          const stale = new Date(now - CATALOG_OPEN_TIMEOUT_MS - 60_000).toISOString();
+          const running = new Date(now - 60_000).toISOString();
+          await store.set(COLLECTIONS.catalogState, "catalog", { catalogId: "c-1", seq: 7, open: [{ seq: 6, since: stale }, { seq: 7, since: running }], updated: running });
+          expect(await storage.catalog.state()).toMatchObject({ seq: 7, open: [{ seq: 6 }, { seq: 7 }] });
+          // While an upsert writes, its number is open (seen here from inside its first write).
+          const seen: unknown[] = [];
+          const watching = createStorage(
+            new Proxy(store, {
+              get(target, prop) {
+                if (prop === "transaction") {
+                  return async (fn: Parameters<DocumentStore["transaction"]>[0]) => {
+                    const result = await target.transaction(fn);
+                    seen.push((await target.get<{ open: { seq: number }[] }>(COLLECTIONS.catalogState, "catalog"))?.open.map((o) => o.seq));
+                    return result;
+                  };
+                }
+                const value = Reflect.get(target, prop, target);
+                return typeof value === "function" ? value.bind(target) : value;
+              },
+            }),
+          );
+          await watching.catalog.upsertMany([product("SKU-O1")]);
+          // Begun (8 open beside the running 7, the stale 6 dropped), written, finished.
+          expect(seen).toEqual([[7, 8], [7, 8], [7]]);
+          expect(await storage.catalog.state()).toMatchObject({ catalogId: "c-1", seq: 8, open: [{ seq: 7 }] });
+        });
+
+        it("lets an index follow it: rebuilt once, then only what changed", async () => {
+          const { SearchIndex } = await import("~/search/fts-index.server");
+          const { followCatalog, nextFromSeq } = await import("~/search/follow.server");
+          const index = new SearchIndex(":memory:");
+          try {
+            await storage.catalog.upsertMany(Array.from({ length: 12 }, (_, i) => product(`SKU-F${String(i).padStart(2, "0")}`, `Espresso cup ${i}`)));
+            expect(await followCatalog(index, storage.catalog)).toEqual({ outcome: "rebuilt", read: 12 });
+            expect(index.productCount()).toBe(12);
+            expect(await followCatalog(index, storage.catalog)).toEqual({ outcome: "unchanged", read: 0 });
+            await storage.catalog.upsertMany([product("SKU-F03", "Café crème bowl"), product("SKU-F99", "Tea pot")]);
+            expect(await followCatalog(index, storage.catalog)).toEqual({ outcome: "updated", read: 2 });
+            expect(index.productCount()).toBe(13);
+            expect(index.searchProducts({ words: ["creme"], scope: null, limit: 5 }).map((h) => h.id)).toEqual(["SKU-F03"]);
+            expect(index.searchProducts({ words: ["espresso"], scope: null, limit: 20 })).toHaveLength(11);
+            // Another catalog (a new database): rebuilt from scratch.
+            await store.clear();
+            await storage.catalog.upsertMany([product("SKU-N1", "Green tea")]);
+            expect(await followCatalog(index, storage.catalog)).toEqual({ outcome: "rebuilt", read: 1 });
+            expect(index.productCount()).toBe(1);
+            // An upsert still open is read again next time.
+            expect(nextFromSeq({ seq: 9, open: [{ seq: 8, since: new Date().toISOString() }] }, Date.now())).toBe(8);
+            expect(nextFromSeq({ seq: 9, open: [] }, Date.now())).toBe(10);
+          } finally {
+            index.close();
+          }
+        });
+      });
+
+      describe("sponsored products (the publication cache)", () => {
+        it("lists the products at least one published campaign sponsors, a page at a time", async () => {
+          expect(await storage.publication.listSponsoredProducts({})).toEqual({ items: [], next: null });
+          await storage.publication.apply("c-s1", makePublishedCampaign("c-s1", ["SKU-B", "SKU-A"]));
+          await storage.publication.apply("c-s2", makePublishedCampaign("c-s2", ["SKU-A", "SKU-C"]));
+          const first = await storage.publication.listSponsoredProducts({ limit: 2 });
+          expect(first.items).toEqual(["SKU-A", "SKU-B"]);
+          const second = await storage.publication.listSponsoredProducts({ limit: 2, after: first.next });
+          expect(second.items).toEqual(["SKU-C"]);
+          await storage.publication.apply("c-s2", null);
+          expect((await storage.publication.listSponsoredProducts({})).items).toEqual(["SKU-A", "SKU-B"]);
+          await storage.publication.apply("c-s1", null);
+          expect((await storage.publication.listSponsoredProducts({})).items).toEqual([]);
         });
       });
 

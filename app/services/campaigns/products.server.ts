@@ -5,6 +5,7 @@
  * in one transaction).
  */
 import { checkPartyMix, type Party } from "~/domain/availability";
+import { inProductScope, productScopeFor } from "~/domain/brand-scope";
 import {
   addOffers,
   exceedsProductWarning,
@@ -159,7 +160,10 @@ export async function addProducts(user: User, ctx: CampaignContext, value: AddPr
   const failure = value.ids.length > 1 ? FAILURE.upsertMassProduct : FAILURE.upsertProduct;
   const refused = denied(user, ctx, failure);
   if (refused) return refused;
-  const found = await findCatalogProducts(value.ids);
+  // A supplier sponsors only its team's brands (and, for a marketplace seller, the products
+  // attributed to its seller id): other products are unknown to it, as search does not show them.
+  const scope = productScopeFor(user.claims.type, [ctx.team]);
+  const found = new Map([...(await findCatalogProducts(value.ids))].filter(([, product]) => inProductScope(product, scope)));
   const offers = ctx.campaign.offers ?? {};
   const plan = planAddition(offers, value.ids, found);
   if (!plan.added.length) return { ...refusedAs(failure, fail("invalid", "campaignProducts:errors.nothingToAdd")), plan };

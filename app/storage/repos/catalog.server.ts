@@ -2,7 +2,9 @@ import { productData, type CampaignViewData, type ProductData, type ProductInput
 import { foldText, matchesSearch } from "~/domain/search";
 import {
   AlreadyExistsError,
+  CATALOG_OPEN_TIMEOUT_MS,
   COLLECTIONS,
+  type CatalogState,
   NotFoundError,
   type CampaignViewsRepo,
   type CatalogRepo,
@@ -27,11 +29,53 @@ function pickProductInput(input: ProductInput): ProductInput {
     price: input.price,
     stroke_price: input.stroke_price ?? null,
     categories: [...(input.categories ?? [])],
+    // Kept only where the feed gives a seller.
+    ...(typeof input.seller_id === "string" && input.seller_id.trim() ? { seller_id: input.seller_id.trim() } : {}),
   };
+}
+
+const STATE_ID = "catalog";
+
+/** Upserts still running, less those left open too long (their process died). */
+function liveOpen(state: Pick<CatalogState, "open">, now: number): CatalogState["open"] {
+  return state.open.filter((o) => now - Date.parse(o.since) < CATALOG_OPEN_TIMEOUT_MS);
 }
 
 export function createCatalogRepo(store: DocumentStore): CatalogRepo {
   const C = COLLECTIONS.product;
+  const S = COLLECTIONS.catalogState;
+
+  /** Numbers a new upsert and marks it open, atomically; returns its number. */
+  async function beginChange(): Promise<number> {
+    return store.transaction(async (tx) => {
+      const now = new Date();
+      const state = await tx.get<CatalogState>(S, STATE_ID);
+      const seq = (state?.seq ?? 0) + 1;
+      tx.set<CatalogState>(S, STATE_ID, {
+        catalogId: state?.catalogId ?? randomUUID(),
+        seq,
+        open: [...liveOpen(state ?? { open: [] }, now.getTime()), { seq, since: now.toISOString() }],
+        updated: now.toISOString(),
+      });
+      return seq;
+    });
+  }
+
+  /** Marks an upsert finished (whatever it managed to write is there to read). */
+  async function endChange(seq: number): Promise<void> {
+    await store.transaction(async (tx) => {
+      const now = new Date();
+      const state = await tx.get<CatalogState>(S, STATE_ID);
+      if (!state) return;
+      tx.set<CatalogState>(S, STATE_ID, {
+        catalogId: state.catalogId,
+        seq: state.seq,
+        open: liveOpen(state, now.getTime()).filter((o) => o.seq !== seq),
+        updated: now.toISOString(),
+      });
+    });
+  }
+
   return {
     async getOne(id) {
       // An id no document can have (pasted "a/b") is simply not in the catalog, on both adapters.
@@ -62,16 +106,43 @@ export function createCatalogRepo(store: DocumentStore): CatalogRepo {
       // not write one document twice on every adapter alike).
       const byId = new Map(products.map((p) => [p.id, p] as const));
       const unique = [...byId.values()];
-      for (let i = 0; i < unique.length; i += BATCH) {
-        const chunk = unique.slice(i, i + BATCH);
-        await store.transaction(async (tx) => {
-          for (const { id, ...input } of chunk) tx.set<ProductData>(C, id, productData(id, pickProductInput(input)));
-        });
+      if (!unique.length) return 0;
+      const seq = await beginChange();
+      try {
+        for (let i = 0; i < unique.length; i += BATCH) {
+          const chunk = unique.slice(i, i + BATCH);
+          await store.transaction(async (tx) => {
+            for (const { id, ...input } of chunk) tx.set<ProductData>(C, id, { ...productData(id, pickProductInput(input)), catalogSeq: seq });
+          });
+        }
+      } finally {
+        await endChange(seq);
       }
       return unique.length;
     },
     async count() {
       return store.count(C);
+    },
+    async state() {
+      const found = await store.get<CatalogState>(S, STATE_ID);
+      if (found) return found;
+      // Made once; two instances reading at once agree on the one created first.
+      return store.transaction(async (tx) => {
+        const again = await tx.get<CatalogState>(S, STATE_ID);
+        if (again) return again;
+        const fresh: CatalogState = { catalogId: randomUUID(), seq: 0, open: [], updated: new Date().toISOString() };
+        tx.create<CatalogState>(S, STATE_ID, fresh);
+        return { ...fresh, id: STATE_ID, version: 1 };
+      });
+    },
+    async listChanged(spec) {
+      if (spec.sinceSeq === null) return store.query<ProductData>(C, { limit: spec.limit, after: spec.after });
+      return store.query<ProductData>(C, {
+        where: [["catalogSeq", ">=", spec.sinceSeq]],
+        orderBy: { field: "catalogSeq", direction: "asc" },
+        limit: spec.limit,
+        after: spec.after,
+      });
     },
   };
 }

@@ -94,5 +94,11 @@ export function createPublicationRepo(store: DocumentStore): PublicationRepo {
       const doc = await store.get<CacheProductData>(COLLECTIONS.cacheProduct, productId);
       return doc?.campaigns ?? [];
     },
+    async listSponsoredProducts(spec) {
+      // A product's document exists while at least one campaign is published on it (it is
+      // deleted with its last campaign), so its id is the answer.
+      const page = await store.query<CacheProductData>(COLLECTIONS.cacheProduct, { limit: spec.limit, after: spec.after });
+      return { items: page.items.filter((doc) => doc.campaigns.length > 0).map((doc) => doc.id), next: page.next };
+    },
   };
 }

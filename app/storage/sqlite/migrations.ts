@@ -71,4 +71,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX documents_status_updated ON documents (collection, json_extract(data, '$.status'), json_extract(data, '$.updated'), id);
     `,
   },
+  {
+    version: 6,
+    name: "catalog change index",
+    // The search index (ADR 20) reads the products changed since an upsert, by its number.
+    sql: `
+      CREATE INDEX documents_catalog_seq ON documents (collection, json_extract(data, '$.catalogSeq'), id);
+    `,
+  },
 ];
