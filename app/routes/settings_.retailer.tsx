@@ -405,6 +405,22 @@ function TypeSection({
   );
 }
 
+/** A table row's "remove" checkbox, offered once the row holds something. */
+function RemoveCell({ field, label, shown }: { field: FieldMetadata<string | undefined>; label: string; shown: boolean }) {
+  return (
+    <td className="retailer-check-cell">
+      {shown ? (
+        <>
+          <input {...getInputProps(field, { type: "checkbox" })} key={field.key} />
+          <label className="visually-hidden" htmlFor={field.id}>
+            {label}
+          </label>
+        </>
+      ) : null}
+    </td>
+  );
+}
+
 function CellInput({ field, label, inputMode }: { field: FieldMetadata<string | undefined>; label: string; inputMode?: "decimal" }) {
   return (
     <div className="retailer-cell">
@@ -497,16 +513,7 @@ function RowsTable({
                       </td>
                     );
                   })}
-                  <td className="retailer-check-cell">
-                    {cells.name.initialValue ? (
-                      <>
-                        <input {...getInputProps(cells.remove, { type: "checkbox" })} key={cells.remove.key} />
-                        <label className="visually-hidden" htmlFor={cells.remove.id}>
-                          {texts.remove(n)}
-                        </label>
-                      </>
-                    ) : null}
-                  </td>
+                  <RemoveCell field={cells.remove} label={texts.remove(n)} shown={!!cells.name.initialValue} />
                 </tr>
               );
             })}
@@ -668,16 +675,7 @@ function FloorRows({
                   <td>
                     <CellInput field={cells.price} label={texts.price(n)} inputMode="decimal" />
                   </td>
-                  <td className="retailer-check-cell">
-                    {text.initialValue ? (
-                      <>
-                        <input {...getInputProps(cells.remove, { type: "checkbox" })} key={cells.remove.key} />
-                        <label className="visually-hidden" htmlFor={cells.remove.id}>
-                          {texts.remove(n)}
-                        </label>
-                      </>
-                    ) : null}
-                  </td>
+                  <RemoveCell field={cells.remove} label={texts.remove(n)} shown={!!text.initialValue} />
                 </tr>
               );
             })}
