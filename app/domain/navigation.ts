@@ -89,6 +89,8 @@ export interface MenuItem {
 export const MAIN_MENU: readonly MenuItem[] = [
   { key: "dashboard", to: "/", resource: "Home", shortcut: "d" },
   { key: "campaigns", to: "/campaigns", resource: "Campaign", shortcut: "c" },
+  { key: "catalog", to: "/catalog", resource: "Catalog", shortcut: "k" },
+  { key: "inventory", to: "/inventory", resource: "Inventory", shortcut: "i" },
   { key: "settings", to: "/settings", resource: "RetailerSettings", shortcut: "s" },
   { key: "activity", to: "/health", resource: "Health", shortcut: "a" },
   { key: "notifications", to: "/notifications", resource: "Notification", shortcut: "n" },

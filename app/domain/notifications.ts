@@ -14,9 +14,8 @@ import { computeRunway, DEPLETION_ALERT_DAYS } from "~/domain/wallets/wallet";
 import type { WalletData } from "~/domain/types";
 
 /**
- * The types of spec section 8 raised by this console. Not raised (yet): catalog processing
- * failed (there is no catalog import job), report generated (no reports yet) and campaign
- * display volume down.
+ * The types of spec section 8 raised by this console. Not raised (yet): report generated (no
+ * reports yet) and campaign display volume down.
  */
 export const NOTIFICATION_TYPES = [
   "welcome",
@@ -29,6 +28,7 @@ export const NOTIFICATION_TYPES = [
   "walletsDepleting",
   "walletsUsedUpThisWeek",
   "emptyWallets",
+  "catalogProcessingFailed",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -80,6 +80,7 @@ export const PREFERENCE_OF: Record<NotificationType, keyof NotificationPreferenc
   walletsDepleting: "walletsDepleting",
   walletsUsedUpThisWeek: "walletsDepleting",
   emptyWallets: "walletsDepleting",
+  catalogProcessingFailed: null,
 };
 
 /**
@@ -130,6 +131,9 @@ export function receives(user: Pick<User, "id" | "claims" | "roleByTeam">, type:
       return about.teamIds?.length ? about.teamIds.some((teamId) => isAdminOfTeam(user, teamId)) : isUserManager(user);
     case "teamCreated":
       return isUserManager(user);
+    case "catalogProcessingFailed":
+      // About the catalog, not a team: those who may read the catalog (retailers, operators).
+      return can(user, "Catalog", "read");
     default:
       return (about.teamIds ?? []).some((teamId) => maySeeTeam(user, teamId));
   }

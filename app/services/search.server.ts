@@ -403,6 +403,12 @@ export async function catalogCategories(): Promise<{ id: string; path: string; l
   return index.allCategories().map((c) => ({ id: c.id, path: categoryPath(c.segments), level: c.level }));
 }
 
+/** The catalog's brands as written in the catalog, in alphabetical order (the catalog screen's filter). */
+export async function catalogBrands(): Promise<string[]> {
+  const index = await syncSearchIndex();
+  return index.brands().sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base" }));
+}
+
 /** The catalog category a typed path names ("grocery > coffee & TEA" names Grocery > Coffee & tea), or null. */
 export async function findCategory(path: string): Promise<{ id: string; path: string } | null> {
   const nodes = categoryNodes(path);
