@@ -137,7 +137,9 @@ export function normaliseParty(value: string): Party | null {
  */
 export function parseFeedPrice(value: string): Cents | null {
   // A currency code or sign beside the amount ("12.99 EUR", "€5", "5 zł") is no part of it.
-  const compact = value.replace(/[\p{L}\p{Sc}\s\u00a0\u202f]/gu, "");
+  const compact = value
+    .replace(/^[\p{L}\p{Sc}\s]+|[\p{L}\p{Sc}\s]+$/gu, "")
+    .replace(/[\s\u00a0\u202f]/g, "");
   let units: string;
   let fraction: string;
   const plain = /^(\d+)(?:[.,](\d{1,2}))?$/.exec(compact);
@@ -202,7 +204,8 @@ export function readFeedRow(row: Partial<Record<FeedColumn, unknown>>): { ok: tr
   else if (!isProductId(id)) reasons.push(ROW_REASONS.idInvalid);
   else goodId = id;
 
-  const title = text(row.title);
+  // Line breaks inside a quoted cell are spaces in a title.
+  const title = text(row.title).replace(/\s+/g, " ");
   if (!title || CONTROL.test(title)) reasons.push(ROW_REASONS.titleMissing);
   else if (title.length > MAX_TITLE_LENGTH) reasons.push(ROW_REASONS.titleTooLong);
 
@@ -212,7 +215,7 @@ export function readFeedRow(row: Partial<Record<FeedColumn, unknown>>): { ok: tr
   const party = normaliseParty(text(row.party));
   if (!party) reasons.push(ROW_REASONS.partyInvalid);
 
-  const brand = text(row.brand);
+  const brand = text(row.brand).replace(/\s+/g, " ");
   if (!brand || CONTROL.test(brand)) reasons.push(ROW_REASONS.brandMissing);
   else if (brand.length > MAX_BRAND_LENGTH) reasons.push(ROW_REASONS.brandTooLong);
 

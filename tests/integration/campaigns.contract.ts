@@ -691,6 +691,17 @@ export function runCampaignsContract(name: string, makeStore: () => Promise<Docu
           expect(await ids({ brand: "belle peau" })).toEqual(["SKU-000104"]);
         });
 
+        it("combines the catalog screen's filters: party, availability and brand together, in pages", async () => {
+          expect(await ids({ party: "1P", availability: "in stock", brand: "acme" })).toEqual(["SKU-000101", "SKU-000106"]);
+          expect(await ids({ party: "1P", brand: "Acme" })).toEqual(["SKU-000102", "SKU-000101", "SKU-000106"]);
+          expect(await ids({ availability: "in stock", brand: "Brewmaster" })).toEqual(["SKU-000103"]);
+          expect(await ids({ party: "3P", availability: "out of stock", brand: "Acme" })).toEqual([]);
+          const first = await storage.catalog.list({ party: "1P", availability: "in stock", brand: "Acme", limit: 1 });
+          expect(first.items.map((p) => p.id)).toEqual(["SKU-000101"]);
+          const second = await storage.catalog.list({ party: "1P", availability: "in stock", brand: "Acme", limit: 1, after: first.next });
+          expect(second.items.map((p) => p.id)).toEqual(["SKU-000106"]);
+        });
+
         it("searches word prefixes of title, brand and id, with the filters, in topped-up pages", async () => {
           expect(await ids({ search: "espresso" })).toEqual(["SKU-000101", "SKU-000103", "SKU-000105"]);
           expect(await ids({ search: "ESP", party: "3P" })).toEqual(["SKU-000103", "SKU-000105"]);
