@@ -51,7 +51,7 @@ export default function CatalogRoute() {
 
       <Form method="get" action="/catalog" className="campaign-filters list-filters catalog-filters" role="search" aria-label={t("filters.label")}>
         <div className="campaign-filters-row">
-          <div className="field">
+          <div className="field catalog-search">
             <label htmlFor="catalog-q">{t("filters.search")}</label>
             <input id="catalog-q" type="search" name="q" defaultValue={filters.q} maxLength={200} aria-describedby="catalog-q-help" />
             <small id="catalog-q-help" className="muted">

@@ -30,7 +30,7 @@ export default function InventoryRoute() {
   const money = (cents: number | null | undefined) => (typeof cents === "number" ? formatMoney(cents, currency, language) : "—");
   const number = (n: number | null | undefined) => (typeof n === "number" ? new Intl.NumberFormat(language).format(n) : "—");
   const percent = (n: number | null | undefined, signed = false) =>
-    typeof n === "number" ? new Intl.NumberFormat(language, { style: "percent", maximumFractionDigits: 1, signDisplay: signed ? "exceptZero" : "auto" }).format(n) : "—";
+    typeof n === "number" ? new Intl.NumberFormat(language, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: signed ? "exceptZero" : "auto" }).format(n) : "—";
   const placementName = (p: string) => t(placementLabelKey(p), labelDefault(p));
   const slotName = (s: string) => t(slotLabelKey(s), labelDefault(s));
 
@@ -50,7 +50,6 @@ export default function InventoryRoute() {
               <thead>
                 <tr>
                   <th scope="col">{label(kind === "keywords" ? "keyword" : "category")}</th>
-                  {kind === "categories" ? <th scope="col">{label("pageType")}</th> : null}
                   <th scope="col" className="num">
                     {label("volume")}
                   </th>
@@ -88,8 +87,12 @@ export default function InventoryRoute() {
               <tbody>
                 {table.hits.map((hit) => (
                   <tr key={hit.id}>
-                    <th scope="row">{kind === "categories" && hit.hierarchies?.length ? hit.hierarchies.join(" › ") : hit.name}</th>
-                    {kind === "categories" ? <td data-label={label("pageType")}>{t(`inventory.pageTypes.${hit.page_type}`, { defaultValue: hit.page_type ?? "—" })}</td> : null}
+                    <th scope="row" className="inventory-target">
+                      {kind === "categories" && hit.hierarchies?.length ? hit.hierarchies.join(" › ") : hit.name}
+                      {kind === "categories" ? (
+                        <span className="muted inventory-page-type">{t(`inventory.pageTypes.${hit.page_type}`, { defaultValue: hit.page_type ?? "—" })}</span>
+                      ) : null}
+                    </th>
                     <td className="num" data-label={label("volume")}>
                       {number(hit.volume)}
                     </td>
@@ -107,11 +110,11 @@ export default function InventoryRoute() {
                     {suggestedBids ? (
                       <td className="num" data-label={label("suggestedBid")}>
                         {typeof hit.suggested_bid === "number" ? (
-                          <>
+                          <span className="inventory-bid">
                             <strong>{money(hit.suggested_bid)}</strong>
                             <br />
                             <span className="muted">{t("inventory.bidRange", { lower: money(hit.lower_bid), upper: money(hit.upper_bid) })}</span>
-                          </>
+                          </span>
                         ) : (
                           "—"
                         )}
@@ -161,7 +164,6 @@ export default function InventoryRoute() {
                       {t(`inventory.types.${type}`, { defaultValue: type })}
                     </th>
                   ))}
-                  {types.includes("banner-ads") ? <th scope="col">{t("inventory.pages.bannerSizes")}</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -173,9 +175,6 @@ export default function InventoryRoute() {
                         {slots.length ? slots.map(slotName).join(", ") : <span className="muted">{t("inventory.pages.notSold")}</span>}
                       </td>
                     ))}
-                    {types.includes("banner-ads") ? (
-                      <td data-label={t("inventory.pages.bannerSizes")}>{page.bannerSizes.length ? page.bannerSizes.join(", ") : <span className="muted">{t("inventory.pages.notSold")}</span>}</td>
-                    ) : null}
                   </tr>
                 ))}
               </tbody>
@@ -186,7 +185,7 @@ export default function InventoryRoute() {
 
       <Form method="get" action="/inventory" className="campaign-filters list-filters" role="search" aria-label={t("inventory.search.label")}>
         <div className="campaign-filters-row">
-          <div className="field">
+          <div className="field inventory-search">
             <label htmlFor="inventory-q">{t("inventory.search.field")}</label>
             <input id="inventory-q" type="search" name="q" defaultValue={q} maxLength={200} />
           </div>

@@ -149,10 +149,8 @@ export const INVENTORY_SIZE = 25;
 
 export interface PageTypeInventory {
   placement: Placement;
-  /** Per enabled campaign type, the slots that serve this page type (empty: the type is not sold there). */
+  /** Per enabled campaign type, the slots that serve this page type (empty: the type is not sold there); banner slots are named by their size. */
   slots: { type: CampaignType; slots: string[] }[];
-  /** Banner sizes shown on this page type. */
-  bannerSizes: string[];
 }
 
 export interface DemandTable {
@@ -185,7 +183,6 @@ export async function readInventory(user: User, query: string): Promise<Result<I
         ? Object.keys(settings.types[type].slots).filter((slot) => slotPlacements(settings, type, slot).includes(placement))
         : [],
     })),
-    bannerSizes: types.includes("banner-ads") ? Object.entries(settings.bannerSizes).filter(([, placements]) => placements.includes(placement)).map(([size]) => size) : [],
   }));
   const q = query.trim().slice(0, 200);
   const request = { size: INVENTORY_SIZE, ...(q ? { query: q } : {}) };
