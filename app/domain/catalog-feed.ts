@@ -136,6 +136,12 @@ export function normaliseParty(value: string): Party | null {
  * when it is no price above 0.
  */
 export function parseFeedPrice(value: string): Cents | null {
+  // The usual case first, without the slower Unicode clean-up: "12.99".
+  const simple = /^(\d{1,13})(?:[.,](\d{1,2}))?$/.exec(value);
+  if (simple) {
+    const cents = Number(simple[1]) * 100 + Number((simple[2] ?? "").padEnd(2, "0"));
+    return cents > 0 && cents <= MAX_AMOUNT_MINOR ? cents : null;
+  }
   // A currency code or sign beside the amount ("12.99 EUR", "€5", "5 zł") is no part of it.
   const compact = value
     .replace(/^[\p{L}\p{Sc}\s]+|[\p{L}\p{Sc}\s]+$/gu, "")
@@ -168,12 +174,8 @@ function isProductId(id: string): boolean {
 function isLink(value: string, allowPath: boolean): boolean {
   if (value.length > MAX_LINK_LENGTH || CONTROL.test(value)) return false;
   if (allowPath && value.startsWith("/") && !value.startsWith("//")) return true;
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:";
-  } catch {
-    return false;
-  }
+  // An absolute http(s) address with a host and no spaces (what a browser would follow).
+  return /^https?:\/\/[^\s/?#@]+(?:[/?#][^\s]*)?$/i.test(value);
 }
 
 /** A cell as text: numbers (JSON) written out, absent values empty. */
