@@ -99,6 +99,7 @@ export const NOJS_FORMS: Record<string, NoJsTest | null> = {
   "update-targeting": { spec: "campaign-targeting.spec.ts", test: "clears the grid, ticks hours with the keyboard, saves, and finds them kept" },
   "update-team": { spec: "teams.spec.ts", test: "edits a team and suspends it after a confirmation" },
   "update-wallet": { spec: "wallets.spec.ts", test: "create a wallet, credit 100.00, debit 30.00, see the runway, reverse the debit, archive it and a credit is refused" },
+  "import-catalog": { spec: "catalog.spec.ts", test: "imports a CSV with bad rows: the report lists them, the good ones are in the catalog; a feed without its columns is refused" },
   "POST /auth-management": { spec: "password-reset.stateful.spec.ts", test: "a forgotten password is reset through the e-mailed link, once" },
   "POST /forgot-password": { spec: "password-reset.stateful.spec.ts", test: "a forgotten password is reset through the e-mailed link, once" },
   "POST /login": { spec: "auth.spec.ts", test: "a signed-out visit to /campaigns returns there after signing in" },
