@@ -53,7 +53,8 @@ export default function CatalogImportRoute() {
     shouldValidate: "onSubmit",
   });
   const report = actionData?.report ?? null;
-  const failure = actionData && !report && actionData.kind && actionData.kind !== "invalid" && actionData.kind !== "too-large" ? actionData.error : null;
+  // The use case's refusal (a feed it could not process): 'Catalog processing failed' and why.
+  const failure = actionData && !report && actionData.kind ? actionData.error : null;
   const outcome = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (report || failure) outcome.current?.focus();
@@ -102,7 +103,10 @@ export default function CatalogImportRoute() {
                 <tbody>
                   {report.bad.map((row) => (
                     <tr key={row.line}>
-                      <th scope="row">{number.format(row.line)}</th>
+                      <th scope="row">
+                        <span className="import-line-label">{t(report.format === "json" ? "import.report.item" : "import.report.line")} </span>
+                        {number.format(row.line)}
+                      </th>
                       <td data-label={t("import.report.id")}>{row.id ?? "—"}</td>
                       <td data-label={t("import.report.reasons")}>{row.reasons.map((r) => t(r)).join(" ")}</td>
                     </tr>

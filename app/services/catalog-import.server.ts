@@ -65,7 +65,7 @@ export async function importCatalogFeed(actor: User | null, input: CatalogImport
   if (!parsed.ok) {
     await notifyFailure(fileName, 0, now);
     log("info", "Catalog feed refused", { fileName, reason: parsed.reason, by: actor?.email ?? "system" });
-    return fail(parsed.reason === "catalog:import.errors.tooLarge" ? "too-large" : "invalid", parsed.reason, { values: parsed.values, field: "feed" });
+    return fail(parsed.reason === "catalog:import.errors.tooLarge" ? "too-large" : "invalid", parsed.reason, { values: parsed.values });
   }
   const feed = parsed.value;
   let imported = 0;
