@@ -170,6 +170,17 @@ describe("the catalog import", () => {
     expect((await storage().catalog.getOne("IMP-J1"))!.price).toBe(249);
   });
 
+  it("is a use case a job or a script calls without a user (the system), and that refuses a user without the right", async () => {
+    const { importCatalogFeed } = await import("~/services/catalog-import.server");
+    const feed = { fileName: "nightly.csv", content: "id,title,availability,party,brand,price\nIMP-S1,Nightly Tea,in stock,1P,Golden Grain,1.99" };
+    const viewer = (await storage().users.getByEmail("retailer.viewer@example.com"))!;
+    expect(await importCatalogFeed(viewer, feed)).toMatchObject({ ok: false, kind: "forbidden", reason: "errors.insufficientPermissions" });
+    expect(await storage().catalog.getOne("IMP-S1")).toBeNull();
+    const result = await importCatalogFeed(null, feed);
+    expect(result).toMatchObject({ ok: true, value: { imported: 1, batches: 1, badCount: 0 } });
+    expect((await storage().catalog.getOne("IMP-S1"))!.title).toBe("Nightly Tea");
+  });
+
   it("refuses a feed it cannot process, says why, and raises 'catalog processing failed' to the catalog's readers", async () => {
     const posted = await postFeed("operator", "broken.csv", "id,title,brand\nIMP-X,Thing,Acme");
     expect(posted.status).toBe(400);
