@@ -1,8 +1,7 @@
 /** 'Sign in with single sign-on' on the sign-in page: a plain form, so it works without JavaScript. */
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-
-export const ssoSignInIntent = "sso-sign-in";
+import { ssoSignInIntent } from "~/forms/sso";
 
 export function SsoSignInForm({ to }: { to: string }) {
   const { t } = useTranslation("sso");

@@ -3,6 +3,8 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { safeRedirectPath } from "~/domain/navigation";
 import { requireAnonymous } from "~/http/auth.server";
 import { redirectWithToast } from "~/http/toast.server";
+import { unknownIntent } from "~/http/reply.server";
+import { ssoSignInIntent } from "~/forms/sso";
 import { startSsoSignIn } from "~/services/sso/sign-in.server";
 
 /** Nothing to show here: the sign-in page holds the form. */
@@ -13,6 +15,7 @@ export async function loader() {
 export async function action({ request }: ActionFunctionArgs) {
   await requireAnonymous(request);
   const formData = await request.formData();
+  if (formData.get("intent") !== ssoSignInIntent) return unknownIntent();
   // RelayState carries the path to return to: a path of this console only, else none.
   const to = safeRedirectPath(formData.get("to"), "");
   const started = await startSsoSignIn(to);

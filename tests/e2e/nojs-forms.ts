@@ -63,6 +63,7 @@ export const NOJS_FORMS: Record<string, NoJsTest | null> = {
   "move-product": { spec: "campaign-products.spec.ts", test: "move a product by keyboard: the list reorders and the focus stays on the moved product; a typed position reorders it too" },
   "post-entry": { spec: "wallets.spec.ts", test: "create a wallet, credit 100.00, debit 30.00, see the runway, reverse the debit, archive it and a credit is refused" },
   "save-access-settings": { spec: "operators.spec.ts", test: "an operator sets the retailer staff e-mail domain and keeps the second factor required" },
+  "save-sso-settings": { spec: "sso.stateful.spec.ts", test: "an operator sets up the identity provider; a retailer signs in with single sign-on and lands where they were going" },
   "session-role": { spec: "operators.spec.ts", test: "an operator steps down to read only for the session: the menu and rights follow, and back" },
   // No test yet: removing a stored banner whose size the retailer no longer offers.
   "remove-banner": null,
@@ -87,6 +88,7 @@ export const NOJS_FORMS: Record<string, NoJsTest | null> = {
   "set-team-role": { spec: "user-detail.spec.ts", test: "changes a member's team role, the account's role, a team role, removes it after a confirmation, disables and enables the account; the user changes their password" },
   "set-theme": { spec: "preferences.spec.ts", test: "choosing Dark in the user menu darkens the console, also after a reload" },
   "sign-out": { spec: "users.spec.ts", test: "invites someone to Acme Brand; they set a password, land on the team, and the invitation shows 'accepted'; invited again, they accept signed in" },
+  "sso-sign-in": { spec: "sso.stateful.spec.ts", test: "an operator sets up the identity provider; a retailer signs in with single sign-on and lands where they were going" },
   "toggle-menu": { spec: "preferences.spec.ts", test: "the menu expands and collapses, and is remembered after a reload" },
   "toggle-product": { spec: "campaign-products.spec.ts", test: "add products by pasting ids, see the unknown one reported and a 3P one refused, switch one off, remove one, remove two after a confirmation" },
   "update-banners": { spec: "campaign-targeting.spec.ts", test: "uploads a banner with its link, which then counts" },
