@@ -7,8 +7,6 @@ import * as z from "zod/mini";
 import { EMAIL_MATCH, METADATA_SOURCES, REFRESH_MINUTES, SSO_ACCOUNT_TYPES, type SsoSettings } from "~/domain/sso";
 
 export const saveSsoSettingsIntent = "save-sso-settings";
-/** The sign-in page's 'Sign in with single sign-on' form. */
-export const ssoSignInIntent = "sso-sign-in";
 
 const text = (max: number) => z.optional(z.string().check(z.trim(), z.maxLength(max, "sso:errors.tooLong")));
 

@@ -1,23 +1,18 @@
-/** 'Sign in with single sign-on' (the sign-in page's form): off to the identity provider with an AuthnRequest. */
-import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+/**
+ * 'Sign in with single sign-on' (a link of the sign-in page): off to the identity provider with an
+ * AuthnRequest. A link, not a form: the pages' Content-Security-Policy (form-action 'self') would
+ * stop a form's redirect to another site; the request it records expires after 15 minutes.
+ */
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { safeRedirectPath } from "~/domain/navigation";
 import { requireAnonymous } from "~/http/auth.server";
 import { redirectWithToast } from "~/http/toast.server";
-import { unknownIntent } from "~/http/reply.server";
-import { ssoSignInIntent } from "~/forms/sso";
 import { startSsoSignIn } from "~/services/sso/sign-in.server";
 
-/** Nothing to show here: the sign-in page holds the form. */
-export async function loader() {
-  return redirect("/login");
-}
-
-export async function action({ request }: ActionFunctionArgs) {
+export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);
-  const formData = await request.formData();
-  if (formData.get("intent") !== ssoSignInIntent) return unknownIntent();
   // RelayState carries the path to return to: a path of this console only, else none.
-  const to = safeRedirectPath(formData.get("to"), "");
+  const to = safeRedirectPath(new URL(request.url).searchParams.get("to"), "");
   const started = await startSsoSignIn(to);
   if (!started.ok) {
     return redirectWithToast(to ? `/login?to=${encodeURIComponent(to)}` : "/login", { type: "error", title: "sso:unavailable.title", description: started.reason });

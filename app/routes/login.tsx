@@ -11,7 +11,7 @@ import { splitMessage } from "~/domain/message";
 import { passwordSignIn, requireAnonymous } from "~/http/auth.server";
 import { reply, replyInvalid } from "~/http/reply.server";
 import { useIsPending } from "~/utils/misc";
-import { SsoSignInForm } from "~/components/sso-sign-in";
+import { SsoSignIn } from "~/components/sso-sign-in";
 import { ssoOffered } from "~/services/sso/settings.server";
 
 export const handle = { layout: "full", name: "auth-login" };
@@ -77,7 +77,7 @@ export default function LoginRoute() {
         />
         <SubmitButton pending={pending}>{t("login.submit")}</SubmitButton>
       </Form>
-      {sso ? <SsoSignInForm to={searchParams.get("to") ?? ""} /> : null}
+      {sso ? <SsoSignIn to={searchParams.get("to") ?? ""} /> : null}
       <p>
         <Link to="/forgot-password">{t("login.forgot")}</Link>
       </p>

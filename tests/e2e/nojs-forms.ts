@@ -88,7 +88,6 @@ export const NOJS_FORMS: Record<string, NoJsTest | null> = {
   "set-team-role": { spec: "user-detail.spec.ts", test: "changes a member's team role, the account's role, a team role, removes it after a confirmation, disables and enables the account; the user changes their password" },
   "set-theme": { spec: "preferences.spec.ts", test: "choosing Dark in the user menu darkens the console, also after a reload" },
   "sign-out": { spec: "users.spec.ts", test: "invites someone to Acme Brand; they set a password, land on the team, and the invitation shows 'accepted'; invited again, they accept signed in" },
-  "sso-sign-in": { spec: "sso.stateful.spec.ts", test: "an operator sets up the identity provider; a retailer signs in with single sign-on and lands where they were going" },
   "toggle-menu": { spec: "preferences.spec.ts", test: "the menu expands and collapses, and is remembered after a reload" },
   "toggle-product": { spec: "campaign-products.spec.ts", test: "add products by pasting ids, see the unknown one reported and a 3P one refused, switch one off, remove one, remove two after a confirmation" },
   "update-banners": { spec: "campaign-targeting.spec.ts", test: "uploads a banner with its link, which then counts" },

@@ -57,7 +57,7 @@ test.describe("single sign-on", () => {
       await login.goto("?to=%2Fcampaigns");
       await checkA11y(page, javaScriptEnabled);
       idp.user = "retailer.admin@example.com";
-      await page.getByRole("button", { name: s("login.button"), exact: true }).click();
+      await page.getByRole("link", { name: s("login.button"), exact: true }).click();
       if (!javaScriptEnabled) {
         // The identity provider's page: without JavaScript, its button posts the answer.
         await expect(page.getByRole("heading", { name: "Test identity provider" })).toBeVisible();
@@ -71,7 +71,7 @@ test.describe("single sign-on", () => {
       const other = (await openBrowser()).page;
       await other.goto("/login");
       idp.user = "nobody@retailer.example";
-      await other.getByRole("button", { name: s("login.button"), exact: true }).click();
+      await other.getByRole("link", { name: s("login.button"), exact: true }).click();
       if (!javaScriptEnabled) await other.getByRole("button", { name: "Continue to the console" }).click();
       await expect(other).toHaveURL(/\/login$/);
       await expect(other.getByText(s("unknownUser"))).toBeVisible();
@@ -82,6 +82,6 @@ test.describe("single sign-on", () => {
     }
     await app.page.context().clearCookies();
     await app.login.goto();
-    await expect(app.page.getByRole("button", { name: s("login.button"), exact: true })).toHaveCount(0);
+    await expect(app.page.getByRole("link", { name: s("login.button"), exact: true })).toHaveCount(0);
   });
 });

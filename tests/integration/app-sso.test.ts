@@ -36,7 +36,7 @@ async function loadSsoModules() {
 async function startConsole(): Promise<void> {
   type Handler = (a: { request: Request; params: object; context: object }) => Promise<Response> | Response;
   const routes: Record<string, Handler> = {
-    "POST /auth/saml/login": mods.login.action as Handler,
+    "GET /auth/saml/login": mods.login.loader as Handler,
     "POST /auth/saml/acs": mods.acs.action as Handler,
     "GET /auth/saml/metadata": mods.metadata.loader as Handler,
   };
@@ -108,12 +108,8 @@ interface AcsReply {
 
 /** 'Sign in with single sign-on': the console's answer sends the browser to the IdP with an AuthnRequest. */
 async function startSignIn(jar = new CookieJar(), to = ""): Promise<{ location: string; requestId: string; relayState: string }> {
-  const response = await fetch(`${consoleBase}/auth/saml/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: jar.header() },
-    body: new URLSearchParams({ intent: "sso-sign-in", to }).toString(),
-  });
+  const query = to ? `?${new URLSearchParams({ to })}` : "";
+  const response = await fetch(`${consoleBase}/auth/saml/login${query}`, { redirect: "manual", headers: { Cookie: jar.header() } });
   expect(response.status).toBe(303);
   const location = response.headers.get("location")!;
   expect(location.startsWith(idp.ssoUrl)).toBe(true);
