@@ -41,10 +41,11 @@ test.describe("single sign-on", () => {
     await operator.getByRole("link", { name: s("settings.link"), exact: true }).click();
     await expect(operator).toHaveURL(PATH);
     await expect(operator.getByRole("heading", { level: 1, name: s("settings.title"), exact: true })).toBeVisible();
-    await expect(operator.getByText(s("settings.idp.none"))).toBeVisible();
     await checkA11y(operator, javaScriptEnabled);
 
     await operator.getByLabel(s("settings.form.metadataXml"), { exact: true }).fill(idp.metadataXml());
+    // Left empty, the IdP's entity id is read from the metadata.
+    await operator.getByLabel(s("settings.form.idpEntityId"), { exact: true }).fill("");
     await operator.getByLabel(s("settings.form.enabled"), { exact: true }).check();
     await expect(operator.getByRole("checkbox", { name: s("settings.form.type.retailer"), exact: true })).toBeChecked();
     await saveSettings(operator);
