@@ -40,6 +40,9 @@ app.use((req, res, next) => {
   // The APIs under /api/ authenticate each call by a bearer token, which a browser never sends by
   // itself: a cross-site request cannot forge one, so they are not held to the origin check.
   if (req.path.startsWith("/api/") && /^Bearer\s/i.test(req.get("authorization") ?? "")) return next();
+  // The identity provider's page posts its signed SAML response here (ADR 31): it is checked by
+  // its signature, never by its origin, which is the IdP's by design.
+  if (req.path === "/auth/saml/acs") return next();
   const own = `${req.protocol}://${req.get("host")}`;
   let origin = req.get("origin");
   if (!origin || origin === "null") {

@@ -11,6 +11,10 @@ export const PUBLIC_PATHS = [
   "/error-404",
   /** The link of an invitation e-mail (?token=…). */
   "/invitation",
+  /** Single sign-on (ADR 31): the start, the identity provider's answer and the console's SAML metadata. */
+  "/auth/saml/login",
+  "/auth/saml/acs",
+  "/auth/saml/metadata",
 ] as const;
 
 /** Pages a signed-in user is sent home from. */

@@ -1,6 +1,7 @@
 /** Entity types shared by every layer. Pure data: no I/O, no framework. */
 import type { Cents } from "~/domain/money";
 import type { FloorPrices, RetailerSettings } from "~/domain/retailer-settings";
+import type { SsoSettings } from "~/domain/sso";
 
 export const ACCOUNT_TYPES = ["operator", "retailer", "supplier"] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
@@ -207,6 +208,8 @@ export interface LiveConfigData {
   access?: AccessSettings;
   /** Floor prices per keyword and category, edited by operators; missing = none. */
   floorPrices?: FloorPrices;
+  /** The identity provider of single sign-on (issue 12 §1), edited by operators; missing = none. */
+  sso?: SsoSettings;
   updated: string;
   updatedBy: string;
 }

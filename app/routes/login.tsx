@@ -11,13 +11,15 @@ import { splitMessage } from "~/domain/message";
 import { passwordSignIn, requireAnonymous } from "~/http/auth.server";
 import { reply, replyInvalid } from "~/http/reply.server";
 import { useIsPending } from "~/utils/misc";
+import { SsoSignIn } from "~/components/sso-sign-in";
+import { ssoOffered } from "~/services/sso/settings.server";
 
 export const handle = { layout: "full", name: "auth-login" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous(request);
   const reset = new URL(request.url).searchParams.get("reset") === "1";
-  return { reset };
+  return { reset, sso: await ssoOffered() };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -37,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function LoginRoute() {
   const { t } = useTranslation();
-  const { reset } = useLoaderData<typeof loader>();
+  const { reset, sso } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
   const pending = useIsPending();
@@ -75,6 +77,7 @@ export default function LoginRoute() {
         />
         <SubmitButton pending={pending}>{t("login.submit")}</SubmitButton>
       </Form>
+      {sso ? <SsoSignIn to={searchParams.get("to") ?? ""} /> : null}
       <p>
         <Link to="/forgot-password">{t("login.forgot")}</Link>
       </p>

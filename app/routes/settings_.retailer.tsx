@@ -42,6 +42,7 @@ import { formatDateTime } from "~/utils/format";
 import { AccessSettingsSchema, saveAccessSettingsIntent } from "~/forms/operators";
 import { readAccessSettingsForEdit, updateAccessSettings } from "~/services/access-settings.server";
 import { labelDefault, placementLabelKey, slotLabelKey } from "~/domain/placement-labels";
+import { SsoSettingsLink } from "~/components/sso-settings-link";
 
 const PATH = "/settings/retailer";
 
@@ -143,6 +144,7 @@ export default function RetailerSettingsRoute() {
         </>
       )}
       <AccessPanel canEdit={canEdit} />
+      {canEdit ? <SsoSettingsLink /> : null}
     </>
   );
 }

@@ -28,11 +28,13 @@ import enOperators from "../../locales/en-GB/operators.json";
 import enCatalog from "../../locales/en-GB/catalog.json";
 import frCatalog from "../../locales/fr/catalog.json";
 import frOperators from "../../locales/fr/operators.json";
+import enSso from "../../locales/en-GB/sso.json";
+import frSso from "../../locales/fr/sso.json";
 import { i18nConfig } from "~/i18n";
 
 export const resources = {
-  "en-GB": { common: enCommon, media: enMedia, teams: enTeams, wallets: enWallets, users: enUsers, campaigns: enCampaigns, campaignList: enCampaignList, campaignEditor: enCampaignEditor, campaignTargeting: enCampaignTargeting, campaignProducts: enCampaignProducts, retailer: enRetailer, metrics: enMetrics, operators: enOperators, catalog: enCatalog },
-  fr: { common: frCommon, media: frMedia, teams: frTeams, wallets: frWallets, users: frUsers, campaigns: frCampaigns, campaignList: frCampaignList, campaignEditor: frCampaignEditor, campaignTargeting: frCampaignTargeting, campaignProducts: frCampaignProducts, retailer: frRetailer, metrics: frMetrics, operators: frOperators, catalog: frCatalog },
+  "en-GB": { common: enCommon, media: enMedia, teams: enTeams, wallets: enWallets, users: enUsers, campaigns: enCampaigns, campaignList: enCampaignList, campaignEditor: enCampaignEditor, campaignTargeting: enCampaignTargeting, campaignProducts: enCampaignProducts, retailer: enRetailer, metrics: enMetrics, operators: enOperators, catalog: enCatalog, sso: enSso },
+  fr: { common: frCommon, media: frMedia, teams: frTeams, wallets: frWallets, users: frUsers, campaigns: frCampaigns, campaignList: frCampaignList, campaignEditor: frCampaignEditor, campaignTargeting: frCampaignTargeting, campaignProducts: frCampaignProducts, retailer: frRetailer, metrics: frMetrics, operators: frOperators, catalog: frCatalog, sso: frSso },
 } as const;
 
 const fixed = new Map<string, Promise<TFunction>>();

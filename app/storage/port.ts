@@ -894,3 +894,42 @@ export interface NotificationsRepo {
 export interface Storage {
   readonly notifications: NotificationsRepo;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Single sign-on (SAML, issue 12 §1, ADR 31): what several console instances must share to check
+// a response: the requests the console issued (InResponseTo), the assertions already used
+// (replays), and the identity provider's metadata last fetched.
+
+export const SAML_REQUEST_COLLECTION = "saml_request";
+export const SAML_ASSERTION_COLLECTION = "saml_assertion";
+export const SAML_METADATA_COLLECTION = "saml_metadata";
+
+/** Metadata fetched from a URL, as last fetched. */
+export interface SamlMetadataCacheData {
+  url: string;
+  xml: string;
+  /** ISO instant of the fetch. */
+  fetchedAt: string;
+}
+
+export interface SamlRepo {
+  /** Records an AuthnRequest id the console sent, until `expiresAt`. */
+  saveRequest(id: string, issuedAt: Date, expiresAt: Date): Promise<void>;
+  /** The instant the request was issued (ISO), or null when it was never issued, was used or has expired. */
+  getRequest(id: string, now: Date): Promise<string | null>;
+  /** Forgets a request id (it was answered). */
+  removeRequest(id: string): Promise<void>;
+  /**
+   * Remembers an assertion (by its issuer and id) until `expiresAt`, atomically: false when it
+   * was already remembered and has not expired, i.e. the response is a replay.
+   */
+  rememberAssertion(issuer: string, assertionId: string, expiresAt: Date, now: Date): Promise<boolean>;
+  /** Deletes up to `limit` request and assertion records expired before `now`; returns how many. */
+  purgeExpired(now: Date, limit: number): Promise<number>;
+  getMetadata(url: string): Promise<SamlMetadataCacheData | null>;
+  saveMetadata(data: SamlMetadataCacheData): Promise<void>;
+}
+
+export interface Storage {
+  readonly saml: SamlRepo;
+}

@@ -63,6 +63,7 @@ export const NOJS_FORMS: Record<string, NoJsTest | null> = {
   "move-product": { spec: "campaign-products.spec.ts", test: "move a product by keyboard: the list reorders and the focus stays on the moved product; a typed position reorders it too" },
   "post-entry": { spec: "wallets.spec.ts", test: "create a wallet, credit 100.00, debit 30.00, see the runway, reverse the debit, archive it and a credit is refused" },
   "save-access-settings": { spec: "operators.spec.ts", test: "an operator sets the retailer staff e-mail domain and keeps the second factor required" },
+  "save-sso-settings": { spec: "sso.stateful.spec.ts", test: "an operator sets up the identity provider; a retailer signs in with single sign-on and lands where they were going" },
   "session-role": { spec: "operators.spec.ts", test: "an operator steps down to read only for the session: the menu and rights follow, and back" },
   // No test yet: removing a stored banner whose size the retailer no longer offers.
   "remove-banner": null,

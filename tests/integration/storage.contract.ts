@@ -40,6 +40,7 @@ import {
 } from "../factories";
 import { runJobsContract } from "./jobs.contract";
 import { runNotificationsContract } from "./notifications.contract";
+import { runSamlContract } from "./saml.contract";
 
 interface Campaign {
   name: string;
@@ -535,6 +536,8 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
       describe("jobs (scheduled work, ADR 21)", () => runJobsContract(() => storage, () => store, makeStore));
 
       describe("notifications (issue 11)", () => runNotificationsContract(() => storage));
+
+      describe("single sign-on (issue 12, ADR 31)", () => runSamlContract(() => storage));
 
       describe("signing keys", () => {
         const HOUR = 3_600_000;
