@@ -15,8 +15,7 @@ import type { WalletData } from "~/domain/types";
 
 /**
  * The types of spec section 8 raised by this console. Not raised (yet): catalog processing
- * failed (there is no catalog import job), report generated (no reports yet) and campaign
- * display volume down.
+ * failed (there is no catalog import job).
  */
 export const NOTIFICATION_TYPES = [
   "welcome",
@@ -29,6 +28,8 @@ export const NOTIFICATION_TYPES = [
   "walletsDepleting",
   "walletsUsedUpThisWeek",
   "emptyWallets",
+  "reportGenerated",
+  "campaignDisplayVolumeDown",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -80,6 +81,9 @@ export const PREFERENCE_OF: Record<NotificationType, keyof NotificationPreferenc
   walletsDepleting: "walletsDepleting",
   walletsUsedUpThisWeek: "walletsDepleting",
   emptyWallets: "walletsDepleting",
+  reportGenerated: "reportGenerated",
+  // No preference of spec section 3 names it: always sent (in the centre; not mailed).
+  campaignDisplayVolumeDown: null,
 };
 
 /**
@@ -130,6 +134,9 @@ export function receives(user: Pick<User, "id" | "claims" | "roleByTeam">, type:
       return about.teamIds?.length ? about.teamIds.some((teamId) => isAdminOfTeam(user, teamId)) : isUserManager(user);
     case "teamCreated":
       return isUserManager(user);
+    case "reportGenerated":
+      // The report's owner (the recipients have the file by e-mail).
+      return user.id === about.subjectUserId;
     default:
       return (about.teamIds ?? []).some((teamId) => maySeeTeam(user, teamId));
   }

@@ -88,21 +88,21 @@ describe("menuFor per account type", () => {
   const keys = (s: Subject) => menuFor(s).map((item) => item.key);
 
   it.each([
-    [subject("operator", "ADMIN"), ["dashboard", "campaigns", "settings", "activity", "notifications", "faq"]],
-    [subject("operator", "VIEWER"), ["dashboard", "campaigns", "settings", "activity", "notifications", "faq"]],
-    [subject("retailer", "ADMIN"), ["dashboard", "campaigns", "settings", "notifications", "faq"]],
-    [subject("retailer", "EDITOR"), ["dashboard", "campaigns", "notifications", "faq"]],
-    [subject("retailer", "REVIEWER"), ["dashboard", "campaigns", "notifications", "faq"]],
-    [subject("retailer", "VIEWER"), ["dashboard", "campaigns", "notifications", "faq"]],
-    [subject("supplier", "ADMIN", { "team-a": "ADMIN" }), ["dashboard", "campaigns", "notifications", "faq"]],
-    [subject("supplier", "VIEWER", { "team-a": "VIEWER" }), ["dashboard", "campaigns", "notifications", "faq"]],
+    [subject("operator", "ADMIN"), ["dashboard", "campaigns", "reports", "settings", "activity", "notifications", "faq"]],
+    [subject("operator", "VIEWER"), ["dashboard", "campaigns", "reports", "settings", "activity", "notifications", "faq"]],
+    [subject("retailer", "ADMIN"), ["dashboard", "campaigns", "reports", "settings", "notifications", "faq"]],
+    [subject("retailer", "EDITOR"), ["dashboard", "campaigns", "reports", "notifications", "faq"]],
+    [subject("retailer", "REVIEWER"), ["dashboard", "campaigns", "reports", "notifications", "faq"]],
+    [subject("retailer", "VIEWER"), ["dashboard", "campaigns", "reports", "notifications", "faq"]],
+    [subject("supplier", "ADMIN", { "team-a": "ADMIN" }), ["dashboard", "campaigns", "reports", "notifications", "faq"]],
+    [subject("supplier", "VIEWER", { "team-a": "VIEWER" }), ["dashboard", "campaigns", "reports", "notifications", "faq"]],
   ] as [Subject, string[]][])("%o sees %j", (s, expected) => {
     expect(keys(s)).toEqual(expected);
   });
 
   it("links point at their screens, in the spec's menu order", () => {
     const items = menuFor(subject("operator", "ADMIN"));
-    expect(items.map((i) => i.to)).toEqual(["/", "/campaigns", "/settings", "/health", "/notifications", "/faq"]);
+    expect(items.map((i) => i.to)).toEqual(["/", "/campaigns", "/reports", "/settings", "/health", "/notifications", "/faq"]);
     // Shortcuts are unique.
     expect(new Set(items.map((i) => i.shortcut)).size).toBe(items.length);
   });
