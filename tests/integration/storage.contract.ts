@@ -40,6 +40,7 @@ import {
 } from "../factories";
 import { runJobsContract } from "./jobs.contract";
 import { runNotificationsContract } from "./notifications.contract";
+import { runReportsContract } from "./reports.contract";
 
 interface Campaign {
   name: string;
@@ -535,6 +536,8 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
       describe("jobs (scheduled work, ADR 21)", () => runJobsContract(() => storage, () => store, makeStore));
 
       describe("notifications (issue 11)", () => runNotificationsContract(() => storage));
+
+      describe("reports (issue 11)", () => runReportsContract(() => storage));
 
       describe("signing keys", () => {
         const HOUR = 3_600_000;
