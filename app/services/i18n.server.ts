@@ -28,11 +28,13 @@ import enOperators from "../../locales/en-GB/operators.json";
 import frOperators from "../../locales/fr/operators.json";
 import enReports from "../../locales/en-GB/reports.json";
 import frReports from "../../locales/fr/reports.json";
+import enProfile from "../../locales/en-GB/profile.json";
+import frProfile from "../../locales/fr/profile.json";
 import { i18nConfig } from "~/i18n";
 
 export const resources = {
-  "en-GB": { common: enCommon, media: enMedia, teams: enTeams, wallets: enWallets, users: enUsers, campaigns: enCampaigns, campaignList: enCampaignList, campaignEditor: enCampaignEditor, campaignTargeting: enCampaignTargeting, campaignProducts: enCampaignProducts, retailer: enRetailer, metrics: enMetrics, operators: enOperators, reports: enReports },
-  fr: { common: frCommon, media: frMedia, teams: frTeams, wallets: frWallets, users: frUsers, campaigns: frCampaigns, campaignList: frCampaignList, campaignEditor: frCampaignEditor, campaignTargeting: frCampaignTargeting, campaignProducts: frCampaignProducts, retailer: frRetailer, metrics: frMetrics, operators: frOperators, reports: frReports },
+  "en-GB": { common: enCommon, media: enMedia, teams: enTeams, wallets: enWallets, users: enUsers, campaigns: enCampaigns, campaignList: enCampaignList, campaignEditor: enCampaignEditor, campaignTargeting: enCampaignTargeting, campaignProducts: enCampaignProducts, retailer: enRetailer, metrics: enMetrics, operators: enOperators, reports: enReports, profile: enProfile },
+  fr: { common: frCommon, media: frMedia, teams: frTeams, wallets: frWallets, users: frUsers, campaigns: frCampaigns, campaignList: frCampaignList, campaignEditor: frCampaignEditor, campaignTargeting: frCampaignTargeting, campaignProducts: frCampaignProducts, retailer: frRetailer, metrics: frMetrics, operators: frOperators, reports: frReports, profile: frProfile },
 } as const;
 
 const fixed = new Map<string, Promise<TFunction>>();
