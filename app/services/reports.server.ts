@@ -104,7 +104,7 @@ export interface ReportDownload {
 
 /** The file behind a signed link; any tampering, an expiry past or a removed file answers not found. */
 export async function downloadReportFile(runId: string, expiresParam: string | null, signatureParam: string | null, now = new Date()): Promise<Result<ReportDownload>> {
-  const gone = fail("not-found", "reports:download.gone");
+  const gone = fail("not-found", "reports:linkGone");
   const expires = Number(expiresParam);
   if (!runId || !Number.isSafeInteger(expires) || !signatureParam) return gone;
   const expected = Buffer.from(signature(runId, expires));
