@@ -72,3 +72,15 @@ describe("rights (NOTES.md's table)", () => {
     expect(maySetWalletTags(user("rv", "retailer", "VIEWER"))).toBe(true);
   });
 });
+
+describe("display volume down (the rule)", () => {
+  it("compares yesterday with the same weekday of the four weeks before, zero days counted, a zero average never alerting", async () => {
+    const { isDisplayVolumeDown, referenceAverage, referenceDays } = await import("~/domain/display-volume");
+    expect(referenceDays("2026-11-25")).toEqual(["2026-11-18", "2026-11-11", "2026-11-04", "2026-10-28"]);
+    expect(referenceAverage([100, 100, 0, 0])).toBe(50);
+    expect(isDisplayVolumeDown(24, 50)).toBe(true);
+    expect(isDisplayVolumeDown(25, 50)).toBe(false);
+    expect(isDisplayVolumeDown(0, 0)).toBe(false);
+    expect(isDisplayVolumeDown(30, 50, 0.7)).toBe(true);
+  });
+});
