@@ -310,6 +310,28 @@ describe("a run", () => {
     expect(received.some((m) => m.to.includes("leaver@agency.example"))).toBe(false);
   });
 
+  it("catches up each missed daily run once, at the owner's local time, each with its own day (the retailer's)", async () => {
+    const { saveReport } = await reports();
+    const owner = (await storage().users.getOne(sup.id))!;
+    const saved = await saveReport(
+      { ...owner, timezone: "America/New_York" },
+      null,
+      { name: "Daily catch-up", type: "teams", period: "yesterday", interval: null, timeUnit: "cumulative", walletTags: [], teamId: "acme-brand", recipients: ["daily@agency.example"], format: "csv", frequency: "daily", runAt: "06:00" },
+      new Date("2026-11-24T12:00:00.000Z"),
+    );
+    expect(saved.ok).toBe(true);
+    const id = saved.ok ? saved.value.id : "";
+    // 06:00 in New York is 11:00 UTC; down from the 24th at noon until the 28th at noon: the 25th, 26th, 27th and 28th.
+    const ran = await (await scheduler(() => new Date("2026-11-28T12:00:00.000Z"))).tick();
+    const mine = ran.filter((r) => r.jobId === `report-${id}`);
+    expect(mine.map((r) => r.scheduledFor.toISOString())).toEqual(["2026-11-25T11:00:00.000Z", "2026-11-26T11:00:00.000Z", "2026-11-27T11:00:00.000Z", "2026-11-28T11:00:00.000Z"]);
+    const runs = (await storage().reports.listRuns(id, {})).items;
+    // Each run's "yesterday" in the retailer's days (Paris), newest first.
+    expect(runs.map((r) => r.period.from)).toEqual(["2026-11-27", "2026-11-26", "2026-11-25", "2026-11-24"]);
+    expect(runs.map((r) => r.rows)).toEqual([0, 0, 0, 1]);
+    expect(received.filter((m) => m.to.includes("daily@agency.example"))).toHaveLength(4);
+  });
+
   it("reads a retailer's own statistics service with an identity token of the owner alone, daily rows per day", async () => {
     const { answerMetrics } = await import("~/services/metrics.server");
     const { parseMetricsRequest, responseToWire, scopeRequest } = await import("~/domain/metrics/contract");
