@@ -57,6 +57,8 @@ const SECTION_RESOURCE: Record<string, Resource | null> = {
   "session-role": null,
   /** Stored files: each file's own rule (its team, its campaign) is checked by the route. */
   files: null,
+  /** A report's file behind a signed link: no account needed (the link's signature is the right). */
+  "report-files": null,
 };
 
 /** Under /teams/{id}: a team's page, and its tabs. */
@@ -93,6 +95,7 @@ export interface MenuItem {
 export const MAIN_MENU: readonly MenuItem[] = [
   { key: "dashboard", to: "/", resource: "Home", shortcut: "d" },
   { key: "campaigns", to: "/campaigns", resource: "Campaign", shortcut: "c" },
+  { key: "reports", to: "/reports", resource: "Report", shortcut: "r" },
   { key: "catalog", to: "/catalog", resource: "Catalog", shortcut: "k" },
   { key: "inventory", to: "/inventory", resource: "Inventory", shortcut: "i" },
   { key: "settings", to: "/settings", resource: "RetailerSettings", shortcut: "s" },

@@ -14,8 +14,7 @@ import { computeRunway, DEPLETION_ALERT_DAYS } from "~/domain/wallets/wallet";
 import type { WalletData } from "~/domain/types";
 
 /**
- * The types of spec section 8 raised by this console. Not raised (yet): report generated (no
- * reports yet) and campaign display volume down.
+ * The types of spec section 8 raised by this console: each is raised by its event or schedule.
  */
 export const NOTIFICATION_TYPES = [
   "welcome",
@@ -29,6 +28,8 @@ export const NOTIFICATION_TYPES = [
   "walletsUsedUpThisWeek",
   "emptyWallets",
   "catalogProcessingFailed",
+  "reportGenerated",
+  "campaignDisplayVolumeDown",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -81,6 +82,9 @@ export const PREFERENCE_OF: Record<NotificationType, keyof NotificationPreferenc
   walletsUsedUpThisWeek: "walletsDepleting",
   emptyWallets: "walletsDepleting",
   catalogProcessingFailed: null,
+  reportGenerated: "reportGenerated",
+  // No preference of spec section 3 names it: always sent (in the centre; not mailed).
+  campaignDisplayVolumeDown: null,
 };
 
 /**
@@ -134,6 +138,9 @@ export function receives(user: Pick<User, "id" | "claims" | "roleByTeam">, type:
     case "catalogProcessingFailed":
       // About the catalog, not a team: those who may read the catalog (retailers, operators).
       return can(user, "Catalog", "read");
+    case "reportGenerated":
+      // The report's owner (the recipients have the file by e-mail).
+      return user.id === about.subjectUserId;
     default:
       return (about.teamIds ?? []).some((teamId) => maySeeTeam(user, teamId));
   }

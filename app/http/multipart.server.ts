@@ -69,3 +69,10 @@ export async function readTeamForm(request: Request): Promise<FormData> {
 
 /** The team form has about twenty fields: more parts than this are ignored. */
 const TEAM_FORM_MAX_PARTS = 60;
+
+/** The profile's forms: the photo upload (multipart, at most LOGO_MAX_BYTES) or a URL-encoded form. */
+export async function readPhotoForm(request: Request): Promise<FormData> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.startsWith("multipart/form-data")) return request.formData();
+  return parseMultipartFormData(request, limitedUploadHandler({ photo: LOGO_MAX_BYTES }, 10));
+}

@@ -387,6 +387,11 @@ function CreativeForm({ view }: { view: View }) {
             <CurrentMedia url={c.videoUrl} alt={t("creative.currentVideo")} removeName="removeVideo" removeLabel={t("creative.removeVideo")} video poster={c.posterUrl} />
             <FileField id="creative-video" name="video" label={t("creative.video")} help={t("creative.videoHelp")} accept={VIDEO_ACCEPT} errors={fields.video.errors} />
             <CurrentMedia url={c.posterUrl} alt={t("creative.currentPoster")} removeName="removePoster" removeLabel={t("creative.removePoster")} />
+            {c.videoUrl && !c.posterUrl ? (
+              <p className="muted poster-pending" role="status">
+                {t("creative.posterTranscoding")}
+              </p>
+            ) : null}
             <FileField id="creative-poster" name="poster" label={t("creative.poster")} help={t("creative.posterHelp")} accept={IMAGE_ACCEPT} errors={fields.poster.errors} />
             <PosterCapture videoInputId="creative-video" posterInputId="creative-poster" storedVideoUrl={c.videoUrl} />
             <div className="field checkbox">

@@ -13,6 +13,13 @@ import { changePassword } from "~/services/password-reset.server";
 import { localeCookie } from "~/http/session.server";
 import { updateProfile as saveProfile } from "~/services/users.server";
 import { useIsPending } from "~/utils/misc";
+import { PreferenceForm } from "~/components/layout/user-menu";
+import { setDirectionIntent, setThemeIntent, toggleMenuIntent } from "~/forms/preferences-intents";
+import { PhotoSchema, removePhotoIntent, updatePhotoIntent } from "~/forms/profile-photo";
+import { readPhotoForm } from "~/http/multipart.server";
+import { setProfilePhoto } from "~/services/profile-photo.server";
+import { useRootData } from "~/root";
+import { LOGO_MAX_BYTES, LOGO_TYPES } from "~/domain/team-form";
 
 const NOTIFICATION_KEYS = ["campaignStarts", "campaignArchived", "reportGenerated", "walletsDepleting"] as const;
 
@@ -28,6 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       locale: user.locale,
       timezone: user.timezone,
       notificationPrefs: user.notificationPrefs,
+      photoURL: user.photoURL,
     },
     timezones: Intl.supportedValuesOf("timeZone"),
   };
@@ -35,8 +43,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const formData = await request.formData();
+  const formData = await readPhotoForm(request);
   switch (formData.get("intent")) {
+    case updatePhotoIntent:
+    case removePhotoIntent:
+      return updatePhoto(user, formData);
     case "update-profile":
       return updateProfile(request, user, formData);
     case "change-password":
@@ -68,6 +79,19 @@ async function updateProfile(request: Request, user: Awaited<ReturnType<typeof r
     }),
     { form: "profile", submission, onSuccess: () => ({ to: "/profile", toast: { type: "success", title: "toast.changesSaved" }, headers }) },
   );
+}
+
+async function updatePhoto(user: Awaited<ReturnType<typeof requireUser>>, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: PhotoSchema });
+  const hideFields = ["photo"];
+  if (submission.status !== "success") return replyInvalid("photo", submission, { hideFields });
+  const file = submission.value.intent === updatePhotoIntent ? submission.value.photo : null;
+  return reply(await setProfilePhoto(user, file), {
+    form: "photo",
+    submission,
+    hideFields,
+    onSuccess: () => ({ to: "/profile", toast: { type: "success", title: "toast.changesSaved", description: file ? "profile:photo.saved" : "profile:photo.removed" } }),
+  });
 }
 
 async function updatePassword(request: Request, user: Awaited<ReturnType<typeof requireUser>>, formData: FormData) {
@@ -104,6 +128,14 @@ export default function ProfileRoute() {
     },
     shouldValidate: "onBlur",
   });
+  const [photoForm, photoFields] = useForm({
+    id: "photo-form",
+    lastResult: actionData?.form === "photo" ? actionData.result : undefined,
+    constraint: getZodConstraint(PhotoSchema),
+    shouldValidate: "onSubmit",
+  });
+  const root = useRootData()!;
+  const here = "/profile";
   const [pwForm, pwFields] = useForm({
     id: "password-form",
     lastResult: actionData?.form === "password" ? actionData.result : undefined,
@@ -116,6 +148,28 @@ export default function ProfileRoute() {
     <>
       <h1>{t("profile.title")}</h1>
       <p className="muted">{profile.email}</p>
+      <section className="panel" aria-labelledby="profile-photo">
+        <h2 id="profile-photo">{t("profile:photo.title")}</h2>
+        {profile.photoURL ? <img src={profile.photoURL} alt={t("profile:photo.current")} width={96} height={96} className="profile-photo" /> : <p className="muted">{t("profile:photo.none")}</p>}
+        <Form method="post" encType="multipart/form-data" {...getFormProps(photoForm)}>
+          <input type="hidden" name="intent" value={updatePhotoIntent} />
+          <Field
+            label={t("profile:photo.field")}
+            inputProps={{ ...getInputProps(photoFields.photo, { type: "file" }), accept: LOGO_TYPES.join(","), "data-max-bytes": LOGO_MAX_BYTES } as never}
+            errors={photoFields.photo.errors}
+            help={t("profile:photo.help")}
+          />
+          <SubmitButton pending={pending}>{t("profile:photo.upload")}</SubmitButton>
+        </Form>
+        {profile.photoURL ? (
+          <Form method="post" className="inline-form">
+            <input type="hidden" name="intent" value={removePhotoIntent} />
+            <button type="submit" className="button button-secondary" disabled={pending}>
+              {t("profile:photo.remove")}
+            </button>
+          </Form>
+        ) : null}
+      </section>
       <section className="panel" aria-labelledby="profile-details">
         <h2 id="profile-details">{t("profile.details")}</h2>
         {form.errors?.length ? <FormAlert title={t("errors.conflictTitle")} message={t(form.errors[0])} /> : null}
@@ -184,6 +238,35 @@ export default function ProfileRoute() {
           />
           <SubmitButton pending={pending}>{t("profile.changePassword")}</SubmitButton>
         </Form>
+      </section>
+      <section className="panel" aria-labelledby="profile-display">
+        <h2 id="profile-display">{t("profile:display.title")}</h2>
+        <p className="muted">{t("profile:display.help")}</p>
+        <div className="profile-display">
+          <PreferenceForm here={here} intent={setThemeIntent} legend={t("profile:display.theme")}>
+            {(["system", "light", "dark"] as const).map((theme) => (
+              <button key={theme} name="theme" value={theme} aria-pressed={root.display.theme === theme}>
+                {t(`themes.${theme}`)}
+              </button>
+            ))}
+          </PreferenceForm>
+          <PreferenceForm here={here} intent={toggleMenuIntent} legend={t("profile:display.menu")}>
+            <button name="collapsed" value="false" aria-pressed={!root.display.menuCollapsed}>
+              {t("profile:display.expanded")}
+            </button>
+            <button name="collapsed" value="true" aria-pressed={root.display.menuCollapsed}>
+              {t("profile:display.collapsed")}
+            </button>
+          </PreferenceForm>
+          <PreferenceForm here={here} intent={setDirectionIntent} legend={t("profile:display.direction")}>
+            <button name="rtl" value="false" aria-pressed={!root.display.rtl}>
+              {t("directions.ltr")}
+            </button>
+            <button name="rtl" value="true" aria-pressed={root.display.rtl}>
+              {t("directions.rtl")}
+            </button>
+          </PreferenceForm>
+        </div>
       </section>
     </>
   );

@@ -11,6 +11,8 @@ import { warmSearchIndex } from "~/services/search.server";
 import { DEMO_PASSWORD, DEMO_USERS, seedDemoData } from "~/services/seed.server";
 import { scheduleNotificationJobs } from "~/services/notifications.server";
 import { processScheduler } from "~/services/scheduler.server";
+import { scheduleReportJobs } from "~/services/reports.server";
+import { scheduleDisplayVolumeJob } from "~/services/display-volume.server";
 import { SETTLEMENT_JOB_ID, settlementJob } from "~/services/settlement.server";
 import { startTrafficSimulator } from "~/services/simulator.server";
 import { initStorage } from "~/services/storage.server";
@@ -68,6 +70,10 @@ async function startScheduler(settlementSeconds: number): Promise<void> {
   }
   // Notifications on a schedule (campaigns soon started, wallet alerts), merged after downtime.
   await scheduleNotificationJobs(scheduler);
+  // Reports at their owners' times, and the removal of expired report files (ADR 29).
+  await scheduleReportJobs(scheduler);
+  // 'Campaign display volume down', checked daily on the retailer's time.
+  await scheduleDisplayVolumeJob(scheduler);
   // No stop on exit: a run cut short keeps its lease until it expires, then is run again.
   scheduler.start();
 }

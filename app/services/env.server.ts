@@ -35,6 +35,11 @@ const EnvSchema = z.object({
   SETTLEMENT_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(10),
   /** "Campaign soon started": a campaign starting within this many hours (checked every hour). */
   NOTIFY_SOON_STARTED_HOURS: z.coerce.number().positive().default(24),
+  /** Reports (spec section 9): a run past this many rows is aborted; a generated file lasts this many days. */
+  REPORT_ROW_LIMIT: z.coerce.number().int().positive().default(10_000),
+  REPORT_FILE_TTL_DAYS: z.coerce.number().positive().default(7),
+  /** 'Campaign display volume down': yesterday's displays under this share of the same weekday's average over four weeks. */
+  NOTIFY_DISPLAY_DROP_RATIO: z.coerce.number().gt(0).lt(1).default(0.5),
   /** "Wallets depleting": wallets whose runway is under this many days (spec section 9: 45). */
   NOTIFY_DEPLETION_DAYS: z.coerce.number().int().positive().default(45),
   /** The scheduler's worker loop in this process (off: this instance runs no scheduled work). */

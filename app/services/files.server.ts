@@ -119,13 +119,14 @@ export function fileUrl(key: string | null): string | null {
 // ---------------------------------------------------------------------------------------------
 // Who a file belongs to (files.$.tsx authorises on it)
 
-export type FileOwner = { type: "team"; teamId: string } | { type: "campaign"; campaignId: string };
+export type FileOwner = { type: "team"; teamId: string } | { type: "campaign"; campaignId: string } | { type: "user"; userId: string };
 
-/** "teams/{teamId}/{file}" or "campaigns/{campaignId}/{file}"; null for any other key. */
+/** "teams/{teamId}/{file}", "campaigns/{campaignId}/{file}" or "users/{userId}/{file}" (a profile photo); null for any other key. */
 export function fileOwnerOf(key: string): FileOwner | null {
   if (!isValidFileKey(key)) return null;
-  const match = /^(teams|campaigns)\/([^/]+)\/[^/]+$/.exec(key);
+  const match = /^(teams|campaigns|users)\/([^/]+)\/[^/]+$/.exec(key);
   if (!match) return null;
+  if (match[1] === "users") return { type: "user", userId: match[2]! };
   return match[1] === "teams" ? { type: "team", teamId: match[2]! } : { type: "campaign", campaignId: match[2]! };
 }
 
@@ -135,6 +136,8 @@ export function fileOwnerOf(key: string): FileOwner | null {
  * source: its copy in deleted campaigns still names the team that owns the files.
  */
 async function mayRead(user: User, owner: FileOwner): Promise<boolean> {
+  // A profile photo: its user, and those who may read users.
+  if (owner.type === "user") return user.id === owner.userId || can(user, "User", "read");
   if (owner.type === "team") return Boolean(await getVisibleTeam(user, owner.teamId));
   const campaigns = getStorage().campaigns;
   const campaign = (await campaigns.getOne(owner.campaignId)) ?? (await campaigns.getDeleted(owner.campaignId));

@@ -30,11 +30,15 @@ import frCatalog from "../../locales/fr/catalog.json";
 import frOperators from "../../locales/fr/operators.json";
 import enSso from "../../locales/en-GB/sso.json";
 import frSso from "../../locales/fr/sso.json";
+import enReports from "../../locales/en-GB/reports.json";
+import frReports from "../../locales/fr/reports.json";
+import enProfile from "../../locales/en-GB/profile.json";
+import frProfile from "../../locales/fr/profile.json";
 import { i18nConfig } from "~/i18n";
 
 export const resources = {
-  "en-GB": { common: enCommon, media: enMedia, teams: enTeams, wallets: enWallets, users: enUsers, campaigns: enCampaigns, campaignList: enCampaignList, campaignEditor: enCampaignEditor, campaignTargeting: enCampaignTargeting, campaignProducts: enCampaignProducts, retailer: enRetailer, metrics: enMetrics, operators: enOperators, catalog: enCatalog, sso: enSso },
-  fr: { common: frCommon, media: frMedia, teams: frTeams, wallets: frWallets, users: frUsers, campaigns: frCampaigns, campaignList: frCampaignList, campaignEditor: frCampaignEditor, campaignTargeting: frCampaignTargeting, campaignProducts: frCampaignProducts, retailer: frRetailer, metrics: frMetrics, operators: frOperators, catalog: frCatalog, sso: frSso },
+  "en-GB": { common: enCommon, media: enMedia, teams: enTeams, wallets: enWallets, users: enUsers, campaigns: enCampaigns, campaignList: enCampaignList, campaignEditor: enCampaignEditor, campaignTargeting: enCampaignTargeting, campaignProducts: enCampaignProducts, retailer: enRetailer, metrics: enMetrics, operators: enOperators, catalog: enCatalog, sso: enSso, reports: enReports, profile: enProfile },
+  fr: { common: frCommon, media: frMedia, teams: frTeams, wallets: frWallets, users: frUsers, campaigns: frCampaigns, campaignList: frCampaignList, campaignEditor: frCampaignEditor, campaignTargeting: frCampaignTargeting, campaignProducts: frCampaignProducts, retailer: frRetailer, metrics: frMetrics, operators: frOperators, catalog: frCatalog, sso: frSso, reports: frReports, profile: frProfile },
 } as const;
 
 const fixed = new Map<string, Promise<TFunction>>();

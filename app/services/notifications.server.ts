@@ -118,7 +118,7 @@ export async function raise(
 ): Promise<number> {
   const now = options.now ?? new Date();
   try {
-    const users = type === "welcome" && about.subjectUserId ? [await getStorage().users.getOne(about.subjectUserId)].filter((u): u is User => !!u) : await candidates(about.teamIds ?? []);
+    const users = (type === "welcome" || type === "reportGenerated") && about.subjectUserId ? [await getStorage().users.getOne(about.subjectUserId)].filter((u): u is User => !!u) : await candidates(about.teamIds ?? []);
     let sent = 0;
     for (const user of users) {
       if (!receives(user, type, { ...about, actorId: options.actorId }) || !wants(user, type)) continue;

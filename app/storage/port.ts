@@ -45,6 +45,7 @@ import type { CampaignDimensions } from "~/domain/wallets/settlement";
 import type { MessageValues } from "~/domain/message";
 import type { RunPlan, Schedule } from "~/domain/schedule";
 import type { Notification, NotificationData } from "~/domain/notifications";
+import type { Report, ReportData, ReportLastRun, ReportRun, ReportRunData } from "~/domain/reports";
 
 export type DeletedCampaign = DeletedCampaignData & DocMeta;
 export type { Campaign };
@@ -932,4 +933,40 @@ export interface SamlRepo {
 
 export interface Storage {
   readonly saml: SamlRepo;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reports (issue 11 §2): saved definitions of statistics exports and their runs (ADR 29).
+
+export const REPORT_COLLECTION = "report";
+export const REPORT_RUN_COLLECTION = "report_run";
+
+export type NewReport = Omit<ReportData, "nameLower" | "lastRun" | "created" | "updated">;
+export type ReportChanges = Partial<Omit<NewReport, "ownerId" | "ownerEmail">>;
+
+export interface ReportsRepo {
+  getOne(id: string): Promise<Report | null>;
+  /** By name; with `ownerId`, that user's reports only. */
+  list(spec: { ownerId?: string; limit?: number; after?: string | null }): Promise<Page<Report>>;
+  create(data: NewReport, now: Date): Promise<Report>;
+  /** ConflictError on a stale version. */
+  update(id: string, changes: ReportChanges, version: number, now: Date): Promise<Report>;
+  /** Deletes the report (its runs stay until their files expire). */
+  remove(id: string): Promise<void>;
+  /** Records the latest run on the report (no version check: runs and edits never collide). */
+  setLastRun(id: string, lastRun: ReportLastRun): Promise<void>;
+  getRun(id: string): Promise<ReportRun | null>;
+  /** Creates or restarts a run (a run taken over after a lost lease starts again under its id). */
+  startRun(id: string, data: ReportRunData): Promise<ReportRun>;
+  finishRun(id: string, patch: Pick<ReportRunData, "status" | "reason" | "rows" | "finished" | "fileKey" | "fileName" | "expiresAt"> & { removeAt?: string }): Promise<ReportRun>;
+  /** A report's runs, the newest first. */
+  listRuns(reportId: string, spec: { limit?: number; after?: string | null }): Promise<Page<ReportRun>>;
+  /** Runs whose file is due for removal at `now`, the oldest first. */
+  listExpiring(now: Date, limit: number): Promise<ReportRun[]>;
+  /** The file is gone: no key, no pending removal. */
+  markExpired(id: string): Promise<void>;
+}
+
+export interface Storage {
+  readonly reports: ReportsRepo;
 }

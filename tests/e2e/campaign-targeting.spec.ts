@@ -243,6 +243,24 @@ test.describe("banners and creative", () => {
     await expect(page.getByRole("checkbox", { name: tt("creative.removeVideo") })).toHaveCount(0);
   });
 
+  test("a video saved without its poster says 'Video poster: transcoding in progress' until a poster is stored", async ({ page, baseURL }) => {
+    const id = await createTargetingCampaign(page, baseURL!);
+    const creative = new CreativePage(page);
+    await creative.goto(id);
+    await page.getByRole("checkbox", { name: tt("creative.show.video") }).check();
+    await page.getByLabel(tt("creative.ratio.landscape")).check();
+    await page.getByLabel(tt("creative.video"), { exact: true }).setInputFiles(fixture("video-2s-1920x1080.mp4"));
+    await submitAndWait(page, `/campaigns/${id}/creative`, () => page.getByRole("button", { name: tt("creative.save") }).click());
+    await creative.goto(id);
+    const pending = page.getByRole("status").filter({ hasText: "Video poster: transcoding in progress" });
+    await expect(pending).toBeVisible();
+    await page.getByLabel(tt("creative.poster"), { exact: true }).setInputFiles(fixture("image-160x90.jpg"));
+    await submitAndWait(page, `/campaigns/${id}/creative`, () => page.getByRole("button", { name: tt("creative.save") }).click());
+    await creative.goto(id);
+    await expect(page.getByRole("img", { name: tt("creative.currentPoster") })).toBeVisible();
+    await expect(pending).toHaveCount(0);
+  });
+
   test("captures the poster from the chosen video's current frame (JS)", async ({ page, baseURL, javaScriptEnabled }) => {
     test.skip(!javaScriptEnabled, "capturing a frame needs JavaScript; without it the poster is uploaded");
     const id = await createTargetingCampaign(page, baseURL!);

@@ -17,11 +17,11 @@ export type Role = "operator" | "retailerAdmin" | "retailerViewer" | "supplierAd
 export const DEMO_PASSWORD = "Demo-password-1";
 
 export const DEMO_USERS: Record<Role, { email: string; displayName: string; menu: string[] }> = {
-  operator: { email: "operator@example.com", displayName: "Olivia Operator", menu: ["Dashboard", "Campaigns", "Catalog", "Inventory", "Settings", "Activity", "Notifications", "FAQ"] },
-  retailerAdmin: { email: "retailer.admin@example.com", displayName: "Rachel Retailer", menu: ["Dashboard", "Campaigns", "Catalog", "Inventory", "Settings", "Notifications", "FAQ"] },
-  retailerViewer: { email: "retailer.viewer@example.com", displayName: "Victor Viewer", menu: ["Dashboard", "Campaigns", "Catalog", "Inventory", "Notifications", "FAQ"] },
-  supplierAdmin: { email: "supplier.admin@example.com", displayName: "Sam Supplier", menu: ["Dashboard", "Campaigns", "Notifications", "FAQ"] },
-  supplierViewer: { email: "supplier.viewer@example.com", displayName: "Susan Supplier", menu: ["Dashboard", "Campaigns", "Notifications", "FAQ"] },
+  operator: { email: "operator@example.com", displayName: "Olivia Operator", menu: ["Dashboard", "Campaigns", "Reports", "Catalog", "Inventory", "Settings", "Activity", "Notifications", "FAQ"] },
+  retailerAdmin: { email: "retailer.admin@example.com", displayName: "Rachel Retailer", menu: ["Dashboard", "Campaigns", "Reports", "Catalog", "Inventory", "Settings", "Notifications", "FAQ"] },
+  retailerViewer: { email: "retailer.viewer@example.com", displayName: "Victor Viewer", menu: ["Dashboard", "Campaigns", "Reports", "Catalog", "Inventory", "Notifications", "FAQ"] },
+  supplierAdmin: { email: "supplier.admin@example.com", displayName: "Sam Supplier", menu: ["Dashboard", "Campaigns", "Reports", "Notifications", "FAQ"] },
+  supplierViewer: { email: "supplier.viewer@example.com", displayName: "Susan Supplier", menu: ["Dashboard", "Campaigns", "Reports", "Notifications", "FAQ"] },
 };
 
 export const ROLES = Object.keys(DEMO_USERS) as Role[];

@@ -93,7 +93,7 @@ describe("Activity's scheduled work", () => {
     });
     expect(byId.settlement!.duration).toMatch(/^\d+(\.\d)? (ms|secs?)$/);
     expect(byId["report-sales"]).toMatchObject({
-      name: "Scheduled task: Weekly sales",
+      name: "Report: Weekly sales",
       schedule: "Every Monday at 09:00 (Europe/Paris time)",
       state: "failed",
       stateLabel: "Failed",
@@ -123,7 +123,7 @@ describe("Activity's scheduled work", () => {
     expect(french.status).toBe(200);
     const fr = Object.fromEntries((french.data.work.rows as Row[]).map((r) => [r.id, r]));
     expect(fr["report-sales"]).toMatchObject({
-      name: "Tâche planifiée : Weekly sales",
+      name: "Rapport : Weekly sales",
       schedule: "Chaque lundi à 09:00 (fuseau Europe/Paris)",
       stateLabel: "Échec",
       reason: "Erreur inattendue : SMTP server refused the message",

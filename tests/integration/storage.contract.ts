@@ -41,6 +41,7 @@ import {
 import { runJobsContract } from "./jobs.contract";
 import { runNotificationsContract } from "./notifications.contract";
 import { runSamlContract } from "./saml.contract";
+import { runReportsContract } from "./reports.contract";
 
 interface Campaign {
   name: string;
@@ -538,6 +539,7 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
       describe("notifications (issue 11)", () => runNotificationsContract(() => storage));
 
       describe("single sign-on (issue 12, ADR 31)", () => runSamlContract(() => storage));
+      describe("reports (issue 11)", () => runReportsContract(() => storage));
 
       describe("signing keys", () => {
         const HOUR = 3_600_000;

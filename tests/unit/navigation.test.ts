@@ -88,21 +88,21 @@ describe("menuFor per account type", () => {
   const keys = (s: Subject) => menuFor(s).map((item) => item.key);
 
   it.each([
-    [subject("operator", "ADMIN"), ["dashboard", "campaigns", "catalog", "inventory", "settings", "activity", "notifications", "faq"]],
-    [subject("operator", "VIEWER"), ["dashboard", "campaigns", "catalog", "inventory", "settings", "activity", "notifications", "faq"]],
-    [subject("retailer", "ADMIN"), ["dashboard", "campaigns", "catalog", "inventory", "settings", "notifications", "faq"]],
-    [subject("retailer", "EDITOR"), ["dashboard", "campaigns", "catalog", "inventory", "notifications", "faq"]],
-    [subject("retailer", "REVIEWER"), ["dashboard", "campaigns", "catalog", "inventory", "notifications", "faq"]],
-    [subject("retailer", "VIEWER"), ["dashboard", "campaigns", "catalog", "inventory", "notifications", "faq"]],
-    [subject("supplier", "ADMIN", { "team-a": "ADMIN" }), ["dashboard", "campaigns", "notifications", "faq"]],
-    [subject("supplier", "VIEWER", { "team-a": "VIEWER" }), ["dashboard", "campaigns", "notifications", "faq"]],
+    [subject("operator", "ADMIN"), ["dashboard", "campaigns", "reports", "catalog", "inventory", "settings", "activity", "notifications", "faq"]],
+    [subject("operator", "VIEWER"), ["dashboard", "campaigns", "reports", "catalog", "inventory", "settings", "activity", "notifications", "faq"]],
+    [subject("retailer", "ADMIN"), ["dashboard", "campaigns", "reports", "catalog", "inventory", "settings", "notifications", "faq"]],
+    [subject("retailer", "EDITOR"), ["dashboard", "campaigns", "reports", "catalog", "inventory", "notifications", "faq"]],
+    [subject("retailer", "REVIEWER"), ["dashboard", "campaigns", "reports", "catalog", "inventory", "notifications", "faq"]],
+    [subject("retailer", "VIEWER"), ["dashboard", "campaigns", "reports", "catalog", "inventory", "notifications", "faq"]],
+    [subject("supplier", "ADMIN", { "team-a": "ADMIN" }), ["dashboard", "campaigns", "reports", "notifications", "faq"]],
+    [subject("supplier", "VIEWER", { "team-a": "VIEWER" }), ["dashboard", "campaigns", "reports", "notifications", "faq"]],
   ] as [Subject, string[]][])("%o sees %j", (s, expected) => {
     expect(keys(s)).toEqual(expected);
   });
 
   it("links point at their screens, in the spec's menu order", () => {
     const items = menuFor(subject("operator", "ADMIN"));
-    expect(items.map((i) => i.to)).toEqual(["/", "/campaigns", "/catalog", "/inventory", "/settings", "/health", "/notifications", "/faq"]);
+    expect(items.map((i) => i.to)).toEqual(["/", "/campaigns", "/reports", "/catalog", "/inventory", "/settings", "/health", "/notifications", "/faq"]);
     // Shortcuts are unique.
     expect(new Set(items.map((i) => i.shortcut)).size).toBe(items.length);
   });

@@ -97,6 +97,21 @@ describe("reading", () => {
 describe("e-mail", () => {
   it("mails what a preference governs (the profile's 'E-mail me when'), the welcome and insufficient funds; not new users nor new teams", async () => {
     const { EMAILED } = await import("~/domain/notifications");
-    expect([...EMAILED].sort()).toEqual(["campaignArchived", "campaignSoonStarted", "campaignStarted", "emptyWallets", "insufficientFunds", "walletsDepleting", "walletsUsedUpThisWeek", "welcome"]);
+    expect([...EMAILED].sort()).toEqual(["campaignArchived", "campaignSoonStarted", "campaignStarted", "emptyWallets", "insufficientFunds", "reportGenerated", "walletsDepleting", "walletsUsedUpThisWeek", "welcome"]);
+  });
+});
+
+describe("report generated and display volume down (issue 11)", () => {
+  it("tells a report's owner alone, silenced by the 'report generated' preference; display volume down goes to those who see the team", async () => {
+    const { receives, wants } = await import("~/domain/notifications");
+    const owner = { id: "u-1", claims: { type: "supplier" as const, role: "ADMIN" as const }, roleByTeam: { "team-a": "ADMIN" as const } };
+    const staff = { id: "u-2", claims: { type: "retailer" as const, role: "ADMIN" as const }, roleByTeam: {} };
+    expect(receives(owner, "reportGenerated", { subjectUserId: "u-1" })).toBe(true);
+    expect(receives(staff, "reportGenerated", { subjectUserId: "u-1" })).toBe(false);
+    const prefs = { campaignStarts: true, campaignArchived: true, reportGenerated: false, walletsDepleting: true };
+    expect(wants({ ...owner, disabled: false, notificationPrefs: prefs }, "reportGenerated")).toBe(false);
+    expect(receives(owner, "campaignDisplayVolumeDown", { teamIds: ["team-a"] })).toBe(true);
+    expect(receives({ ...owner, roleByTeam: { "team-b": "ADMIN" as const } }, "campaignDisplayVolumeDown", { teamIds: ["team-a"] })).toBe(false);
+    expect(receives(staff, "campaignDisplayVolumeDown", { teamIds: ["team-a"] })).toBe(true);
   });
 });

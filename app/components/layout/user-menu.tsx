@@ -16,7 +16,7 @@ export function UserMenu() {
   return (
     <details className="user-menu">
       <summary aria-label={t("userMenu.label", { name: user.displayName || user.email })}>
-        <Icon name="user" />
+        {user.photoURL ? <img src={user.photoURL} alt="" width={28} height={28} className="user-photo" /> : <Icon name="user" />}
         <span className="user-name">{user.displayName || user.email}</span>
       </summary>
       <div className="user-menu-panel">

@@ -15,6 +15,7 @@ import { createSigningKeysRepo } from "~/storage/repos/signing-keys.server";
 import { createJobsRepo } from "~/storage/repos/jobs.server";
 import { createNotificationsRepo } from "~/storage/repos/notifications.server";
 import { createSamlRepo } from "~/storage/repos/saml.server";
+import { createReportsRepo } from "~/storage/repos/reports.server";
 
 /** The repositories, the same code over whichever DocumentStore adapter is chosen. */
 export function createStorage(documents: DocumentStore): Storage {
@@ -40,5 +41,6 @@ export function createStorage(documents: DocumentStore): Storage {
     jobs: createJobsRepo(documents),
     notifications: createNotificationsRepo(documents),
     saml: createSamlRepo(documents),
+    reports: createReportsRepo(documents),
   };
 }

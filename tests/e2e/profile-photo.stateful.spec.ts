@@ -1,0 +1,65 @@
+/**
+ * The profile photo and display preferences (issue 11 §4), JS on and off: a photo is uploaded on
+ * /profile, shown there and in the top bar, then removed; a file that is not an image is refused
+ * with its message; axe on the profile. The user record changes, so this runs in the stateful
+ * project.
+ */
+import { crc32, deflateSync } from "node:zlib";
+import { expectNoSeriousA11yViolations } from "./a11y";
+import { en, enTexts, expect, test } from "./fixtures";
+
+const pt = enTexts("profile");
+
+function chunk(type: string, data: Uint8Array): Buffer {
+  const typed = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(typed));
+  return Buffer.concat([length, typed, crc]);
+}
+function png(size: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(size, 0);
+  ihdr.writeUInt32BE(size, 4);
+  ihdr.set([8, 0, 0, 0, 0], 8);
+  const rows = Buffer.alloc(size * (size + 1), 0x80);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
+}
+
+test.describe("profile photo", () => {
+  test.use({ role: "supplierViewer" });
+
+  test("a photo is uploaded on the profile, shown in the top bar, and removed", { tag: "@nojs" }, async ({ app }) => {
+    const { page, shell } = app;
+    await page.goto("/profile");
+    const section = page.getByRole("region", { name: pt("photo.title") });
+    await expect(section.getByText(pt("photo.none"))).toBeVisible();
+
+    // Not an image: refused with its message, nothing stored.
+    await section.getByLabel(pt("photo.field")).setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a picture") });
+    await section.getByRole("button", { name: pt("photo.upload") }).click();
+    await expect(page.getByText(pt("photo.badType"))).toBeVisible();
+
+    await page.getByRole("region", { name: pt("photo.title") }).getByLabel(pt("photo.field")).setInputFiles({ name: "me.png", mimeType: "image/png", buffer: png(48) });
+    await page.getByRole("region", { name: pt("photo.title") }).getByRole("button", { name: pt("photo.upload") }).click();
+    await expect(shell.toast(en("toast.changesSaved"))).toBeVisible();
+    const photo = page.getByRole("img", { name: pt("photo.current") });
+    await expect(photo).toBeVisible();
+    expect(await photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(48);
+    // The top bar shows it too.
+    await expect(page.getByRole("banner").locator("img.user-photo")).toHaveAttribute("src", /^\/files\/users\//);
+
+    await page.getByRole("button", { name: pt("photo.remove") }).click();
+    await expect(page.getByText(pt("photo.removed"))).toBeVisible();
+    await expect(page.getByRole("img", { name: pt("photo.current") })).toHaveCount(0);
+    await expect(page.getByRole("banner").locator("img.user-photo")).toHaveCount(0);
+  });
+
+  test("the profile, with its photo and display sections, has no serious accessibility violation", async ({ app, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, "axe needs JavaScript in the page");
+    await app.page.goto("/profile");
+    await expect(app.page.getByRole("region", { name: pt("display.title") })).toBeVisible();
+    await expectNoSeriousA11yViolations(app.page);
+  });
+});

@@ -1,0 +1,371 @@
+/**
+ * Reports (issue 11 §2) through the real routes, use cases, scheduler and files: creating and
+ * editing with the rights of NOTES.md's table (refusals are 403 or 404 and change nothing);
+ * recipients checked ('Invalid email', duplicates); a run on the scheduler's fake clock that reads
+ * the statistics as its owner (a supplier's report never holds another team, and with
+ * METRICS_API_URL the token sent is the owner's), stores the file with an expiry and mails the
+ * recipients, over a real SMTP server, a link that downloads it without an account and is refused
+ * once tampered with or expired; the aborted run past the row limit with the spec's message; the
+ * history; the expiry job removing files.
+ */
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { setupServer } from "msw/node";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MetricsStore } from "~/metrics/port";
+import { http, HttpResponse } from "msw";
+import { METRICS_API_URL } from "../../mocks/metrics";
+import { makeTeamData } from "../factories";
+import { fact } from "./metrics.contract";
+import { args, call, decodeRawMail, getRequest, postRequest, signIn, startApp, type AppUser, type TestApp } from "./app-helpers";
+
+let app: TestApp;
+let metrics: MetricsStore;
+let metricsIndex: typeof import("~/metrics/index.server");
+let sup: AppUser;
+let other: AppUser;
+let viewer: AppUser;
+let admin: AppUser;
+let otherTeamId: string;
+const cookies: Record<string, string> = {};
+const storage = () => app.m.storageIndex.getStorage();
+const reports = () => import("~/services/reports.server");
+const editRoute = () => import("~/routes/reports.$reportId._index");
+
+const DAY = "2026-11-24";
+
+function reportForm(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    intent: "save-report",
+    name: "Weekly figures",
+    type: "campaigns",
+    period: "custom",
+    from: DAY,
+    to: DAY,
+    timeUnit: "cumulative",
+    walletTags: "",
+    teamId: "acme-brand",
+    recipients: "anna@agency.example\nbruno@agency.example",
+    format: "csv",
+    frequency: "once",
+    runAt: "08:00",
+    ...overrides,
+  };
+}
+
+const save = (who: string, id: string, form: Record<string, string>) =>
+  call(async () => (await editRoute()).action({ ...args(postRequest(`/reports/${id}`, form, { cookie: cookies[who] })), params: { reportId: id } } as never));
+const edit = (who: string, id: string) => call(async () => (await editRoute()).loader({ ...args(getRequest(`/reports/${id}`, { cookie: cookies[who] })), params: { reportId: id } } as never));
+const list = (who: string) => call(async () => (await import("~/routes/reports._index")).loader(args(getRequest("/reports", { cookie: cookies[who] })) as never));
+const history = (who: string, id: string) =>
+  call(async () => (await import("~/routes/reports.$reportId.history")).loader({ ...args(getRequest(`/reports/${id}/history`, { cookie: cookies[who] })), params: { reportId: id } } as never));
+const download = async (link: string) => {
+  const url = new URL(link);
+  const runId = decodeURIComponent(url.pathname.split("/").pop()!);
+  const route = await import("~/routes/report-files.$runId");
+  return (await route.loader({ request: new Request(url), params: { runId }, context: {} } as never)) as Response;
+};
+
+async function scheduler(now: () => Date) {
+  const { createScheduler } = await import("~/services/scheduler.server");
+  const { REPORT_JOB, REPORT_EXPIRY_JOB_KIND } = await reports();
+  const s = createScheduler({ clock: now, owner: "test-worker" });
+  s.register(REPORT_JOB);
+  s.register(REPORT_EXPIRY_JOB_KIND);
+  return s;
+}
+
+async function createdId(who: string, form: Record<string, string>): Promise<string> {
+  const outcome = await save(who, "new", form);
+  expect(outcome.status, JSON.stringify(outcome.data)).toBe(302);
+  return decodeURIComponent(outcome.location!.split("/").pop()!);
+}
+
+beforeAll(async () => {
+  app = await startApp();
+  const sqliteMetrics = await import("~/metrics/sqlite.server");
+  metricsIndex = await import("~/metrics/index.server");
+  metrics = new sqliteMetrics.SqliteMetricsStore(path.join(app.dir, "metrics-reports.db"));
+  metricsIndex.setMetricsStoreForTests(metrics);
+  const otherTeam = await storage().teams.create(makeTeamData({ name: "Rival Brand" }), { by: "system" });
+  otherTeamId = otherTeam.id;
+  sup = await app.createUser({ claims: { type: "supplier", role: "ADMIN" }, roleByTeam: { "acme-brand": "ADMIN" }, timezone: "Europe/Paris" });
+  other = await app.createUser({ claims: { type: "supplier", role: "ADMIN" }, roleByTeam: { [otherTeamId]: "ADMIN" } });
+  viewer = await app.createUser({ claims: { type: "retailer", role: "VIEWER" } });
+  admin = await app.createUser({ claims: { type: "retailer", role: "ADMIN" } });
+  for (const [who, u] of Object.entries({ sup, other, viewer, admin })) cookies[who] = await signIn(app.m, u.email, u.password);
+  await metrics.applyBatch(
+    "b-reports",
+    [
+      fact(`${DAY}T10:00:00Z`, { team: "acme-brand", wallet: "w-acme", campaign: "camp-acme-1", displays: 100 }),
+      fact(`${DAY}T11:00:00Z`, { team: "acme-brand", wallet: "w-acme", campaign: "camp-acme-2", displays: 50 }),
+      fact(`${DAY}T12:00:00Z`, { team: otherTeamId, wallet: "w-rival", campaign: "camp-rival", displays: 999 }),
+    ],
+    `${DAY}T12:00:00.000Z`,
+  );
+});
+
+afterAll(async () => {
+  metricsIndex?.setMetricsStoreForTests(undefined);
+  await metrics?.close();
+  await app?.stop();
+});
+
+describe("report definitions and rights", () => {
+  it("creates a supplier's report on their own team, listed for them with its frequency, never shown to another supplier (404)", async () => {
+    const id = await createdId("sup", reportForm({ name: "Acme campaigns" }));
+    const report = await storage().reports.getOne(id);
+    expect(report).toMatchObject({ ownerId: sup.id, teamId: "acme-brand", recipients: ["anna@agency.example", "bruno@agency.example"], interval: { from: DAY, to: DAY }, walletTags: [] });
+    expect((await storage().jobs.getOne(`report-${id}`))?.schedule).toMatchObject({ type: "once" });
+    const mine = await list("sup");
+    expect(mine.data.rows.map((r: { name: string }) => r.name)).toContain("Acme campaigns");
+    expect((await list("other")).data.rows.map((r: { id: string }) => r.id)).not.toContain(id);
+    expect((await edit("other", id)).status).toBe(404);
+    expect((await history("other", id)).status).toBe(404);
+    // Another supplier's forged save changes nothing.
+    expect((await save("other", id, reportForm({ name: "Hijacked", teamId: otherTeamId }))).status).toBe(404);
+    expect((await storage().reports.getOne(id))?.name).toBe("Acme campaigns");
+    // The retailer ADMIN sees and may edit everybody's; a retailer VIEWER only their own.
+    expect((await list("admin")).data.rows.find((r: { id: string }) => r.id === id)).toMatchObject({ editable: true });
+    expect((await edit("viewer", id)).status).toBe(404);
+  });
+
+  it("refuses a supplier's report about a team not theirs (403) or about every team, and a staff member's wallet tags are kept", async () => {
+    const before = (await storage().reports.list({})).items.length;
+    expect((await save("sup", "new", reportForm({ teamId: otherTeamId }))).status).toBe(403);
+    const noTeam = await save("sup", "new", reportForm({ teamId: "" }));
+    expect(noTeam.status).toBe(400);
+    expect(JSON.stringify(noTeam.data.result.error)).toContain("reports:validation.teamRequired");
+    // A supplier's wallet tags are sensitive: not kept.
+    const supId = await createdId("sup", reportForm({ walletTags: "internal billing" }));
+    expect((await storage().reports.getOne(supId))?.walletTags).toEqual([]);
+    const viewerId = await createdId("viewer", reportForm({ teamId: "", walletTags: "vip, internal billing", name: "All teams" }));
+    expect((await storage().reports.getOne(viewerId))).toMatchObject({ teamId: null, walletTags: ["vip", "internal billing"] });
+    expect((await storage().reports.list({})).items.length).toBe(before + 2);
+  });
+
+  it("checks recipients: 'Invalid email' naming the bad ones, duplicates flagged, nothing saved", async () => {
+    const before = (await storage().reports.list({})).items.length;
+    const outcome = await save("sup", "new", reportForm({ recipients: "ok@agency.example not-an-email ok@AGENCY.example" }));
+    expect(outcome.status).toBe(400);
+    const errors: string[] = outcome.data.result.error.recipients;
+    expect(errors[0]).toBe("validation.emailInvalid");
+    expect(errors.join(" ")).toContain("not-an-email");
+    expect(errors.some((e) => e.startsWith("reports:validation.duplicates") && e.includes("ok@AGENCY.example"))).toBe(true);
+    expect((await storage().reports.list({})).items.length).toBe(before);
+    const en = JSON.parse(fs.readFileSync("locales/en-GB/common.json", "utf8"));
+    expect(en.validation.emailInvalid).toBe("Invalid email");
+  });
+
+  it("lets the owner run it now and delete it; another user's attempt is 404 and changes nothing", async () => {
+    const id = await createdId("sup", reportForm({ name: "To delete", frequency: "daily" }));
+    expect((await save("other", id, { intent: "run-report-now" })).status).toBe(404);
+    expect(await storage().jobs.getOne(`report-now-${id}`)).toBeNull();
+    const run = await save("sup", id, { intent: "run-report-now" });
+    expect(run.status).toBe(302);
+    expect(run.location).toBe(`/reports/${id}/history`);
+    expect((await storage().jobs.getOne(`report-now-${id}`))?.schedule).toMatchObject({ type: "once" });
+    expect((await save("other", id, { intent: "delete-report" })).status).toBe(404);
+    expect((await save("sup", id, { intent: "delete-report" })).status).toBe(302);
+    expect(await storage().reports.getOne(id)).toBeNull();
+    expect(await storage().jobs.getOne(`report-${id}`)).toBeNull();
+  });
+});
+
+describe("a run", () => {
+  let server: SMTPServer;
+  const received: { to: string[]; raw: string }[] = [];
+
+  beforeAll(async () => {
+    server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+        stream.on("end", () => {
+          received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", () => resolve());
+    });
+    app.setSmtpUrl(`smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`);
+  });
+  afterAll(async () => {
+    app.setSmtpUrl(null);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it("mails the recipients a link that downloads the owner's figures without an account, refused once tampered with or expired", async () => {
+    const id = await createdId("sup", reportForm({ name: "Acme by campaign", recipients: "reader@agency.example" }));
+    let now = new Date(Date.now() + 1_000);
+    const s = await scheduler(() => now);
+    const ran = await s.tick();
+    expect(ran.find((r) => r.jobId === `report-${id}`)).toMatchObject({ outcome: "done" });
+
+    const mail = received.find((m) => m.to.includes("reader@agency.example"));
+    expect(mail).toBeDefined();
+    const { headers, text } = decodeRawMail(mail!.raw);
+    expect(headers.subject).toBe("Report: Acme by campaign");
+    const link = /(http:\/\/console\.test\/report-files\/\S+)/.exec(text)?.[1];
+    expect(link).toBeDefined();
+
+    // No cookie: the signed link is the right.
+    const file = await download(link!);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("Content-Disposition")).toMatch(/attachment; filename="Acme-by-campaign-2026-11-24\.csv"/);
+    const csv = await file.text();
+    expect(csv).toContain("camp-acme-1");
+    expect(csv).toContain("camp-acme-2");
+    // The supplier's report never holds another team's figures.
+    expect(csv).not.toContain("camp-rival");
+    expect(csv).not.toContain("999");
+
+    // Tampered: another run id, another expiry, another signature.
+    const url = new URL(link!);
+    const forged = (mutate: (u: URL) => void) => {
+      const u = new URL(url);
+      mutate(u);
+      return u.toString();
+    };
+    expect((await download(forged((u) => u.searchParams.set("expires", String(Number(u.searchParams.get("expires")) + 86_400_000))))).status).toBe(404);
+    expect((await download(forged((u) => u.searchParams.set("signature", "A" + u.searchParams.get("signature")!.slice(1))))).status).toBe(404);
+    expect((await download(forged((u) => (u.pathname = u.pathname + "x")))).status).toBe(404);
+
+    // The history shows the run, done, with its rows and the link.
+    const shown = await history("sup", id);
+    expect(shown.data.runs[0]).toMatchObject({ status: "done", rows: "2", link });
+    expect(shown.data.runs[0].expiry.text).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    // The owner is told (report generated), with the preference on.
+    const told = (await storage().notifications.list(sup.id, {})).items.find((n) => n.type === "reportGenerated");
+    expect(told).toMatchObject({ values: { report: "Acme by campaign", rows: 2 }, link: `/reports/${id}/history` });
+
+    // Past its expiry the link is refused, and the expiry job removes the file.
+    const { downloadReportFile, removeExpiredReportFiles } = await reports();
+    const expires = url.searchParams.get("expires")!;
+    const later = new Date(Number(expires) + 1);
+    expect((await downloadReportFile(decodeURIComponent(url.pathname.split("/").pop()!), expires, url.searchParams.get("signature"), later)).ok).toBe(false);
+    now = later;
+    await s.tick();
+    expect((await removeExpiredReportFiles(later)).ok).toBe(true);
+    const run = (await storage().reports.listRuns(id, {})).items[0]!;
+    expect(run).toMatchObject({ fileKey: null, expired: true });
+    expect(fs.existsSync(path.join(app.dir, "files", "reports", id))).toBe(true);
+    expect(fs.readdirSync(path.join(app.dir, "files", "reports", id))).toEqual([]);
+    expect((await download(link!)).status).toBe(404);
+    expect((await history("sup", id)).data.runs[0]).toMatchObject({ link: null, expired: true });
+  });
+
+  it("aborts a run past the row limit with the spec's message, shown in the history", async () => {
+    process.env.REPORT_ROW_LIMIT = "1";
+    app.m.env.resetEnvForTests();
+    try {
+      const id = await createdId("sup", reportForm({ name: "Too big", recipients: "big@agency.example" }));
+      const s = await scheduler(() => new Date(Date.now() + 1_000));
+      const ran = await s.tick();
+      expect(ran.find((r) => r.jobId === `report-${id}`)).toMatchObject({ outcome: "aborted", reason: "reports:aborted" });
+      const shown = await history("sup", id);
+      expect(shown.data.runs[0]).toMatchObject({ status: "aborted", reason: "reports:aborted", link: null });
+      const en = JSON.parse(fs.readFileSync("locales/en-GB/reports.json", "utf8"));
+      expect(en.aborted).toBe(
+        "The report generation was aborted because the number of rows exceeds the allowed limit. Please reduce the data size by selecting a shorter date range and try again.",
+      );
+      expect(received.some((m) => m.to.includes("big@agency.example"))).toBe(false);
+      expect((await storage().reports.getOne(id))?.lastRun).toMatchObject({ status: "aborted" });
+    } finally {
+      delete process.env.REPORT_ROW_LIMIT;
+      app.m.env.resetEnvForTests();
+    }
+  });
+
+  it("runs with the owner's rights at run time: an owner who left the team gets a failed run, not the figures", async () => {
+    const leaver = await app.createUser({ claims: { type: "supplier", role: "ADMIN" }, roleByTeam: { "acme-brand": "ADMIN" } });
+    const { saveReport } = await reports();
+    const saved = await saveReport(leaver, null, {
+      name: "Leaver's",
+      type: "teams",
+      period: "custom",
+      interval: { from: DAY, to: DAY },
+      timeUnit: "cumulative",
+      walletTags: [],
+      teamId: "acme-brand",
+      recipients: ["leaver@agency.example"],
+      format: "csv",
+      frequency: "once",
+      runAt: "08:00",
+    });
+    expect(saved.ok).toBe(true);
+    const id = saved.ok ? saved.value.id : "";
+    await storage().users.update(leaver.id, { roleByTeam: {} }, { by: "system" });
+    const ran = await (await scheduler(() => new Date(Date.now() + 1_000))).tick();
+    expect(ran.find((r) => r.jobId === `report-${id}`)).toMatchObject({ outcome: "failed", reason: "reports:reasons.ownerRights" });
+    expect((await storage().reports.listRuns(id, {})).items[0]).toMatchObject({ status: "failed", fileKey: null });
+    expect(received.some((m) => m.to.includes("leaver@agency.example"))).toBe(false);
+  });
+
+  it("catches up each missed daily run once, at the owner's local time, each with its own day (the retailer's)", async () => {
+    const { saveReport } = await reports();
+    const owner = (await storage().users.getOne(sup.id))!;
+    const saved = await saveReport(
+      { ...owner, timezone: "America/New_York" },
+      null,
+      { name: "Daily catch-up", type: "teams", period: "yesterday", interval: null, timeUnit: "cumulative", walletTags: [], teamId: "acme-brand", recipients: ["daily@agency.example"], format: "csv", frequency: "daily", runAt: "06:00" },
+      new Date("2026-11-24T12:00:00.000Z"),
+    );
+    expect(saved.ok).toBe(true);
+    const id = saved.ok ? saved.value.id : "";
+    // 06:00 in New York is 11:00 UTC; down from the 24th at noon until the 28th at noon: the 25th, 26th, 27th and 28th.
+    const ran = await (await scheduler(() => new Date("2026-11-28T12:00:00.000Z"))).tick();
+    const mine = ran.filter((r) => r.jobId === `report-${id}`);
+    expect(mine.map((r) => r.scheduledFor.toISOString())).toEqual(["2026-11-25T11:00:00.000Z", "2026-11-26T11:00:00.000Z", "2026-11-27T11:00:00.000Z", "2026-11-28T11:00:00.000Z"]);
+    const runs = (await storage().reports.listRuns(id, {})).items;
+    // Each run's "yesterday" in the retailer's days (Paris), newest first.
+    expect(runs.map((r) => r.period.from)).toEqual(["2026-11-27", "2026-11-26", "2026-11-25", "2026-11-24"]);
+    expect(runs.map((r) => r.rows)).toEqual([0, 0, 0, 1]);
+    expect(received.filter((m) => m.to.includes("daily@agency.example"))).toHaveLength(4);
+  });
+
+  it("reads a retailer's own statistics service with an identity token of the owner alone, daily rows per day", async () => {
+    const { answerMetrics } = await import("~/services/metrics.server");
+    const { parseMetricsRequest, responseToWire, scopeRequest } = await import("~/domain/metrics/contract");
+    const { verifyIdentityToken } = await import("~/services/identity-token.server");
+    const claims: unknown[] = [];
+    // The retailer's service: answers for the teams its caller's token names, like the built-in one.
+    const msw = setupServer(
+      http.post(METRICS_API_URL, async ({ request }) => {
+        const token = /^Bearer (.+)$/.exec(request.headers.get("authorization") ?? "")?.[1];
+        const verified = await verifyIdentityToken(token);
+        claims.push(verified);
+        const parsed = parseMetricsRequest(await request.json());
+        if (!verified || !parsed.ok) return new HttpResponse(null, { status: 401 });
+        return HttpResponse.json(responseToWire(await answerMetrics(scopeRequest(parsed.value, verified.teams))) as Record<string, unknown>);
+      }),
+    );
+    msw.listen({ onUnhandledRequest: "bypass" });
+    process.env.METRICS_API_URL = METRICS_API_URL;
+    try {
+      const id = await createdId("sup", reportForm({ name: "Over HTTP", type: "teams", from: "2026-11-23", to: DAY, timeUnit: "daily", recipients: "http@agency.example" }));
+      const ran = await (await scheduler(() => new Date(Date.now() + 1_000))).tick();
+      expect(ran.find((r) => r.jobId === `report-${id}`)).toMatchObject({ outcome: "done" });
+      // One request per day, each with a token naming the supplier and their team only.
+      expect(claims).toHaveLength(2);
+      for (const c of claims) expect(c).toEqual({ userId: sup.id, accountType: "supplier", teams: ["acme-brand"] });
+      const run = (await storage().reports.listRuns(id, {})).items[0]!;
+      expect(run).toMatchObject({ status: "done", rows: 1 });
+      const csv = new TextDecoder().decode((await (await import("~/services/files.server")).getFileStore().get(run.fileKey!))!.bytes);
+      expect(csv).toContain("Day");
+      expect(csv).toContain(`${DAY},Acme Brand`);
+      expect(csv).not.toContain("Rival");
+    } finally {
+      delete process.env.METRICS_API_URL;
+      msw.close();
+    }
+  });
+});
