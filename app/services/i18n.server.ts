@@ -26,11 +26,13 @@ import enMetrics from "../../locales/en-GB/metrics.json";
 import frMetrics from "../../locales/fr/metrics.json";
 import enOperators from "../../locales/en-GB/operators.json";
 import frOperators from "../../locales/fr/operators.json";
+import enSecondFactor from "../../locales/en-GB/secondFactor.json";
+import frSecondFactor from "../../locales/fr/secondFactor.json";
 import { i18nConfig } from "~/i18n";
 
 export const resources = {
-  "en-GB": { common: enCommon, media: enMedia, teams: enTeams, wallets: enWallets, users: enUsers, campaigns: enCampaigns, campaignList: enCampaignList, campaignEditor: enCampaignEditor, campaignTargeting: enCampaignTargeting, campaignProducts: enCampaignProducts, retailer: enRetailer, metrics: enMetrics, operators: enOperators },
-  fr: { common: frCommon, media: frMedia, teams: frTeams, wallets: frWallets, users: frUsers, campaigns: frCampaigns, campaignList: frCampaignList, campaignEditor: frCampaignEditor, campaignTargeting: frCampaignTargeting, campaignProducts: frCampaignProducts, retailer: frRetailer, metrics: frMetrics, operators: frOperators },
+  "en-GB": { common: enCommon, media: enMedia, teams: enTeams, wallets: enWallets, users: enUsers, campaigns: enCampaigns, campaignList: enCampaignList, campaignEditor: enCampaignEditor, campaignTargeting: enCampaignTargeting, campaignProducts: enCampaignProducts, retailer: enRetailer, metrics: enMetrics, operators: enOperators, secondFactor: enSecondFactor },
+  fr: { common: frCommon, media: frMedia, teams: frTeams, wallets: frWallets, users: frUsers, campaigns: frCampaigns, campaignList: frCampaignList, campaignEditor: frCampaignEditor, campaignTargeting: frCampaignTargeting, campaignProducts: frCampaignProducts, retailer: frRetailer, metrics: frMetrics, operators: frOperators, secondFactor: frSecondFactor },
 } as const;
 
 const fixed = new Map<string, Promise<TFunction>>();
