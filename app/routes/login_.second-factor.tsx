@@ -9,6 +9,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
+import { LanguageSwitch } from "~/components/language-switch";
 import { splitMessage } from "~/domain/message";
 import { SecondFactorCodeSchema, secondFactorCodeIntent } from "~/forms/second-factor";
 import { completePendingSignIn, getCurrentUser } from "~/http/auth.server";
@@ -94,6 +95,7 @@ export default function SecondFactorRoute() {
           {t("step.cancel")}
         </button>
       </Form>
+      <LanguageSwitch />
     </div>
   );
 }
