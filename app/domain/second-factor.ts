@@ -72,6 +72,17 @@ export function canEnrolSecondFactor(user: { claims: Claims; loggedAsBy?: unknow
   return user.claims.type === "operator" && !user.loggedAsBy;
 }
 
+/**
+ * Who may remove another user's second factor (a lost phone, no recovery code left): an operator,
+ * acting as themself, on someone else who has one. The user then enrols again at their next step.
+ */
+export function canResetSecondFactor(
+  actor: { id: string; claims: Claims; loggedAsBy?: unknown },
+  target: { id: string; totpSecret?: string | null },
+): boolean {
+  return actor.claims.type === "operator" && !actor.loggedAsBy && actor.id !== target.id && Boolean(target.totpSecret);
+}
+
 /** Whether the second factor may be turned off: only when nothing requires it. */
 export function canDisableSecondFactor(user: { claims: Claims; secondFactorExempt?: boolean }, access: AccessSettings): boolean {
   return !needsSecondFactor(user, access);

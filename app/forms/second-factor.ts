@@ -14,8 +14,10 @@ export const startEnrolmentIntent = "start-second-factor";
 export const confirmEnrolmentIntent = "confirm-second-factor";
 export const regenerateCodesIntent = "regenerate-recovery-codes";
 export const disableSecondFactorIntent = "disable-second-factor";
+export const resetSecondFactorIntent = "reset-second-factor";
 
 export const SecondFactorCodeSchema = z.object({ intent: z.literal(secondFactorCodeIntent), code });
 export const ConfirmEnrolmentSchema = z.object({ intent: z.literal(confirmEnrolmentIntent), code });
 export const RegenerateCodesSchema = z.object({ intent: z.literal(regenerateCodesIntent), password });
+export const ResetSecondFactorSchema = z.object({ intent: z.literal(resetSecondFactorIntent) });
 export const DisableSecondFactorSchema = z.object({ intent: z.literal(disableSecondFactorIntent), password });

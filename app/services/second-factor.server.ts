@@ -13,6 +13,7 @@ import { fail, forbidden, ok, type Failure, type Result } from "~/domain/result"
 import {
   canDisableSecondFactor,
   canEnrolSecondFactor,
+  canResetSecondFactor,
   codeThrottleKeys,
   formatRecoveryCode,
   MAX_CODE_FAILURES_PER_ACCOUNT,
@@ -117,6 +118,18 @@ export async function disableSecondFactor(user: User, password: string): Promise
   if (!canDisableSecondFactor(user, await getAccessSettings())) return fail("forbidden", "secondFactor:errors.required");
   if (!(await verifyPassword(password, user.passwordHash))) return wrongPassword();
   return ok(await getStorage().users.setSecondFactor(user.id, null, auditActor(user)));
+}
+
+/**
+ * An operator removes another user's second factor (lost phone): every session of that user ends
+ * (a phone lost with an open session is not left signed in), and they enrol again at their next
+ * sign-in. Audited.
+ */
+export async function resetSecondFactor(actor: User, target: User): Promise<Result<User>> {
+  if (!canResetSecondFactor(actor, target)) return forbidden();
+  const reset = await getStorage().users.setSecondFactor(target.id, null, auditActor(actor));
+  await getStorage().sessions.deleteForUser(target.id);
+  return ok(reset);
 }
 
 /** How the sign-in's second step was passed. */

@@ -15,6 +15,7 @@ let routes: {
   step: typeof import("~/routes/login_.second-factor");
   enrol: typeof import("~/routes/profile_.second-factor");
   users: typeof import("~/routes/users._index");
+  user: typeof import("~/routes/users.$userId");
   wallets: typeof import("~/services/wallets.server");
 };
 
@@ -24,6 +25,7 @@ beforeAll(async () => {
     step: await import("~/routes/login_.second-factor"),
     enrol: await import("~/routes/profile_.second-factor"),
     users: await import("~/routes/users._index"),
+    user: await import("~/routes/users.$userId"),
     wallets: await import("~/services/wallets.server"),
   };
 });
@@ -308,6 +310,44 @@ describe("enforcement", () => {
     } finally {
       await storage().users.update(demo.id, { secondFactorExempt: true }, { by: "system" });
     }
+  });
+});
+
+describe("an operator removing another's second factor (a lost phone)", () => {
+  function postUser(jar: CookieJar, userId: string) {
+    const request = postRequest(`/users/${userId}`, { intent: "reset-second-factor" }, { cookie: jar });
+    return call(() => routes.user.action({ ...args(request), params: { userId } } as never));
+  }
+  const openUser = (jar: CookieJar, userId: string) =>
+    call(() => routes.user.loader({ ...args(getRequest(`/users/${userId}`, { cookie: jar })), params: { userId } } as never));
+
+  it("is offered to an operator on someone who has one, never on oneself; the user then enrols again", async () => {
+    const lost = await newOperator();
+    const { jar: lostJar } = await enrolled(lost);
+    const helper = await newOperator();
+    const { jar } = await enrolled(helper);
+    expect((await openUser(jar, lost.id)).data.resetSecondFactor).toBe(true);
+    expect((await openUser(jar, helper.id)).data.resetSecondFactor).toBe(false);
+    expect((await postUser(jar, helper.id)).status).toBe(403);
+    expect((await storage().users.getOne(helper.id))!.totpSecret).toBeTruthy();
+
+    const done = await postUser(jar, lost.id);
+    expect(done.location).toBe(`/users/${lost.id}`);
+    expect((await storage().users.getOne(lost.id))!).toMatchObject({ totpSecret: null, recoveryCodeHashes: [] });
+    const audit = (await storage().audit.list({ entity: "user", entityId: lost.id, limit: 20 })).items;
+    expect(audit.find((e) => e.changes.some((c) => c.field === "totpSecret") && e.by === helper.email)).toBeTruthy();
+    expect((await openUser(jar, lost.id)).data.resetSecondFactor).toBe(false);
+    // Their open sessions end (a lost phone may hold one); their next sign-in is sent to enrol.
+    expect((await open(lostJar, "/campaigns")).location).toBe("/login?to=%2Fcampaigns");
+    expect((await password(lost)).outcome.location).toBe(ENROL);
+  });
+
+  it("is refused to a retailer administrator", async () => {
+    const lost = await newOperator();
+    await enrolled(lost);
+    const admin = await password(await app.createUser({ claims: { type: "retailer", role: "ADMIN" }, roleByTeam: {} }));
+    expect([403, 404]).toContain((await postUser(admin.jar, lost.id)).status);
+    expect((await storage().users.getOne(lost.id))!.totpSecret).toBeTruthy();
   });
 });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   canDisableSecondFactor,
   canEnrolSecondFactor,
+  canResetSecondFactor,
   codeThrottleKeys,
   formatRecoveryCode,
   isFreshStep,
@@ -58,6 +59,15 @@ describe("the sign-in's second step (ADR 30)", () => {
     expect(canDisableSecondFactor(operator, required)).toBe(false);
     expect(canDisableSecondFactor(operator, { ...required, operatorTotpRequired: false })).toBe(true);
     expect(canDisableSecondFactor({ ...operator, secondFactorExempt: true }, required)).toBe(true);
+  });
+
+  it("lets an operator remove someone else's second factor, never their own, never while logged as", () => {
+    const me = { id: "o-1", ...operator };
+    expect(canResetSecondFactor(me, { id: "o-2", totpSecret: "S" })).toBe(true);
+    expect(canResetSecondFactor(me, { id: "o-2", totpSecret: null })).toBe(false);
+    expect(canResetSecondFactor(me, { id: "o-1", totpSecret: "S" })).toBe(false);
+    expect(canResetSecondFactor({ ...me, loggedAsBy: { id: "x" } }, { id: "o-2", totpSecret: "S" })).toBe(false);
+    expect(canResetSecondFactor({ id: "r", claims: { type: "retailer", role: "ADMIN" } }, { id: "o-2", totpSecret: "S" })).toBe(false);
   });
 
   it("keeps a pending sign-in open for five minutes", () => {
