@@ -32,7 +32,7 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => [{ title: "Ads console" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [{ user }, { toast, headers: toastHeaders }, config, locale] = await Promise.all([
+  const [{ user, mustEnrol }, { toast, headers: toastHeaders }, config, locale] = await Promise.all([
     getCurrentUser(request),
     getToast(request),
     getLiveConfig(),
@@ -47,8 +47,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       user: user ? toSessionUser(user) : null,
       unreadNotifications,
-      mayReadNotifications: user ? can(user, "Notification", "read") : false,
-      menu: user ? menuFor(user).map(({ key, to, shortcut }) => ({ key, to, shortcut })) : [],
+      mayReadNotifications: user && !mustEnrol ? can(user, "Notification", "read") : false,
+      // A user who must set up a second factor first sees no menu: enrolment is the only screen (ADR 30).
+      menu: user && !mustEnrol ? menuFor(user).map(({ key, to, shortcut }) => ({ key, to, shortcut })) : [],
       /** 'Log as': the operator's name (the console is the user's); the session's roles to pick. */
       loggedAsBy: user?.loggedAsBy ? user.loggedAsBy.displayName || user.loggedAsBy.email : null,
       sessionRoles: user ? sessionRoles(user) : null,

@@ -67,6 +67,8 @@ export interface UserData {
   totpSecret?: string | null;
   /** sha256 of the unused recovery codes; each is removed when used. */
   recoveryCodeHashes?: string[];
+  /** The time step of the last code accepted: a code is never accepted twice (ADR 30). */
+  totpLastStep?: number | null;
   /** The embedded demo operator signs in without a second factor (demo data only). */
   secondFactorExempt?: boolean;
   // The user document fields of spec section 3.
@@ -171,6 +173,8 @@ export interface LedgerEntryData {
   comment: string;
   /** E-mail of who posted it, else 'system'. */
   by: string;
+  /** E-mail of the operator who posted it while logged as `by` ('Log as'; absent otherwise). */
+  realBy?: string;
   at: string;
   /** The entry this one reverses, or null. */
   reversalOf: string | null;

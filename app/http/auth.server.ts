@@ -7,13 +7,16 @@ import { Authenticator, AuthorizationError } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { resourceForPath, safeRedirectPath } from "~/domain/navigation";
 import { can, type Action, type Resource } from "~/domain/permissions";
-import { ok, type Failure, type Result } from "~/domain/result";
+import { fail, ok, type Failure, type Result } from "~/domain/result";
 import type { Role, User } from "~/domain/types";
 import { effectiveClaims } from "~/domain/operators";
 import { getLiveConfig } from "~/services/config.server";
-import { signInWithPassword, type SignedIn } from "~/services/sign-in.server";
+import { completeSecondFactor, signInWithPassword, type SignedIn, type SignInStep } from "~/services/sign-in.server";
 import { getSession, getSessionStorage, SESSION_REFRESH_MS, type SessionData } from "~/http/session.server";
 import { getStorage } from "~/services/storage.server";
+import { secondFactorStep } from "~/domain/second-factor";
+import { getAccessSettings } from "~/services/access-settings.server";
+import { ENROL_PATH, fillPending, readPending, SECOND_FACTOR_PATH } from "~/http/second-factor.server";
 
 /** A refused sign-in, carried through remix-auth's error to the caller. */
 class SignInRefused extends Error {
@@ -28,10 +31,10 @@ interface SignInContext {
   clientIp: string;
 }
 
-let authenticator: Authenticator<SignedIn> | undefined;
-function getAuthenticator(): Authenticator<SignedIn> {
+let authenticator: Authenticator<SignInStep> | undefined;
+function getAuthenticator(): Authenticator<SignInStep> {
   if (authenticator) return authenticator;
-  authenticator = new Authenticator<SignedIn>(getSessionStorage() as never);
+  authenticator = new Authenticator<SignInStep>(getSessionStorage() as never);
   authenticator.use(
     // The use case decides (throttle, credentials, account); the strategy only reads the form.
     new FormStrategy(async ({ form, context }) => {
@@ -64,9 +67,15 @@ export function loginRedirectUrl(request: Request): string {
 /**
  * Signs in with the e-mail and password of a form already read (remix-auth's form strategy, the
  * sign-in use case deciding), then opens a session: its Set-Cookie headers come with the user.
+ * When a step is still due (ADR 30) `stepDue` is true and `landing` is its screen: the code form
+ * of a pending session (the form's `to` is kept for after the code), or enrolment.
  */
-export async function passwordSignIn(request: Request, formData: FormData, clientIp: string): Promise<Result<SignedIn & { headers: Headers }>> {
-  let signedIn: SignedIn;
+export async function passwordSignIn(
+  request: Request,
+  formData: FormData,
+  clientIp: string,
+): Promise<Result<SignedIn & { headers: Headers; stepDue: boolean }>> {
+  let signedIn: SignInStep;
   try {
     // The body was read already: the strategy gets the form through the context.
     const bodiless = new Request(request.url, { method: "POST", headers: request.headers });
@@ -78,19 +87,53 @@ export async function passwordSignIn(request: Request, formData: FormData, clien
     // Anything else (storage down…) is not a refusal: it fails as itself.
     throw error.cause ?? error;
   }
-  return ok({ ...signedIn, headers: await createUserSession(request, signedIn.user) });
+  const to = String(formData.get("to") ?? "") || undefined;
+  return ok(await openSignInStep(request, signedIn, to));
+}
+
+/**
+ * Opens the session a sign-in step calls for, whatever the way in (password, SSO): pending with
+ * the code form as landing, or signed in (a user who must enrol lands on the enrolment screen).
+ */
+export async function openSignInStep(request: Request, step: SignInStep, to?: string): Promise<SignedIn & { headers: Headers; stepDue: boolean }> {
+  if (step.kind === "second-factor") {
+    const sessions = getSessionStorage();
+    const previous = await getSession(request);
+    if (previous.id) await sessions.destroySession(previous);
+    const session = await sessions.getSession();
+    fillPending(session, step.user, step.method, to);
+    return { user: step.user, landing: SECOND_FACTOR_PATH, stepDue: true, headers: new Headers({ "Set-Cookie": await sessions.commitSession(session) }) };
+  }
+  const headers = await createUserSession(request, step.user);
+  return { user: step.user, landing: step.mustEnrol ? ENROL_PATH : step.landing, stepDue: step.mustEnrol, headers };
+}
+
+/**
+ * The code form's submission: the session's pending sign-in completes with a right code (a new
+ * session, marked as having passed its second factor) and goes where the user first asked.
+ */
+export async function completePendingSignIn(request: Request, code: string, clientIp: string): Promise<Result<{ headers: Headers; to: string }>> {
+  const found = readPending(await getSession(request));
+  if (found.state !== "open") return fail("unauthenticated", "secondFactor:errors.expired");
+  const done = await completeSecondFactor(found.pending, code, clientIp);
+  if (!done.ok) return done;
+  const headers = await createUserSession(request, done.value.user, done.value.secondFactor);
+  return ok({ headers, to: safeRedirectPath(found.pending.to, done.value.landing) });
 }
 
 /**
  * Opens a new session for a user (a new id: any session the browser held before is ended, so a
  * planted id is never signed in) and writes last_refresh_token.
  */
-export async function createUserSession(request: Request, user: User): Promise<Headers> {
+export async function createUserSession(request: Request, user: User, secondFactor?: SessionData["secondFactor"]): Promise<Headers> {
   const sessions = getSessionStorage();
   const previous = await getSession(request);
+  // A renewed session (password change) keeps the second factor its user passed.
+  const passed = secondFactor ?? (previous.get("userId") === user.id ? previous.get("secondFactor") : undefined);
   if (previous.id) await sessions.destroySession(previous);
   const session = await sessions.getSession();
   fillSession(session, user);
+  if (passed) session.set("secondFactor", passed);
   await getStorage().users.touchRefreshToken(user.id);
   // Expired sessions are ignored when read; a few are swept here, at each sign-in.
   await getStorage().sessions.deleteExpired(new Date(), 20);
@@ -109,12 +152,17 @@ export interface CurrentUser {
   user: User | null;
   /** The session existed but is no longer valid (disabled, claims changed, password reset). */
   ended: boolean;
+  /** A pending sign-in (ADR 30): no user yet, only the code form is open. */
+  pending?: boolean;
+  /** The user must set up a second factor before anything else (ADR 30). */
+  mustEnrol?: boolean;
 }
 
 /** Re-checks the session against the user record. */
 export async function getCurrentUser(request: Request): Promise<CurrentUser> {
   const session = await getSession(request);
   const userId = session.get("userId");
+  if (!userId && readPending(session).state === "open") return { user: null, ended: false, pending: true };
   // A cookie naming a session that no longer exists (signed out, ended by a password change).
   if (!userId) return { user: null, ended: session.id !== "" };
   const user = await getStorage().users.getOne(userId);
@@ -124,10 +172,29 @@ export async function getCurrentUser(request: Request): Promise<CurrentUser> {
     user.claims.type === session.get("claimsType") &&
     user.claims.role === session.get("claimsRole") &&
     user.sessionEpoch === session.get("epoch");
-  if (valid) return { user: await sessionUser(session, user), ended: false };
+  if (valid) {
+    const step = await pendingSecondFactor(session, user);
+    if (step === "verify") return { user: null, ended: false, pending: true };
+    return { user: await sessionUser(session, user), ended: false, mustEnrol: step === "enrol" };
+  }
   // Disabled, claims changed or password changed: the session ends on the server too.
   await getStorage().sessions.delete(session.id);
   return { user: null, ended: true };
+}
+
+/**
+ * What the signed-in account still owes of its second factor in this session (ADR 30), checked
+ * on every request so a setting turned on, or a factor enrolled in another session, applies at
+ * once: a session that never passed a factor its user now has becomes a pending sign-in.
+ */
+async function pendingSecondFactor(session: Session<SessionData>, own: User) {
+  if (own.claims.type !== "operator" && !own.totpSecret) return null;
+  const step = secondFactorStep(own, await getAccessSettings(), Boolean(session.get("secondFactor")));
+  if (step === "verify") {
+    fillPending(session, own, "password", undefined);
+    await getSessionStorage().commitSession(session);
+  }
+  return step;
 }
 
 /**
@@ -212,10 +279,13 @@ export async function refreshSessionIfDue(request: Request, user: User, now = ne
  */
 export async function requireUser(request: Request, _expected?: Resource | null): Promise<User> {
   const resource = resourceForPath(new URL(visiblePath(request), "http://site.invalid").pathname);
-  const { user, ended } = await getCurrentUser(request);
+  const { user, ended, pending, mustEnrol } = await getCurrentUser(request);
+  // A pending sign-in reaches nothing but its code form; a user who must enrol, only enrolment.
+  if (pending) throw redirect(SECOND_FACTOR_PATH);
   if (!user) {
     throw redirect(loginRedirectUrl(request), ended ? { headers: await destroySessionHeaders(request) } : undefined);
   }
+  if (mustEnrol && new URL(visiblePath(request), "http://site.invalid").pathname !== ENROL_PATH) throw redirect(ENROL_PATH);
   if (user.claims.type !== "operator") {
     const config = await getLiveConfig();
     if (config?.maintenance) throw redirect("/under-maintenance");

@@ -23,6 +23,23 @@ export interface SessionData {
   loggedAsEpoch?: number;
   /** The role an operator or ADMIN stepped down to for this session. */
   steppedDown?: Role;
+  /** How this session passed the second factor (ADR 30): a code, a recovery code, or enrolling in it. */
+  secondFactor?: "totp" | "recovery" | "enrolled";
+  /**
+   * A pending sign-in (ADR 30): the identity is known (password or SSO), a code is still due.
+   * Such a session has no `userId`: it is signed in to nothing but the code form.
+   */
+  pendingUserId?: string;
+  pendingEpoch?: number;
+  pendingMethod?: "password" | "saml";
+  /** When the identity was checked (ISO): the code must come within PENDING_SECOND_FACTOR_MS. */
+  pendingSince?: string;
+  /** The page asked for before signing in (checked again when used). */
+  pendingTo?: string;
+  /** A secret shown for enrolment, kept here (server side) until a first code confirms it. */
+  enrolSecret?: string;
+  /** Recovery codes just made, shown once by the next page and then forgotten. */
+  recoveryCodes?: string[];
 }
 
 export const SESSION_MAX_AGE_S = 60 * 60 * 24 * 14;

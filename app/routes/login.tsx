@@ -33,7 +33,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     form: "login",
     submission,
     hideFields,
-    onSuccess: ({ landing, headers }) => ({ to: safeRedirectPath(submission.value.to, landing), headers }),
+    // A second factor still due (its code form, or enrolment) comes first (ADR 30).
+    onSuccess: ({ landing, headers, stepDue }) => ({ to: stepDue ? landing : safeRedirectPath(submission.value.to, landing), headers }),
   });
 }
 

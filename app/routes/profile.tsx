@@ -2,7 +2,7 @@ import { reply, replyInvalid, unknownIntent } from "~/http/reply.server";
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { SUPPORTED_LOCALES } from "~/domain/locale";
@@ -12,6 +12,8 @@ import { createUserSession, requireUser } from "~/http/auth.server";
 import { changePassword } from "~/services/password-reset.server";
 import { localeCookie } from "~/http/session.server";
 import { updateProfile as saveProfile } from "~/services/users.server";
+import { secondFactorStatus } from "~/services/second-factor.server";
+import { ENROL_PATH } from "~/domain/second-factor";
 import { useIsPending } from "~/utils/misc";
 import { PreferenceForm } from "~/components/layout/user-menu";
 import { setDirectionIntent, setThemeIntent, toggleMenuIntent } from "~/forms/preferences-intents";
@@ -38,6 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       photoURL: user.photoURL,
     },
     timezones: Intl.supportedValuesOf("timeZone"),
+    secondFactor: await secondFactorStatus(user),
   };
 }
 
@@ -113,7 +116,7 @@ async function updatePassword(request: Request, user: Awaited<ReturnType<typeof 
 
 export default function ProfileRoute() {
   const { t } = useTranslation();
-  const { profile, timezones } = useLoaderData<typeof loader>();
+  const { profile, timezones, secondFactor } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const [form, fields] = useForm({
@@ -268,7 +271,24 @@ export default function ProfileRoute() {
           </PreferenceForm>
         </div>
       </section>
+      {secondFactor.mayEnrol ? <SecondFactorSection {...secondFactor} /> : null}
     </>
+  );
+}
+
+/** Two-step verification (ADR 30): where it stands, and the way to its screen. */
+function SecondFactorSection({ enrolled, required, recoveryCodesLeft }: { enrolled: boolean; required: boolean; recoveryCodesLeft: number }) {
+  const { t } = useTranslation("secondFactor");
+  return (
+    <section className="panel" aria-labelledby="profile-second-factor">
+      <h2 id="profile-second-factor">{t("profile.title")}</h2>
+      <p>{enrolled ? t("profile.summaryOn") : t("profile.summaryOff")}</p>
+      {enrolled ? <p className="muted">{t("profile.recoveryLeft", { count: recoveryCodesLeft })}</p> : null}
+      {required ? <p className="muted">{t("profile.requiredNote")}</p> : null}
+      <p>
+        <Link to={ENROL_PATH}>{enrolled ? t("profile.manage") : t("profile.setUp")}</Link>
+      </p>
+    </section>
   );
 }
 

@@ -473,7 +473,7 @@ function LedgerSection() {
                   <td className="num">{e.balanceAfter}</td>
                   <td>{e.reference}</td>
                   {seesSensitive ? <td>{(e.commentKey ? t(e.commentKey) : e.comment) || <span className="muted">—</span>}</td> : null}
-                  <td>{byName(e.by)}</td>
+                  <td>{e.realBy ? tc("activity.loggedAs", { operator: e.realBy, user: e.by }) : byName(e.by)}</td>
                   <td>
                     {e.reversed ? <span className="wallet-badge wallet-badge-reversed">{t("ledger.reversed")}</span> : null}
                     {e.reversalOf ? (

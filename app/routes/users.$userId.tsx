@@ -28,6 +28,9 @@ import {
   userRowForAdmin,
 } from "~/services/users-admin.server";
 import { offersLogAs, startLogAs } from "~/services/operators.server";
+import { canResetSecondFactor } from "~/domain/second-factor";
+import { resetSecondFactorIntent, ResetSecondFactorSchema } from "~/forms/second-factor";
+import { resetSecondFactor } from "~/services/second-factor.server";
 import { formatDateTime } from "~/utils/format";
 
 /** One user (/users/$userId): claims, team roles, disable or enable. */
@@ -46,6 +49,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     candidates,
     timezone: viewer.timezone,
     logAs: offersLogAs(viewer, target),
+    /** An operator may remove this user's second factor (ADR 30). */
+    resetSecondFactor: canResetSecondFactor(viewer, target),
   };
 }
 
@@ -68,6 +73,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (!outcome.ok) return reply(outcome, { form: "logAs", onSuccess: () => "/" });
       const headers = await beginLogAsSession(request, outcome.value);
       return redirectWithToast("/", { type: "success", title: "operators:logAs.started" }, { headers });
+    }
+    case resetSecondFactorIntent: {
+      validOrThrow(parseWithZod(formData, { schema: ResetSecondFactorSchema }));
+      return reply(await resetSecondFactor(actor, target), {
+        form: "change",
+        onSuccess: () => ({ to: here, toast: { type: "success", title: "secondFactor:reset.done" } }),
+      });
     }
     case updateClaimsIntent: {
       const value = validOrThrow(parseWithZod(formData, { schema: UserClaimsSchema }));
@@ -109,7 +121,7 @@ function usePendingIntent(): { intent: string | null; teamId: string | null } {
 
 export default function UserRoute() {
   const { t, i18n } = useTranslation("users");
-  const { user, editable, refusal, types, roles, candidates, timezone, logAs } = useLoaderData<typeof loader>();
+  const { user, editable, refusal, types, roles, candidates, timezone, logAs, resetSecondFactor } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent();
   const roleLabel = (role: Role) => t(`roles.${role}`, { ns: "common" });
@@ -313,6 +325,23 @@ export default function UserRoute() {
               <Form method="post">
                 <input type="hidden" name="intent" value={logAsIntent} />
                 <SubmitButton pending={pending.intent === logAsIntent}>{t("operators:logAs.submit", { name })}</SubmitButton>
+              </Form>
+            </div>
+          </details>
+        </section>
+      ) : null}
+
+      {resetSecondFactor ? (
+        <section className="panel" aria-labelledby="user-second-factor">
+          <h2 id="user-second-factor">{t("secondFactor:reset.title")}</h2>
+          <p className="muted">{t("secondFactor:reset.help", { name })}</p>
+          <details className="users-confirm">
+            <summary className="button">{t("secondFactor:reset.open")}</summary>
+            <div className="users-confirm-panel">
+              <p>{t("secondFactor:reset.confirm", { name })}</p>
+              <Form method="post">
+                <input type="hidden" name="intent" value={resetSecondFactorIntent} />
+                <SubmitButton pending={pending.intent === resetSecondFactorIntent}>{t("secondFactor:reset.submit")}</SubmitButton>
               </Form>
             </div>
           </details>

@@ -201,14 +201,15 @@ function walletBeforeEntry(posted: { entry: Pick<LedgerEntry, "type" | "amount">
 
 /** Posts an entry; the campaigns on the wallet then get its new balance and funds flag. */
 export async function postEntry(user: User, wallet: Wallet, value: PostEntryValue, now = new Date()): Promise<Result<PostedEntry>> {
-  const result = await getStorage().ledger.post({ walletId: wallet.id, ...value, by: user.email }, now);
+  const result = await getStorage().ledger.post({ walletId: wallet.id, ...value, ...auditActor(user) }, now);
   if (!result.ok) return ledgerFailure(result.reason);
   if (!result.duplicate) await refreshWalletCampaigns(wallet.id, { walletBefore: walletBeforeEntry(result) });
   return ok({ entry: result.entry, wallet: result.wallet });
 }
 
 export async function reverseEntry(user: User, wallet: Wallet, entryId: string, comment: string, now = new Date()): Promise<Result<PostedEntry>> {
-  const result = await getStorage().ledger.reverse(wallet.id, entryId, user.email, comment, now);
+  const actor = auditActor(user);
+  const result = await getStorage().ledger.reverse(wallet.id, entryId, actor.by, comment, now, actor.realBy);
   if (!result.ok) return ledgerFailure(result.reason);
   if (!result.duplicate) await refreshWalletCampaigns(wallet.id, { walletBefore: walletBeforeEntry(result) });
   return ok({ entry: result.entry, wallet: result.wallet });
@@ -227,6 +228,8 @@ function presentEntry(entry: LedgerEntry, wallet: Wallet, ctx: ViewContext, reve
     /** Set for the settlement's debits, whose comment the view shows in the user's language. */
     commentKey: ctx.seesSensitive && isSettlementEntry(entry) ? "entry.spendSettled" : null,
     by: entry.by,
+    /** The operator who posted it while logged as `by` ('Log as'), else null. */
+    realBy: entry.realBy ?? null,
     at: formatInstant(entry.at, ctx)!,
     atIso: entry.at,
     reversed,
@@ -298,7 +301,7 @@ export async function exportLedgerCsv(
     balanceAfter: e.balanceAfter,
     reference: e.reference,
     comment: isSettlementEntry(e) ? t("wallets:entry.spendSettled") : e.comment,
-    by: e.by,
+    by: e.realBy ? t("common:activity.loggedAs", { operator: e.realBy, user: e.by }) : e.by,
     reversalOfSeq: e.reversalOf ? (bySeq.get(e.reversalOf) ?? null) : null,
     reversed: reversed.has(e.id),
   }));

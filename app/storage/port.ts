@@ -227,7 +227,16 @@ export interface UsersRepo {
   /** Sets a new password hash, keeps the old one in history and ends every other session. */
   setPassword(id: string, passwordHash: string, historySize: number, actor: Actor): Promise<User>;
   /** Enrols (or, with null, removes) the second factor: the TOTP secret and the recovery codes' hashes; audited, redacted. */
-  setSecondFactor(id: string, value: { totpSecret: string; recoveryCodeHashes: string[] } | null, actor: Actor): Promise<User>;
+  setSecondFactor(
+    id: string,
+    value: { totpSecret: string; recoveryCodeHashes: string[]; totpLastStep?: number } | null,
+    actor: Actor,
+  ): Promise<User>;
+  /**
+   * Accepts a TOTP code's time step once: true when it is later than the last step accepted
+   * (it is then the last), false for the same or an earlier step (a replayed code). Atomic.
+   */
+  useTotpStep(id: string, step: number): Promise<boolean>;
   /** Uses one recovery code (by its hash) once: true when it was unused, and it is then gone. */
   useRecoveryCode(id: string, codeHash: string): Promise<boolean>;
 }
@@ -297,6 +306,8 @@ export interface PostEntryInput {
   reference: string;
   comment: string;
   by: string;
+  /** The operator posting while logged as `by` ('Log as'), recorded beside it. */
+  realBy?: string;
   /** A double-submitted form (same key) records one entry. */
   idempotencyKey: string;
 }
@@ -320,7 +331,7 @@ export interface LedgerRepo {
    */
   post(input: PostEntryInput, now: Date): Promise<PostEntryResult>;
   /** Posts the opposite entry of `entryId`, pointing to it; once only. */
-  reverse(walletId: string, entryId: string, by: string, comment: string, now: Date): Promise<PostEntryResult>;
+  reverse(walletId: string, entryId: string, by: string, comment: string, now: Date, realBy?: string): Promise<PostEntryResult>;
   getOne(walletId: string, entryId: string): Promise<LedgerEntry | null>;
   /** Newest first. */
   list(walletId: string, spec: LedgerListSpec): Promise<Page<LedgerEntry>>;

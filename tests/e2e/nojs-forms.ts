@@ -29,6 +29,14 @@ export function formKey(pathname: string, body: { intent?: string | null; action
 }
 
 export const NOJS_FORMS: Record<string, NoJsTest | null> = {
+  // The operators' second factor (ADR 30); turning it off (needs the setting off) and an operator removing another's
+  // are tested through the route's action in tests/integration/app-second-factor.test.ts.
+  "start-second-factor": { spec: "second-factor.spec.ts", test: "an operator is sent to enrol, sets up an authenticator on /profile, keeps the recovery codes, and signs in with a code" },
+  "confirm-second-factor": { spec: "second-factor.spec.ts", test: "an operator is sent to enrol, sets up an authenticator on /profile, keeps the recovery codes, and signs in with a code" },
+  "second-factor-code": { spec: "second-factor.spec.ts", test: "an operator is sent to enrol, sets up an authenticator on /profile, keeps the recovery codes, and signs in with a code" },
+  "regenerate-recovery-codes": { spec: "second-factor.spec.ts", test: "an operator is sent to enrol, sets up an authenticator on /profile, keeps the recovery codes, and signs in with a code" },
+  "disable-second-factor": null,
+  "reset-second-factor": null,
   "accept": { spec: "users.spec.ts", test: "invites someone to Acme Brand; they set a password, land on the team, and the invitation shows 'accepted'; invited again, they accept signed in" },
   "add-products": { spec: "campaign-products.spec.ts", test: "add products by pasting ids, see the unknown one reported and a 3P one refused, switch one off, remove one, remove two after a confirmation" },
   "apply-min-bid": { spec: "campaign-editor.spec.ts", test: "a new draft's missing bid is set to the minimum by 'Apply min bid'" },

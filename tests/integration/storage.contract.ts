@@ -624,6 +624,23 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(removed).toMatchObject({ totpSecret: null, recoveryCodeHashes: [] });
         });
 
+        it("accepts a code's time step once, never an earlier one, and starts again with a new secret (ADR 30)", async () => {
+          await storage.users.create(makeUserData({ displayName: "Otto Steps" }), ADMIN, "u-steps");
+          await storage.users.setSecondFactor("u-steps", { totpSecret: "JBSWY3DPEHPK3PXP", recoveryCodeHashes: [], totpLastStep: 100 }, ADMIN);
+          expect(await storage.users.useTotpStep("u-steps", 100)).toBe(false);
+          expect(await storage.users.useTotpStep("u-steps", 99)).toBe(false);
+          // Two sign-ins racing with the same code: one wins.
+          const raced = await Promise.all([storage.users.useTotpStep("u-steps", 101), storage.users.useTotpStep("u-steps", 101)]);
+          expect(raced.filter(Boolean)).toHaveLength(1);
+          expect((await storage.users.getOne("u-steps"))!.totpLastStep).toBe(101);
+          expect(await storage.users.useTotpStep("u-missing", 5)).toBe(false);
+          // New recovery codes keep the last step; removing the factor forgets it.
+          await storage.users.setSecondFactor("u-steps", { totpSecret: "JBSWY3DPEHPK3PXP", recoveryCodeHashes: ["h3"] }, ADMIN);
+          expect((await storage.users.getOne("u-steps"))!.totpLastStep).toBe(101);
+          await storage.users.setSecondFactor("u-steps", null, ADMIN);
+          expect((await storage.users.getOne("u-steps"))!.totpLastStep).toBeNull();
+        });
+
         it("names both identities on a change an operator made while logged as the user (issue 12)", async () => {
           await storage.users.create(makeUserData({ displayName: "Ida Logged" }), ADMIN, "u-as");
           await storage.users.update("u-as", { displayName: "Ida L." }, { by: "sam@brand.example", realBy: "olivia@ops.example" });
@@ -1292,6 +1309,20 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(await storage.wallets.getOne("w-1")).toEqual(archived);
           expect(await store.count(COLLECTIONS.walletTransaction)).toBe(2);
           expect(await storage.teams.getOne("team-l")).toMatchObject({ balance: 0, credit: 3_000 });
+        });
+
+        it("records both identities on an entry posted or reversed while logged as someone, only the user otherwise (ADR 30)", async () => {
+          await teamWithWallets("team-as", "w-as");
+          const plain = okOf(await post("w-as", { amount: 1_000, by: "sam@brand.example" }));
+          expect(plain.entry.by).toBe("sam@brand.example");
+          expect(plain.entry.realBy).toBeUndefined();
+          const logged = okOf(await post("w-as", { amount: 500, by: "sam@brand.example", realBy: "olivia@ops.example" }));
+          expect(logged.entry).toMatchObject({ by: "sam@brand.example", realBy: "olivia@ops.example" });
+          const reversed = okOf(await storage.ledger.reverse("w-as", logged.entry.id, "sam@brand.example", "typo", T1, "olivia@ops.example"));
+          expect(reversed.entry).toMatchObject({ by: "sam@brand.example", realBy: "olivia@ops.example", reversalOf: logged.entry.id });
+          const stored = (await allEntries("w-as")).flat();
+          expect(stored.find((e) => e.id === logged.entry.id)).toMatchObject({ realBy: "olivia@ops.example" });
+          expect(stored.find((e) => e.id === plain.entry.id)!.realBy).toBeUndefined();
         });
 
         it("records one entry for a double-submitted form, also when five submissions race", async () => {

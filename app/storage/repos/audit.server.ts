@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AuditEntry, AuditEntryData } from "~/domain/types";
 import { COLLECTIONS, type AuditRepo, type DocumentStore, type TransactionContext, type Where } from "~/storage/port";
 
-const SECRET_FIELDS = new Set(["passwordHash", "passwordHistory", "totpSecret", "recoveryCodeHashes"]);
+const SECRET_FIELDS = new Set(["passwordHash", "passwordHistory", "totpSecret", "recoveryCodeHashes", "totpLastStep"]);
 
 /** Field-by-field differences between two versions of a document, secrets redacted. */
 export function diffFields(

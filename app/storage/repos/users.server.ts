@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { matchesSearch, searchKey, searchTokens } from "~/domain/search";
 import type { Role, User, UserData } from "~/domain/types";
+import { isFreshStep } from "~/domain/second-factor";
 import { applyPatch } from "~/storage/document-helpers";
 import {
   AlreadyExistsError,
@@ -139,7 +140,18 @@ export function createUsersRepo(store: DocumentStore): UsersRepo {
       return store.update<UserData>(C, id, { last_refresh_token: fieldOps.serverTime() });
     },
     async setSecondFactor(id, value, actor) {
-      return update(id, { totpSecret: value?.totpSecret ?? null, recoveryCodeHashes: value?.recoveryCodeHashes ?? [] }, actor);
+      const patch: Patch<UserData> = { totpSecret: value?.totpSecret ?? null, recoveryCodeHashes: value?.recoveryCodeHashes ?? [] };
+      if (!value) patch.totpLastStep = null;
+      else if (value.totpLastStep !== undefined) patch.totpLastStep = value.totpLastStep;
+      return update(id, patch, actor);
+    },
+    async useTotpStep(id, step) {
+      return store.transaction(async (tx) => {
+        const user = await tx.get<UserData>(C, id);
+        if (!user || !isFreshStep(step, user.totpLastStep)) return false;
+        tx.update<UserData>(C, id, { totpLastStep: step });
+        return true;
+      });
     },
     async useRecoveryCode(id, codeHash) {
       return store.transaction(async (tx) => {

@@ -102,6 +102,8 @@ export interface EntryToPost {
   reference: string;
   comment: string;
   by: string;
+  /** The operator posting while logged as `by`. */
+  realBy?: string;
   /** The entry's id, derived from its idempotency key. */
   id: string;
   reversalOf: string | null;
@@ -146,6 +148,7 @@ export async function postInTransaction(tx: TransactionContext, input: EntryToPo
     reference: input.reference,
     comment: input.comment,
     by: input.by,
+    ...(input.realBy ? { realBy: input.realBy } : {}),
     at,
     reversalOf: input.reversalOf,
     sortKey: sortKey(at, seq),
@@ -174,7 +177,7 @@ export function createLedgerRepo(store: DocumentStore): LedgerRepo {
         postInTransaction(tx, { ...input, id: entryId(input.walletId, `post:${input.idempotencyKey}`), reversalOf: null }, now),
       );
     },
-    async reverse(walletId, originalId, by, comment, now) {
+    async reverse(walletId, originalId, by, comment, now, realBy) {
       return store.transaction(async (tx) => {
         const original = await tx.get<StoredEntry>(E, originalId);
         if (!original || original.walletId !== walletId) return { ok: false, reason: "ledger.entryNotFound" } as const;
@@ -188,6 +191,7 @@ export function createLedgerRepo(store: DocumentStore): LedgerRepo {
             reference: original.reference,
             comment,
             by,
+            realBy,
             id: entryId(walletId, `reversal:${originalId}`),
             reversalOf: originalId,
           },
