@@ -6,6 +6,7 @@
 import { unstable_parseMultipartFormData as parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { maxBytesFor, type CampaignAssetKind } from "~/domain/media";
 import { LOGO_MAX_BYTES } from "~/domain/team-form";
+import { SKU_CSV_MAX_BYTES } from "~/domain/campaigns/product-csv";
 
 const MAX_TEXT_PART_BYTES = 64 * 1024;
 const MAX_PARTS = 200;
@@ -69,3 +70,10 @@ export async function readTeamForm(request: Request): Promise<FormData> {
 
 /** The team form has about twenty fields: more parts than this are ignored. */
 const TEAM_FORM_MAX_PARTS = 60;
+
+/** The Products section's forms: multipart for the CSV import (its file up to the import's limit), else URL-encoded. */
+export async function readProductsForm(request: Request): Promise<FormData> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.startsWith("multipart/form-data")) return request.formData();
+  return parseMultipartFormData(request, limitedUploadHandler({ file: SKU_CSV_MAX_BYTES }, 10));
+}
