@@ -410,12 +410,12 @@ export default function CampaignProductsRoute() {
                   <th scope="col">{t("columns.availability")}</th>
                   <th scope="col">{t("columns.party")}</th>
                   <th scope="col">{t("columns.status")}</th>
+                  {canEdit ? <th scope="col">{t("columns.actions")}</th> : null}
                   {STAT_COLUMNS.map((metric) => (
                     <th key={metric} scope="col" className="num">
                       {t(`campaignProductPicker:stats.${metric}`)}
                     </th>
                   ))}
-                  {canEdit ? <th scope="col">{t("columns.actions")}</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -631,7 +631,7 @@ function ProductRowView({
           <span className="products-image products-image-none" aria-hidden="true" />
         )}
       </td>
-      <td>
+      <td className="products-name">
         <strong>{p.title}</strong>
         <br />
         <span className="muted products-id">{p.id}</span>
@@ -641,11 +641,6 @@ function ProductRowView({
       <td>
         <span className={cn("badge", p.on ? "products-on" : "products-off-badge")}>{p.on ? t("status.on") : t("status.off")}</span>
       </td>
-      {STAT_COLUMNS.map((metric) => (
-        <td key={metric} className="num">
-          {figures ? format(metric, figures) : figures === null ? (metric === "ctr" || metric === "roas" ? "—" : format(metric, ZERO_FIGURES)) : "—"}
-        </td>
-      ))}
       {canEdit ? (
         <td>
           <div className="products-actions">
@@ -704,6 +699,11 @@ function ProductRowView({
           </div>
         </td>
       ) : null}
+      {STAT_COLUMNS.map((metric) => (
+        <td key={metric} className="num">
+          {figures ? format(metric, figures) : figures === null ? (metric === "ctr" || metric === "roas" ? "—" : format(metric, ZERO_FIGURES)) : "—"}
+        </td>
+      ))}
     </tr>
   );
 }

@@ -8,6 +8,8 @@ import enCampaignTargeting from "../../locales/en-GB/campaignTargeting.json";
 import frCampaignTargeting from "../../locales/fr/campaignTargeting.json";
 import enCampaignProducts from "../../locales/en-GB/campaignProducts.json";
 import frCampaignProducts from "../../locales/fr/campaignProducts.json";
+import enCampaignProductPicker from "../../locales/en-GB/campaignProductPicker.json";
+import frCampaignProductPicker from "../../locales/fr/campaignProductPicker.json";
 import enCampaigns from "../../locales/en-GB/campaigns.json";
 import enRetailer from "../../locales/en-GB/retailer.json";
 import frRetailer from "../../locales/fr/retailer.json";
@@ -29,8 +31,8 @@ import frOperators from "../../locales/fr/operators.json";
 import { i18nConfig } from "~/i18n";
 
 export const resources = {
-  "en-GB": { common: enCommon, media: enMedia, teams: enTeams, wallets: enWallets, users: enUsers, campaigns: enCampaigns, campaignList: enCampaignList, campaignEditor: enCampaignEditor, campaignTargeting: enCampaignTargeting, campaignProducts: enCampaignProducts, retailer: enRetailer, metrics: enMetrics, operators: enOperators },
-  fr: { common: frCommon, media: frMedia, teams: frTeams, wallets: frWallets, users: frUsers, campaigns: frCampaigns, campaignList: frCampaignList, campaignEditor: frCampaignEditor, campaignTargeting: frCampaignTargeting, campaignProducts: frCampaignProducts, retailer: frRetailer, metrics: frMetrics, operators: frOperators },
+  "en-GB": { common: enCommon, media: enMedia, teams: enTeams, wallets: enWallets, users: enUsers, campaigns: enCampaigns, campaignList: enCampaignList, campaignEditor: enCampaignEditor, campaignTargeting: enCampaignTargeting, campaignProducts: enCampaignProducts, campaignProductPicker: enCampaignProductPicker, retailer: enRetailer, metrics: enMetrics, operators: enOperators },
+  fr: { common: frCommon, media: frMedia, teams: frTeams, wallets: frWallets, users: frUsers, campaigns: frCampaigns, campaignList: frCampaignList, campaignEditor: frCampaignEditor, campaignTargeting: frCampaignTargeting, campaignProducts: frCampaignProducts, campaignProductPicker: frCampaignProductPicker, retailer: frRetailer, metrics: frMetrics, operators: frOperators },
 } as const;
 
 const fixed = new Map<string, Promise<TFunction>>();

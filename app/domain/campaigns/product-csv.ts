@@ -11,7 +11,8 @@
  * - The delimiter is the one of comma, semicolon, tab or pipe found most in the header line, so
  *   spreadsheet exports in either convention are read; quoted values may hold delimiters.
  * - A line after the header whose identifier cell is empty (or only spaces) is bad, and so is a
- *   blank line between two lines with values; blank lines at the very end are not lines.
+ *   blank line between two lines with values; empty lines at the very end are not lines (a line
+ *   of delimiters only is a line without a value).
  * - Line numbers are the file's, counting the header as line 1 (what a spreadsheet shows).
  * - An identifier given twice counts once.
  */
@@ -93,7 +94,9 @@ export function parseSkuCsv(text: string): SkuCsv {
   const column = skuColumnIndex(rows[headerAt]!);
   if (column < 0) return { ok: false, reason: "noColumn" };
   let last = rows.length - 1;
-  while (last > headerAt && isBlank(rows[last]!)) last -= 1;
+  // Empty lines at the very end (no character but spaces) are not lines; ";" or "," are.
+  const isEmptyLine = (row: readonly string[]) => row.length <= 1 && !String(row[0] ?? "").trim();
+  while (last > headerAt && isEmptyLine(rows[last]!)) last -= 1;
   if (last - headerAt > SKU_CSV_MAX_LINES) return { ok: false, reason: "tooManyLines" };
   const ids: string[] = [];
   const seen = new Set<string>();
