@@ -94,13 +94,17 @@ export function ProductPicker({
 
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
 
-  // What the search found, said once it answers.
-  useEffect(() => {
-    if (!search.data || search.state !== "idle") return;
-    if (search.data.failure) setAnnounce(t(search.data.failure));
-    else if (search.data.suggested) setAnnounce(t("picker.suggestedCount", { count: search.data.rows.length }));
-    else setAnnounce(search.data.rows.length ? t("picker.foundCount", { count: search.data.rows.length }) : t("picker.noneFound", { query: search.data.query }));
-  }, [search.data, search.state, t]);
+  // What the search found, said once it answers (derived from the answer shown).
+  const found = search.data && search.state === "idle" ? search.data : null;
+  const searchMessage = !found
+    ? ""
+    : found.failure
+      ? t(found.failure)
+      : found.suggested
+        ? t("picker.suggestedCount", { count: found.rows.length })
+        : found.rows.length
+          ? t("picker.foundCount", { count: found.rows.length })
+          : t("picker.noneFound", { query: found.query });
 
   // What was added (or why not), said once the addition is answered.
   useEffect(() => {
@@ -121,6 +125,7 @@ export function ProductPicker({
     if (timer.current) clearTimeout(timer.current);
     setActive(-1);
     setOpen(true);
+    setAnnounce("");
     timer.current = setTimeout(() => load(value), DEBOUNCE_MS);
   };
 
@@ -236,7 +241,7 @@ export function ProductPicker({
         </p>
       </Form>
       <p className="visually-hidden" aria-live="polite" role="status">
-        {announce}
+        {announce || searchMessage}
       </p>
       {addError ? <FormAlert title={t(addError.failure!)} message={translate(t, firstError(addError) ?? "campaignProducts:errors.nothingToAdd")} /> : null}
 
