@@ -656,11 +656,13 @@ function ProductRowView({
                 className="button products-small"
                 disabled={first}
                 autoFocus={focusDirection === "up"}
+                title={t("move.up")}
                 data-pending={busy(moveProductIntent, "up") || undefined}
               >
-                <span aria-hidden="true">↑ </span>
-                {t("move.up")}
-                <span className="visually-hidden"> {name}</span>
+                <span aria-hidden="true">↑</span>
+                <span className="visually-hidden">
+                  {t("move.up")} {name}
+                </span>
               </button>
               <button
                 type="submit"
@@ -670,11 +672,13 @@ function ProductRowView({
                 className="button products-small"
                 disabled={last}
                 autoFocus={focusDirection === "down"}
+                title={t("move.down")}
                 data-pending={busy(moveProductIntent, "down") || undefined}
               >
-                <span aria-hidden="true">↓ </span>
-                {t("move.down")}
-                <span className="visually-hidden"> {name}</span>
+                <span aria-hidden="true">↓</span>
+                <span className="visually-hidden">
+                  {t("move.down")} {name}
+                </span>
               </button>
             </Form>
             <Form method="post" action={here} preventScrollReset>

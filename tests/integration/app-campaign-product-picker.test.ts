@@ -251,10 +251,10 @@ describe("order and statistics", () => {
       "positions[1].pos": "2",
       "positions[2].id": sku("B"),
       "positions[2].pos": "3",
-      back: "?period=last7Days",
+      back: "?period=last7",
     });
     expect(saved.status).toBe(302);
-    expect(saved.location).toBe(`${productsPath(id)}?period=last7Days`);
+    expect(saved.location).toBe(`${productsPath(id)}?period=last7`);
     expect((await loadProducts("supplier.admin", id)).data.products.map((p: { id: string; pos: number }) => [p.id, p.pos])).toEqual([
       [sku("C"), 1],
       [sku("A"), 2],
