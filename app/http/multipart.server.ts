@@ -75,5 +75,7 @@ const TEAM_FORM_MAX_PARTS = 60;
 export async function readProductsForm(request: Request): Promise<FormData> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.startsWith("multipart/form-data")) return request.formData();
-  return parseMultipartFormData(request, limitedUploadHandler({ file: SKU_CSV_MAX_BYTES }, 10));
+  // The import's file and its few fields; any other form of the section posted as multipart keeps
+  // its fields (a long list of positions), bounded by the body limit.
+  return parseMultipartFormData(request, limitedUploadHandler({ file: SKU_CSV_MAX_BYTES }, 25_000));
 }

@@ -46,7 +46,7 @@ export function useProductReorder({ ids, version, action, back }: { ids: readonl
       body.set(`positions[${index}].pos`, String(pos));
     });
     body.set("back", back);
-    fetcher.submit(body, { method: "post", action, preventScrollReset: true });
+    fetcher.submit(body, { method: "post", action, encType: "application/x-www-form-urlencoded", preventScrollReset: true });
   }, [local, fetcher, version, action, back]);
 
   const move = useCallback(
