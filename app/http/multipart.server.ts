@@ -6,6 +6,7 @@
 import { unstable_parseMultipartFormData as parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { maxBytesFor, type CampaignAssetKind } from "~/domain/media";
 import { LOGO_MAX_BYTES } from "~/domain/team-form";
+import { SKU_CSV_MAX_BYTES } from "~/domain/campaigns/product-csv";
 
 const MAX_TEXT_PART_BYTES = 64 * 1024;
 const MAX_PARTS = 200;
@@ -75,4 +76,13 @@ export async function readPhotoForm(request: Request): Promise<FormData> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.startsWith("multipart/form-data")) return request.formData();
   return parseMultipartFormData(request, limitedUploadHandler({ photo: LOGO_MAX_BYTES }, 10));
+}
+
+/** The Products section's forms: multipart for the CSV import (its file up to the import's limit), else URL-encoded. */
+export async function readProductsForm(request: Request): Promise<FormData> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.startsWith("multipart/form-data")) return request.formData();
+  // The import's file and its few fields; any other form of the section posted as multipart keeps
+  // its fields (a long list of positions), bounded by the body limit.
+  return parseMultipartFormData(request, limitedUploadHandler({ file: SKU_CSV_MAX_BYTES }, 25_000));
 }

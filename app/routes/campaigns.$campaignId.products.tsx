@@ -3,7 +3,7 @@ import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorList, FormAlert, SubmitButton } from "~/components/forms";
 import type { Party } from "~/domain/availability";
@@ -41,6 +41,17 @@ import { campaignEditable, requireCampaign } from "~/services/campaigns/campaign
 import { redirectWithToast } from "~/http/toast.server";
 import { splitMessage, withValues } from "~/domain/message";
 import { cn } from "~/utils/misc";
+import { readProductsForm } from "~/http/multipart.server";
+import { ProductPicker } from "~/components/campaigns/product-picker";
+import { ProductImport, type ImportAnswer } from "~/components/campaigns/product-import";
+import { useProductReorder } from "~/components/campaigns/product-reorder";
+import { keyboardTarget } from "~/domain/campaigns/product-order";
+import { ImportProductsSchema, importProductsIntent } from "~/forms/campaigns/product-import";
+import { importProducts, productFigures, searchCampaignProducts, FETCH_PRODUCTS_FAILURE } from "~/services/campaigns/product-picker.server";
+import { PeriodForm, periodProps, useFigureFormat } from "~/components/metrics/statistics";
+import { CAMPAIGN_PRESETS, campaignPresetContext, periodFromSearch } from "~/domain/metrics/periods";
+import type { Derived } from "~/domain/metrics/metrics";
+import { retailerTimeZone } from "~/services/retailer-settings.server";
 
 export const meta: MetaFunction = () => [{ title: "Products · Ads console" }];
 
@@ -50,11 +61,25 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = orThrow(await requireCampaign(user, params.campaignId));
   const search = new URL(request.url).searchParams;
   const direction = search.get("dir");
+  const canEdit = campaignEditable(user, ctx);
+  // The products' statistics of the period chosen (the products variant of /metrics), and for
+  // those who may add products the picker's results (or suggestions): read side by side.
+  const choice = periodFromSearch(search, { now: new Date(), timeZone: retailerTimeZone(), ...campaignPresetContext(ctx.campaign) }, CAMPAIGN_PRESETS);
+  const [figures, picker] = await Promise.all([
+    productFigures(user, ctx, choice.period),
+    canEdit ? searchCampaignProducts(user, ctx, search.get("q") ?? "") : Promise.resolve(null),
+  ]);
+  const fetchFailed = !figures.ok || (picker !== null && !picker.ok);
   return {
     campaignId: ctx.campaign.id,
     version: ctx.campaign.version,
-    canEdit: campaignEditable(user, ctx),
+    canEdit,
     ...presentProducts(ctx.campaign),
+    choice,
+    figures: figures.ok ? figures.value : null,
+    picker: picker?.ok ? picker.value : null,
+    /** Spec section 8: 'Fetch campaign products data' when the statistics or the search failed. */
+    fetchFailure: fetchFailed ? FETCH_PRODUCTS_FAILURE : null,
     /** The product just moved (PRG target), whose move button keeps the focus. */
     moved: search.get("moved") ? { id: search.get("moved")!, direction: direction === "down" ? ("down" as const) : ("up" as const) } : null,
   };
@@ -76,7 +101,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!params.campaignId) return data({ form: "list", failure: FAILURE.noFetchedCampaign, message: "campaigns:errors.noCampaignId", subject: null } satisfies ListFailure, { status: 400 });
   const ctx = orThrow(await requireCampaign(user, params.campaignId));
   const here = `/campaigns/${encodeURIComponent(ctx.campaign.id)}/products`;
-  const formData = await request.formData();
+  const formData = await readProductsForm(request);
+  // Where the page was (its query and period), kept after a change made from the picker or by drag and drop.
+  const back = backTo(here, formData.get("back"));
   if (!formData.get("version")) return badRequest(FAILURE.noFetchedCampaign);
   const intent = formData.get("intent");
   switch (intent) {
@@ -88,7 +115,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const report = { added: outcome.ok ? plan.added.length : 0, present: plan.present, unknown: plan.unknown };
       if (outcome.ok && plan.unknown.length === 0 && plan.present.length === 0) {
         const total = Object.keys(outcome.campaign.offers).length;
-        return redirectWithToast(here, {
+        return redirectWithToast(back, {
           type: "success",
           title: "campaignProducts:toast.added",
           description: outcome.warnings.length ? "campaignProducts:warnings.tooManyToast" : undefined,
@@ -132,7 +159,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       }
       const outcome = await savePositions(user, ctx, submission.value);
       if (!outcome.ok) return listFailure(outcome);
-      return redirectWithToast(here, { type: "success", title: "toast.changesSaved" });
+      return redirectWithToast(back, { type: "success", title: "toast.changesSaved" });
     }
     case bulkProductsIntent: {
       const submission = parseWithZod(formData, { schema: BulkProductsSchema });
@@ -152,9 +179,43 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const title = value.bulk === "remove" ? "campaignProducts:toast.removed" : value.bulk === "on" ? "campaignProducts:toast.bulkOn" : "campaignProducts:toast.bulkOff";
       return redirectWithToast(here, { type: "success", title, values: { count: value.selected.length } });
     }
+    case importProductsIntent: {
+      const submission = parseWithZod(formData, { schema: ImportProductsSchema });
+      if (submission.status !== "success") {
+        return data({ form: "import", result: submission.reply(), failure: null, message: null, report: null } satisfies ImportAnswer, { status: 400 });
+      }
+      const outcome = await importProducts(user, ctx, submission.value);
+      const report = outcome.report;
+      if (outcome.ok && !outcome.report.unknown.length && !outcome.report.bad.length && !outcome.report.present.length) {
+        return redirectWithToast(back, {
+          type: "success",
+          title: "campaignProductPicker:import.toast",
+          description: outcome.warnings.length ? "campaignProducts:warnings.tooManyToast" : undefined,
+          values: { count: outcome.report.imported, total: outcome.total },
+        });
+      }
+      const answer: ImportAnswer = {
+        form: "import",
+        result: submission.reply({ resetForm: outcome.ok }),
+        failure: outcome.ok ? null : outcome.failure,
+        message: outcome.ok ? null : outcome.message,
+        report,
+      };
+      return data(answer, { status: outcome.ok ? 200 : statusOf(outcome) });
+    }
     default:
       return unknownIntent();
   }
+}
+
+/** The page's own address with the query kept (only a query string of this page is taken). */
+function backTo(here: string, back: FormDataEntryValue | null): string {
+  if (typeof back !== "string" || !back.startsWith("?") || back.length > 1000) return here;
+  const params = new URLSearchParams(back);
+  params.delete("moved");
+  params.delete("dir");
+  const query = params.toString();
+  return query ? `${here}?${query}` : here;
 }
 
 /** The intent and product of the form being submitted, for per-row pending states. */
@@ -179,15 +240,30 @@ function availabilityKey(availability: string): string {
 }
 
 export default function CampaignProductsRoute() {
-  const { t } = useTranslation(["campaignProducts", "campaigns"]);
+  const { t } = useTranslation(["campaignProducts", "campaigns", "campaignProductPicker"]);
   const loaderData = useLoaderData<typeof loader>();
-  const { campaignId, version, canEdit, products, count, onCount, party, tooMany, threshold, moved } = loaderData;
+  const { campaignId, version, canEdit, products, count, onCount, party, tooMany, threshold, moved, choice, figures, picker, fetchFailure } = loaderData;
   const actionData = useActionData<typeof action>();
   const location = useLocation();
   const pending = usePendingSubmission();
   const listError = actionData && actionData.form === "list" ? actionData : null;
   const confirm = actionData && actionData.form === "confirm" ? actionData : null;
+  const importAnswer = actionData && actionData.form === "import" ? (actionData as ImportAnswer) : null;
   const here = `/campaigns/${encodeURIComponent(campaignId)}/products`;
+  const hydrated = useHydrated();
+
+  // With JavaScript: drag and drop, and Alt+↑/↓ on a row's handle, saved as positions.
+  const reorder = useProductReorder({ ids: products.map((p) => p.id), version, action: here, back: location.search });
+  const byId = new Map(products.map((p) => [p.id, p]));
+  const shown = reorder.order.map((id) => byId.get(id)).filter((p): p is ProductRow => !!p);
+  const [announce, setAnnounce] = useState("");
+  const [dragging, setDragging] = useState<string | null>(null);
+  const moveTo = (id: string, to: number, byKeyboard: boolean) => {
+    const product = byId.get(id);
+    reorder.move(id, to);
+    if (product) setAnnounce(t("campaignProductPicker:reorder.moved", { name: product.title || product.id, position: to + 1, total: shown.length }));
+    if (byKeyboard) requestAnimationFrame(() => document.getElementById(handleId(id))?.focus());
+  };
 
   // With JavaScript, the moved product's button keeps the focus after the list re-renders.
   useEffect(() => {
@@ -219,7 +295,32 @@ export default function CampaignProductsRoute() {
         </p>
       ) : null}
 
-      {canEdit ? <AddProductsForm version={version} count={count} /> : <p className="muted">{t("readOnly")}</p>}
+      {fetchFailure ? <FormAlert title={t(fetchFailure)} message={t("errors.errorOccurred", { ns: "common" })} /> : null}
+      {canEdit ? (
+        <>
+          <ProductPicker
+            campaignId={campaignId}
+            version={version}
+            picker={picker}
+            productIds={products.map((p) => p.id)}
+            availabilityLabel={availabilityLabel}
+            partyLabel={partyLabel}
+          />
+          <div className="products-add-grid">
+            <AddProductsForm version={version} count={count} />
+            <ProductImport version={version} answer={importAnswer} here={here} />
+          </div>
+        </>
+      ) : (
+        <p className="muted">{t("readOnly")}</p>
+      )}
+      <h3 id="products-list-title">{t("campaignProductPicker:list.title")}</h3>
+      {products.length ? (
+        <>
+          <p className="field-help">{t("campaignProductPicker:list.statsHelp")}</p>
+          <PeriodForm presets={CAMPAIGN_PRESETS} {...periodProps(choice)} keep={picker && !picker.suggested ? { q: picker.query } : {}} />
+        </>
+      ) : null}
 
       {listError ? <FormAlert title={t(listError.failure)} message={translateMessage(t, listError.message)} /> : null}
 
@@ -278,11 +379,24 @@ export default function CampaignProductsRoute() {
               ) : null}
             </>
           ) : null}
+          {canEdit && hydrated ? (
+            <p id="products-reorder-help" className="field-help">
+              {t("campaignProductPicker:reorder.help")}
+            </p>
+          ) : null}
+          <p className="visually-hidden" aria-live="polite" role="status" id="products-reorder-status">
+            {announce}
+          </p>
           <div className="table-wrap">
             <table className="products-table">
               <caption className="visually-hidden">{t("caption")}</caption>
               <thead>
                 <tr>
+                  {canEdit && hydrated ? (
+                    <th scope="col">
+                      <span className="visually-hidden">{t("campaignProductPicker:reorder.column")}</span>
+                    </th>
+                  ) : null}
                   {canEdit ? (
                     <th scope="col">
                       <span className="visually-hidden">{t("columns.select")}</span>
@@ -297,15 +411,50 @@ export default function CampaignProductsRoute() {
                   <th scope="col">{t("columns.party")}</th>
                   <th scope="col">{t("columns.status")}</th>
                   {canEdit ? <th scope="col">{t("columns.actions")}</th> : null}
+                  {STAT_COLUMNS.map((metric) => (
+                    <th key={metric} scope="col" className="num">
+                      {t(`campaignProductPicker:stats.${metric}`)}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody>
-                {products.map((p, index) => (
+                {shown.map((p, index) => (
                   <ProductRowView
                     key={p.id}
                     product={p}
                     index={index}
-                    last={index === products.length - 1}
+                    last={index === shown.length - 1}
+                    figures={figures ? ((figures[p.id] as Derived | undefined) ?? null) : undefined}
+                    handle={
+                      canEdit && hydrated
+                        ? {
+                            onKeyDown: (event) => {
+                              const to = keyboardTarget(event.key, index, shown.length);
+                              if (to === null || event.ctrlKey || event.metaKey || event.shiftKey) return;
+                              event.preventDefault();
+                              moveTo(p.id, to, true);
+                            },
+                            onDragStart: (event) => {
+                              event.dataTransfer.effectAllowed = "move";
+                              event.dataTransfer.setData("text/plain", p.id);
+                              setDragging(p.id);
+                            },
+                            onDragEnd: () => setDragging(null),
+                            dragging: dragging === p.id,
+                          }
+                        : null
+                    }
+                    onDrop={
+                      canEdit && hydrated
+                        ? (event) => {
+                            event.preventDefault();
+                            const id = event.dataTransfer.getData("text/plain") || dragging;
+                            setDragging(null);
+                            if (id && id !== p.id) moveTo(id, index, false);
+                          }
+                        : null
+                    }
                     version={version}
                     canEdit={canEdit}
                     here={here}
@@ -339,6 +488,20 @@ export default function CampaignProductsRoute() {
   );
 }
 
+/** The figures of each product shown in the table (the products variant of /metrics). */
+const STAT_COLUMNS = ["displays", "clicks", "ctr", "cost", "sales", "roas"] as const;
+const ZERO_FIGURES: Derived = { displays: 0, views: 0, clicks: 0, ctr: null, cost: 0, cpc: null, sales: 0, quantity: 0, roas: null };
+
+function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+function handleId(productId: string) {
+  return `reorder-${productId}`;
+}
+
 function moveButtonId(productId: string, direction: "up" | "down") {
   return `move-${direction}-${productId}`;
 }
@@ -360,10 +523,22 @@ function ProductRowView({
   pending,
   partyLabel,
   availabilityLabel,
+  figures,
+  handle,
+  onDrop,
 }: {
   product: ProductRow;
   index: number;
   last: boolean;
+  /** The period's figures; null: none; undefined: the statistics could not be read. */
+  figures: Derived | null | undefined;
+  handle: {
+    onKeyDown: (event: React.KeyboardEvent<HTMLButtonElement>) => void;
+    onDragStart: (event: React.DragEvent<HTMLButtonElement>) => void;
+    onDragEnd: () => void;
+    dragging: boolean;
+  } | null;
+  onDrop: ((event: React.DragEvent<HTMLTableRowElement>) => void) | null;
   version: number;
   canEdit: boolean;
   here: string;
@@ -379,8 +554,48 @@ function ProductRowView({
   const first = index === 0;
   // Without JavaScript the moved product's button takes the focus on load (autofocus).
   const focusDirection = autoFocusMove === "up" && first ? "down" : autoFocusMove === "down" && last ? "up" : autoFocusMove;
+  const format = useFigureFormat();
+  const [over, setOver] = useState(false);
   return (
-    <tr id={`product-${p.id}`} className={cn(!p.on && "products-off", failed && "products-failed")}>
+    <tr
+      id={`product-${p.id}`}
+      className={cn(!p.on && "products-off", failed && "products-failed", handle?.dragging && "products-dragging", over && "products-drop-target")}
+      onDragOver={
+        onDrop
+          ? (event) => {
+              event.preventDefault();
+              event.dataTransfer.dropEffect = "move";
+              if (!over) setOver(true);
+            }
+          : undefined
+      }
+      onDragLeave={onDrop ? () => setOver(false) : undefined}
+      onDrop={
+        onDrop
+          ? (event) => {
+              setOver(false);
+              onDrop(event);
+            }
+          : undefined
+      }
+    >
+      {handle ? (
+        <td>
+          <button
+            type="button"
+            id={handleId(p.id)}
+            className="products-handle"
+            draggable
+            onKeyDown={handle.onKeyDown}
+            onDragStart={handle.onDragStart}
+            onDragEnd={handle.onDragEnd}
+            aria-label={t("campaignProductPicker:reorder.handle", { name, position: index + 1 })}
+            aria-describedby="products-reorder-help"
+          >
+            <span aria-hidden="true">⠿</span>
+          </button>
+        </td>
+      ) : null}
       {canEdit ? (
         <td>
           <input type="checkbox" name="selected" value={p.id} form="products-bulk-form" aria-label={t("select", { name })} key={`sel-${version}`} />
@@ -416,7 +631,7 @@ function ProductRowView({
           <span className="products-image products-image-none" aria-hidden="true" />
         )}
       </td>
-      <td>
+      <td className="products-name">
         <strong>{p.title}</strong>
         <br />
         <span className="muted products-id">{p.id}</span>
@@ -441,11 +656,13 @@ function ProductRowView({
                 className="button products-small"
                 disabled={first}
                 autoFocus={focusDirection === "up"}
+                title={t("move.up")}
                 data-pending={busy(moveProductIntent, "up") || undefined}
               >
-                <span aria-hidden="true">↑ </span>
-                {t("move.up")}
-                <span className="visually-hidden"> {name}</span>
+                <span aria-hidden="true">↑</span>
+                <span className="visually-hidden">
+                  {t("move.up")} {name}
+                </span>
               </button>
               <button
                 type="submit"
@@ -455,11 +672,13 @@ function ProductRowView({
                 className="button products-small"
                 disabled={last}
                 autoFocus={focusDirection === "down"}
+                title={t("move.down")}
                 data-pending={busy(moveProductIntent, "down") || undefined}
               >
-                <span aria-hidden="true">↓ </span>
-                {t("move.down")}
-                <span className="visually-hidden"> {name}</span>
+                <span aria-hidden="true">↓</span>
+                <span className="visually-hidden">
+                  {t("move.down")} {name}
+                </span>
               </button>
             </Form>
             <Form method="post" action={here} preventScrollReset>
@@ -484,6 +703,11 @@ function ProductRowView({
           </div>
         </td>
       ) : null}
+      {STAT_COLUMNS.map((metric) => (
+        <td key={metric} className="num">
+          {figures ? format(metric, figures) : figures === null ? (metric === "ctr" || metric === "roas" ? "—" : format(metric, ZERO_FIGURES)) : "—"}
+        </td>
+      ))}
     </tr>
   );
 }

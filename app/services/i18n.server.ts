@@ -36,6 +36,8 @@ import enProfile from "../../locales/en-GB/profile.json";
 import frProfile from "../../locales/fr/profile.json";
 import enSecondFactor from "../../locales/en-GB/secondFactor.json";
 import frSecondFactor from "../../locales/fr/secondFactor.json";
+import enCampaignProductPicker from "../../locales/en-GB/campaignProductPicker.json";
+import frCampaignProductPicker from "../../locales/fr/campaignProductPicker.json";
 import { i18nConfig } from "~/i18n";
 
 export const resources = {
@@ -58,6 +60,7 @@ export const resources = {
     reports: enReports,
     profile: enProfile,
     secondFactor: enSecondFactor,
+    campaignProductPicker: enCampaignProductPicker,
   },
   fr: {
     common: frCommon,
@@ -78,6 +81,7 @@ export const resources = {
     reports: frReports,
     profile: frProfile,
     secondFactor: frSecondFactor,
+    campaignProductPicker: frCampaignProductPicker,
   },
 } as const;
 

@@ -65,6 +65,7 @@ export const NOJS_FORMS: Record<string, NoJsTest | null> = {
   "delete-view": { spec: "campaign-list.spec.ts", test: "saves a custom view and reopens it from its link" },
   "duplicate-campaign": { spec: "campaign-list.spec.ts", test: "duplicates a campaign from the list and opens the copy" },
   "end-log-as": { spec: "operators.spec.ts", test: "an operator logs as a supplier from the user's page: the supplier's console with a banner naming both, then one button back" },
+  "import-products": { spec: "campaign-product-picker.spec.ts", test: "find products by search and add one, only of the team's brands; import a CSV with a bad line and an unknown SKU" },
   "invite": { spec: "users.spec.ts", test: "invites someone to Acme Brand; they set a password, land on the team, and the invitation shows 'accepted'; invited again, they accept signed in" },
   "log-as": { spec: "operators.spec.ts", test: "an operator logs as a supplier from the user's page: the supplier's console with a banner naming both, then one button back" },
   "mark-all-notifications-read": { spec: "notifications.spec.ts", test: "the centre: the welcome is marked read, then all are; the top bar's count follows" },

@@ -156,8 +156,8 @@ export async function findCatalogProducts(ids: readonly string[]): Promise<Map<s
  * Adds the catalog products among the ids typed; unknown ones and those already in the campaign
  * are reported in the plan. Refused whole when it would mix 1P and 3P products.
  */
-export async function addProducts(user: User, ctx: CampaignContext, value: AddProductsValue): Promise<AddOutcome> {
-  const failure = value.ids.length > 1 ? FAILURE.upsertMassProduct : FAILURE.upsertProduct;
+export async function addProducts(user: User, ctx: CampaignContext, value: Pick<AddProductsValue, "ids" | "version">, title?: FailureTitle): Promise<AddOutcome> {
+  const failure = title ?? (value.ids.length > 1 ? FAILURE.upsertMassProduct : FAILURE.upsertProduct);
   const refused = denied(user, ctx, failure);
   if (refused) return refused;
   // A supplier sponsors only its team's brands (and, for a marketplace seller, the products
