@@ -14,6 +14,7 @@ import { createSpendRepo } from "~/storage/repos/spend.server";
 import { createSigningKeysRepo } from "~/storage/repos/signing-keys.server";
 import { createJobsRepo } from "~/storage/repos/jobs.server";
 import { createNotificationsRepo } from "~/storage/repos/notifications.server";
+import { createTargetsRepo } from "~/storage/repos/targets.server";
 
 /** The repositories, the same code over whichever DocumentStore adapter is chosen. */
 export function createStorage(documents: DocumentStore): Storage {
@@ -38,5 +39,6 @@ export function createStorage(documents: DocumentStore): Storage {
     signingKeys: createSigningKeysRepo(documents),
     jobs: createJobsRepo(documents),
     notifications: createNotificationsRepo(documents),
+    targets: createTargetsRepo(documents),
   };
 }
