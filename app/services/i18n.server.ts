@@ -25,12 +25,14 @@ import frWallets from "../../locales/fr/wallets.json";
 import enMetrics from "../../locales/en-GB/metrics.json";
 import frMetrics from "../../locales/fr/metrics.json";
 import enOperators from "../../locales/en-GB/operators.json";
+import enCampaignKeywords from "../../locales/en-GB/campaignKeywords.json";
+import frCampaignKeywords from "../../locales/fr/campaignKeywords.json";
 import frOperators from "../../locales/fr/operators.json";
 import { i18nConfig } from "~/i18n";
 
 export const resources = {
-  "en-GB": { common: enCommon, media: enMedia, teams: enTeams, wallets: enWallets, users: enUsers, campaigns: enCampaigns, campaignList: enCampaignList, campaignEditor: enCampaignEditor, campaignTargeting: enCampaignTargeting, campaignProducts: enCampaignProducts, retailer: enRetailer, metrics: enMetrics, operators: enOperators },
-  fr: { common: frCommon, media: frMedia, teams: frTeams, wallets: frWallets, users: frUsers, campaigns: frCampaigns, campaignList: frCampaignList, campaignEditor: frCampaignEditor, campaignTargeting: frCampaignTargeting, campaignProducts: frCampaignProducts, retailer: frRetailer, metrics: frMetrics, operators: frOperators },
+  "en-GB": { common: enCommon, media: enMedia, teams: enTeams, wallets: enWallets, users: enUsers, campaigns: enCampaigns, campaignList: enCampaignList, campaignEditor: enCampaignEditor, campaignTargeting: enCampaignTargeting, campaignProducts: enCampaignProducts, campaignKeywords: enCampaignKeywords, retailer: enRetailer, metrics: enMetrics, operators: enOperators },
+  fr: { common: frCommon, media: frMedia, teams: frTeams, wallets: frWallets, users: frUsers, campaigns: frCampaigns, campaignList: frCampaignList, campaignEditor: frCampaignEditor, campaignTargeting: frCampaignTargeting, campaignProducts: frCampaignProducts, campaignKeywords: frCampaignKeywords, retailer: frRetailer, metrics: frMetrics, operators: frOperators },
 } as const;
 
 const fixed = new Map<string, Promise<TFunction>>();

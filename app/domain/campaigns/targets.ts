@@ -31,6 +31,8 @@ export const KEYWORD_WARNING_THRESHOLD = 1_000;
 export const MAX_KEYWORDS = 100_000;
 /** The most categories (or product categories) a campaign may hold. */
 export const MAX_CATEGORIES = 1_000;
+/** A keyword CSV file's size limit (100,000 keywords of ordinary length fit in a few MB). */
+export const KEYWORD_CSV_MAX_BYTES = 8 * 1024 * 1024;
 /** Negative keywords a campaign may hold (kept on the campaign document). */
 export const MAX_NEGATIVE_KEYWORDS = 1_000;
 

@@ -1,0 +1,14 @@
+import { chromium } from "@playwright/test";
+const [,, role, path, width, out, scrollY] = process.argv;
+const emails = { operator: "operator@example.com", retailer: "retailer.admin@example.com", supplier: "supplier.admin@example.com", viewer: "retailer.viewer@example.com" };
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+const page = await (await browser.newContext({ viewport: { width: Number(width), height: 900 }, locale: process.env.LOC ?? "en-GB", timezoneId: "Europe/Paris" })).newPage();
+await page.goto("http://127.0.0.1:3487/login");
+await page.getByLabel("E-mail", { exact: false }).first().fill(emails[role]);
+await page.getByLabel("Password", { exact: true }).fill("Demo-password-1");
+await page.getByRole("button", { name: /sign in/i }).click();
+await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+await page.goto("http://127.0.0.1:3487" + path, { waitUntil: "networkidle" });
+if (scrollY) await page.evaluate((y) => window.scrollTo(0, y), Number(scrollY));
+await page.screenshot({ path: out, fullPage: !!process.env.FULL });
+await browser.close();
