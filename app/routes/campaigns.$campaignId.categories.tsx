@@ -237,6 +237,8 @@ export default function CampaignCategoriesRoute() {
 type AddState = { kind: "category" | "productCategory"; query: string; hits: { id: string; name: string; level: number | null; floor: string | null; suggested: string | null; volume: number | null }[]; failure: string | null };
 
 function AddCategory({ version, add, products, here }: { version: number; add: AddState; products: { id: string; title: string }[]; here: string }) {
+  // Posted to the search's own URL, so a refusal answers with the hits still listed (without JavaScript too).
+  const postTo = `${here}?${new URLSearchParams({ cq: add.query, ckind: add.kind })}`;
   const { t } = useTranslation("campaignKeywords");
   const { t: tc } = useTranslation();
   const actionData = useActionData<typeof action>();
@@ -271,7 +273,7 @@ function AddCategory({ version, add, products, here }: { version: number; add: A
             const formId = `add-category-${h.id}`;
             return (
               <li key={h.id} className="targets-hit">
-                <Form method="post" action={here} id={formId} preventScrollReset aria-label={t("categories.addOne", { name: h.name })}>
+                <Form method="post" action={postTo} id={formId} preventScrollReset aria-label={t("categories.addOne", { name: h.name })}>
                   <input type="hidden" name="intent" value={addCategoryIntent} />
                   <input type="hidden" name="version" value={version} />
                   <input type="hidden" name="kind" value={add.kind} />

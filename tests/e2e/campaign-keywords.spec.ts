@@ -58,7 +58,7 @@ test.describe("campaign keywords and categories", () => {
     // A row's bid under the floor: refused on its row, then raised by the row's 'Apply min bid'.
     const bid = table.getByRole("textbox", { name: kt("bid.of", { name: "red socks" }) });
     await bid.fill("0.02");
-    const row = table.locator("tr", { has: bid });
+    const row = table.locator("tr", { has: page.getByRole("textbox", { name: kt("bid.of", { name: "red socks" }) }) });
     await submit(page, path, () => row.getByRole("button", { name: `${kt("row.save")} red socks` }).click());
     await expect(page.getByRole("alert").filter({ hasText: "Minimum allowed bid: €0.15" })).toBeVisible();
     const refusedRow = table.locator("tr", { has: page.getByRole("textbox", { name: kt("bid.of", { name: "red socks" }) }) });
@@ -67,7 +67,7 @@ test.describe("campaign keywords and categories", () => {
     await expect(table.getByRole("textbox", { name: kt("bid.of", { name: "red socks" }) })).toHaveValue("0.15");
 
     // Negative keywords.
-    const negatives = page.getByLabel(kt("negatives.label"), { exact: true });
+    const negatives = page.getByRole("textbox", { name: kt("negatives.label"), exact: true });
     await negatives.fill("free\ncheap");
     await submit(page, path, () => page.getByRole("button", { name: kt("negatives.submit"), exact: true }).click());
     await expect(page.getByText(kt("keywords.summary_other", { count: 4, negatives: 2 }))).toBeVisible();
