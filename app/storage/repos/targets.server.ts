@@ -55,6 +55,20 @@ interface PublishedChunkData {
   targets: Record<string, PublishedTarget>;
 }
 
+/**
+ * A chunk's size as stored, from above: its keys, names, urls and offers, and the fixed fields
+ * (on, bid, placement, auto, two ISO dates) with JSON's punctuation, without serialising it.
+ */
+function estimatedBytes(targets: Targets): number {
+  let bytes = 2;
+  for (const key in targets) {
+    const t = targets[key]!;
+    bytes += 2 * key.length + 2 * t.name.length + 2 * (t.url?.length ?? 4) + 170;
+    if (t.offers) for (const id of t.offers) bytes += 2 * id.length + 3;
+  }
+  return bytes;
+}
+
 export function chunkId(campaignId: string, kind: TargetKind, bucket: number): string {
   return `${campaignId}_${kind}_${bucket}`;
 }
@@ -175,7 +189,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       for (const targets of chunks.values()) Object.assign(before, targets);
       // The targets after, of the same chunks.
       let after: Targets;
-      if (kindChange.replace) after = { ...upsert };
+      if (kindChange.replace) after = upsert;
       else {
         after = { ...before };
         for (const key of remove) delete after[key];
@@ -187,8 +201,15 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
         Object.assign(after, rewritten.upsert);
       }
       // What changed, for the counts and the history.
-      const touched = new Set([...Object.keys(before), ...Object.keys(after)]);
-      const changedKeys = [...touched].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+      const touched = new Set(Object.keys(after));
+      for (const k in before) touched.add(k);
+      const changedKeys = [...touched].filter((k) => {
+        const a = before[k];
+        const b = after[k];
+        if (a === b) return false;
+        if (!a || !b) return true;
+        return JSON.stringify(a) !== JSON.stringify(b);
+      });
       if (!changedKeys.length) continue;
       changedTotal += changedKeys.length;
       const oldCounts = countTargets(kind, changedKeys.map((k) => before[k]).filter((t): t is CampaignTarget => !!t));
@@ -211,7 +232,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       } else {
         next = spread(after, buckets);
       }
-      const oversized = () => [...next.values()].some((t) => Object.keys(t).length > BUCKET_MAX_TARGETS || JSON.stringify(t).length > MAX_BUCKET_BYTES);
+      const oversized = () => [...next.values()].some((t) => Object.keys(t).length > BUCKET_MAX_TARGETS || estimatedBytes(t) > MAX_BUCKET_BYTES);
       if (oversized() || (!whole && n && bucketsFor(total) > n)) {
         // Every chunk is read (reads still come before the writes) and the kind spread again.
         if (!whole && n) {
