@@ -5,7 +5,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton } from "~/components/forms";
-import { Freshness, PeriodFields, periodProps } from "~/components/metrics/statistics";
+import { PeriodFields, periodProps } from "~/components/metrics/statistics";
 import { OffersChooser, TargetPages, TargetsTable, translate, type RowRefusal } from "~/components/campaigns/targets-table";
 import { parseKeywordCsv } from "~/domain/campaigns/keyword-csv";
 import { CAMPAIGN_PRESETS, campaignPresetContext, periodFromSearch } from "~/domain/metrics/periods";
@@ -249,7 +249,6 @@ export default function CampaignKeywordsRoute() {
           <p className="muted">{t("shown", { shown: section.shown, total: section.total })}</p>
           <TargetsTable kind="keyword" rows={section.rows} version={version} canEdit={canEdit} here={here} editHref={(key) => hrefWith({ edit: key })} refusal={refusal} />
           <TargetPages page={section.page} pages={section.pages} hrefOf={(p) => hrefWith({ page: String(p) })} />
-          <Freshness newestEvent={null} />
         </>
       ) : null}
 

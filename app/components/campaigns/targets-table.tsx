@@ -154,7 +154,7 @@ export function TargetsTable({
                           form={formId}
                           defaultValue={bid}
                           className="targets-bid"
-                          placeholder={t("bid.campaign")}
+                          placeholder={t("bid.short")}
                           aria-label={t("bid.of", { name: r.name })}
                           aria-invalid={refused ? true : undefined}
                           aria-describedby={errorId}
