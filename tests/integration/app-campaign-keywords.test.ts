@@ -172,6 +172,23 @@ describe("keywords", () => {
     expect(Object.keys(await targets(id))).toEqual(["green shoes"]);
   });
 
+  it("'Apply min bid' to all raises every stored bid a new floor left under it", async () => {
+    const id = await newCampaign();
+    await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "late floor\nhigh bid", bid: "0.50" });
+    await storage().config.update(
+      { floorPrices: { keywords: [{ keyword: "running shoes", label: "running shoes", cents: 120 }, { keyword: "late floor", label: "late floor", cents: 100 }], categories: [] } } as never,
+      { by: "system" },
+    );
+    app.m.config.forgetLiveConfig();
+    expect((await loadKeywords("supplier.admin", id)).data.section.belowFloor).toBe(1);
+    const outcome = await postKeywords("supplier.admin", id, { intent: "apply-min-bid-targets", kind: "keyword" });
+    expect(outcome.status).toBe(302);
+    const stored = await targets(id);
+    expect(stored["late floor"]?.bid).toBe(100);
+    expect(stored["high bid"]?.bid).toBe(50);
+    expect((await loadKeywords("supplier.admin", id)).data.section.belowFloor).toBe(0);
+  });
+
   it("saves negative keywords on the campaign", async () => {
     const id = await newCampaign();
     const outcome = await postKeywords("supplier.admin", id, { intent: "save-negative-keywords", negatives: "Free\ncheap\n\nfree" });
