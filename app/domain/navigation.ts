@@ -39,6 +39,7 @@ function stripTrailingSlash(pathname: string): string {
  */
 const SECTION_RESOURCE: Record<string, Resource | null> = {
   "": "Home",
+  /** Every campaign page: the lists, the editor and its sections (…/products, …/keywords, …/categories). */
   campaigns: "Campaign",
   users: "User",
   teams: "Team",

@@ -12,6 +12,7 @@ import { createReadableStreamFromReadable, writeReadableStreamToWritable } from 
 import { MAX_IMAGE_BYTES, MAX_VIDEO_BYTES } from "~/domain/media";
 import { LOGO_MAX_BYTES } from "~/domain/team-form";
 import { FEED_MAX_BYTES } from "~/domain/catalog-feed";
+import { KEYWORD_CSV_MAX_BYTES } from "~/domain/campaigns/targets";
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -28,6 +29,8 @@ const MULTIPART_OVERHEAD = 1 * MIB;
 const UPLOAD_ROUTES: readonly { pattern: RegExp; limit: number }[] = [
   { pattern: /^\/campaigns\/[^/]+\/creative$/, limit: Math.max(MAX_VIDEO_BYTES, 8 * MAX_IMAGE_BYTES) + MULTIPART_OVERHEAD },
   { pattern: /^\/teams\/new$/, limit: LOGO_MAX_BYTES + MULTIPART_OVERHEAD },
+  /** A keyword CSV (issue 10: up to 100,000 keywords). */
+  { pattern: /^\/campaigns\/[^/]+\/keywords$/, limit: KEYWORD_CSV_MAX_BYTES + MULTIPART_OVERHEAD },
   { pattern: /^\/teams\/[^/]+\/settings$/, limit: LOGO_MAX_BYTES + MULTIPART_OVERHEAD },
   // A catalog feed (CSV or JSON).
   { pattern: /^\/catalog\/import$/, limit: FEED_MAX_BYTES + MULTIPART_OVERHEAD },

@@ -63,7 +63,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithToast(returnTo, { type: "success", title: outcome.value.message, values: { name: ctx.campaign.name } });
 }
 
-export const SECTIONS = ["general", "statistics", "bidding", "budget", "targeting", "creative", "products", "history"] as const;
+export const SECTIONS = ["general", "statistics", "bidding", "budget", "targeting", "creative", "products", "keywords", "categories", "history"] as const;
 
 export default function CampaignLayoutRoute() {
   const byName = useByName();
@@ -135,7 +135,7 @@ export default function CampaignLayoutRoute() {
         </NavLink>
         {SECTIONS.slice(1).map((s) => (
           <NavLink key={s} to={`${base}/${s}`} prefetch="intent">
-            {s === "statistics" ? t("metrics:title") : t(`editor.section.${s}`)}
+            {s === "statistics" ? t("metrics:title") : s === "keywords" || s === "categories" ? t(`campaignKeywords:section.${s}`) : t(`editor.section.${s}`)}
           </NavLink>
         ))}
       </nav>

@@ -38,6 +38,8 @@ import enSecondFactor from "../../locales/en-GB/secondFactor.json";
 import frSecondFactor from "../../locales/fr/secondFactor.json";
 import enCampaignProductPicker from "../../locales/en-GB/campaignProductPicker.json";
 import frCampaignProductPicker from "../../locales/fr/campaignProductPicker.json";
+import enCampaignKeywords from "../../locales/en-GB/campaignKeywords.json";
+import frCampaignKeywords from "../../locales/fr/campaignKeywords.json";
 import { i18nConfig } from "~/i18n";
 
 export const resources = {
@@ -61,6 +63,7 @@ export const resources = {
     profile: enProfile,
     secondFactor: enSecondFactor,
     campaignProductPicker: enCampaignProductPicker,
+    campaignKeywords: enCampaignKeywords,
   },
   fr: {
     common: frCommon,
@@ -82,6 +85,7 @@ export const resources = {
     profile: frProfile,
     secondFactor: frSecondFactor,
     campaignProductPicker: frCampaignProductPicker,
+    campaignKeywords: frCampaignKeywords,
   },
 } as const;
 

@@ -37,6 +37,7 @@ import type { CampaignType } from "~/domain/retailer-settings";
 import type { Party } from "~/domain/availability";
 import type { CampaignView, CampaignViewData, Product, ProductInput } from "~/domain/catalog";
 import type { PublishedCampaign } from "~/domain/campaigns/publication";
+import type { TargetKind, Targets } from "~/domain/campaigns/targets";
 import { CAMPAIGN_SORTS, type CampaignSort } from "~/domain/campaigns/list";
 import type { EventRefusal, WalletCost } from "~/domain/metrics/events";
 import type { Micros } from "~/domain/metrics/metrics";
@@ -86,6 +87,10 @@ export const COLLECTIONS = {
   spendAccrual: "spend_accrual",
   /** Scheduled work: one document per job, leased by the worker running it (ADR 21). */
   job: "job",
+  /** A campaign's keyword and category targets, in chunks (ADR 27). */
+  campaignTarget: "campaign_target",
+  /** The published chunks of those targets, which the ad server reads (ADR 27). */
+  cacheCampaignTarget: "cache_campaign_target",
 } as const;
 export type CollectionName = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
 
@@ -980,4 +985,44 @@ export interface ReportsRepo {
 
 export interface Storage {
   readonly reports: ReportsRepo;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keyword, category and product-category targets (ADR 27): chunk documents beside the campaign.
+
+/** One kind's change: targets set or removed by key, the whole list replaced, or rewritten by a rule. */
+export interface TargetKindChange {
+  kind: TargetKind;
+  upsert?: Targets;
+  remove?: readonly string[];
+  /** `upsert` is the whole new list: every other target of the kind goes. */
+  replace?: boolean;
+  /** Reads every target of the kind and says what to set and remove (auto targeting). */
+  rewrite?: (all: Targets) => { upsert: Targets; remove: string[] };
+}
+export interface TargetChange {
+  kinds: TargetKindChange[];
+}
+
+export interface TargetsRepo {
+  /** Every target of a kind, by key. */
+  list(campaignId: string, kind: TargetKind): Promise<Targets>;
+  /** What the ad server reads of a kind (switched-on targets), by key; empty while unpublished. */
+  getPublished(campaignId: string, kind: TargetKind): Promise<Record<string, { bid: number | null; offers: string[] | null; placement: string }>>;
+  /**
+   * Applies the change in one transaction with the campaign's counts and chunk counts, `patch`
+   * (other fields of the campaign, e.g. negative keywords), its audit entry and its publication;
+   * ConflictError on a stale expectVersion, NotFoundError when the campaign is gone. Nothing
+   * changed: nothing written (`changed` 0, the campaign as it was).
+   */
+  change(
+    campaignId: string,
+    change: TargetChange,
+    actor: Actor,
+    options?: WriteOptions & { action?: string; publish?: (campaign: Campaign) => PublishedCampaign | null; patch?: Patch<CampaignData> },
+  ): Promise<{ campaign: Campaign; changed: number }>;
+}
+
+export interface Storage {
+  readonly targets: TargetsRepo;
 }

@@ -3,6 +3,7 @@ import { describe, inject } from "vitest";
 import { openFirestoreDocumentStore } from "~/storage/firestore/document-store.server";
 import { runCampaignsContract } from "./campaigns.contract";
 import { runStorageContract } from "./storage.contract";
+import { runTargetsContract } from "./targets.contract";
 
 // The global setup starts the emulator and exports its address; provide() also carries it in
 // case the worker's environment was fixed before the setup ran.
@@ -18,6 +19,9 @@ if (skip) {
     runCampaignsContract("firestore", async () => {
       throw new Error("skipped");
     });
+    runTargetsContract("firestore", async () => {
+      throw new Error("skipped");
+    });
   });
 } else {
   // Every store of the contract (one app each) uses the same emulated project.
@@ -28,5 +32,9 @@ if (skip) {
   runCampaignsContract(
     "firestore",
     async () => openFirestoreDocumentStore({ projectId: "ads-console-test", appName: `campaigns-${randomUUID()}` }),
+  );
+  runTargetsContract(
+    "firestore",
+    async () => openFirestoreDocumentStore({ projectId: "ads-console-test", appName: `targets-${randomUUID()}` }),
   );
 }

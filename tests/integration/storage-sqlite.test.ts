@@ -9,6 +9,7 @@ import { migrate, SqliteDocumentStore } from "~/storage/sqlite/document-store.se
 import { MIGRATIONS } from "~/storage/sqlite/migrations";
 import { runCampaignsContract } from "./campaigns.contract";
 import { runStorageContract } from "./storage.contract";
+import { runTargetsContract } from "./targets.contract";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ads-console-sqlite-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -17,6 +18,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const contractFile = path.join(dir, "contract.db");
 runStorageContract("sqlite", async () => new SqliteDocumentStore(contractFile));
 runCampaignsContract("sqlite", async () => new SqliteDocumentStore(contractFile));
+runTargetsContract("sqlite", async () => new SqliteDocumentStore(contractFile));
 
 describe("sqlite migrations", () => {
   it("records every migration in schema_migrations once, and re-running migrate() is a no-op", async () => {

@@ -380,6 +380,8 @@ describe("route read rights per account type (spec sections 2 and 6)", () => {
     ["/settings/retailer", "RetailerSettings"],
     ["/users/u1", "User"],
     ["/campaigns/c1/history.csv", "Campaign"],
+    ["/campaigns/c1/keywords", "Campaign"],
+    ["/campaigns/c1/categories", "Campaign"],
     ["/files/teams/t1/logo.png", null],
     ["/a-screen-nobody-mapped", "Home"],
   ];

@@ -18,6 +18,7 @@ import type { Cents } from "~/domain/money";
 import { DEFAULT_CAMPAIGN_TYPE, type BidStrategy, type CampaignType, type Placement, type RetailerSettings } from "~/domain/retailer-settings";
 import { foldText, searchTokens } from "~/domain/search";
 import type { DocMeta, TeamAccountType, WalletStatus } from "~/domain/types";
+import type { TargetCounts, TargetKind } from "~/domain/campaigns/targets";
 import type { CapsReached, DayDimensionSpend } from "~/domain/wallets/settlement";
 
 export const CAPPING_TYPES = ["views", "displays", "clicks"] as const;
@@ -152,6 +153,19 @@ export interface CampaignData {
   /** The campaign this one was duplicated from. */
   sourceId: string | null;
   quick: boolean;
+  /**
+   * Keyword and category targeting (ADR 27): the targets live in chunk documents beside the
+   * campaign (100,000 keywords do not fit Firestore's 1 MiB document); the campaign keeps their
+   * counts (spec section 3), how many chunks each kind is spread over, and its negative keywords.
+   * Absent on campaigns that never had targets.
+   */
+  counts?: TargetCounts;
+  targetBuckets?: Partial<Record<TargetKind, number>>;
+  /** Searches the campaign must not show on (keyword keys). */
+  negativeKeywords?: string[];
+  /** Auto targeting on (targets follow the campaign's products), and when it last acted. */
+  autoTargeting?: boolean;
+  auto?: { created: string | null; updated: string | null; refreshed: string | null };
 }
 export type Campaign = CampaignData & DocMeta;
 
@@ -288,6 +302,9 @@ export function duplicateCampaignData(source: Campaign, copyName: string, by: st
     dailyCapReached: _dailyCapReached,
     todaySpendMicros: _todaySpendMicros,
     capsReached: _capsReached,
+    // Targets stay with their campaign (their chunks are its own): the copy starts without.
+    counts: _counts,
+    targetBuckets: _targetBuckets,
     ...data
   } = source;
   const iso = now.toISOString();

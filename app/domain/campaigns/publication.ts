@@ -34,6 +34,7 @@ import { capsReachedToday, servingStop } from "~/domain/campaigns/status";
 import { EVENT_DEVICES } from "~/domain/metrics/metrics";
 import type { Cents } from "~/domain/money";
 import type { TeamStatus } from "~/domain/types";
+import { NO_TARGET_COUNTS, type TargetKind } from "~/domain/campaigns/targets";
 
 /** What the ad server reads for one campaign (spec section 4, publication). */
 export interface PublishedCampaign {
@@ -58,6 +59,14 @@ export interface PublishedCampaign {
   startDate: string | null;
   endDate: string | null;
   published: string;
+  /**
+   * Keyword, category and product-category targeting (ADR 27): per kind, how many targets the
+   * campaign has and over how many published chunks (cache_campaign_target/{id}_{kind}_{i}) the
+   * switched-on ones are spread. Optional for copies published before targeting existed.
+   */
+  targets?: Record<TargetKind, { count: number; buckets: number }>;
+  /** Searches the campaign must not show on (keyword keys). */
+  negativeKeywords?: string[];
 }
 
 export interface PublicationContext {
@@ -290,5 +299,18 @@ export function publishedCampaign(campaign: Campaign, ctx: PublicationContext): 
     startDate: utcInstant(campaign.startDate),
     endDate: utcInstant(campaign.endDate),
     published: ctx.now.toISOString(),
+    targets: publishedTargets(campaign),
+    negativeKeywords: [...(campaign.negativeKeywords ?? [])],
+  };
+}
+
+/** Each kind's count and published chunks (the chunks themselves are written with the targets). */
+export function publishedTargets(campaign: Pick<Campaign, "counts" | "targetBuckets">): Record<TargetKind, { count: number; buckets: number }> {
+  const c = { ...NO_TARGET_COUNTS, ...campaign.counts };
+  const b = campaign.targetBuckets ?? {};
+  return {
+    keyword: { count: c.keywords, buckets: b.keyword ?? 0 },
+    category: { count: c.categories + c.hubs, buckets: b.category ?? 0 },
+    productCategory: { count: c.productCategories, buckets: b.productCategory ?? 0 },
   };
 }

@@ -34,6 +34,7 @@ import { withValues } from "~/domain/message";
 import { editRefusal, saveSection, type CampaignContext } from "~/services/campaigns/campaigns.server";
 import { fail, failureMessage, type Failure, type Success } from "~/domain/result";
 import { getStorage } from "~/services/storage.server";
+import { pruneTargetsOfRemovedProducts } from "~/services/campaigns/keywords.server";
 
 /** The failure titles of spec section 8 (i18n keys). */
 export const FAILURE = {
@@ -184,7 +185,7 @@ export async function toggleProduct(user: User, ctx: CampaignContext, value: Tog
 }
 
 export async function removeProduct(user: User, ctx: CampaignContext, value: RemoveProductValue): Promise<ProductsOutcome> {
-  return denied(user, ctx, FAILURE.removeProduct) ?? saveChange(user, ctx, removeOffers(ctx.campaign.offers ?? {}, [value.productId]), value.version, FAILURE.removeProduct);
+  return withAutoTargeting(user, [value.productId], await (denied(user, ctx, FAILURE.removeProduct) ?? saveChange(user, ctx, removeOffers(ctx.campaign.offers ?? {}, [value.productId]), value.version, FAILURE.removeProduct)));
 }
 
 export async function moveProduct(user: User, ctx: CampaignContext, value: MoveProductValue): Promise<ProductsOutcome> {
@@ -202,7 +203,7 @@ export async function savePositions(user: User, ctx: CampaignContext, value: Sav
 export async function bulkProducts(user: User, ctx: CampaignContext, value: BulkProductsValue): Promise<ProductsOutcome> {
   const offers = ctx.campaign.offers ?? {};
   if (value.bulk === "remove") {
-    return denied(user, ctx, FAILURE.removeProduct) ?? saveChange(user, ctx, removeOffers(offers, value.selected), value.version, FAILURE.removeProduct);
+    return withAutoTargeting(user, value.selected, await (denied(user, ctx, FAILURE.removeProduct) ?? saveChange(user, ctx, removeOffers(offers, value.selected), value.version, FAILURE.removeProduct)));
   }
   return (
     denied(user, ctx, FAILURE.upsertMassProduct) ??
@@ -214,4 +215,13 @@ export async function bulkProducts(user: User, ctx: CampaignContext, value: Bulk
 export function productsToConfirm(ctx: CampaignContext, ids: readonly string[]): { id: string; title: string }[] {
   const offers = ctx.campaign.offers ?? {};
   return ids.filter((id) => offers[id]).map((id) => ({ id, title: offers[id]!.title }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Auto targeting (issue 10 section 2): products removed from the campaign leave every keyword
+// and category target's offers (app/services/campaigns/keywords.server.ts).
+
+async function withAutoTargeting(user: User, removed: readonly string[], outcome: ProductsOutcome): Promise<ProductsOutcome> {
+  if (outcome.ok) await pruneTargetsOfRemovedProducts(user, outcome.campaign, removed);
+  return outcome;
 }

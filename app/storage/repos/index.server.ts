@@ -16,6 +16,7 @@ import { createJobsRepo } from "~/storage/repos/jobs.server";
 import { createNotificationsRepo } from "~/storage/repos/notifications.server";
 import { createSamlRepo } from "~/storage/repos/saml.server";
 import { createReportsRepo } from "~/storage/repos/reports.server";
+import { createTargetsRepo } from "~/storage/repos/targets.server";
 
 /** The repositories, the same code over whichever DocumentStore adapter is chosen. */
 export function createStorage(documents: DocumentStore): Storage {
@@ -42,5 +43,6 @@ export function createStorage(documents: DocumentStore): Storage {
     notifications: createNotificationsRepo(documents),
     saml: createSamlRepo(documents),
     reports: createReportsRepo(documents),
+    targets: createTargetsRepo(documents),
   };
 }

@@ -39,7 +39,11 @@ export async function preparePublications(
     // An id no document can have is no catalog product (CatalogRepo refuses it): nothing to link.
     const before = (currents[i]?.productIds ?? []).filter(isDocumentId);
     const after = new Set((payload?.productIds ?? []).filter(isDocumentId));
+    // A product linked before and after keeps its link (the cache copy and the product's list
+    // are always written together): only the products that join or leave are read and written.
+    const was = new Set(before);
     for (const productId of new Set([...before, ...after])) {
+      if (was.has(productId) && after.has(productId)) continue;
       const byCampaign = wanted.get(productId) ?? new Map<string, boolean>();
       byCampaign.set(campaignId, after.has(productId));
       wanted.set(productId, byCampaign);

@@ -1,0 +1,246 @@
+/**
+ * Keyword, category and product-category targets of a campaign (issue 10 section 2; spec sections
+ * 3, 5 and 9: tKeywords, tCategories, tProductCategories, auto targeting). Pure: no I/O, `now`
+ * passed in. Bids are integer cents.
+ *
+ * Readings (ADR 27):
+ * - A target is keyed by its keyword key (keywordKey: folded, spaces collapsed) or its category id.
+ *   Each has on, bid (cents; null: the campaign's bid), offers (the campaign's products it
+ *   advertises; null: every product of the campaign, what a typed or imported keyword starts
+ *   with), name (the keyword as typed, or the category's path), url, placement.
+ * - Placement: a category is shown on its list page (plp, the default of a target saved without
+ *   one) or, for a top-level category, its hub; a product category on the product pages (pdp).
+ * - A target's bid may not sit under its floor price (or the CPC minimum bid when floor prices
+ *   are off): 'Minimum allowed bid: {0}'; 'Apply min bid' raises it (the Bidding rule, reused).
+ * - Auto targeting: removing products removes them from every target's offers; a target left
+ *   with no product is switched off, or deleted when auto targeting created it. A target whose
+ *   offers are "every product" is left with none only when the campaign has no product left.
+ * - Past 1,000 keywords the campaign is warned about, never refused; 100,000 keywords at most.
+ */
+import { applyMinBid, checkBid, type BidCheck } from "~/domain/campaigns/bidding";
+import { keywordKey, MAX_KEYWORD_LENGTH } from "~/domain/categories";
+import type { Cents } from "~/domain/money";
+
+export const TARGET_KINDS = ["keyword", "category", "productCategory"] as const;
+export type TargetKind = (typeof TARGET_KINDS)[number];
+export const TARGET_PLACEMENTS = ["plp", "hub", "pdp"] as const;
+export type TargetPlacement = (typeof TARGET_PLACEMENTS)[number];
+/** Spec section 9: a warning past this many keywords per campaign. */
+export const KEYWORD_WARNING_THRESHOLD = 1_000;
+/** The most keywords a campaign may hold (the storage is sized for it: ADR 27). */
+export const MAX_KEYWORDS = 100_000;
+/** The most categories (or product categories) a campaign may hold. */
+export const MAX_CATEGORIES = 1_000;
+/** A keyword CSV file's size limit (100,000 keywords of ordinary length fit in a few MB). */
+export const KEYWORD_CSV_MAX_BYTES = 8 * 1024 * 1024;
+/** Negative keywords a campaign may hold (kept on the campaign document). */
+export const MAX_NEGATIVE_KEYWORDS = 1_000;
+
+export interface CampaignTarget {
+  on: boolean;
+  /** Cents; null: the campaign's bid. */
+  bid: Cents | null;
+  /** Product ids of the campaign; null: every product of the campaign. */
+  offers: string[] | null;
+  /** The keyword as typed, or the category's path. */
+  name: string;
+  url: string | null;
+  placement: TargetPlacement;
+  /** Created by auto targeting (deleted, not switched off, when left without product). */
+  auto: boolean;
+  created: string;
+  updated: string;
+}
+export type Targets = Record<string, CampaignTarget>;
+
+/** The counts kept on the campaign (spec section 3: keywords, categories, hubs, product categories). */
+export interface TargetCounts {
+  keywords: number;
+  categories: number;
+  hubs: number;
+  productCategories: number;
+}
+export const NO_TARGET_COUNTS: TargetCounts = { keywords: 0, categories: 0, hubs: 0, productCategories: 0 };
+
+/** The counts one kind's targets contribute (categories: list pages and hubs apart). */
+export function countTargets(kind: TargetKind, targets: Iterable<CampaignTarget>): Partial<TargetCounts> {
+  let all = 0;
+  let hubs = 0;
+  for (const t of targets) {
+    all++;
+    if (t.placement === "hub") hubs++;
+  }
+  if (kind === "keyword") return { keywords: all };
+  if (kind === "productCategory") return { productCategories: all };
+  return { categories: all - hubs, hubs };
+}
+
+export function exceedsKeywordWarning(count: number): boolean {
+  return count > KEYWORD_WARNING_THRESHOLD;
+}
+
+/** The placement a target is saved with: a product category's pdp, a category's hub when asked, else plp. */
+export function targetPlacement(kind: TargetKind, asked: string | null | undefined): TargetPlacement {
+  if (kind === "productCategory") return "pdp";
+  if (kind === "category" && asked === "hub") return "hub";
+  return "plp";
+}
+
+export function newTarget(input: { name: string; url?: string | null; bid?: Cents | null; offers?: string[] | null; placement?: TargetPlacement; auto?: boolean; on?: boolean }, now: Date): CampaignTarget {
+  const iso = now.toISOString();
+  return {
+    on: input.on ?? true,
+    bid: input.bid ?? null,
+    offers: input.offers && input.offers.length ? [...new Set(input.offers)] : null,
+    name: input.name,
+    url: input.url ?? null,
+    placement: input.placement ?? "plp",
+    auto: input.auto ?? false,
+    created: iso,
+    updated: iso,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keywords typed or imported
+
+export interface ParsedKeyword {
+  key: string;
+  name: string;
+}
+
+export interface KeywordParse {
+  keywords: ParsedKeyword[];
+  /** Lines (or CSV rows) without a value, or with a value too long to be a keyword. */
+  bad: number;
+  /** The 1-based numbers of the first bad lines, to show (at most 20). */
+  badLines: number[];
+  /** Values met twice (the first is kept). */
+  duplicates: number;
+}
+
+const SHOWN_BAD_LINES = 20;
+
+/** Keywords from values with their line numbers: blank or too long ones are bad, repeated ones counted once. */
+export function parseKeywordLinesFrom(values: Iterable<{ value: string | null | undefined; line: number }>): KeywordParse {
+  const seen = new Set<string>();
+  const out: KeywordParse = { keywords: [], bad: 0, badLines: [], duplicates: 0 };
+  for (const { value, line } of values) {
+    const name = (value ?? "").replace(/\s+/g, " ").trim();
+    const key = name.length <= MAX_KEYWORD_LENGTH ? keywordKey(name) : "";
+    if (!key) {
+      out.bad++;
+      if (out.badLines.length < SHOWN_BAD_LINES) out.badLines.push(line);
+      continue;
+    }
+    if (seen.has(key)) {
+      out.duplicates++;
+      continue;
+    }
+    seen.add(key);
+    out.keywords.push({ key, name });
+  }
+  return out;
+}
+
+/** Keywords typed one per line (spec section 9: keywords separated by line breaks); blank lines are skipped. */
+export function parseKeywordLines(text: string): KeywordParse {
+  const lines = text.split(/\r\n|\r|\n/);
+  const parsed = parseKeywordLinesFrom(lines.map((value, i) => ({ value, line: i + 1 })).filter((l) => l.value.trim() !== ""));
+  return parsed;
+}
+
+/** The CSV column named as asked, case and spaces aside; null when the header has none. */
+export function findColumn(header: readonly string[], column: string): string | null {
+  const want = column.trim().toLowerCase();
+  return header.find((h) => h.trim().toLowerCase() === want) ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bids
+
+export interface TargetLimits {
+  minCents: Cents;
+  maxCents: Cents;
+}
+
+/** The limits of one target's bid: its floor price raises the minimum. */
+export function targetLimits(limits: TargetLimits, floorCents: Cents | null): TargetLimits {
+  return { minCents: Math.max(limits.minCents, floorCents ?? 0), maxCents: limits.maxCents };
+}
+
+/** 'Minimum allowed bid: {0}' (the floor, or the minimum bid) / 'Maximum allowed bid: {0}'. */
+export function checkTargetBid(bidCents: Cents, limits: TargetLimits, floorCents: Cents | null): BidCheck {
+  return checkBid(bidCents, targetLimits(limits, floorCents));
+}
+
+/** 'Apply min bid' on a target: under its floor (or the minimum), raised to it. */
+export function applyTargetMinBid(bidCents: Cents, limits: TargetLimits, floorCents: Cents | null): Cents {
+  return applyMinBid(bidCents, targetLimits(limits, floorCents));
+}
+
+/** The targets whose own bid is under their floor or the minimum, with the bid they would be raised to. */
+export function targetsBelowMinimum(targets: Targets, limits: TargetLimits, floorOf: (key: string) => Cents | null): { key: string; to: Cents }[] {
+  const out: { key: string; to: Cents }[] = [];
+  for (const [key, t] of Object.entries(targets)) {
+    if (t.bid === null) continue;
+    const to = applyTargetMinBid(t.bid, limits, floorOf(key));
+    if (to !== t.bid) out.push({ key, to });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Offers and auto targeting
+
+/** The offers kept: only the campaign's products (null stays "every product"). */
+export function offersWithin(offers: readonly string[] | null, products: ReadonlySet<string>): string[] | null {
+  if (offers === null) return null;
+  return offers.filter((id) => products.has(id));
+}
+
+export interface PruneResult {
+  /** The targets changed (offers shortened, switched off); absent keys are unchanged. */
+  changed: Targets;
+  /** Auto-created targets left with no product: deleted. */
+  deleted: string[];
+  /** Targets left with no product: switched off. */
+  switchedOff: string[];
+}
+
+/**
+ * Auto targeting (spec section 9): the products removed from the campaign leave every target's
+ * offers; a target left with no product is switched off, or deleted when auto-created.
+ * `remaining` is how many products the campaign keeps (a target of every product is left with
+ * none only when the campaign is).
+ */
+export function pruneRemovedProducts(targets: Targets, removed: readonly string[], remaining: number, now: Date): PruneResult {
+  const gone = new Set(removed);
+  const out: PruneResult = { changed: {}, deleted: [], switchedOff: [] };
+  const iso = now.toISOString();
+  for (const [key, t] of Object.entries(targets)) {
+    const offers = t.offers === null ? null : t.offers.filter((id) => !gone.has(id));
+    const shortened = t.offers !== null && offers!.length !== t.offers.length;
+    const empty = offers === null ? remaining === 0 : offers.length === 0;
+    if (empty && (shortened || t.offers === null)) {
+      if (t.auto) {
+        out.deleted.push(key);
+        continue;
+      }
+      if (t.on) out.switchedOff.push(key);
+      if (t.on || shortened) out.changed[key] = { ...t, offers, on: false, updated: iso };
+      continue;
+    }
+    if (shortened) out.changed[key] = { ...t, offers, updated: iso };
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Negative keywords
+
+/** Negative keywords typed one per line: their keys, unique, in the order typed. */
+export function parseNegativeKeywords(text: string): { keys: string[]; bad: number } {
+  const parsed = parseKeywordLines(text);
+  return { keys: parsed.keywords.map((k) => k.key), bad: parsed.bad };
+}

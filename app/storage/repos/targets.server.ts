@@ -1,0 +1,298 @@
+/**
+ * A campaign's keyword, category and product-category targets (ADR 27), stored for Firestore's
+ * 1 MiB document limit: each kind's targets are spread over `n` chunk documents
+ * (`campaign_target/{campaign}_{kind}_{i}`, n a power of two kept on the campaign as
+ * targetBuckets), a target in chunk hash(key) mod n. A change to a few targets reads and writes
+ * only their chunks; a chunk over its share (BUCKET_TARGETS targets or MAX_BUCKET_BYTES) doubles
+ * n and spreads the kind again. Every change runs in one transaction with the campaign's counts,
+ * its version check, its audit entry and its publication: the cache copy of the campaign (its
+ * counts, negative keywords and chunk counts) and the published chunks
+ * (`cache_campaign_target/{same id}`: the switched-on targets, bid, offers and placement), so
+ * nothing is ever half-applied and the ad server reads what the console shows.
+ */
+import type { Campaign, CampaignData } from "~/domain/campaigns/campaign";
+import { countTargets, NO_TARGET_COUNTS, type CampaignTarget, type TargetCounts, type TargetKind, type Targets } from "~/domain/campaigns/targets";
+import { applyPatch } from "~/storage/document-helpers";
+import {
+  COLLECTIONS,
+  ConflictError,
+  NotFoundError,
+  type Actor,
+  type DocumentStore,
+  type Patch,
+  type PublishedCampaign,
+  type TargetChange,
+  type TargetsRepo,
+  type TransactionContext,
+} from "~/storage/port";
+import { appendAuditInTransaction, auditBy } from "~/storage/repos/audit.server";
+import { editVersion, toCampaign, type StoredCampaignData } from "~/storage/repos/campaigns.server";
+import { preparePublication } from "~/storage/repos/publication.server";
+
+/** Targets a chunk is sized for: a kind is spread so that chunks hold about this many. */
+export const BUCKET_TARGETS = 1_000;
+/** A chunk past this many targets, or bytes of JSON, doubles its kind's chunks (well under 1 MiB). */
+const BUCKET_MAX_TARGETS = 2 * BUCKET_TARGETS;
+const MAX_BUCKET_BYTES = 600 * 1024;
+
+interface TargetChunkData {
+  campaign: string;
+  kind: TargetKind;
+  bucket: number;
+  targets: Targets;
+}
+
+/** What the ad server reads of a chunk: switched-on targets only. */
+export interface PublishedTarget {
+  bid: number | null;
+  offers: string[] | null;
+  placement: CampaignTarget["placement"];
+}
+interface PublishedChunkData {
+  campaign: string;
+  kind: TargetKind;
+  bucket: number;
+  targets: Record<string, PublishedTarget>;
+}
+
+/**
+ * A chunk's size as stored, from above: its keys, names, urls and offers, and the fixed fields
+ * (on, bid, placement, auto, two ISO dates) with JSON's punctuation, without serialising it.
+ */
+function estimatedBytes(targets: Targets): number {
+  let bytes = 2;
+  for (const key in targets) {
+    const t = targets[key]!;
+    bytes += 2 * key.length + 2 * t.name.length + 2 * (t.url?.length ?? 4) + 170;
+    if (t.offers) for (const id of t.offers) bytes += 2 * id.length + 3;
+  }
+  return bytes;
+}
+
+export function chunkId(campaignId: string, kind: TargetKind, bucket: number): string {
+  return `${campaignId}_${kind}_${bucket}`;
+}
+
+/** FNV-1a, 32 bits: the same chunk for a key on every instance. */
+export function bucketOf(key: string, buckets: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % buckets;
+}
+
+/** The chunks (a power of two) for this many targets. */
+export function bucketsFor(count: number): number {
+  let n = 1;
+  while (n * BUCKET_TARGETS < count) n *= 2;
+  return n;
+}
+
+function published(targets: Targets): Record<string, PublishedTarget> {
+  const out: Record<string, PublishedTarget> = {};
+  for (const [key, t] of Object.entries(targets)) if (t.on) out[key] = { bid: t.bid, offers: t.offers, placement: t.placement };
+  return out;
+}
+
+function countField(kind: TargetKind): (keyof TargetCounts)[] {
+  return kind === "keyword" ? ["keywords"] : kind === "productCategory" ? ["productCategories"] : ["categories", "hubs"];
+}
+
+/** The field the audit names for each kind (the spec's names). */
+const AUDIT_FIELD: Record<TargetKind, string> = { keyword: "tKeywords", category: "tCategories", productCategory: "tProductCategories" };
+
+/** A short, readable account of the targets changed, for the history (at most 20 named). */
+function describe(keys: readonly string[], targets: Targets): string | null {
+  if (!keys.length) return null;
+  const shown = keys.slice(0, 20).map((k) => {
+    const t = targets[k];
+    return t ? `${t.name} (${t.on ? "on" : "off"}${t.bid !== null ? `, ${(t.bid / 100).toFixed(2)}` : ""})` : k;
+  });
+  return keys.length > 20 ? `${shown.join("; ")}; +${keys.length - 20}` : shown.join("; ");
+}
+
+export function createTargetsRepo(store: DocumentStore): TargetsRepo {
+  const C = COLLECTIONS.campaign;
+  const T = COLLECTIONS.campaignTarget;
+  const P = COLLECTIONS.cacheCampaignTarget;
+
+  async function readChunks(get: (id: string) => Promise<TargetChunkData | null>, campaignId: string, kind: TargetKind, buckets: Iterable<number>) {
+    const list = [...buckets];
+    const docs = await Promise.all(list.map((b) => get(chunkId(campaignId, kind, b))));
+    return new Map(list.map((b, i) => [b, docs[i]?.targets ?? {}]));
+  }
+
+  return {
+    async list(campaignId, kind) {
+      const campaign = await store.get<StoredCampaignData>(C, campaignId);
+      const n = campaign?.targetBuckets?.[kind] ?? 0;
+      if (!n) return {};
+      const docs = await store.getMany<TargetChunkData>(
+        T,
+        Array.from({ length: n }, (_, b) => chunkId(campaignId, kind, b)),
+      );
+      const out: Targets = {};
+      for (const doc of docs) Object.assign(out, doc.targets);
+      return out;
+    },
+
+    async getPublished(campaignId, kind) {
+      const campaign = await store.get<PublishedCampaign>(COLLECTIONS.cacheCampaign, campaignId);
+      const n = campaign?.targets?.[kind]?.buckets ?? 0;
+      if (!n) return {};
+      const docs = await store.getMany<PublishedChunkData>(P, Array.from({ length: n }, (_, b) => chunkId(campaignId, kind, b)));
+      const out: Record<string, PublishedTarget> = {};
+      for (const doc of docs) Object.assign(out, doc.targets);
+      return out;
+    },
+
+    async change(campaignId, change, actor, options) {
+      const now = new Date();
+      return store.transaction(async (tx) => {
+        const current = await tx.get<StoredCampaignData>(C, campaignId);
+        if (!current) throw new NotFoundError(C, campaignId);
+        if (options?.expectVersion !== undefined && options.expectVersion !== editVersion(current)) throw new ConflictError(C, campaignId);
+        return applyChanges(tx, current, change, actor, now, options ?? {});
+      });
+    },
+  };
+
+  async function applyChanges(
+    tx: TransactionContext,
+    current: StoredCampaignData & { id: string; version: number },
+    change: TargetChange,
+    actor: Actor,
+    now: Date,
+    options: { action?: string; publish?: (campaign: Campaign) => PublishedCampaign | null; patch?: Patch<CampaignData> },
+  ): Promise<{ campaign: Campaign; changed: number }> {
+    const campaignId = current.id;
+    const get = (id: string) => tx.get<TargetChunkData>(T, id);
+    const counts: TargetCounts = { ...NO_TARGET_COUNTS, ...current.counts };
+    const bucketsOf: Partial<Record<TargetKind, number>> = { ...current.targetBuckets };
+    const writes: (() => void)[] = [];
+    const auditChanges: { field: string; before: unknown; after: unknown }[] = [];
+    let changedTotal = 0;
+
+    // Each kind the change bears on: its chunks read (all of them for a whole-list change).
+    for (const kindChange of change.kinds) {
+      const { kind } = kindChange;
+      const n = bucketsOf[kind] ?? 0;
+      const upsert = kindChange.upsert ?? {};
+      const remove = kindChange.remove ?? [];
+      const whole = kindChange.replace === true || !!kindChange.rewrite;
+      const keys = [...Object.keys(upsert), ...remove];
+      let chunks = n ? await readChunks(get, campaignId, kind, whole ? Array.from({ length: n }, (_, b) => b) : new Set(keys.map((k) => bucketOf(k, n)))) : new Map<number, Targets>();
+      // The targets before, of the chunks read.
+      const before: Targets = {};
+      for (const targets of chunks.values()) Object.assign(before, targets);
+      // The targets after, of the same chunks.
+      let after: Targets;
+      if (kindChange.replace) after = upsert;
+      else {
+        after = { ...before };
+        for (const key of remove) delete after[key];
+        Object.assign(after, upsert);
+      }
+      if (kindChange.rewrite) {
+        const rewritten = kindChange.rewrite(after);
+        for (const key of rewritten.remove) delete after[key];
+        Object.assign(after, rewritten.upsert);
+      }
+      // What changed, for the counts and the history.
+      const touched = new Set(Object.keys(after));
+      for (const k in before) touched.add(k);
+      const changedKeys = [...touched].filter((k) => {
+        const a = before[k];
+        const b = after[k];
+        if (a === b) return false;
+        if (!a || !b) return true;
+        return JSON.stringify(a) !== JSON.stringify(b);
+      });
+      if (!changedKeys.length) continue;
+      changedTotal += changedKeys.length;
+      const oldCounts = countTargets(kind, changedKeys.map((k) => before[k]).filter((t): t is CampaignTarget => !!t));
+      const newCounts = countTargets(kind, changedKeys.map((k) => after[k]).filter((t): t is CampaignTarget => !!t));
+      for (const f of countField(kind)) counts[f] = Math.max(0, (counts[f] ?? 0) - (oldCounts[f] ?? 0) + (newCounts[f] ?? 0));
+      const total = countField(kind).reduce((sum, f) => sum + counts[f], 0);
+
+      // The chunks: as they are, unless one grows past its share (then all of them, doubled).
+      let buckets = n || bucketsFor(total);
+      const spread = (all: Targets, into: number) => {
+        const out = new Map<number, Targets>();
+        for (let b = 0; b < into; b++) out.set(b, {});
+        for (const [key, t] of Object.entries(all)) out.get(bucketOf(key, into))![key] = t;
+        return out;
+      };
+      let next: Map<number, Targets>;
+      if (n && n === buckets && !whole) {
+        next = new Map([...chunks.keys()].map((b) => [b, {} as Targets]));
+        for (const [key, t] of Object.entries(after)) next.get(bucketOf(key, n))![key] = t;
+      } else {
+        next = spread(after, buckets);
+      }
+      const oversized = () => [...next.values()].some((t) => Object.keys(t).length > BUCKET_MAX_TARGETS || estimatedBytes(t) > MAX_BUCKET_BYTES);
+      if (oversized() || (!whole && n && bucketsFor(total) > n)) {
+        // Every chunk is read (reads still come before the writes) and the kind spread again.
+        if (!whole && n) {
+          const rest = await readChunks(get, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)));
+          chunks = new Map([...chunks, ...rest]);
+          for (const targets of rest.values()) for (const [k, t] of Object.entries(targets)) if (!(k in after)) after[k] = t;
+        }
+        buckets = Math.max(bucketsFor(total), n || 1);
+        do {
+          next = spread(after, buckets);
+          if (!oversized()) break;
+          buckets *= 2;
+        } while (buckets < 1 << 16);
+      }
+      const oldBuckets = n;
+      bucketsOf[kind] = total === 0 && buckets === 1 && whole ? 0 : buckets;
+      const finalBuckets = bucketsOf[kind]!;
+      writes.push(() => {
+        for (const [b, targets] of next) {
+          const id = chunkId(campaignId, kind, b);
+          if (finalBuckets === 0 || Object.keys(targets).length === 0) {
+            // An empty chunk is no document (one that existed is deleted).
+            if (b < oldBuckets) {
+              tx.delete(T, id);
+              tx.delete(P, id);
+            }
+            continue;
+          }
+          tx.set<TargetChunkData>(T, id, { campaign: campaignId, kind, bucket: b, targets });
+          tx.set<PublishedChunkData>(P, id, { campaign: campaignId, kind, bucket: b, targets: published(targets) });
+        }
+        // Chunks beyond a smaller spread are gone.
+        for (let b = Math.max(finalBuckets, 0); b < oldBuckets; b++) {
+          if (next.has(b)) continue;
+          tx.delete(T, chunkId(campaignId, kind, b));
+          tx.delete(P, chunkId(campaignId, kind, b));
+        }
+      });
+      auditChanges.push({ field: AUDIT_FIELD[kind], before: describe(changedKeys, before), after: describe(changedKeys, after) });
+    }
+
+    const patch: Patch<StoredCampaignData> = { ...(options.patch ?? {}), counts, targetBuckets: bucketsOf, updated: now.toISOString(), by: actor.by };
+    const { id: _id, version, ...data } = current;
+    const afterDoc = applyPatch(data, patch, now.toISOString()) as unknown as StoredCampaignData;
+    for (const field of Object.keys(options.patch ?? {})) {
+      const a = (data as unknown as Record<string, unknown>)[field];
+      const b = (afterDoc as unknown as Record<string, unknown>)[field];
+      if (JSON.stringify(a) !== JSON.stringify(b)) auditChanges.push({ field, before: a ?? null, after: b ?? null });
+    }
+    const next = toCampaign({ ...afterDoc, id: campaignId, version: version + 1 }) as Campaign;
+    if (!auditChanges.length) return { campaign: toCampaign(current) as Campaign, changed: 0 };
+    const publication = options.publish ? await preparePublication(tx, campaignId, options.publish(next)) : null;
+    tx.update<StoredCampaignData>(C, campaignId, patch);
+    for (const write of writes) write();
+    publication?.();
+    appendAuditInTransaction(
+      tx,
+      { ...auditBy(actor), action: options.action ?? "update", entity: "campaign", entityId: campaignId, teamId: afterDoc.team, changes: auditChanges },
+      now,
+    );
+    return { campaign: next, changed: changedTotal };
+  }
+}

@@ -1,0 +1,303 @@
+/**
+ * A campaign's Keywords and Categories sections (issue 10 §2) through the real route loaders and
+ * actions: keywords typed one per line and imported from a CSV with bad lines (a report, the good
+ * ones stored in one change), a bid under the floor refused with 'Minimum allowed bid: {0}' and
+ * raised by 'Apply min bid' keeping the rest, the floor and suggested bid beside each bid,
+ * negative keywords, a category found by the category search with the hub placement, auto
+ * targeting after a product's removal, the counts kept on the campaign, and the refusals (a
+ * viewer's 403, another team's campaign 404) under the spec's failure titles.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeProductInput, makeTeamData } from "../factories";
+import { BASE_URL, call, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
+
+let app: TestApp;
+let routes: {
+  create: typeof import("~/routes/teams.$teamId.campaigns.new.$type");
+  keywords: typeof import("~/routes/campaigns.$campaignId.keywords");
+  categories: typeof import("~/routes/campaigns.$campaignId.categories");
+  products: typeof import("~/routes/campaigns.$campaignId.products");
+};
+let t: Awaited<ReturnType<typeof import("~/services/i18n.server").getFixedT>>;
+const cookies: Record<string, string> = {};
+const TEAM = "acme-brand";
+const context = { requestId: "t", clientIp: "127.0.0.1" };
+const RUN = randomUUID().slice(0, 6).toUpperCase();
+const sku = (name: string) => `K-${RUN}-${name}`;
+const storage = () => app.m.storageIndex.getStorage();
+const fresh = async (id: string) => (await storage().campaigns.getOne(id))!;
+const keywordsPath = (id: string) => `/campaigns/${id}/keywords`;
+const categoriesPath = (id: string) => `/campaigns/${id}/categories`;
+
+function run(fn: (a: never) => unknown, request: Request, params: Record<string, string>) {
+  return call(() => fn({ request, params, context } as never));
+}
+
+const message = (key: string) => {
+  const [k, json] = key.split("::");
+  return t(k!, json ? JSON.parse(json) : undefined);
+};
+
+async function newCampaign(who = "supplier.admin"): Promise<string> {
+  const request = postRequest(
+    `/teams/${TEAM}/campaigns/new/sponsored-products`,
+    { intent: "create-campaign", name: `Keywords ${randomUUID().slice(0, 8)}`, startDay: "2030-01-01", campaignType: "sponsored-products" },
+    { cookie: cookies[who] },
+  );
+  const outcome = await run(routes.create.action, request, { teamId: TEAM, type: "sponsored-products" });
+  expect(outcome.status, JSON.stringify(outcome.data)).toBe(302);
+  return outcome.location!.split("/").pop()!;
+}
+
+async function post(path: string, action: (a: never) => unknown, who: string, id: string, form: Record<string, string>, extra: [string, string][] = []) {
+  const version = form.version ?? String((await fresh(id)).version);
+  const body = new URLSearchParams({ ...form, version });
+  for (const [k, v] of extra) body.append(k, v);
+  const request = new Request(`${BASE_URL}${path}`, {
+    method: "POST",
+    headers: { cookie: cookies[who]!, "Content-Type": "application/x-www-form-urlencoded", Origin: BASE_URL },
+    body: body.toString(),
+  });
+  return run(action, request, { campaignId: id });
+}
+const postKeywords = (who: string, id: string, form: Record<string, string>, extra: [string, string][] = []) => post(keywordsPath(id), routes.keywords.action, who, id, form, extra);
+const postCategories = (who: string, id: string, form: Record<string, string>, extra: [string, string][] = []) => post(categoriesPath(id), routes.categories.action, who, id, form, extra);
+
+async function importCsv(who: string, id: string, csv: string, fields: Record<string, string> = {}) {
+  const form = new FormData();
+  form.set("intent", "import-keywords");
+  form.set("version", String((await fresh(id)).version));
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  form.set("file", new File([csv], "keywords.csv", { type: "text/csv" }));
+  const request = new Request(`${BASE_URL}${keywordsPath(id)}`, { method: "POST", headers: { cookie: cookies[who]!, Origin: BASE_URL }, body: form });
+  return run(routes.keywords.action, request, { campaignId: id });
+}
+
+const loadKeywords = (who: string, id: string, query = "") => run(routes.keywords.loader, getRequest(`${keywordsPath(id)}${query}`, { cookie: cookies[who] }), { campaignId: id });
+const targets = (id: string, kind: "keyword" | "category" | "productCategory" = "keyword") => storage().targets.list(id, kind);
+
+beforeAll(async () => {
+  app = await startApp();
+  process.env.SEARCH_SYNC_INTERVAL_MS = "0";
+  routes = {
+    create: await import("~/routes/teams.$teamId.campaigns.new.$type"),
+    keywords: await import("~/routes/campaigns.$campaignId.keywords"),
+    categories: await import("~/routes/campaigns.$campaignId.categories"),
+    products: await import("~/routes/campaigns.$campaignId.products"),
+  };
+  t = await (await import("~/services/i18n.server")).getFixedT("en-GB");
+  for (const email of ["retailer.admin@example.com", "retailer.viewer@example.com", "supplier.admin@example.com", "supplier.viewer@example.com"]) {
+    cookies[email.split("@")[0]!] = await signIn(app.m, email, app.demoPassword);
+  }
+  await storage().catalog.upsertMany([
+    makeProductInput({ id: sku("A"), title: "Alpha coffee", categories: [`Grocery > Kwtest ${RUN} coffee`] }),
+    makeProductInput({ id: sku("B"), title: "Bravo tea", categories: [`Grocery > Kwtest ${RUN} tea`] }),
+  ]);
+  // A keyword floor of 1.20 €; the CPC minimum bid is 0.15 €.
+  await storage().config.update({ floorPrices: { keywords: [{ keyword: "running shoes", label: "running shoes", cents: 120 }], categories: [] } } as never, { by: "system" });
+  app.m.config.forgetLiveConfig();
+});
+afterAll(async () => {
+  delete process.env.SEARCH_SYNC_INTERVAL_MS;
+  await app?.stop();
+});
+
+describe("keywords", () => {
+  it("adds keywords typed one per line, stored with the counts on the campaign, shown with floor and suggested bid", async () => {
+    const id = await newCampaign();
+    const outcome = await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "Running Shoes\ntrail boots\n\n  socks  ", bid: "1.50" });
+    expect(outcome.status, JSON.stringify(outcome.data)).toBe(302);
+    const stored = await targets(id);
+    expect(Object.keys(stored).sort()).toEqual(["running shoes", "socks", "trail boots"]);
+    expect(stored["running shoes"]).toMatchObject({ name: "Running Shoes", bid: 150, on: true, offers: null });
+    expect((await fresh(id)).counts).toEqual({ keywords: 3, categories: 0, hubs: 0, productCategories: 0 });
+    const page = await loadKeywords("supplier.admin", id);
+    expect(page.status).toBe(200);
+    const row = page.data.section.rows.find((r: { key: string }) => r.key === "running shoes");
+    expect(row).toMatchObject({ bid: "€1.50", floor: "€1.20", belowFloor: false });
+    expect(row.suggested).toMatch(/^€/);
+    expect(page.data.summary.counts.keywords).toBe(3);
+  });
+
+  it("refuses a bid under a keyword's floor with 'Minimum allowed bid', then 'Apply min bid' raises it and keeps the rest", async () => {
+    const id = await newCampaign();
+    const refused = await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "running shoes\ncheap socks", bid: "0.50" });
+    expect(refused.status).toBe(400);
+    expect(t(refused.data.failure)).toBe("Upsert or Remove keyword list");
+    expect(message(refused.data.result.error.bid[0])).toBe("Minimum allowed bid: €1.20");
+    expect(refused.data.applyMin).toBe(true);
+    // The typed input comes back as typed.
+    expect(refused.data.result.initialValue.keywords).toBe("running shoes\ncheap socks");
+    expect(await targets(id)).toEqual({});
+    const applied = await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "running shoes\ncheap socks", bid: "0.50", applyMin: "yes" });
+    expect(applied.status).toBe(302);
+    const stored = await targets(id);
+    expect(stored["running shoes"]?.bid).toBe(120);
+    expect(stored["cheap socks"]?.bid).toBe(50);
+  });
+
+  it("refuses a row's bid under the floor and raises it with the row's 'Apply min bid'; switches a keyword off; removes one and a list", async () => {
+    const id = await newCampaign();
+    await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "running shoes\nboots\nsocks", bid: "2" });
+    const refused = await postKeywords("supplier.admin", id, { intent: "update-target", kind: "keyword", key: "running shoes", on: "yes", bid: "0.90" });
+    expect(refused.status).toBe(400);
+    expect(refused.data.refusal).toMatchObject({ key: "running shoes", applyMin: true, values: { on: true, bid: "0.90" } });
+    expect(t(refused.data.refusal.failure)).toBe("Upsert or Remove keyword");
+    expect(message(refused.data.refusal.message)).toBe("Minimum allowed bid: €1.20");
+    const applied = await postKeywords("supplier.admin", id, { intent: "update-target", kind: "keyword", key: "running shoes", bid: "0.90", applyMin: "yes" });
+    expect(applied.status).toBe(302);
+    expect((await targets(id))["running shoes"]).toMatchObject({ bid: 120, on: false });
+    expect((await postKeywords("supplier.admin", id, { intent: "remove-targets", kind: "keyword", keys: "boots" })).status).toBe(302);
+    expect((await postKeywords("supplier.admin", id, { intent: "remove-targets", kind: "keyword" }, [["keys", "socks"], ["keys", "running shoes"]])).status).toBe(302);
+    expect(await targets(id)).toEqual({});
+    expect((await fresh(id)).counts?.keywords).toBe(0);
+  });
+
+  it("imports a CSV's named column: bad lines counted and reported, the good ones stored in one change", async () => {
+    const id = await newCampaign();
+    const csv = "id,Keyword,notes\n1,red shoes,x\n2,,empty\n3,\"blue, suede shoes\",quoted\n4,   ,blank\n5,red shoes,again\n";
+    const outcome = await importCsv("supplier.admin", id, csv, { column: "keyword", bid: "0.80" });
+    expect(outcome.status, JSON.stringify(outcome.data)).toBe(200);
+    expect(outcome.data.report).toEqual({ added: 2, updated: 0, bad: 2, badLines: [3, 5], duplicates: 1, rows: 5, column: "Keyword" });
+    expect(Object.keys(await targets(id)).sort()).toEqual(["blue, suede shoes", "red shoes"]);
+    // A file without the named column: refused, nothing stored.
+    const noColumn = await importCsv("supplier.admin", id, "term\nshoes\n", { column: "keyword" });
+    expect(noColumn.status).toBe(400);
+    expect(message(noColumn.data.result.error.column[0])).toBe("The file has no column named “keyword” (its columns: term).");
+    expect(Object.keys(await targets(id))).toHaveLength(2);
+    // 'replace': the file becomes the list.
+    const replaced = await importCsv("supplier.admin", id, "keyword\ngreen shoes\n", { mode: "replace" });
+    expect(replaced.status).toBe(200);
+    expect(Object.keys(await targets(id))).toEqual(["green shoes"]);
+  });
+
+  it("'Apply min bid' to all raises every stored bid a new floor left under it", async () => {
+    const id = await newCampaign();
+    await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "late floor\nhigh bid", bid: "0.50" });
+    await storage().config.update(
+      { floorPrices: { keywords: [{ keyword: "running shoes", label: "running shoes", cents: 120 }, { keyword: "late floor", label: "late floor", cents: 100 }], categories: [] } } as never,
+      { by: "system" },
+    );
+    app.m.config.forgetLiveConfig();
+    expect((await loadKeywords("supplier.admin", id)).data.section.belowFloor).toBe(1);
+    const outcome = await postKeywords("supplier.admin", id, { intent: "apply-min-bid-targets", kind: "keyword" });
+    expect(outcome.status).toBe(302);
+    const stored = await targets(id);
+    expect(stored["late floor"]?.bid).toBe(100);
+    expect(stored["high bid"]?.bid).toBe(50);
+    expect((await loadKeywords("supplier.admin", id)).data.section.belowFloor).toBe(0);
+  });
+
+  it("saves negative keywords on the campaign", async () => {
+    const id = await newCampaign();
+    const outcome = await postKeywords("supplier.admin", id, { intent: "save-negative-keywords", negatives: "Free\ncheap\n\nfree" });
+    expect(outcome.status).toBe(302);
+    expect((await fresh(id)).negativeKeywords).toEqual(["free", "cheap"]);
+  });
+
+  it("warns past 1,000 keywords", async () => {
+    const id = await newCampaign();
+    const keywords = Array.from({ length: 1001 }, (_, i) => `kw ${i}`).join("\n");
+    const outcome = await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords });
+    expect(outcome.status).toBe(302);
+    expect((await loadKeywords("supplier.admin", id)).data.summary).toMatchObject({ tooManyKeywords: true, keywordThreshold: 1000 });
+  });
+});
+
+describe("categories and auto targeting", () => {
+  it("finds a category by the category search and adds it as a hub; a bid under the minimum is refused then raised", async () => {
+    const id = await newCampaign();
+    const page = await run(routes.categories.loader, getRequest(`${categoriesPath(id)}?cq=${encodeURIComponent(`kwtest ${RUN} coffee`)}`, { cookie: cookies["supplier.admin"] }), { campaignId: id });
+    expect(page.status).toBe(200);
+    const hit = page.data.add.hits[0];
+    expect(hit.name).toBe(`Grocery > Kwtest ${RUN} coffee`);
+    const refused = await postCategories("supplier.admin", id, { intent: "add-category", kind: "category", categoryId: hit.id, placement: "hub", bid: "0.05" });
+    expect(refused.status).toBe(400);
+    expect(t(refused.data.failure)).toBe("Upsert or Remove category");
+    expect(message(refused.data.message)).toBe("Minimum allowed bid: €0.15");
+    expect(refused.data.applyMin).toBe(true);
+    const added = await postCategories("supplier.admin", id, { intent: "add-category", kind: "category", categoryId: hit.id, placement: "hub", bid: "0.05", applyMin: "yes" });
+    expect(added.status).toBe(302);
+    expect((await targets(id, "category"))[hit.id]).toMatchObject({ placement: "hub", bid: 15, on: true });
+    expect((await fresh(id)).counts).toMatchObject({ categories: 0, hubs: 1 });
+    const unknown = await postCategories("supplier.admin", id, { intent: "add-category", kind: "productCategory", categoryId: "no-such-category" });
+    expect(unknown.status).toBe(400);
+    expect(t(unknown.data.failure)).toBe("Upsert or Remove product category");
+  });
+
+  it("auto targeting: product categories follow the products; removing a product prunes offers, switches off or deletes", async () => {
+    const id = await newCampaign();
+    const add = await post(`/campaigns/${id}/products`, routes.products.action, "supplier.admin", id, { intent: "add-products", ids: `${sku("A")} ${sku("B")}` });
+    expect(add.status).toBe(302);
+    expect((await postCategories("supplier.admin", id, { intent: "auto-targeting", state: "on" })).status).toBe(302);
+    const auto = await targets(id, "productCategory");
+    expect(Object.values(auto).map((x) => x.offers)).toEqual(expect.arrayContaining([[sku("A")], [sku("B")]]));
+    const campaign = await fresh(id);
+    expect(campaign.autoTargeting).toBe(true);
+    expect(campaign.auto?.created).toBeTruthy();
+    expect(campaign.auto?.refreshed).toBeTruthy();
+    // A keyword advertising A only, and one of every product.
+    await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "alpha only" }, [["offers", sku("A")]]);
+    await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "everything" });
+    expect((await targets(id))["alpha only"]?.offers).toEqual([sku("A")]);
+    const removed = await post(`/campaigns/${id}/products`, routes.products.action, "supplier.admin", id, { intent: "remove-product", productId: sku("A") });
+    expect(removed.status).toBe(302);
+    const kw = await targets(id);
+    expect(kw["alpha only"]).toMatchObject({ offers: [], on: false });
+    expect(kw.everything).toMatchObject({ offers: null, on: true });
+    const left = await targets(id, "productCategory");
+    expect(Object.values(left).map((x) => x.offers)).toEqual([[sku("B")]]);
+    expect((await fresh(id)).counts?.productCategories).toBe(1);
+  });
+});
+
+describe("rights and scope", () => {
+  let otherCampaign: string;
+  beforeAll(async () => {
+    const other = await storage().teams.create(makeTeamData({ name: `Other Kw ${randomUUID().slice(0, 6)}` }), { by: "system" });
+    const request = postRequest(
+      `/teams/${other.id}/campaigns/new/sponsored-products`,
+      { intent: "create-campaign", name: "Not yours", startDay: "2030-01-01", campaignType: "sponsored-products" },
+      { cookie: cookies["retailer.admin"] },
+    );
+    otherCampaign = (await run(routes.create.action, request, { teamId: other.id, type: "sponsored-products" })).location!.split("/").pop()!;
+  });
+
+  it("lets a viewer read the keywords and categories but answers 403 to every change, under the spec's titles", async () => {
+    const id = await newCampaign("retailer.admin");
+    await postKeywords("retailer.admin", id, { intent: "add-keywords", keywords: "shoes" });
+    const page = await loadKeywords("supplier.viewer", id);
+    expect(page.status).toBe(200);
+    expect(page.data.canEdit).toBe(false);
+    expect(page.data.section.rows).toHaveLength(1);
+    for (const [form, title] of [
+      [{ intent: "add-keywords", keywords: "more" }, "Upsert or Remove keyword list"],
+      [{ intent: "update-target", kind: "keyword", key: "shoes", bid: "2" }, "Upsert or Remove keyword"],
+      [{ intent: "remove-targets", kind: "keyword", keys: "shoes" }, "Upsert or Remove keyword"],
+      [{ intent: "save-negative-keywords", negatives: "x" }, "Upsert or Remove keyword list"],
+    ] as const) {
+      const outcome = await postKeywords("supplier.viewer", id, form as Record<string, string>);
+      expect(outcome.status, JSON.stringify(form)).toBe(403);
+      expect(t(outcome.data.failure ?? outcome.data.refusal?.failure)).toBe(title);
+    }
+    const csv = await importCsv("retailer.viewer", id, "keyword\nx\n");
+    expect(csv.status).toBe(403);
+    expect((await postCategories("supplier.viewer", id, { intent: "add-category", kind: "category", categoryId: "grocery" })).status).toBe(403);
+    expect((await postCategories("retailer.viewer", id, { intent: "auto-targeting", state: "on" })).status).toBe(403);
+    expect(Object.keys(await targets(id))).toEqual(["shoes"]);
+  });
+
+  it("answers 404 to another team's campaign, and 'No fetched campaign' to a change without the loaded campaign", async () => {
+    const params = { campaignId: otherCampaign };
+    const cookie = cookies["supplier.admin"];
+    expect((await run(routes.keywords.loader, getRequest(keywordsPath(otherCampaign), { cookie }), params)).status).toBe(404);
+    expect((await run(routes.categories.loader, getRequest(categoriesPath(otherCampaign), { cookie }), params)).status).toBe(404);
+    expect((await run(routes.keywords.action, postRequest(keywordsPath(otherCampaign), { intent: "add-keywords", keywords: "x", version: "1" }, { cookie }), params)).status).toBe(404);
+    expect((await run(routes.categories.action, postRequest(categoriesPath(otherCampaign), { intent: "auto-targeting", state: "on", version: "1" }, { cookie }), params)).status).toBe(404);
+    const id = await newCampaign();
+    const noVersion = await run(routes.keywords.action, postRequest(keywordsPath(id), { intent: "add-keywords", keywords: "x" }, { cookie }), { campaignId: id });
+    expect(noVersion.status).toBe(400);
+    expect(t(noVersion.data.failure)).toBe("No fetched campaign");
+  });
+});

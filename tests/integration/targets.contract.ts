@@ -1,0 +1,169 @@
+/**
+ * The targets half of the storage contract (issue 10 section 2, ADR 27): a campaign's keyword,
+ * category and product-category targets in chunk documents, changed in one transaction with the
+ * campaign's counts, version, audit and publication, on every adapter. Wired into
+ * storage-sqlite.test.ts and storage-firestore.test.ts.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { publishedTargets } from "~/domain/campaigns/publication";
+import { newTarget, pruneRemovedProducts, type Targets } from "~/domain/campaigns/targets";
+import { COLLECTIONS, ConflictError, NotFoundError, type Campaign, type DocumentStore, type Storage } from "~/storage/port";
+import { createStorage } from "~/storage/repos/index.server";
+import { BUCKET_TARGETS, chunkId } from "~/storage/repos/targets.server";
+import { makeCampaignData, makePublishedCampaign } from "../factories";
+
+const EDITOR = { by: "editor@brand.example" };
+const NOW = new Date("2026-11-26T10:00:00.000Z");
+
+const publish = (c: Campaign) => ({ ...makePublishedCampaign(c.id, c.productIds), targets: publishedTargets(c), negativeKeywords: c.negativeKeywords ?? [] });
+
+function keywords(names: string[], extra: Partial<Parameters<typeof newTarget>[0]> = {}): Targets {
+  return Object.fromEntries(names.map((n) => [n, newTarget({ name: n, ...extra }, NOW)]));
+}
+
+export function runTargetsContract(name: string, makeStore: () => Promise<DocumentStore>): void {
+  describe(`targets storage contract: ${name}`, () => {
+    let store: DocumentStore;
+    let storage: Storage;
+
+    beforeAll(async () => {
+      store = await makeStore();
+      storage = createStorage(store);
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+    beforeEach(async () => {
+      await store.clear();
+    });
+
+    const newCampaign = () => storage.campaigns.create(makeCampaignData({ status: "draft" }), EDITOR);
+
+    it("adds keywords with the campaign's counts, version, audit entry and publication, in one change", async () => {
+      const c = await newCampaign();
+      const { campaign, changed } = await storage.targets.change(
+        c.id,
+        { kinds: [{ kind: "keyword", upsert: { ...keywords(["shoes", "boots"]), socks: { ...newTarget({ name: "Socks", bid: 55 }, NOW), on: false } } }] },
+        EDITOR,
+        { expectVersion: c.version, publish, patch: { negativeKeywords: ["free"] } },
+      );
+      expect(changed).toBe(3);
+      expect(campaign.version).toBe(c.version + 1);
+      expect(campaign.counts).toEqual({ keywords: 3, categories: 0, hubs: 0, productCategories: 0 });
+      expect(campaign.negativeKeywords).toEqual(["free"]);
+      const stored = (await storage.campaigns.getOne(c.id))!;
+      expect(stored.counts?.keywords).toBe(3);
+      expect(stored.targetBuckets).toEqual({ keyword: 1 });
+      const listed = await storage.targets.list(c.id, "keyword");
+      expect(Object.keys(listed).sort()).toEqual(["boots", "shoes", "socks"]);
+      expect(listed.socks).toMatchObject({ name: "Socks", bid: 55, on: false, offers: null, placement: "plp" });
+      // The ad server's copy: the counts and negative keywords, and the switched-on targets only.
+      const cache = await storage.publication.getCampaign(c.id);
+      expect(cache?.targets?.keyword).toEqual({ count: 3, buckets: 1 });
+      expect(cache?.negativeKeywords).toEqual(["free"]);
+      const live = await storage.targets.getPublished(c.id, "keyword");
+      expect(Object.keys(live).sort()).toEqual(["boots", "shoes"]);
+      const history = await storage.campaigns.history(c.id, {});
+      expect(history.items[0]?.changes.map((ch) => ch.field).sort()).toEqual(["negativeKeywords", "tKeywords"]);
+    });
+
+    it("refuses a stale version and writes nothing; a missing campaign is not found", async () => {
+      const c = await newCampaign();
+      await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(["a"]) }] }, EDITOR, { expectVersion: c.version });
+      await expect(storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(["b"]) }] }, EDITOR, { expectVersion: c.version })).rejects.toBeInstanceOf(ConflictError);
+      expect(Object.keys(await storage.targets.list(c.id, "keyword"))).toEqual(["a"]);
+      await expect(storage.targets.change("nope", { kinds: [{ kind: "keyword", upsert: keywords(["b"]) }] }, EDITOR)).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it("changes nothing (no version, no audit) when the targets are already so", async () => {
+      const c = await newCampaign();
+      const first = await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(["a"]) }] }, EDITOR);
+      const again = await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(["a"]) }] }, EDITOR);
+      expect(again.changed).toBe(0);
+      expect(again.campaign.version).toBe(first.campaign.version);
+    });
+
+    it("counts categories and hubs apart, and product categories; removing updates the counts", async () => {
+      const c = await newCampaign();
+      await storage.targets.change(
+        c.id,
+        {
+          kinds: [
+            { kind: "category", upsert: { grocery: newTarget({ name: "Grocery", placement: "hub" }, NOW), "grocery--coffee": newTarget({ name: "Grocery > Coffee" }, NOW) } },
+            { kind: "productCategory", upsert: { "grocery--tea": newTarget({ name: "Grocery > Tea", placement: "pdp" }, NOW) } },
+          ],
+        },
+        EDITOR,
+      );
+      expect((await storage.campaigns.getOne(c.id))!.counts).toEqual({ keywords: 0, categories: 1, hubs: 1, productCategories: 1 });
+      const { campaign } = await storage.targets.change(c.id, { kinds: [{ kind: "category", remove: ["grocery"] }] }, EDITOR);
+      expect(campaign.counts).toEqual({ keywords: 0, categories: 1, hubs: 0, productCategories: 1 });
+      expect(Object.keys(await storage.targets.list(c.id, "category"))).toEqual(["grocery--coffee"]);
+    });
+
+    it("spreads thousands of keywords over chunks well under 1 MiB, changes one chunk for one keyword, and replaces the whole list", async () => {
+      const c = await newCampaign();
+      const many = Array.from({ length: 2 * BUCKET_TARGETS + 500 }, (_, i) => `keyword number ${i}`);
+      const { campaign } = await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(many), replace: true }] }, EDITOR);
+      const buckets = campaign.targetBuckets!.keyword!;
+      expect(buckets).toBe(4);
+      expect(campaign.counts?.keywords).toBe(many.length);
+      for (let b = 0; b < buckets; b++) {
+        const doc = await store.get<{ targets: Targets }>(COLLECTIONS.campaignTarget, chunkId(c.id, "keyword", b));
+        expect(doc).not.toBeNull();
+        expect(JSON.stringify(doc).length).toBeLessThan(1024 * 1024);
+      }
+      const before = await Promise.all(Array.from({ length: buckets }, (_, b) => store.get(COLLECTIONS.campaignTarget, chunkId(c.id, "keyword", b))));
+      await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: { "keyword number 7": { ...newTarget({ name: "keyword number 7", bid: 99 }, NOW) } } }] }, EDITOR);
+      const after = await Promise.all(Array.from({ length: buckets }, (_, b) => store.get(COLLECTIONS.campaignTarget, chunkId(c.id, "keyword", b))));
+      expect(after.filter((doc, b) => doc!.version !== before[b]!.version)).toHaveLength(1);
+      expect((await storage.targets.list(c.id, "keyword"))["keyword number 7"]?.bid).toBe(99);
+      // Replaced by three: the other chunks are gone, the counts follow.
+      const replaced = await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(["x", "y", "z"]), replace: true }] }, EDITOR);
+      expect(replaced.campaign.counts?.keywords).toBe(3);
+      expect(Object.keys(await storage.targets.list(c.id, "keyword")).sort()).toEqual(["x", "y", "z"]);
+    });
+
+    it("grows the chunks when single additions pass their share", async () => {
+      const c = await newCampaign();
+      await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(Array.from({ length: BUCKET_TARGETS }, (_, i) => `k${i}`)) }] }, EDITOR);
+      const { campaign } = await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(Array.from({ length: 50 }, (_, i) => `extra ${i}`)) }] }, EDITOR);
+      expect(campaign.targetBuckets?.keyword).toBe(2);
+      expect(Object.keys(await storage.targets.list(c.id, "keyword"))).toHaveLength(BUCKET_TARGETS + 50);
+    });
+
+    it("rewrites every target by a rule (auto targeting): offers shortened, emptied ones off, auto ones deleted", async () => {
+      const c = await newCampaign();
+      await storage.targets.change(
+        c.id,
+        {
+          kinds: [
+            {
+              kind: "keyword",
+              upsert: {
+                shoes: newTarget({ name: "shoes", offers: ["P1", "P2"] }, NOW),
+                boots: newTarget({ name: "boots", offers: ["P1"] }, NOW),
+                all: newTarget({ name: "all" }, NOW),
+              },
+            },
+            { kind: "productCategory", upsert: { tea: newTarget({ name: "Tea", offers: ["P1"], auto: true, placement: "pdp" }, NOW) } },
+          ],
+        },
+        EDITOR,
+        { publish },
+      );
+      const rule = (all: Targets) => {
+        const r = pruneRemovedProducts(all, ["P1"], 1, NOW);
+        return { upsert: r.changed, remove: r.deleted };
+      };
+      const { campaign } = await storage.targets.change(c.id, { kinds: [{ kind: "keyword", rewrite: rule }, { kind: "productCategory", rewrite: rule }] }, EDITOR, { publish });
+      const kw = await storage.targets.list(c.id, "keyword");
+      expect(kw.shoes).toMatchObject({ offers: ["P2"], on: true });
+      expect(kw.boots).toMatchObject({ offers: [], on: false });
+      expect(kw.all).toMatchObject({ offers: null, on: true });
+      expect(await storage.targets.list(c.id, "productCategory")).toEqual({});
+      expect(campaign.counts).toMatchObject({ keywords: 3, productCategories: 0 });
+      expect(Object.keys(await storage.targets.getPublished(c.id, "keyword")).sort()).toEqual(["all", "shoes"]);
+    });
+  });
+}
