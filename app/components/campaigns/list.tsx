@@ -30,7 +30,7 @@ import { duplicateCampaignIntent } from "~/forms/campaigns/campaigns";
 import { useByName } from "~/components/by-name";
 import { dateTimeFormat } from "~/domain/intl";
 
-/** A campaign as the list shows it (presentCampaign on the server). */
+/** A campaign as the list shows it (CampaignListRow of services/campaigns/list.server.ts). */
 export interface CampaignListRowView {
   id: string;
   name: string;

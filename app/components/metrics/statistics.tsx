@@ -10,7 +10,7 @@ import { change, METRICS, type Derived, type Metric } from "~/domain/metrics/met
 import { periodParamNames, type Period, type PeriodChoice, type Preset } from "~/domain/metrics/periods";
 import { EXPORT_WARNING_ROWS } from "~/domain/metrics/csv";
 import { useRootData } from "~/root";
-import { formatDateTime, formatMoney } from "~/utils/format";
+import { formatDateTime } from "~/utils/format";
 import { dateTimeFormat, numberFormat } from "~/domain/intl";
 import { TableWrap } from "~/components/table-wrap";
 
