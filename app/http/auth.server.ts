@@ -158,8 +158,24 @@ export interface CurrentUser {
   mustEnrol?: boolean;
 }
 
+/**
+ * The user of a GET or HEAD request, read once however many loaders ask (the root's and the
+ * page's, ADR 25). Other methods read it afresh: an action may end or change the session.
+ */
+const readOnce = new WeakMap<Request, Promise<CurrentUser>>();
+
 /** Re-checks the session against the user record. */
-export async function getCurrentUser(request: Request): Promise<CurrentUser> {
+export function getCurrentUser(request: Request): Promise<CurrentUser> {
+  if (request.method !== "GET" && request.method !== "HEAD") return readCurrentUser(request);
+  let current = readOnce.get(request);
+  if (!current) {
+    current = readCurrentUser(request);
+    readOnce.set(request, current);
+  }
+  return current;
+}
+
+async function readCurrentUser(request: Request): Promise<CurrentUser> {
   const session = await getSession(request);
   const userId = session.get("userId");
   if (!userId && readPending(session).state === "open") return { user: null, ended: false, pending: true };

@@ -33,6 +33,8 @@ export class SqliteMetricsStore implements MetricsStore {
   readonly kind = "sqlite" as const;
   private readonly db: Database.Database;
   private readonly upserts: Map<string, Database.Statement>;
+  /** Prepared SELECTs by their SQL (compiling one costs more than running it on a page's campaigns). */
+  private readonly selects = new Map<string, Database.Statement>();
 
   constructor(filename: string) {
     if (filename !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
@@ -130,11 +132,25 @@ export class SqliteMetricsStore implements MetricsStore {
       weekdayHour: "weekday || '-' || local_hour",
     });
     if (!select) return [];
-    return metricsRows(select, this.db.prepare(select.sql).all(...params) as Record<string, string | number>[]);
+    return metricsRows(select, this.statement(select.sql).all(...params) as Record<string, string | number>[]);
+  }
+
+  /**
+   * The prepared statement of a SELECT. Its text is built from fixed parts and placeholders only
+   * (values are bound), so the distinct texts are few: one per grain, filter shape and number of
+   * filter values; past 500 the cache stops growing.
+   */
+  private statement(sql: string): Database.Statement {
+    let statement = this.selects.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      if (this.selects.size < 500) this.selects.set(sql, statement);
+    }
+    return statement;
   }
 
   async newestEvent(): Promise<string | null> {
-    const row = this.db.prepare(`SELECT value FROM metrics_state WHERE key = 'newestEvent'`).get() as { value: string } | undefined;
+    const row = this.statement(`SELECT value FROM metrics_state WHERE key = 'newestEvent'`).get() as { value: string } | undefined;
     return row?.value ?? null;
   }
 

@@ -41,7 +41,13 @@ export async function answerMetrics(request: MetricsRequest): Promise<MetricsRes
   ]);
   // The summary is the sum of rows already read when they cover every fact (the histogram's
   // buckets, or every row of a dimension each fact has); else one more query.
-  const whole = histogramRows ?? groups.find((rows, i) => !SPARSE_DIMENSIONS.includes(terms[i]) && (limit === undefined || rows.length < limit));
+  // A group is cut by its size only when it could have more rows than that: not when a filter on
+  // its own dimension names no more values than the size (a campaign list's page of campaigns).
+  const uncut = (rows: readonly MetricsRow[], term: Dimension) => {
+    const named = request.filters?.terms?.[term];
+    return limit === undefined || rows.length < limit || (named !== undefined && new Set(named).size <= limit);
+  };
+  const whole = histogramRows ?? groups.find((rows, i) => !SPARSE_DIMENSIONS.includes(terms[i]) && uncut(rows, terms[i]));
   const summary = whole ? sumOf(whole) : measuresOf((await store.query(base))[0]);
   const response: MetricsResponse = { summary, newestEvent };
   if (histogramRows) response.histogram = histogramRows.map((row) => ({ bucket: row.bucket ?? "", ...measuresOf(row) }));

@@ -19,6 +19,8 @@ let routes: {
   teamIndex: typeof import("~/routes/teams.$teamId._index");
   create: typeof import("~/routes/teams.$teamId.campaigns.new.$type");
   campaign: typeof import("~/routes/campaigns.$campaignId");
+  filters: typeof import("~/routes/campaigns.filters");
+  tabFilters: typeof import("~/routes/teams.$teamId.campaigns.filters");
 };
 let t: Awaited<ReturnType<typeof import("~/services/i18n.server").getFixedT>>;
 const cookies: Record<string, string> = {};
@@ -81,6 +83,8 @@ beforeAll(async () => {
     teamIndex: await import("~/routes/teams.$teamId._index"),
     create: await import("~/routes/teams.$teamId.campaigns.new.$type"),
     campaign: await import("~/routes/campaigns.$campaignId"),
+    filters: await import("~/routes/campaigns.filters"),
+    tabFilters: await import("~/routes/teams.$teamId.campaigns.filters"),
   };
   t = await (await import("~/services/i18n.server")).getFixedT("en-GB");
   for (const email of ["operator@example.com", "retailer.admin@example.com", "retailer.viewer@example.com", "supplier.admin@example.com", "supplier.viewer@example.com"]) {
@@ -168,6 +172,31 @@ describe("scope", () => {
     expect(tab.data.basePath).toBe(`/teams/${TEAM}/campaigns`);
     const index = await run(routes.teamIndex.loader, getRequest(`/teams/${TEAM}`, { cookie: cookies["supplier.viewer"] }), { teamId: TEAM });
     expect(index.location).toBe(`/teams/${TEAM}/campaigns`);
+  });
+});
+
+describe("the filters page (statuses, columns and period without JavaScript)", () => {
+  it("opens with the list's choices and its way back; a team's tab only for a team the user may see", async () => {
+    const query = "?q=Keep&status=paused&columns=name&columns=displays&period=last7&after=cursor";
+    const page = await run(routes.filters.loader, getRequest(`/campaigns/filters${query}`, { cookie: cookies["supplier.admin"] }));
+    expect(page.status).toBe(200);
+    expect(page.data.state).toMatchObject({ q: "Keep", statuses: ["paused"], columns: ["name", "displays"], period: "last7", after: null });
+    expect(page.data.basePath).toBe("/campaigns");
+    expect(page.data.listHref).toBe("/campaigns?status=paused&q=Keep&columns=name&columns=displays&period=last7");
+    const tab = await run(routes.tabFilters.loader, getRequest(`/teams/${TEAM}/campaigns/filters${query}`, { cookie: cookies["supplier.admin"] }), { teamId: TEAM });
+    expect(tab.status).toBe(200);
+    expect(tab.data.basePath).toBe(`/teams/${TEAM}/campaigns`);
+    // Another supplier's team: not found, as its list is.
+    expect((await run(routes.tabFilters.loader, getRequest(`/teams/${otherTeam}/campaigns/filters`, { cookie: cookies["supplier.admin"] }), { teamId: otherTeam })).status).toBe(404);
+    // Signed out: to the sign-in page.
+    expect((await run(routes.filters.loader, getRequest("/campaigns/filters"))).status).toBe(302);
+  });
+
+  it("sends the list page's rows with the figures of the columns shown only", async () => {
+    await newCampaign(`Figures ${RUN}`);
+    const list = await loadList("retailer.admin", `?q=${encodeURIComponent(`Figures ${RUN}`)}&columns=name&columns=clicks&columns=roas`);
+    expect(list.data.list.rows).toHaveLength(1);
+    expect(Object.keys(list.data.list.rows[0].figures).sort()).toEqual(["clicks", "roas"]);
   });
 });
 

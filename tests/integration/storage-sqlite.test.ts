@@ -63,6 +63,40 @@ describe("sqlite migrations", () => {
   });
 });
 
+describe("sqlite search tokens", () => {
+  it("indexes the search tokens of campaigns written before migration 7, and keeps them in step with writes", async () => {
+    const file = path.join(dir, "tokens.db");
+    // A database of the release before: migrations 1 to 6, a campaign written as JSON.
+    const db = new Database(file);
+    db.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+    for (const m of MIGRATIONS.filter((m) => m.version < 7)) {
+      db.exec(m.sql);
+      db.prepare("INSERT INTO schema_migrations VALUES (?, ?, ?)").run(m.version, m.name, new Date().toISOString());
+    }
+    db.prepare("INSERT INTO documents (collection, id, version, data) VALUES ('campaign', 'old', 1, ?)").run(JSON.stringify({ name: "Winter coffee", searchTokens: ["c", "co", "coffee", "w", "winter"] }));
+    db.close();
+
+    const store = new SqliteDocumentStore(file);
+    try {
+      const search = async (token: string) => (await store.query("campaign", { where: [["searchTokens", "array-contains", token]] })).items.map((d) => d.id);
+      expect(await search("winter")).toEqual(["old"]);
+      await store.create("campaign", "new", { name: "Spring tea", searchTokens: ["s", "spring", "t", "tea"] });
+      expect(await search("tea")).toEqual(["new"]);
+      // A rename moves its tokens; an update that leaves them alone keeps them; a delete drops them.
+      await store.update("campaign", "old", { name: "Summer coffee", searchTokens: ["c", "coffee", "s", "summer"] });
+      expect(await search("winter")).toEqual([]);
+      expect(await search("s")).toEqual(["new", "old"]);
+      await store.update("campaign", "new", { spend: 10 });
+      expect(await search("spring")).toEqual(["new"]);
+      await store.delete("campaign", "new");
+      expect(await search("spring")).toEqual([]);
+      expect(await store.count("campaign", [["searchTokens", "array-contains", "coffee"]])).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe("storage selection", () => {
   it("chooses the adapter from STORAGE", async () => {
     const sqlite = createDocumentStore({ DATABASE_URL: path.join(dir, "selected.db") });

@@ -3,6 +3,7 @@
  * the bulk edit's review or result, the table and the pager. The routes load the data
  * (app/services/campaign-list.server.ts) and hand it here.
  */
+import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormAlert } from "~/components/forms";
 import { ExportLink, Freshness } from "~/components/metrics/statistics";
@@ -93,6 +94,7 @@ export function CampaignListScreen({ page, actionData }: { page: CampaignListScr
         types={page.types}
         filtered={page.filtered}
         pageSize={page.pageSize}
+        panel="onDemand"
       />
       {ranged ? <p className="field-help campaign-list-note">{t("filters.rangeSort")}</p> : null}
 
@@ -139,6 +141,51 @@ function ListStatistics({ page }: { page: CampaignListScreenData }) {
         search={search}
         rows={page.list.exportRows}
         label={t("exportTable", { table: t("dashboard.campaigns") })}
+      />
+    </div>
+  );
+}
+
+export interface CampaignFiltersScreenData {
+  state: CampaignListState;
+  period: { from: string; to: string };
+  basePath: string;
+  listHref: string;
+  fixedTeam: { id: string; name: string } | null;
+  filtered: boolean;
+  teamOptions: { id: string; name: string }[];
+  moreTeams: boolean;
+  walletOptions: { id: string; label: string }[];
+  types: string[];
+  pageSize: number;
+}
+
+/**
+ * The list's filters on a page of their own, "Statuses and columns" open: what the list page
+ * links to without JavaScript (with it, that panel opens in place). Applying opens the list.
+ */
+export function CampaignFiltersScreen({ page }: { page: CampaignFiltersScreenData }) {
+  const { t } = useTranslation("campaignList");
+  const TitleTag = page.fixedTeam ? "h2" : "h1";
+  return (
+    <div className="campaign-list">
+      <div className="page-header">
+        <TitleTag>{t("filters.more")}</TitleTag>
+        <div className="page-header-actions">
+          <Link to={page.listHref}>{t("filters.back")}</Link>
+        </div>
+      </div>
+      <CampaignListFilters
+        basePath={page.basePath}
+        state={page.state}
+        period={page.period}
+        teamOptions={page.fixedTeam ? null : page.teamOptions}
+        moreTeams={page.moreTeams}
+        walletOptions={page.walletOptions}
+        types={page.types}
+        filtered={page.filtered}
+        pageSize={page.pageSize}
+        panel="inline"
       />
     </div>
   );

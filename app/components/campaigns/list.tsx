@@ -3,22 +3,23 @@
  * without JavaScript), the table with its sortable headers, row selection for the bulk edit and a
  * Duplicate button per row, the pager and the new-campaign picker.
  */
-import { Form, Link, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { Form, Link, PrefetchPageLinks, useNavigate, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from "react";
 import { useTranslation } from "react-i18next";
-import { CapNotices, LiveStatusBadge } from "~/components/campaigns/status-badge";
+import { capNoticeList, liveStatusBadge } from "~/components/campaigns/status-badge";
 import { PeriodFields, useFigureFormat } from "~/components/metrics/statistics";
 import type { Derived } from "~/domain/metrics/metrics";
 import type { Period } from "~/domain/metrics/periods";
 import {
   CAMPAIGN_LIST_COLUMNS,
   CAMPAIGN_SORTS,
-  isDefaultColumns,
   LIST_PERIODS,
   METRIC_LIST_COLUMNS,
   showsMetrics,
   defaultDirection,
   listQuery,
+  panelParams,
+  viewQuery,
   type CampaignListColumn,
   type CampaignListState,
   type CampaignSort,
@@ -27,8 +28,9 @@ import {
 import { CAMPAIGN_STATUSES, DERIVED_LIVE_STATUSES, type CampaignLiveStatus, type CampaignStatus, type CapNotice } from "~/domain/campaigns/status";
 import { duplicateCampaignIntent } from "~/forms/campaigns/campaigns";
 import { useByName } from "~/components/by-name";
+import { dateTimeFormat } from "~/domain/intl";
 
-/** A campaign as the list shows it (presentCampaign on the server). */
+/** A campaign as the list shows it (CampaignListRow of services/campaigns/list.server.ts). */
 export interface CampaignListRowView {
   id: string;
   name: string;
@@ -47,8 +49,8 @@ export interface CampaignListRowView {
   updated: string | null;
   by: string;
   canDuplicate: boolean;
-  /** Statistics of the list's period, when a statistics column is shown. */
-  figures: Derived | null;
+  /** Statistics of the list's period (those of the columns shown), when a statistics column is shown. */
+  figures: Partial<Derived> | null;
 }
 
 /** The list's URL for a state (the cursor included when set). */
@@ -78,6 +80,54 @@ function useHydrated(): boolean {
   return hydrated;
 }
 
+/** How long a pointer rests on a row's link before its page is prefetched (Remix's intent delay). */
+const PREFETCH_DELAY_MS = 100;
+
+/**
+ * The rows' name links, as `<Link prefetch="intent">` behaves, for the whole table at once: a plain
+ * click navigates in the app (no reload), and a link pointed at or focused for a moment has its
+ * page prefetched. The server renders plain anchors (one element a row, no hooks: ADR 25), which
+ * are also what a browser without JavaScript follows. Returns the path to prefetch.
+ */
+function useRowLinks(ref: RefObject<HTMLElement>): string | null {
+  const navigate = useNavigate();
+  const [intent, setIntent] = useState<string | null>(null);
+  useEffect(() => {
+    const root = ref.current;
+    if (!root) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const linkOf = (event: Event) => (event.target instanceof Element ? event.target.closest<HTMLAnchorElement>("a[data-row-link]") : null);
+    const onClick = (event: MouseEvent) => {
+      const link = linkOf(event);
+      if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      event.preventDefault();
+      navigate(link.getAttribute("href")!);
+    };
+    const onIntent = (event: Event) => {
+      const link = linkOf(event);
+      clearTimeout(timer);
+      if (link) timer = setTimeout(() => setIntent(link.getAttribute("href")), PREFETCH_DELAY_MS);
+    };
+    const onLeave = (event: Event) => {
+      if (linkOf(event)) clearTimeout(timer);
+    };
+    root.addEventListener("click", onClick);
+    root.addEventListener("mouseover", onIntent);
+    root.addEventListener("focusin", onIntent);
+    root.addEventListener("mouseout", onLeave);
+    root.addEventListener("focusout", onLeave);
+    return () => {
+      clearTimeout(timer);
+      root.removeEventListener("click", onClick);
+      root.removeEventListener("mouseover", onIntent);
+      root.removeEventListener("focusin", onIntent);
+      root.removeEventListener("mouseout", onLeave);
+      root.removeEventListener("focusout", onLeave);
+    };
+  }, [ref, navigate]);
+  return intent;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Filters
 
@@ -93,12 +143,17 @@ interface FiltersProps {
   types: readonly string[];
   filtered: boolean;
   pageSize: number;
+  /**
+   * The "Statuses and columns" panel: open in the form (the filters page), or rendered on demand
+   * (the list page: a link to the filters page without JavaScript, a disclosure that renders the
+   * panel when opened with it; ADR 25).
+   */
+  panel: "inline" | "onDemand";
 }
 
-export function CampaignListFilters({ basePath, state, period, teamOptions, moreTeams, walletOptions, types, filtered, pageSize }: FiltersProps) {
+export function CampaignListFilters({ basePath, state, period, teamOptions, moreTeams, walletOptions, types, filtered, pageSize, panel }: FiltersProps) {
   const { t } = useTranslation(["campaignList", "campaigns"]);
   const typeOptions = state.type && !types.includes(state.type) ? [...types, state.type] : types;
-  const moreOpen = state.statuses.length > 0 || state.live.length > 0 || !isDefaultColumns(state.columns) || state.period !== "today";
   return (
     <Form method="get" action={basePath} className="campaign-filters" role="search" aria-label={t("filters.label")}>
       <div className="campaign-filters-row">
@@ -174,56 +229,14 @@ export function CampaignListFilters({ basePath, state, period, teamOptions, more
           </select>
         </div>
       </div>
-      <details className="campaign-filters-more" open={moreOpen || undefined}>
-        <summary>{t("filters.more")}</summary>
-        <div className="campaign-filters-sets">
-          <fieldset className="checkbox-set">
-            <legend>{t("filters.statuses")}</legend>
-            {STATUS_FILTERS.map((s) => (
-              <label key={s} className="checkbox-label">
-                <input type="checkbox" name="status" value={s} defaultChecked={state.statuses.includes(s)} /> {t(`campaigns:liveStatus.${s}`)}
-              </label>
-            ))}
-          </fieldset>
-          <fieldset className="checkbox-set" aria-describedby="campaigns-live-help">
-            <legend>{t("filters.liveStatuses")}</legend>
-            {DERIVED_LIVE_STATUSES.map((s) => (
-              <label key={s} className="checkbox-label">
-                <input type="checkbox" name="live" value={s} defaultChecked={state.live.includes(s)} /> {t(`campaigns:liveStatus.${s}`)}
-              </label>
-            ))}
-            <p id="campaigns-live-help" className="field-help">
-              {t("filters.liveHelp", { size: pageSize })}
-            </p>
-          </fieldset>
-          <fieldset className="checkbox-set">
-            <legend>{t("filters.columns")}</legend>
-            {CAMPAIGN_LIST_COLUMNS.map((c) => (
-              <label key={c} className="checkbox-label">
-                {c === "name" ? (
-                  <>
-                    <input type="checkbox" checked disabled aria-describedby="campaigns-name-column-help" /> {t(`columns.${c}`)}
-                  </>
-                ) : (
-                  <>
-                    <input type="checkbox" name="columns" value={c} defaultChecked={state.columns.includes(c)} /> {t(`columns.${c}`)}
-                  </>
-                )}
-              </label>
-            ))}
-            <p id="campaigns-name-column-help" className="field-help">
-              {t("filters.nameAlways")}
-            </p>
-          </fieldset>
-          <fieldset className="checkbox-set period-fields" aria-describedby="campaigns-period-help">
-            <legend>{t("filters.period")}</legend>
-            <PeriodFields presets={LIST_PERIODS} preset={state.period} period={period} custom={state.custom} compare={false} compareOption={false} idPrefix="campaigns-period" />
-            <p id="campaigns-period-help" className="field-help">
-              {t("filters.periodHelp")}
-            </p>
-          </fieldset>
-        </div>
-      </details>
+      {panel === "inline" ? (
+        <details className="campaign-filters-more" open>
+          <summary>{t("filters.more")}</summary>
+          <FiltersPanel state={state} period={period} pageSize={pageSize} />
+        </details>
+      ) : (
+        <FiltersPanelOnDemand basePath={basePath} state={state} period={period} pageSize={pageSize} />
+      )}
       <div className="campaign-filters-actions">
         <button type="submit" className="button primary">
           {t("filters.apply")}
@@ -231,6 +244,108 @@ export function CampaignListFilters({ basePath, state, period, teamOptions, more
         {filtered ? <Link to={basePath}>{t("filters.clear")}</Link> : null}
       </div>
     </Form>
+  );
+}
+
+/**
+ * The list page's "Statuses and columns": not rendered with the page. Without JavaScript, a link
+ * to the filters page (the whole form, this panel open); with it, a disclosure whose panel renders
+ * when first opened (its data is the page's own). Until the panel renders, the form keeps the
+ * list's statuses, columns and period as hidden fields, so that applying the other filters keeps
+ * them; a line says which days the statistics columns cover.
+ */
+function FiltersPanelOnDemand({ basePath, state, period, pageSize }: { basePath: string; state: CampaignListState; period: Period; pageSize: number }) {
+  const { t, i18n } = useTranslation(["campaignList", "metrics"]);
+  const hydrated = useHydrated();
+  const [rendered, setRendered] = useState(false);
+  const query = viewQuery(state);
+  const hidden = rendered
+    ? null
+    : panelParams(state).map(([name, value]) => <input key={`${name}=${value}`} type="hidden" name={name} value={value} />);
+  let shown: ReactNode = null;
+  if (!rendered && showsMetrics(state.columns)) {
+    const days = dateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" });
+    const show = (day: string) => days.format(new Date(`${day}T00:00:00Z`));
+    shown = (
+      <p className="field-help period-shown">
+        {t("metrics:period.custom")} <strong>{period.from === period.to ? show(period.from) : t("metrics:period.range", { from: show(period.from), to: show(period.to) })}</strong>
+      </p>
+    );
+  }
+  if (!hydrated) {
+    return (
+      <div className="campaign-filters-more">
+        {hidden}
+        <a href={`${basePath}/filters${query ? `?${query}` : ""}`} className="campaign-filters-more-link">
+          {t("filters.more")}
+        </a>
+        {shown}
+      </div>
+    );
+  }
+  return (
+    <>
+      <details className="campaign-filters-more" onToggle={(event) => event.currentTarget.open && setRendered(true)}>
+        <summary>{t("filters.more")}</summary>
+        {hidden}
+        {rendered ? <FiltersPanel state={state} period={period} pageSize={pageSize} /> : null}
+      </details>
+      {shown}
+    </>
+  );
+}
+
+/** Statuses, live statuses, columns and the statistics period. */
+function FiltersPanel({ state, period, pageSize }: { state: CampaignListState; period: Period; pageSize: number }) {
+  const { t } = useTranslation(["campaignList", "campaigns"]);
+  return (
+    <div className="campaign-filters-sets">
+      <fieldset className="checkbox-set">
+        <legend>{t("filters.statuses")}</legend>
+        {STATUS_FILTERS.map((s) => (
+          <label key={s} className="checkbox-label">
+            <input type="checkbox" name="status" value={s} defaultChecked={state.statuses.includes(s)} /> {t(`campaigns:liveStatus.${s}`)}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="checkbox-set" aria-describedby="campaigns-live-help">
+        <legend>{t("filters.liveStatuses")}</legend>
+        {DERIVED_LIVE_STATUSES.map((s) => (
+          <label key={s} className="checkbox-label">
+            <input type="checkbox" name="live" value={s} defaultChecked={state.live.includes(s)} /> {t(`campaigns:liveStatus.${s}`)}
+          </label>
+        ))}
+        <p id="campaigns-live-help" className="field-help">
+          {t("filters.liveHelp", { size: pageSize })}
+        </p>
+      </fieldset>
+      <fieldset className="checkbox-set">
+        <legend>{t("filters.columns")}</legend>
+        {CAMPAIGN_LIST_COLUMNS.map((c) => (
+          <label key={c} className="checkbox-label">
+            {c === "name" ? (
+              <>
+                <input type="checkbox" checked disabled aria-describedby="campaigns-name-column-help" /> {t(`columns.${c}`)}
+              </>
+            ) : (
+              <>
+                <input type="checkbox" name="columns" value={c} defaultChecked={state.columns.includes(c)} /> {t(`columns.${c}`)}
+              </>
+            )}
+          </label>
+        ))}
+        <p id="campaigns-name-column-help" className="field-help">
+          {t("filters.nameAlways")}
+        </p>
+      </fieldset>
+      <fieldset className="checkbox-set period-fields" aria-describedby="campaigns-period-help">
+        <legend>{t("filters.period")}</legend>
+        <PeriodFields presets={LIST_PERIODS} preset={state.period} period={period} custom={state.custom} compare={false} compareOption={false} idPrefix="campaigns-period" />
+        <p id="campaigns-period-help" className="field-help">
+          {t("filters.periodHelp")}
+        </p>
+      </fieldset>
+    </div>
   );
 }
 
@@ -261,6 +376,9 @@ export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, ca
   const selectAll = useRef<HTMLInputElement>(null);
   const format = useFigureFormat();
   const columns = state.columns;
+  const campaignsT = (key: string) => t(`campaigns:${key}`);
+  const tableRef = useRef<HTMLTableElement>(null);
+  const prefetch = useRowLinks(tableRef);
 
   function headerLink(column: CampaignListColumn) {
     const target = COLUMN_SORT[column];
@@ -294,8 +412,8 @@ export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, ca
       case "liveStatus":
         return (
           <td key={column}>
-            <LiveStatusBadge status={row.liveStatus} />
-            <CapNotices caps={row.caps} form="short" />
+            {liveStatusBadge(row.liveStatus, campaignsT)}
+            {capNoticeList(row.caps, "short", campaignsT)}
           </td>
         );
       case "wallet":
@@ -338,7 +456,7 @@ export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, ca
   const anyDuplicate = rows.some((r) => r.canDuplicate);
   return (
     <div className="table-wrap campaign-table-wrap" role="region" aria-label={caption} tabIndex={0}>
-      <table className={showsMetrics(columns) ? "campaign-table with-figures" : "campaign-table"}>
+      <table ref={tableRef} className={showsMetrics(columns) ? "campaign-table with-figures" : "campaign-table"}>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
@@ -372,9 +490,10 @@ export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, ca
                 </td>
               ) : null}
               <th scope="row">
-                <Link to={`/campaigns/${row.id}`} prefetch="intent">
+                {/* A plain link: the table navigates and prefetches for every row at once (useRowLinks). */}
+                <a href={`/campaigns/${row.id}`} data-discover="true" data-row-link="">
                   {row.name}
-                </Link>
+                </a>
               </th>
               {columns.map((c) => cell(row, c))}
               {anyDuplicate ? (
@@ -397,6 +516,7 @@ export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, ca
           ))}
         </tbody>
       </table>
+      {prefetch ? <PrefetchPageLinks page={prefetch} /> : null}
       {anyDuplicate ? (
         // One form for every row's Duplicate button (each names its campaign's action): a row
         // renders no form of its own.

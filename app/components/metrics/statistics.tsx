@@ -10,7 +10,7 @@ import { change, METRICS, type Derived, type Metric } from "~/domain/metrics/met
 import { periodParamNames, type Period, type PeriodChoice, type Preset } from "~/domain/metrics/periods";
 import { EXPORT_WARNING_ROWS } from "~/domain/metrics/csv";
 import { useRootData } from "~/root";
-import { formatDateTime, formatMoney } from "~/utils/format";
+import { formatDateTime } from "~/utils/format";
 import { dateTimeFormat, numberFormat } from "~/domain/intl";
 import { TableWrap } from "~/components/table-wrap";
 
@@ -48,23 +48,26 @@ export function useFigureFormat() {
   const root = useRootData();
   const currency = root?.money.currency ?? "EUR";
   const locale = i18n.language;
+  // The formatters are made once per render of the table, not once per cell.
   const integer = numberFormat(locale);
   const percent = numberFormat(locale, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const ratio = numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  return (metric: Metric | "cpc" | "quantity", figures: Derived): string => {
+  const money = numberFormat(locale, { style: "currency", currency });
+  /** A figure of a row; a row may carry only the figures its table shows (the campaign list's). */
+  return (metric: Metric | "cpc" | "quantity", figures: Partial<Derived>): string => {
+    const value = figures[metric];
+    if (value === null || value === undefined) return "—";
     switch (metric) {
       case "ctr":
-        return figures.ctr === null ? "—" : percent.format(figures.ctr);
+        return percent.format(value);
       case "roas":
-        return figures.roas === null ? "—" : ratio.format(figures.roas);
+        return ratio.format(value);
       case "cost":
-        return formatMoney(figures.cost, currency, locale);
       case "sales":
-        return formatMoney(figures.sales, currency, locale);
       case "cpc":
-        return figures.cpc === null ? "—" : formatMoney(figures.cpc, currency, locale);
+        return money.format(value / 100);
       default:
-        return integer.format(figures[metric]);
+        return integer.format(value);
     }
   };
 }

@@ -219,6 +219,18 @@ export function serialiseListState(state: CampaignListState, options: { cursor?:
   return params;
 }
 
+/**
+ * The parameters set in the list's "Statuses and columns" panel (statuses, live statuses,
+ * columns, the statistics period). The list page renders that panel on demand only (ADR 25): until
+ * it does, its filter form carries the state's values of these as hidden fields.
+ */
+export const PANEL_PARAMS: ReadonlySet<string> = new Set(["status", "live", "columns", "period", "from", "to"]);
+
+/** The state's values of the panel's parameters, as the URL writes them (defaults left out). */
+export function panelParams(state: CampaignListState): [string, string][] {
+  return [...serialiseListState(state, { cursor: false })].filter(([name]) => PANEL_PARAMS.has(name));
+}
+
 /** The list's query string (no "?"), cursor included. */
 export function listQuery(state: CampaignListState): string {
   return serialiseListState(state).toString();

@@ -20,6 +20,7 @@
 import { EXPORT_WARNING_ROWS } from "~/domain/metrics/csv";
 import {
   hasFilters,
+  METRIC_LIST_COLUMNS,
   showsMetrics,
   listQuery,
   matchesStatusFilter,
@@ -38,13 +39,15 @@ import { fetchMetrics, rowsByKey } from "~/services/metrics.server";
 import { can } from "~/domain/permissions";
 import { isEnabledType } from "~/domain/retailer-settings";
 import { canSeeTeam, listableTeamStatuses } from "~/domain/teams";
-import type { Team, User } from "~/domain/types";
+import type { Team, User, Wallet } from "~/domain/types";
 import { MAX_CAMPAIGN_VIEWS, newViewRefusal } from "~/domain/campaigns/views";
 import { fail, forbidden, notFound, ok, type Result } from "~/domain/result";
 import { AlreadyExistsError, NotFoundError, type CampaignListSpec, type Page, type Campaign } from "~/storage/port";
 import type { CampaignView } from "~/domain/catalog";
 import { bulkChoices } from "~/services/campaigns/bulk.server";
-import { campaignTeamScope, campaignViewContext, presentCampaign, walletsOf } from "~/services/campaigns/campaigns.server";
+import { campaignTeamScope, campaignViewContext, liveStatusOf, walletsOf, type CampaignViewContext } from "~/services/campaigns/campaigns.server";
+import { capNotices, type CampaignLiveStatus, type CapNotice } from "~/domain/campaigns/status";
+import { dateTimeFormat, numberFormat } from "~/domain/intl";
 import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
 
@@ -59,11 +62,61 @@ const TEAM_OPTIONS_LIMIT = 100;
 // ---------------------------------------------------------------------------------------------
 // The page
 
-export type CampaignListRow = ReturnType<typeof presentCampaign> & {
+/**
+ * A campaign as a list row shows it: only what the table's cells read (ADR 25). The dates and
+ * the editor's person are written for the columns shown only (null otherwise: no cell reads them).
+ */
+export interface CampaignListRow {
+  id: string;
+  name: string;
+  status: Campaign["status"];
+  liveStatus: CampaignLiveStatus;
+  /** The caps that stop it today, each until tomorrow. */
+  caps: CapNotice[];
+  campaignType: string;
+  team: { id: string; name: string };
+  wallet: { id: string; label: string } | null;
+  bidStrategy: string;
+  bid: string | null;
+  start: string | null;
+  end: string | null;
+  spend: string | null;
+  updated: string | null;
+  by: string;
   canDuplicate: boolean;
   /** The row's statistics for the list's period, when a statistics column is shown (null: none asked, or unavailable). */
   figures: Derived | null;
-};
+}
+
+/** How a page's rows are written: the formatters made once a page, not once a cell. */
+function rowWriter(ctx: CampaignViewContext, columns: ReadonlySet<string>) {
+  const money = numberFormat(ctx.locale, { style: "currency", currency: ctx.currency });
+  const day = columns.has("start") || columns.has("end") ? dateTimeFormat(ctx.locale, { dateStyle: "medium", timeZone: ctx.retailerTimeZone }) : null;
+  const instant = columns.has("updated") ? dateTimeFormat(ctx.locale, { dateStyle: "medium", timeStyle: "short", timeZone: ctx.userTimeZone }) : null;
+  const date = (format: Intl.DateTimeFormat | null, iso: string | null | undefined) => (format && iso ? format.format(new Date(iso)) : null);
+  return (campaign: Campaign, wallet: Wallet | null, team: Team, canDuplicate: boolean): CampaignListRow => {
+    const liveStatus = liveStatusOf(campaign, wallet, ctx.now);
+    return {
+      id: campaign.id,
+      name: campaign.name,
+      status: campaign.status,
+      liveStatus,
+      caps: capNotices(campaign, liveStatus, ctx.now, ctx.retailerTimeZone),
+      campaignType: campaign.campaignType,
+      team: { id: team.id, name: team.name },
+      wallet: campaign.wallet ? { id: campaign.wallet, label: wallet?.label ?? campaign.selectedWallet?.label ?? "" } : null,
+      bidStrategy: campaign.bidStrategy,
+      bid: campaign.bid === null ? null : money.format(campaign.bid / 100),
+      start: columns.has("start") ? date(day, campaign.startDate) : null,
+      end: columns.has("end") ? date(day, campaign.endDate) : null,
+      spend: money.format(campaign.spend / 100),
+      updated: date(instant, campaign.updated),
+      by: campaign.by || "system",
+      canDuplicate,
+      figures: null,
+    };
+  };
+}
 
 export type CampaignListResult =
   | {
@@ -154,14 +207,17 @@ export async function listCampaigns(
       teamIdsOfPage.length ? getStorage().teams.getMany(teamIdsOfPage) : Promise.resolve([] as Team[]),
     ]);
     const teamById = new Map(teams.map((t) => [t.id, t]));
-    const view = campaignViewContext(user, options.locale);
+    const writeRow = rowWriter(campaignViewContext(user, options.locale), new Set(state.columns));
+    // Rights and visibility are a team's, not a row's: checked once per team of the page.
+    const mayDuplicate = new Map(teams.map((t) => [t.id, can(user, "Campaign", "create", { teamId: t.id })]));
+    const visible = new Map(teams.map((t) => [t.id, canSeeTeam(user, t)]));
     const rows: CampaignListRow[] = [];
     for (const campaign of page.items) {
       const team = teamById.get(campaign.team);
-      if (!team || !canSeeTeam(user, team)) continue;
-      const row = presentCampaign(campaign, campaign.wallet ? (wallets.get(campaign.wallet) ?? null) : null, view);
+      if (!team || !visible.get(team.id)) continue;
+      const row = writeRow(campaign, campaign.wallet ? (wallets.get(campaign.wallet) ?? null) : null, team, mayDuplicate.get(team.id) ?? false);
       if (!matchesStatusFilter(state, row.status, row.liveStatus)) continue;
-      rows.push({ ...row, team: { id: team.id, name: team.name }, canDuplicate: can(user, "Campaign", "create", { teamId: team.id }), figures: null });
+      rows.push(row);
     }
     const withFigures = options.withFigures ?? showsMetrics(state.columns);
     const figures = withFigures && rows.length > 0 ? await addFigures(user, state, rows) : null;
@@ -314,6 +370,54 @@ export async function deleteView(user: User, viewId: string): Promise<Result<Cam
 // ---------------------------------------------------------------------------------------------
 // The list pages' loader
 
+/** The page's rows with the figures of its statistics columns only (what the page sends the browser). */
+function pageRows(list: CampaignListResult, state: CampaignListState) {
+  const shown = METRIC_LIST_COLUMNS.filter((c) => state.columns.includes(c));
+  const rows = list.rows.map((row) => {
+    if (!row.figures) return row;
+    const figures: Partial<Derived> = {};
+    for (const metric of shown) (figures as Record<string, number | null>)[metric] = row.figures[metric];
+    return { ...row, figures };
+  });
+  return { ...list, rows };
+}
+
+/** The wallet filter's options: the wallets of the page's team, or of the team filter when the user may see it. */
+async function walletFilterOptions(state: CampaignListState, fixedTeam: Team | null, teams: TeamOption[]) {
+  const walletTeam = fixedTeam?.id ?? (state.team && teams.some((o) => o.id === state.team) ? state.team : null);
+  return walletTeam ? walletOptions(walletTeam) : [];
+}
+
+function listBasePath(fixedTeam: Team | null): string {
+  return fixedTeam ? `/teams/${encodeURIComponent(fixedTeam.id)}/campaigns` : "/campaigns";
+}
+
+/**
+ * The list's filter form on a page of its own, its "Statuses and columns" panel open: where a
+ * browser without JavaScript chooses statuses, columns and the statistics period (the list page
+ * links here rather than rendering that panel with every page: ADR 25). Applying it opens the list.
+ */
+export async function campaignFiltersPage(user: User, listState: CampaignListState, fixedTeam: Team | null) {
+  const state = { ...listState, team: fixedTeam ? null : listState.team, after: null };
+  const [teams, types] = await Promise.all([fixedTeam ? Promise.resolve({ options: [], more: false }) : teamOptions(user, state.team), enabledCampaignTypes()]);
+  const basePath = listBasePath(fixedTeam);
+  const query = listQuery(state);
+  return {
+    state,
+    period: listPeriod(state),
+    basePath,
+    /** The list as it is now (Back to the list). */
+    listHref: query ? `${basePath}?${query}` : basePath,
+    fixedTeam: fixedTeam ? { id: fixedTeam.id, name: fixedTeam.name } : null,
+    filtered: hasFilters(state),
+    teamOptions: teams.options,
+    moreTeams: teams.more,
+    walletOptions: await walletFilterOptions(state, fixedTeam, teams.options),
+    types,
+    pageSize: CAMPAIGN_PAGE_SIZE,
+  };
+}
+
 /** Everything a list page shows for the list's state (read from the URL); fixedTeam is the team of a team's Campaigns tab. */
 export async function campaignListPage(user: User, listState: CampaignListState, fixedTeam: Team | null, locale: string) {
   // On a team's tab the team is the page's own, never a filter of the URL.
@@ -324,9 +428,7 @@ export async function campaignListPage(user: User, listState: CampaignListState,
     listViews(user),
     enabledCampaignTypes(),
   ]);
-  // The wallet filter: the wallets of the page's team, or of the team filter when the user may see it.
-  const walletTeam = fixedTeam?.id ?? (state.team && teams.options.some((o) => o.id === state.team) ? state.team : null);
-  const wallets = walletTeam ? await walletOptions(walletTeam) : [];
+  const wallets = await walletFilterOptions(state, fixedTeam, teams.options);
   const createTeams = fixedTeam
     ? can(user, "Campaign", "create", { teamId: fixedTeam.id })
       ? [{ id: fixedTeam.id, name: fixedTeam.name }]
@@ -336,12 +438,12 @@ export async function campaignListPage(user: User, listState: CampaignListState,
     state,
     /** The days of the statistics columns. */
     period: listPeriod(state),
+    list: pageRows(list, state),
     query: listQuery(state),
     viewQuery: viewQuery(state),
     currentViewHref: viewHref(viewQueryOf(viewQuery(state), fixedTeam?.id ?? null).query),
-    basePath: fixedTeam ? `/teams/${encodeURIComponent(fixedTeam.id)}/campaigns` : "/campaigns",
+    basePath: listBasePath(fixedTeam),
     fixedTeam: fixedTeam ? { id: fixedTeam.id, name: fixedTeam.name } : null,
-    list,
     filtered: hasFilters(state),
     teamOptions: teams.options,
     moreTeams: teams.more,

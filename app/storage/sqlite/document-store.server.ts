@@ -66,6 +66,22 @@ export function migrate(db: Database.Database): number[] {
   return done;
 }
 
+/**
+ * Array fields whose values the store keeps in document_tokens, by collection (migration 7 filled
+ * it for these): an array-contains on them reads that table's index, not every document's JSON.
+ * Products are left out: their search has its own index (ADR 20), and a catalog import would
+ * write tens of tokens per product here.
+ */
+const INDEXED_ARRAYS: Readonly<Record<string, readonly string[]>> = {
+  campaign: ["searchTokens"],
+  team: ["searchTokens"],
+  user: ["searchTokens"],
+};
+
+function isIndexedArray(collection: string, field: string): boolean {
+  return Object.hasOwn(INDEXED_ARRAYS, collection) && INDEXED_ARRAYS[collection]!.includes(field);
+}
+
 /** Ids per read of getMany (SQLite binds at most 32,766 values a statement; fewer keep the statement cache small). */
 const GET_MANY_CHUNK = 200;
 
@@ -129,12 +145,15 @@ export class SqliteDocumentStore implements DocumentStore {
     return out;
   }
 
-  private whereSql(where: readonly Where[] = []): { sql: string[]; params: unknown[] } {
+  private whereSql(collection: string, where: readonly Where[] = []): { sql: string[]; params: unknown[] } {
     const sql: string[] = [];
     const params: unknown[] = [];
     for (const [field, op, value] of where) {
       const expr = jsonPath(field);
-      if (op === "array-contains") {
+      if (op === "array-contains" && typeof value === "string" && isIndexedArray(collection, field)) {
+        sql.push(`id IN (SELECT id FROM document_tokens WHERE collection = ? AND field = ? AND token = ?)`);
+        params.push(collection, field, value);
+      } else if (op === "array-contains") {
         if (!FIELD.test(field)) throw new RangeError(`Invalid field name: ${field}`);
         sql.push(`EXISTS (SELECT 1 FROM json_each(documents.data, '$.${field}') WHERE json_each.value = ?)`);
         params.push(bindValue(value));
@@ -158,7 +177,7 @@ export class SqliteDocumentStore implements DocumentStore {
   async query<T>(collection: string, spec: QuerySpec): Promise<{ items: Stored<T>[]; next: string | null }> {
     const limit = pageSize(spec.limit);
     const orderBy = effectiveOrder(spec);
-    const { sql, params } = this.whereSql(spec.where);
+    const { sql, params } = this.whereSql(collection, spec.where);
     const conditions = ["collection = ?", ...sql];
     const all: unknown[] = [collection, ...params];
     const direction = orderBy?.direction === "desc" ? "DESC" : "ASC";
@@ -201,7 +220,7 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async count(collection: string, where: readonly Where[] = [], upTo?: number): Promise<number> {
-    const { sql, params } = this.whereSql(where);
+    const { sql, params } = this.whereSql(collection, where);
     const selected = `SELECT 1 FROM documents WHERE ${["collection = ?", ...sql].join(" AND ")}`;
     const row = (
       upTo === undefined
@@ -211,8 +230,31 @@ export class SqliteDocumentStore implements DocumentStore {
     return row.n;
   }
 
+  /** Keeps document_tokens in step with a document written (null: deleted) of a collection with indexed arrays. */
+  private writeTokens(collection: string, id: string, data: Record<string, unknown> | null): void {
+    const fields = Object.hasOwn(INDEXED_ARRAYS, collection) ? INDEXED_ARRAYS[collection]! : null;
+    if (!fields) return;
+    this.statement("DELETE FROM document_tokens WHERE collection = ? AND id = ?").run(collection, id);
+    if (!data) return;
+    const insert = this.statement("INSERT OR IGNORE INTO document_tokens (collection, field, token, id) VALUES (?, ?, ?, ?)");
+    for (const field of fields) {
+      const values = data[field];
+      if (!Array.isArray(values)) continue;
+      for (const value of values) if (typeof value === "string") insert.run(collection, field, value, id);
+    }
+  }
+
   /** Applies one write inside an open SQLite transaction. */
   private applyWrite(write: Write, now: string): Stored<object> | null {
+    const stored = this.applyDocumentWrite(write, now);
+    // An update leaves the tokens alone unless it writes an indexed field (the settlement's
+    // frequent spend writes do not).
+    const touches = write.kind !== "update" || (Object.hasOwn(INDEXED_ARRAYS, write.collection) ? INDEXED_ARRAYS[write.collection]! : []).some((field) => Object.hasOwn(write.patch, field));
+    if (touches) this.writeTokens(write.collection, write.id, stored as Record<string, unknown> | null);
+    return stored;
+  }
+
+  private applyDocumentWrite(write: Write, now: string): Stored<object> | null {
     const row = this.readRow(write.collection, write.id);
     switch (write.kind) {
       case "create": {
@@ -327,7 +369,7 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async clear(): Promise<void> {
-    this.db.exec("DELETE FROM documents");
+    this.db.exec("DELETE FROM documents; DELETE FROM document_tokens;");
   }
 
   async close(): Promise<void> {
