@@ -153,11 +153,11 @@ describe("root loader", () => {
 
   it("gives a signed-in user their menu, and a visitor none", async () => {
     const operator = await rootLoader("/", { cookie: await signIn(app.m, "operator@example.com", app.demoPassword) });
-    expect(operator.data.menu.map((i: { key: string }) => i.key)).toEqual(["dashboard", "campaigns", "catalog", "inventory", "settings", "activity", "notifications", "faq"]);
+    expect(operator.data.menu.map((i: { key: string }) => i.key)).toEqual(["dashboard", "campaigns", "reports", "catalog", "inventory", "settings", "activity", "notifications", "faq"]);
     expect(operator.data.user.seesSensitive).toBe(true);
     expect(operator.data.user).not.toHaveProperty("passwordHash");
     const supplier = await rootLoader("/", { cookie: await signIn(app.m, "supplier.viewer@example.com", app.demoPassword) });
-    expect(supplier.data.menu.map((i: { key: string }) => i.key)).toEqual(["dashboard", "campaigns", "notifications", "faq"]);
+    expect(supplier.data.menu.map((i: { key: string }) => i.key)).toEqual(["dashboard", "campaigns", "reports", "notifications", "faq"]);
     expect(supplier.data.user.seesSensitive).toBe(false);
     expect((await rootLoader("/login")).data.menu).toEqual([]);
   });

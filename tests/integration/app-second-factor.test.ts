@@ -50,7 +50,7 @@ async function setRequired(on: boolean) {
   app.m.config.forgetLiveConfig();
 }
 
-const newOperator = () => app.createUser({ claims: { type: "operator", role: "ADMIN" }, roleByTeam: {} });
+const newOperator = () => app.createUser({ claims: { type: "operator", role: "ADMIN" }, roleByTeam: {}, secondFactorExempt: false });
 
 /** The password step: the outcome, and the browser's cookies after it. */
 async function password(user: AppUser, clientIp = nextIp(), to?: string) {
