@@ -29,14 +29,14 @@ export function formKey(pathname: string, body: { intent?: string | null; action
 }
 
 export const NOJS_FORMS: Record<string, NoJsTest | null> = {
-  // The operators' second factor (ADR 30); turning it off (needs the setting off) and an operator removing another's
-  // are tested through the route's action in tests/integration/app-second-factor.test.ts.
+  // The operators' second factor (ADR 30); turning it off (needs the setting off) is tested through the
+  // route's action in tests/integration/app-second-factor.test.ts.
   "start-second-factor": { spec: "second-factor.spec.ts", test: "an operator is sent to enrol, sets up an authenticator on /profile, keeps the recovery codes, and signs in with a code" },
   "confirm-second-factor": { spec: "second-factor.spec.ts", test: "an operator is sent to enrol, sets up an authenticator on /profile, keeps the recovery codes, and signs in with a code" },
   "second-factor-code": { spec: "second-factor.spec.ts", test: "an operator is sent to enrol, sets up an authenticator on /profile, keeps the recovery codes, and signs in with a code" },
   "regenerate-recovery-codes": { spec: "second-factor.spec.ts", test: "an operator is sent to enrol, sets up an authenticator on /profile, keeps the recovery codes, and signs in with a code" },
   "disable-second-factor": null,
-  "reset-second-factor": null,
+  "reset-second-factor": { spec: "second-factor.spec.ts", test: "an operator is sent to enrol, sets up an authenticator on /profile, keeps the recovery codes, and signs in with a code" },
   "accept": { spec: "users.spec.ts", test: "invites someone to Acme Brand; they set a password, land on the team, and the invitation shows 'accepted'; invited again, they accept signed in" },
   "add-category": { spec: "campaign-keywords.spec.ts", test: "find a category, add it as a hub with a bid under the minimum after 'Apply min bid', switch auto targeting on" },
   "add-keywords": { spec: "campaign-keywords.spec.ts", test: "add keywords with a bid under the floor and apply the minimum, import a CSV with bad lines, fix a row's bid, save negative keywords, remove one" },

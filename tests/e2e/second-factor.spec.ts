@@ -46,7 +46,7 @@ async function freshOperator(page: Page, outbox: Outbox, other: Screens, name: s
   await page.getByLabel(ut("columns.role"), { exact: true }).selectOption("ADMIN");
   await submitAndWait(page, here, () => page.getByRole("button", { name: ut("detail.saveClaims") }).click());
   await expect(page.getByText(en("accountTypes.operator")).first()).toBeVisible();
-  return { email, password };
+  return { email, password, userPath: here };
 }
 
 test.describe("two-step verification", () => {
@@ -55,7 +55,7 @@ test.describe("two-step verification", () => {
   test("an operator is sent to enrol, sets up an authenticator on /profile, keeps the recovery codes, and signs in with a code", { tag: "@nojs" }, async ({ app, openBrowser, outbox, javaScriptEnabled }) => {
     test.slow();
     const operator = await openBrowser();
-    const { email, password } = await freshOperator(app.page, outbox, operator, "Tess Totp");
+    const { email, password, userPath } = await freshOperator(app.page, outbox, operator, "Tess Totp");
     const page = operator.page;
     const login = new LoginPage(page);
 
@@ -113,6 +113,19 @@ test.describe("two-step verification", () => {
       // Required for operators: no way to turn it off here.
       await expect(page.getByText(st("profile.requiredNote"))).toBeVisible();
       await expect(page.getByRole("button", { name: st("enrol.disable") })).toHaveCount(0);
+    });
+
+    await test.step("another operator removes it after a lost phone: their sessions end, and the password leads to the set-up again", async () => {
+      await app.page.goto(userPath);
+      await app.page.getByText(st("reset.open"), { exact: true }).click();
+      await expect(app.page.getByText(st("reset.confirm", { name: "Tess Totp" }))).toBeVisible();
+      await submitAndWait(app.page, userPath, () => app.page.getByRole("button", { name: st("reset.submit") }).click());
+      await expect(app.page.getByText(st("reset.open"), { exact: true })).toHaveCount(0);
+      await page.goto("/campaigns");
+      await expect(page).toHaveURL(/\/login\?to=/);
+      await login.goto();
+      await login.signIn(email, password);
+      await expect(page).toHaveURL(ENROL);
     });
   });
 });
