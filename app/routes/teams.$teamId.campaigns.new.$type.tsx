@@ -31,7 +31,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     type,
     types: settings.enabledTypes,
     defaults: creationDefaults(),
-    quick: new URL(request.url).searchParams.get("quick") === "1",
   };
 }
 
@@ -52,7 +51,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function CampaignNewRoute() {
   const { t } = useTranslation("campaigns");
-  const { team, type, types, defaults, quick } = useLoaderData<typeof loader>();
+  const { team, type, types, defaults } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const [form, fields] = useForm({
@@ -67,7 +66,6 @@ export default function CampaignNewRoute() {
   return (
     <section className="panel" aria-labelledby="campaign-new-title">
       <h2 id="campaign-new-title">{t("new.title", { team: team.name })}</h2>
-      {quick ? <p className="muted">{t("new.quickLater")}</p> : null}
       {team.status !== "active" ? <p className="muted">{t("new.teamWithdrawn")}</p> : null}
       <p>{t("new.draftNote")}</p>
       <Form method="post" {...getFormProps(form)}>
