@@ -6,6 +6,7 @@
  * half-created: when a later use case refuses, the new draft is deleted again and the refusal is
  * returned (ADR 0032).
  */
+import { checkPartyMix } from "~/domain/availability";
 import { scopeOfTeams } from "~/domain/brand-scope";
 import { categoryIdOf, categoryPath, categorySegments } from "~/domain/categories";
 import type { Campaign } from "~/domain/campaigns/campaign";
@@ -45,10 +46,17 @@ export async function quickProducts(user: User, team: Team, rawQuery: string, ch
     ? await fetchSearch(user, "product", { query, size: PICKER_SIZE, team: team.id, fields: FIELDS }, QUICK_FETCH_FAILURE)
     : await fetchSearch(user, "product", { size: SUGGESTION_POOL, team: team.id, fields: [...FIELDS, "metrics"] }, QUICK_FETCH_FAILURE);
   if (!found.ok) return found;
-  const rows = query ? pickerRows(found.value.hits, {}) : suggestProducts(found.value.hits, {}, scopeOfTeams([team]), SUGGESTION_COUNT);
+  const rows = query ? pickerRows(found.value.hits, {}) : oneParty(suggestProducts(found.value.hits, {}, scopeOfTeams([team]), SUGGESTION_COUNT));
   const chosen = await chosenProducts(user, team, chosenIds);
   if (!chosen.ok) return chosen;
   return ok({ rows, chosen: chosen.value.rows });
+}
+
+/** The suggestions are ticked together: those that would mix 1P and 3P with the first ones are left out. */
+function oneParty(rows: PickerRow[]): PickerRow[] {
+  const kept: PickerRow[] = [];
+  for (const row of rows) if (checkPartyMix([...kept.map((k) => k.party), row.party]).ok) kept.push(row);
+  return kept;
 }
 
 /** The chosen products as the search sees them for this team (others are dropped). */
