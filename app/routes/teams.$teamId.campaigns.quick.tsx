@@ -167,7 +167,7 @@ export default function QuickCampaignRoute() {
       {view.failed ? <FormAlert title={t(view.failed)} message={tc("common:errors.errorOccurred")} /> : null}
 
       {step === "general" ? (
-        <Form method="get" id="quick-general" aria-labelledby="quick-step-title">
+        <Form method="get" id="quick-general" aria-labelledby="quick-step-title" noValidate>
           <Carried state={state} except="general" />
           <Field label={tc("fields.name")} errors={errors.name} inputProps={{ id: "quick-name", name: "name", defaultValue: state.name, autoFocus: true, autoComplete: "off", required: true }} />
           <div className="field">

@@ -24,7 +24,7 @@ test.describe("quick campaign builder", () => {
 
     // No name: the spec's message, the step kept.
     await next.click();
-    await expect(page.getByRole("alert").first()).toContainText("Cannot create campaign without Name and Start Date");
+    await expect(page.getByRole("alert").filter({ hasText: "Cannot create campaign without Name and Start Date" }).first()).toBeVisible();
     await expect(step(1, "general")).toBeVisible();
     const name = uniqueName("Quick e2e");
     await page.getByLabel(ct("fields.name"), { exact: true }).fill(name);
