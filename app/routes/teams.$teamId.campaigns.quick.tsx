@@ -4,7 +4,7 @@ import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/reac
 import { useTranslation } from "react-i18next";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
 import { splitMessage } from "~/domain/message";
-import { formatMoney } from "~/domain/money";
+import { formatMoney, parseAmountToMinor } from "~/domain/money";
 import { DEFAULT_CAMPAIGN_TYPE, isEnabledType } from "~/domain/retailer-settings";
 import { QUICK_STEPS, QuickCampaignSchema, QuickGeneralSchema, createQuickCampaignIntent, type QuickStep } from "~/forms/campaigns/quick";
 import { requirePermission, requireUser } from "~/http/auth.server";
@@ -147,6 +147,8 @@ export default function QuickCampaignRoute() {
   const index = QUICK_STEPS.indexOf(step);
   const money = (cents: number | null) => (cents === null ? "" : formatMoney(cents, currency, i18n.language));
   const productLabel = (row: { id: string; title: string; brand: string; price: number | null }) => [row.title || row.id, row.brand, money(row.price)].filter(Boolean).join(" · ");
+  const parsedBid = state.bid ? parseAmountToMinor(state.bid) : null;
+  const bidCents = parsedBid?.ok ? parsedBid.value : null;
   const keywordsText = state.keywords ?? (view.keywords ?? []).join("\n");
   const keywordLines = keywordsText.split(/\r\n|\r|\n/).map((k) => k.trim()).filter(Boolean);
   const failure = actionData && "error" in actionData && actionData.error ? splitMessage(actionData.error) : null;
@@ -158,7 +160,7 @@ export default function QuickCampaignRoute() {
       <ol className="quick-steps" aria-label={t("stepsLabel")}>
         {QUICK_STEPS.map((s, i) => (
           <li key={s} aria-current={s === step ? "step" : undefined} className={s === step ? "current" : i < index ? "done" : undefined}>
-            {t(`steps.${s}`)}
+            {t("stepItem", { n: i + 1, name: t(`steps.${s}`) })}
           </li>
         ))}
       </ol>
@@ -204,7 +206,7 @@ export default function QuickCampaignRoute() {
           <input type="hidden" name="productsSeen" value="1" />
           <div className="field">
             <label htmlFor="quick-q">{t("searchProducts")}</label>
-            <div className="field-row">
+            <div className="quick-search">
               <input id="quick-q" type="search" name="q" defaultValue={state.q} autoComplete="off" />
               <button type="submit" name="step" value="products" className="button">
                 {t("search")}
@@ -214,14 +216,14 @@ export default function QuickCampaignRoute() {
           <fieldset>
             <legend>{state.q ? t("found", { query: state.q }) : t("suggested")}</legend>
             {(view.chosen ?? []).map((row) => (
-              <label key={row.id} className="checkbox">
+              <label key={row.id} className="quick-choice">
                 <input type="checkbox" name="products" value={row.id} defaultChecked /> {productLabel(row)}
               </label>
             ))}
             {(view.rows ?? [])
               .filter((row) => !state.products.includes(row.id))
               .map((row) => (
-                <label key={row.id} className="checkbox">
+                <label key={row.id} className="quick-choice">
                   <input type="checkbox" name="products" value={row.id} defaultChecked={!state.productsSeen && !state.q} /> {productLabel(row)}
                 </label>
               ))}
@@ -258,7 +260,7 @@ export default function QuickCampaignRoute() {
               <fieldset key={field}>
                 <legend>{t(`${field}Legend`)}</legend>
                 {[...extra, ...suggested].map((c) => (
-                  <label key={c.id} className="checkbox">
+                  <label key={c.id} className="quick-choice">
                     <input type="checkbox" name={field} value={c.id} defaultChecked={state.categoriesSeen ? chosen.includes(c.id) : field === "categories"} /> {c.name}
                   </label>
                 ))}
@@ -282,7 +284,7 @@ export default function QuickCampaignRoute() {
             <dt>{t("wallet")}</dt>
             <dd>{wallets.find((w) => w.id === state.wallet)?.name ?? t("noWallet")}</dd>
             <dt>{t("bid", { currency })}</dt>
-            <dd>{state.bid || t("none")}</dd>
+            <dd>{bidCents !== null ? money(bidCents) : t("none")}</dd>
             <dt>{t("steps.products")}</dt>
             <dd>{(view.chosen ?? []).length ? <ul>{(view.chosen ?? []).map((row) => <li key={row.id}>{productLabel(row)}</li>)}</ul> : t("none")}</dd>
             <dt>{t("keywords")}</dt>

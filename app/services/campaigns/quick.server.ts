@@ -93,7 +93,18 @@ export async function suggestedKeywords(user: User, team: Team, ids: readonly st
     if (!found.ok) return found;
     for (const hit of found.value.hits) if (hit.name && !names.has(hit.name)) names.set(hit.name, hit.volume ?? 0);
   }
-  return ok([...names].sort((a, b) => b[1] - a[1]).slice(0, MAX_SUGGESTED_KEYWORDS).map(([name]) => name));
+  const searched = [...names].sort((a, b) => b[1] - a[1]).map(([name]) => name);
+  // Then the products' own words: their titles without brand, sizes and figures ("smart tv led").
+  const own = chosen.value.rows.map((row) => {
+    const brand = row.brand.toLowerCase();
+    return row.title
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((w) => w && w !== brand && !/[0-9"'’]/.test(w))
+      .join(" ");
+  });
+  const out = [...new Set([...searched.map((n) => n.toLowerCase()), ...own.filter(Boolean)])];
+  return ok(out.slice(0, MAX_SUGGESTED_KEYWORDS));
 }
 
 /** The categories step: the chosen products' categories (each level, the deepest first). */
