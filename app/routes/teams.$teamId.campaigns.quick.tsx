@@ -6,7 +6,7 @@ import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
 import { splitMessage } from "~/domain/message";
 import { formatMoney, parseAmountToMinor } from "~/domain/money";
 import { DEFAULT_CAMPAIGN_TYPE, isEnabledType } from "~/domain/retailer-settings";
-import { QUICK_STEPS, QuickCampaignSchema, QuickGeneralSchema, createQuickCampaignIntent, type QuickStep } from "~/forms/campaigns/quick";
+import { QUICK_KEYWORDS_MAX, QUICK_STEPS, QuickCampaignSchema, QuickGeneralSchema, createQuickCampaignIntent, type QuickStep } from "~/forms/campaigns/quick";
 import { requirePermission, requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
 import { reply, replyInvalid } from "~/http/reply.server";
@@ -238,7 +238,7 @@ export default function QuickCampaignRoute() {
           <Carried state={state} except="keywords" />
           <div className="field">
             <label htmlFor="quick-keywords-text">{t("keywords")}</label>
-            <textarea id="quick-keywords-text" name="keywords" rows={10} defaultValue={keywordsText} aria-describedby="quick-keywords-help" />
+            <textarea id="quick-keywords-text" name="keywords" rows={10} maxLength={QUICK_KEYWORDS_MAX} defaultValue={keywordsText} aria-describedby="quick-keywords-help" />
             <p id="quick-keywords-help" className="field-help">
               {t("keywordsHelp")}
             </p>

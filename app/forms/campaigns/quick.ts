@@ -7,6 +7,9 @@ import * as z from "zod/mini";
 import { CAMPAIGN_TYPES } from "~/domain/retailer-settings";
 import { optionalCents } from "~/forms/campaigns/campaigns";
 
+/** The keywords text travels in the URL: kept well under the server's 16 KB header limit. */
+export const QUICK_KEYWORDS_MAX = 6_000;
+
 export const createQuickCampaignIntent = "create-quick-campaign";
 export const QUICK_STEPS = ["general", "products", "keywords", "categories", "review"] as const;
 export type QuickStep = (typeof QUICK_STEPS)[number];
@@ -41,7 +44,7 @@ export const QuickCampaignSchema = z.object({
   ...general,
   products: ids,
   keywords: z.pipe(
-    z.optional(z.string().check(z.maxLength(100_000, "validation.tooLong"))),
+    z.optional(z.string().check(z.maxLength(QUICK_KEYWORDS_MAX, "validation.tooLong"))),
     z.transform((v) => v ?? ""),
   ),
   categories: ids,
