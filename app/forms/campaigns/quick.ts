@@ -11,41 +11,27 @@ import { optionalCents } from "~/forms/campaigns/campaigns";
 export const QUICK_KEYWORDS_MAX = 6_000;
 
 export const createQuickCampaignIntent = "create-quick-campaign";
-export const QUICK_STEPS = [
-  "general",
-  "products",
-  "keywords",
-  "categories",
-  "review",
-] as const;
+export const QUICK_STEPS = ["general", "products", "keywords", "categories", "review"] as const;
 export type QuickStep = (typeof QUICK_STEPS)[number];
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ids = z.pipe(
   z.optional(z.array(z.string().check(z.trim(), z.maxLength(256)))),
-  z.transform((v) => [...new Set((v ?? []).filter(Boolean))])
+  z.transform((v) => [...new Set((v ?? []).filter(Boolean))]),
 );
 
 const general = {
   name: z
     .string({ error: "campaigns:form.nameAndStartRequired" })
-    .check(
-      z.trim(),
-      z.minLength(1, "campaigns:form.nameAndStartRequired"),
-      z.maxLength(120, "validation.tooLong")
-    ),
+    .check(z.trim(), z.minLength(1, "campaigns:form.nameAndStartRequired"), z.maxLength(120, "validation.tooLong")),
   startDay: z
     .string({ error: "campaigns:form.nameAndStartRequired" })
-    .check(
-      z.trim(),
-      z.minLength(1, "campaigns:form.nameAndStartRequired"),
-      z.regex(DAY, "campaigns:form.dayInvalid")
-    ),
+    .check(z.trim(), z.minLength(1, "campaigns:form.nameAndStartRequired"), z.regex(DAY, "campaigns:form.dayInvalid")),
   campaignType: z.enum(CAMPAIGN_TYPES, { error: "campaigns:form.typeInvalid" }),
   /** Empty = no wallet yet. */
   wallet: z.pipe(
     z.optional(z.string().check(z.trim())),
-    z.transform((v) => v || null)
+    z.transform((v) => v || null),
   ),
   /** The bid of the keywords and categories (currency units), empty = none. */
   bid: optionalCents,
@@ -58,10 +44,8 @@ export const QuickCampaignSchema = z.object({
   ...general,
   products: ids,
   keywords: z.pipe(
-    z.optional(
-      z.string().check(z.maxLength(QUICK_KEYWORDS_MAX, "validation.tooLong"))
-    ),
-    z.transform((v) => v ?? "")
+    z.optional(z.string().check(z.maxLength(QUICK_KEYWORDS_MAX, "validation.tooLong"))),
+    z.transform((v) => v ?? ""),
   ),
   categories: ids,
   productCategories: ids,
