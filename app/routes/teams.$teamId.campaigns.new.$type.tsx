@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { SelectField } from "~/components/select-field";
@@ -31,7 +31,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     type,
     types: settings.enabledTypes,
     defaults: creationDefaults(),
-    quick: new URL(request.url).searchParams.get("quick") === "1",
   };
 }
 
@@ -52,7 +51,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function CampaignNewRoute() {
   const { t } = useTranslation("campaigns");
-  const { team, type, types, defaults, quick } = useLoaderData<typeof loader>();
+  const { t: tq } = useTranslation("quickBuilder");
+  const { team, type, types, defaults } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const [form, fields] = useForm({
@@ -67,9 +67,11 @@ export default function CampaignNewRoute() {
   return (
     <section className="panel" aria-labelledby="campaign-new-title">
       <h2 id="campaign-new-title">{t("new.title", { team: team.name })}</h2>
-      {quick ? <p className="muted">{t("new.quickLater")}</p> : null}
       {team.status !== "active" ? <p className="muted">{t("new.teamWithdrawn")}</p> : null}
       <p>{t("new.draftNote")}</p>
+      <p>
+        <Link to={`/teams/${encodeURIComponent(team.id)}/campaigns/quick`}>{tq("link")}</Link>
+      </p>
       <Form method="post" {...getFormProps(form)}>
         <input type="hidden" name="intent" value={createCampaignIntent} />
         {form.errors?.length ? <FormAlert title={t(form.errors[0]!)} /> : null}

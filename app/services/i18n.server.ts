@@ -40,6 +40,8 @@ import enCampaignProductPicker from "../../locales/en-GB/campaignProductPicker.j
 import frCampaignProductPicker from "../../locales/fr/campaignProductPicker.json";
 import enCampaignKeywords from "../../locales/en-GB/campaignKeywords.json";
 import frCampaignKeywords from "../../locales/fr/campaignKeywords.json";
+import enQuickBuilder from "../../locales/en-GB/quickBuilder.json";
+import frQuickBuilder from "../../locales/fr/quickBuilder.json";
 import { i18nConfig } from "~/i18n";
 
 export const resources = {
@@ -64,6 +66,7 @@ export const resources = {
     secondFactor: enSecondFactor,
     campaignProductPicker: enCampaignProductPicker,
     campaignKeywords: enCampaignKeywords,
+    quickBuilder: enQuickBuilder,
   },
   fr: {
     common: frCommon,
@@ -86,6 +89,7 @@ export const resources = {
     secondFactor: frSecondFactor,
     campaignProductPicker: frCampaignProductPicker,
     campaignKeywords: frCampaignKeywords,
+    quickBuilder: frQuickBuilder,
   },
 } as const;
 

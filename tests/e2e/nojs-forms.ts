@@ -122,6 +122,8 @@ export const NOJS_FORMS: Record<string, NoJsTest | null> = {
   "update-targeting": { spec: "campaign-targeting.spec.ts", test: "clears the grid, ticks hours with the keyboard, saves, and finds them kept" },
   "update-team": { spec: "teams.spec.ts", test: "edits a team and suspends it after a confirmation" },
   "update-wallet": { spec: "wallets.spec.ts", test: "create a wallet, credit 100.00, debit 30.00, see the runway, reverse the debit, archive it and a credit is refused" },
+  // The quick builder's steps are GET forms (no intent); its one POST creates the draft.
+  "create-quick-campaign": { spec: "campaign-quick.spec.ts", test: "builds a draft in five steps from the deep link: suggested products, typed keywords, suggested categories, then opens the editor" },
   "import-catalog": { spec: "catalog.spec.ts", test: "imports a CSV with bad rows: the report lists them, the good ones are in the catalog; a feed without its columns is refused" },
   "POST /auth-management": { spec: "password-reset.stateful.spec.ts", test: "a forgotten password is reset through the e-mailed link, once" },
   "POST /forgot-password": { spec: "password-reset.stateful.spec.ts", test: "a forgotten password is reset through the e-mailed link, once" },

@@ -246,7 +246,7 @@ describe("creation", () => {
     expect((await layout(`/campaigns/team-${TEAM}`, `team-${TEAM}`)).location).toBe(`/teams/${TEAM}/campaigns`);
     expect((await layout(`/campaigns/new-${TEAM}`, `new-${TEAM}`)).location).toBe(`/teams/${TEAM}/campaigns/new/${SP}`);
     expect((await layout(`/campaigns/new-${TEAM}/banner-ads`, `new-${TEAM}`)).location).toBe(`/teams/${TEAM}/campaigns/new/banner-ads`);
-    expect((await layout(`/campaigns/quick-${TEAM}`, `quick-${TEAM}`)).location).toBe(`/teams/${TEAM}/campaigns/new/${SP}?quick=1`);
+    expect((await layout(`/campaigns/quick-${TEAM}`, `quick-${TEAM}`)).location).toBe(`/teams/${TEAM}/campaigns/quick`);
     const nested = await load(routes.prefixed.loader, `/campaigns/new-${TEAM}/banner-ads`, "supplier.admin", { campaignId: `new-${TEAM}`, type: "banner-ads" });
     expect(nested.location).toBe(`/teams/${TEAM}/campaigns/new/banner-ads`);
     const unknown = await load(routes.prefixed.loader, `/campaigns/whatever/banner-ads`, "supplier.admin", { campaignId: "whatever", type: "banner-ads" });

@@ -4,8 +4,7 @@
  * the nested canonical page:
  *   /campaigns/team-{id}          -> /teams/{id}/campaigns
  *   /campaigns/new-{id}[/{type}]  -> /teams/{id}/campaigns/new/{type} (route name campaign-new)
- *   /campaigns/quick-{id}         -> /teams/{id}/campaigns/new/sponsored-products?quick=1 (the
- *                                    quick builder belongs to a later issue)
+ *   /campaigns/quick-{id}         -> /teams/{id}/campaigns/quick (the quick builder)
  * Campaign ids are UUIDs, so these prefixes never collide with one.
  */
 import { DEFAULT_CAMPAIGN_TYPE } from "~/domain/retailer-settings";
@@ -20,7 +19,7 @@ export function campaignPrefixRedirect(segment: string, rest?: string | null): s
     case "new":
       return `/teams/${teamId}/campaigns/new/${encodeURIComponent(rest || DEFAULT_CAMPAIGN_TYPE)}`;
     default:
-      return `/teams/${teamId}/campaigns/new/${DEFAULT_CAMPAIGN_TYPE}?quick=1`;
+      return `/teams/${teamId}/campaigns/quick`;
   }
 }
 

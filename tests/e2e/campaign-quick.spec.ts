@@ -1,0 +1,68 @@
+/**
+ * The quick campaign builder in the browser, with JavaScript on and off (issue 10 §3): from the
+ * spec's deep link /campaigns/quick-{team}, a missing name refused with the spec's message, the
+ * suggested products ticked, keywords typed one per line, the suggested categories, then one
+ * 'Create draft' that opens the editor with the products and targets. Axe on every step (JS on).
+ */
+import { expectNoSeriousA11yViolations } from "./a11y";
+import { enTexts, expect, submitAndWait, test, uniqueName } from "./fixtures";
+
+const qt = enTexts("quickBuilder");
+const ct = enTexts("campaigns");
+
+test.describe("quick campaign builder", () => {
+  test.use({ role: "supplierAdmin" });
+
+  test("builds a draft in five steps from the deep link: suggested products, typed keywords, suggested categories, then opens the editor", { tag: "@nojs" }, async ({ page, javaScriptEnabled }) => {
+    test.slow();
+    await page.goto("/campaigns/quick-acme-brand");
+    await expect(page).toHaveURL(/\/teams\/acme-brand\/campaigns\/quick/);
+    const step = (n: number, name: string) => page.getByRole("heading", { level: 3, name: qt("stepTitle", { n, total: 5, name: qt(`steps.${name}`) }) });
+    const next = page.getByRole("button", { name: qt("next"), exact: true });
+    await expect(step(1, "general")).toBeVisible();
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
+
+    // No name: the spec's message, the step kept.
+    await next.click();
+    await expect(page.getByRole("alert").filter({ hasText: "Cannot create campaign without Name and Start Date" }).first()).toBeVisible();
+    await expect(step(1, "general")).toBeVisible();
+    const name = uniqueName("Quick e2e");
+    await page.getByLabel(ct("fields.name"), { exact: true }).fill(name);
+    await page.getByLabel(qt("bid", { currency: "EUR" }), { exact: true }).fill("0.50");
+    await next.click();
+
+    // Products: the suggestions come ticked.
+    await expect(step(2, "products")).toBeVisible();
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
+    const products = page.getByRole("group", { name: qt("suggested") }).getByRole("checkbox");
+    await expect(products.first()).toBeChecked();
+    const ticked = await products.evaluateAll((boxes) => boxes.filter((b) => (b as HTMLInputElement).checked).length);
+    expect(ticked).toBeGreaterThan(0);
+    await next.click();
+
+    // Keywords: one per line, replacing the suggestions.
+    await expect(step(3, "keywords")).toBeVisible();
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
+    await page.getByLabel(qt("keywords"), { exact: true }).fill("quick e2e coffee\nquick e2e beans");
+    await next.click();
+
+    // Categories: the products' categories, product-list ones ticked.
+    await expect(step(4, "categories")).toBeVisible();
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
+    const plp = page.getByRole("group", { name: qt("categoriesLegend") }).getByRole("checkbox");
+    await expect(plp.first()).toBeChecked();
+    await next.click();
+
+    // Review: Back keeps everything; then create.
+    await expect(step(5, "review")).toBeVisible();
+    await page.getByRole("button", { name: qt("back"), exact: true }).click();
+    await expect(step(4, "categories")).toBeVisible();
+    await next.click();
+    await expect(page.getByText(qt("keywordCount_other", { count: 2, list: "quick e2e coffee, quick e2e beans" }))).toBeVisible();
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
+    await submitAndWait(page, "/teams/acme-brand/campaigns/quick", () => page.getByRole("button", { name: qt("create"), exact: true }).click());
+    await expect(page).toHaveURL(/\/campaigns\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole("status").filter({ hasText: qt("toast.created", { name }) })).toBeVisible();
+    await expect(page.getByRole("heading", { name })).toBeVisible();
+  });
+});
