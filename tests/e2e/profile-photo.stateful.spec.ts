@@ -28,13 +28,14 @@ function png(size: number): Buffer {
 }
 
 /**
- * A session of its own for the supplier viewer: the password reset spec, which runs before this one
- * among the stateful specs, ends the stored session of that user.
+ * A session of its own for the retailer viewer, whom no other spec changes (the password reset
+ * spec, which runs before this one among the stateful specs, changes the supplier viewer's
+ * password and ends their sessions).
  */
 async function signedIn(openBrowser: () => Promise<Screens>): Promise<Screens> {
   const screens = await openBrowser();
   await screens.login.goto();
-  await screens.login.signIn(DEMO_USERS.supplierViewer.email, DEMO_PASSWORD);
+  await screens.login.signIn(DEMO_USERS.retailerViewer.email, DEMO_PASSWORD);
   await expect(screens.shell.mainMenu).toBeVisible();
   return screens;
 }
