@@ -15,8 +15,8 @@ import { updateProfile as saveProfile } from "~/services/users.server";
 import { secondFactorStatus } from "~/services/second-factor.server";
 import { ENROL_PATH } from "~/domain/second-factor";
 import { useIsPending } from "~/utils/misc";
-import { PreferenceForm } from "~/components/layout/user-menu";
-import { setDirectionIntent, setThemeIntent, toggleMenuIntent } from "~/forms/preferences-intents";
+import { DirectionChoice, PreferenceForm, ThemeChoice } from "~/components/layout/user-menu";
+import { toggleMenuIntent } from "~/forms/preferences-intents";
 import { PhotoSchema, removePhotoIntent, updatePhotoIntent } from "~/forms/profile-photo";
 import { readPhotoForm } from "~/http/multipart.server";
 import { setProfilePhoto } from "~/services/profile-photo.server";
@@ -246,13 +246,7 @@ export default function ProfileRoute() {
         <h2 id="profile-display">{t("profile:display.title")}</h2>
         <p className="muted">{t("profile:display.help")}</p>
         <div className="profile-display">
-          <PreferenceForm here={here} intent={setThemeIntent} legend={t("profile:display.theme")}>
-            {(["system", "light", "dark"] as const).map((theme) => (
-              <button key={theme} name="theme" value={theme} aria-pressed={root.display.theme === theme}>
-                {t(`themes.${theme}`)}
-              </button>
-            ))}
-          </PreferenceForm>
+          <ThemeChoice here={here} legend={t("profile:display.theme")} />
           <PreferenceForm here={here} intent={toggleMenuIntent} legend={t("profile:display.menu")}>
             <button name="collapsed" value="false" aria-pressed={!root.display.menuCollapsed}>
               {t("profile:display.expanded")}
@@ -261,14 +255,7 @@ export default function ProfileRoute() {
               {t("profile:display.collapsed")}
             </button>
           </PreferenceForm>
-          <PreferenceForm here={here} intent={setDirectionIntent} legend={t("profile:display.direction")}>
-            <button name="rtl" value="false" aria-pressed={!root.display.rtl}>
-              {t("directions.ltr")}
-            </button>
-            <button name="rtl" value="true" aria-pressed={root.display.rtl}>
-              {t("directions.rtl")}
-            </button>
-          </PreferenceForm>
+          <DirectionChoice here={here} legend={t("profile:display.direction")} />
         </div>
       </section>
       {secondFactor.mayEnrol ? <SecondFactorSection {...secondFactor} /> : null}

@@ -51,21 +51,8 @@ export function UserMenu() {
             </button>
           ))}
         </PreferenceForm>
-        <PreferenceForm here={here} intent={setThemeIntent} legend={t("userMenu.theme")}>
-          {(["system", "light", "dark"] as const).map((theme) => (
-            <button key={theme} name="theme" value={theme} aria-pressed={root.display.theme === theme}>
-              {t(`themes.${theme}`)}
-            </button>
-          ))}
-        </PreferenceForm>
-        <PreferenceForm here={here} intent={setDirectionIntent} legend={t("userMenu.direction")}>
-          <button name="rtl" value="false" aria-pressed={!root.display.rtl}>
-            {t("directions.ltr")}
-          </button>
-          <button name="rtl" value="true" aria-pressed={root.display.rtl}>
-            {t("directions.rtl")}
-          </button>
-        </PreferenceForm>
+        <ThemeChoice here={here} legend={t("userMenu.theme")} />
+        <DirectionChoice here={here} legend={t("userMenu.direction")} />
         <Form method="post" action="/logout">
           <button type="submit" className="link-button">
             {t("userMenu.signOut")}
@@ -113,5 +100,36 @@ export function LogAsBanner() {
         <button type="submit">{t("operators:logAs.back")}</button>
       </Form>
     </div>
+  );
+}
+
+/** The theme buttons (light, dark, system), in the user menu and on /profile. */
+export function ThemeChoice({ here, legend }: { here: string; legend: string }) {
+  const { t } = useTranslation();
+  const root = useRootData()!;
+  return (
+    <PreferenceForm here={here} intent={setThemeIntent} legend={legend}>
+      {(["system", "light", "dark"] as const).map((theme) => (
+        <button key={theme} name="theme" value={theme} aria-pressed={root.display.theme === theme}>
+          {t(`themes.${theme}`)}
+        </button>
+      ))}
+    </PreferenceForm>
+  );
+}
+
+/** The text direction buttons (left to right, right to left), in the user menu and on /profile. */
+export function DirectionChoice({ here, legend }: { here: string; legend: string }) {
+  const { t } = useTranslation();
+  const root = useRootData()!;
+  return (
+    <PreferenceForm here={here} intent={setDirectionIntent} legend={legend}>
+      <button name="rtl" value="false" aria-pressed={!root.display.rtl}>
+        {t("directions.ltr")}
+      </button>
+      <button name="rtl" value="true" aria-pressed={root.display.rtl}>
+        {t("directions.rtl")}
+      </button>
+    </PreferenceForm>
   );
 }
