@@ -70,7 +70,7 @@ export default defineConfig<E2EOptions>({
     viewport: { width: 1280, height: 800 },
     actionTimeout: 10_000,
     navigationTimeout: 15_000,
-    trace: "retain-on-failure",
+    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true },
     screenshot: "only-on-failure",
     launchOptions: { executablePath: browser.executablePath, args: CHROMIUM_ARGS },
   },
