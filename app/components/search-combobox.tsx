@@ -75,7 +75,16 @@ export function SearchCombobox<Row>(props: SearchComboboxProps<Row>) {
   const input = useRef<HTMLInputElement>(null);
   const options: Row[] = search.data?.rows ?? [];
   const searching = search.state !== "idle";
-  const load = (query: string) => search.load(searchUrl(query));
+  // Typed but not answered yet: the options shown are the previous query's, not to be chosen.
+  const [stale, setStale] = useState(false);
+  const load = (query: string) => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    search.load(searchUrl(query));
+  };
+  useEffect(() => {
+    if (search.state === "idle" && !timer.current) setStale(false);
+  }, [search.state, search.data]);
 
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
   // Another kind asked for: the options shown are read again.
@@ -109,6 +118,7 @@ export function SearchCombobox<Row>(props: SearchComboboxProps<Row>) {
     if (timer.current) clearTimeout(timer.current);
     setActive(-1);
     setOpen(true);
+    setStale(true);
     onTyping?.();
     timer.current = setTimeout(() => load(value), COMBOBOX_DEBOUNCE_MS);
   };
@@ -121,11 +131,16 @@ export function SearchCombobox<Row>(props: SearchComboboxProps<Row>) {
         if (!search.data) load(event.currentTarget.value);
         return;
       }
+      if (stale) {
+        // Search what was typed now rather than choosing among the previous answer.
+        if (timer.current) load(event.currentTarget.value);
+        return;
+      }
       if (!options.length) return;
       const step = event.key === "ArrowDown" ? 1 : -1;
       setActive((i) => (i < 0 ? (step > 0 ? 0 : options.length - 1) : (i + step + options.length) % options.length));
     } else if (event.key === "Enter") {
-      if (open && active >= 0 && options[active]) {
+      if (open && !stale && active >= 0 && options[active]) {
         event.preventDefault();
         pick(options[active]!);
       }
@@ -172,7 +187,7 @@ export function SearchCombobox<Row>(props: SearchComboboxProps<Row>) {
       />
       {children}
       {hydrated ? (
-        <ul id={listboxId} role="listbox" aria-label={listLabel} className="picker-listbox" hidden={!expanded} aria-busy={searching || undefined}>
+        <ul id={listboxId} role="listbox" aria-label={listLabel} className="picker-listbox" hidden={!expanded} aria-busy={searching || stale || undefined}>
           {options.map((row, index) => {
             const note = unavailable?.(row) ?? null;
             return (

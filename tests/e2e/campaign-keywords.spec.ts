@@ -96,6 +96,7 @@ test.describe("campaign keywords and categories", () => {
       await field.pressSequentially("pasta", { delay: 20 });
       const listbox = page.getByRole("listbox", { name: xt("categories.listLabel") });
       await expect(listbox.getByRole("option").first()).toContainText("Grocery > Pasta & rice");
+      await expectNoSeriousA11yViolations(page);
       await page.keyboard.press("ArrowDown");
       await expect(field).toHaveAttribute("aria-activedescendant", (await listbox.getByRole("option").first().getAttribute("id"))!);
       await submit(page, path, () => page.keyboard.press("Enter"));
