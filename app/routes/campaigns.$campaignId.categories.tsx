@@ -4,9 +4,11 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton } from "~/components/forms";
 import { PeriodFields, periodProps } from "~/components/metrics/statistics";
+import { CategorySearch } from "~/components/campaigns/category-search";
 import { OffersChooser, TargetPages, TargetsTable, translate, type RowRefusal } from "~/components/campaigns/targets-table";
 import { CAMPAIGN_PRESETS, campaignPresetContext, periodFromSearch } from "~/domain/metrics/periods";
 import type { TargetKind } from "~/domain/campaigns/targets";
+import type { CategoryOption } from "~/domain/campaigns/category-picker";
 import {
   AddCategorySchema,
   ApplyMinBidTargetsSchema,
@@ -30,7 +32,6 @@ import {
   applyMinBidToTargets,
   refreshAutoTargets,
   removeTargets,
-  searchCategoriesToAdd,
   setAutoTargeting,
   targetingSummary,
   targetsSection,
@@ -38,6 +39,7 @@ import {
   updateTarget,
   type TargetFailure,
 } from "~/services/campaigns/keywords.server";
+import { searchCampaignCategories } from "~/services/campaigns/category-picker.server";
 import { retailerTimeZone } from "~/services/retailer-settings.server";
 import { dateTimeFormat } from "~/domain/intl";
 
@@ -62,7 +64,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   ]);
   const askKind: "category" | "productCategory" = search.get("ckind") === "productCategory" ? "productCategory" : "category";
   const query = search.get("cq") ?? "";
-  const hits = canEdit && query ? await searchCategoriesToAdd(user, askKind, query, locale) : null;
+  // The category search (ADR 35): its hits, or with nothing typed the suggestions.
+  const hits = canEdit ? await searchCampaignCategories(user, ctx, askKind, query, locale) : null;
   const view = campaignViewContext(user, locale, now);
   const when = (iso: string | null) => (iso ? dateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: view.userTimeZone }).format(new Date(iso)) : null);
   const summary = targetingSummary(ctx.campaign);
@@ -78,7 +81,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     productCategories: productCategories.ok ? productCategories.value : null,
     failures: [categories, productCategories].filter((r) => !r.ok).map((r) => (r.ok ? "" : r.reason)),
     choice,
-    add: { kind: askKind, query, hits: hits && hits.ok ? hits.value : [], failure: hits && !hits.ok ? hits.reason : null },
+    add: { kind: askKind, query, suggested: !query, hits: hits && hits.ok ? hits.value.rows : [], failure: hits && !hits.ok ? hits.reason : null },
     edit: edit && editSection.ok ? { kind: editKind as TargetKind, row: editSection.value.rows.find((r) => r.key === edit) ?? null } : null,
     search: search.toString(),
   };
@@ -187,7 +190,7 @@ export default function CampaignCategoriesRoute() {
       {failures.map((f) => (
         <FormAlert key={f} title={tc(f)} message={tc("errors.errorOccurred")} />
       ))}
-      {canEdit ? <AddCategory version={version} add={add} products={products} here={here} /> : <p className="muted">{t("readOnly")}</p>}
+      {canEdit ? <AddCategory campaignId={campaignId} version={version} add={add} products={products} here={here} /> : <p className="muted">{t("readOnly")}</p>}
 
       <Form method="get" action={here} className="targets-filter period-form" aria-label={t("filter.label")}>
         <PeriodFields presets={CAMPAIGN_PRESETS} {...periodProps(choice)} compare={false} compareOption={false} idPrefix="categories-period" />
@@ -234,13 +237,14 @@ export default function CampaignCategoriesRoute() {
   );
 }
 
-type AddState = { kind: "category" | "productCategory"; query: string; hits: { id: string; name: string; level: number | null; floor: string | null; suggested: string | null; volume: number | null }[]; failure: string | null };
+type AddState = { kind: "category" | "productCategory"; query: string; suggested: boolean; hits: CategoryOption[]; failure: string | null };
 
-function AddCategory({ version, add, products, here }: { version: number; add: AddState; products: { id: string; title: string }[]; here: string }) {
+function AddCategory({ campaignId, version, add, products, here }: { campaignId: string; version: number; add: AddState; products: { id: string; title: string }[]; here: string }) {
   // Posted to the search's own URL, so a refusal answers with the hits still listed (without JavaScript too).
   const postTo = `${here}?${new URLSearchParams({ cq: add.query, ckind: add.kind })}`;
   const { t } = useTranslation("campaignKeywords");
   const { t: tc } = useTranslation();
+  const { t: tp } = useTranslation("pickers");
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const failed = actionData && actionData.form === "addCategory" ? actionData : null;
@@ -248,24 +252,10 @@ function AddCategory({ version, add, products, here }: { version: number; add: A
   return (
     <section className="targets-add" aria-labelledby="add-category-title">
       <h3 id="add-category-title">{t("categories.addTitle")}</h3>
-      <Form method="get" action={here} className="targets-search" role="search" aria-label={t("categories.searchLabel")}>
-        <div className="field">
-          <label htmlFor="category-q">{t("categories.search")}</label>
-          <input id="category-q" name="cq" type="search" defaultValue={add.query} autoComplete="off" />
-        </div>
-        <div className="field">
-          <label htmlFor="category-kind">{t("categories.kind")}</label>
-          <select id="category-kind" name="ckind" defaultValue={add.kind}>
-            <option value="category">{t("categories.kindCategory")}</option>
-            <option value="productCategory">{t("categories.kindProductCategory")}</option>
-          </select>
-        </div>
-        <button type="submit" className="button">
-          {t("categories.searchSubmit")}
-        </button>
-      </Form>
+      <CategorySearch campaignId={campaignId} version={version} query={add.query} kind={add.kind} here={here} />
       {add.failure ? <FormAlert title={tc(add.failure)} message={tc("errors.errorOccurred")} /> : null}
       {add.query && !add.hits.length && !add.failure ? <p className="muted">{t("categories.noHits")}</p> : null}
+      {add.suggested && add.hits.length ? <h4 className="picker-results-title">{tp("categories.suggestions")}</h4> : null}
       {add.hits.length ? (
         <ul className="targets-hits">
           {add.hits.map((h) => {
@@ -279,7 +269,7 @@ function AddCategory({ version, add, products, here }: { version: number; add: A
                   <input type="hidden" name="kind" value={add.kind} />
                   <input type="hidden" name="categoryId" value={h.id} />
                   <p>
-                    <strong>{h.name}</strong>{" "}
+                    <strong>{h.name}</strong> {h.inCampaign ? <span className="badge">{tp("inCampaign")}</span> : null}{" "}
                     <span className="muted">
                       {t("categories.floor", { floor: h.floor ?? "—" })}
                       {h.suggested ? ` · ${t("categories.suggested", { bid: h.suggested })}` : ""}

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { splitMessage } from "~/domain/message";
-import { TableWrap } from "~/components/table-wrap";
+import { ReportPages, ReportRows, ReportStatus, ReportTime, ReportsTable } from "~/components/reports-table";
 import { requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
 import { orThrow } from "~/http/reply.server";
@@ -28,61 +28,58 @@ export default function ReportHistoryRoute() {
       {runs.length === 0 ? (
         <p className="empty-state">{t("noRuns")}</p>
       ) : (
-        <TableWrap labelledBy="report-history-title">
-          <table className="list-table report-runs">
-            <thead>
-              <tr>
-                <th scope="col">{t("columns.started")}</th>
-                <th scope="col">{t("columns.status")}</th>
-                <th scope="col">{t("columns.period")}</th>
-                <th scope="col">{t("columns.rows")}</th>
-                <th scope="col">{t("columns.file")}</th>
-                <th scope="col">{t("columns.expiry")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.map((run) => {
+        <ReportsTable
+          labelledBy="report-history-title"
+          className="report-runs"
+          rows={runs}
+          rowKey={(run) => run.id}
+          rowProps={(run) => ({ "data-status": run.status })}
+          columns={[
+            {
+              key: "started",
+              header: t("columns.started"),
+              cell: (run) => (
+                <>
+                  <ReportTime value={run.started} />
+                  {run.manual ? <span className="muted"> · {t("manual")}</span> : null}
+                </>
+              ),
+            },
+            {
+              key: "status",
+              header: t("columns.status"),
+              cell: (run) => {
                 const reason = run.reason ? splitMessage(run.reason) : null;
                 return (
-                  <tr key={run.id} data-status={run.status}>
-                    <td className="list-table-title">
-                      <time dateTime={run.started.at}>{run.started.text}</time>
-                      {run.manual ? <span className="muted"> · {t("manual")}</span> : null}
-                    </td>
-                    <td data-label={t("columns.status")}>
-                      <span className={`badge report-status report-status-${run.status}`}>{t(`statuses.${run.status}`)}</span>
-                      {reason ? <p className="report-reason">{t(reason.key, { ns: ["reports", "common", "metrics"], ...reason.values })}</p> : null}
-                    </td>
-                    <td data-label={t("columns.period")}>{run.period}</td>
-                    <td data-label={t("columns.rows")} className="numeric">
-                      {run.rows ?? <span className="muted">–</span>}
-                    </td>
-                    <td data-label={t("columns.file")}>
-                      {run.link ? (
-                        <a href={run.link} download={run.fileName ?? undefined}>
-                          {t("download")}
-                          <span className="visually-hidden">: {run.fileName}</span>
-                        </a>
-                      ) : run.expired ? (
-                        <span className="muted">{t("expired")}</span>
-                      ) : (
-                        <span className="muted">{t("noFile")}</span>
-                      )}
-                    </td>
-                    <td data-label={t("columns.expiry")}>{run.expiry ? <time dateTime={run.expiry.at}>{run.expiry.text}</time> : <span className="muted">–</span>}</td>
-                  </tr>
+                  <>
+                    <ReportStatus status={run.status} />
+                    {reason ? <p className="report-reason">{t(reason.key, { ns: ["reports", "common", "metrics"], ...reason.values })}</p> : null}
+                  </>
                 );
-              })}
-            </tbody>
-          </table>
-        </TableWrap>
+              },
+            },
+            { key: "period", header: t("columns.period"), cell: (run) => run.period },
+            { key: "rows", header: t("columns.rows"), className: "numeric", cell: (run) => <ReportRows rows={run.rows} /> },
+            {
+              key: "file",
+              header: t("columns.file"),
+              cell: (run) =>
+                run.link ? (
+                  <a href={run.link} download={run.fileName ?? undefined}>
+                    {t("download")}
+                    <span className="visually-hidden">: {run.fileName}</span>
+                  </a>
+                ) : run.expired ? (
+                  <span className="muted">{t("expired")}</span>
+                ) : (
+                  <span className="muted">{t("noFile")}</span>
+                ),
+            },
+            { key: "expiry", header: t("columns.expiry"), cell: (run) => <ReportTime value={run.expiry} /> },
+          ]}
+        />
       )}
-      {after || next ? (
-        <nav className="pagination" aria-label={t("pages")}>
-          {after ? <Link to="?">{t("firstPage")}</Link> : null}
-          {next ? <Link to={`?${new URLSearchParams({ after: next })}`}>{t("nextPage")}</Link> : null}
-        </nav>
-      ) : null}
+      <ReportPages after={after} next={next} first="?" />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { TableWrap } from "~/components/table-wrap";
+import { ReportPages, ReportRows, ReportStatus, ReportTime, ReportsTable } from "~/components/reports-table";
 import { requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
 import { orThrow } from "~/http/reply.server";
@@ -34,63 +34,48 @@ export default function ReportsRoute() {
       {rows.length === 0 ? (
         <p className="empty-state">{t("empty")}</p>
       ) : (
-        <TableWrap labelledBy="reports-caption">
-          <table className="list-table reports-table">
-            <caption id="reports-caption" className="visually-hidden">
-              {t("title")}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">{t("columns.name")}</th>
-                <th scope="col">{t("columns.type")}</th>
-                <th scope="col">{t("columns.frequency")}</th>
-                <th scope="col">{t("columns.owner")}</th>
-                <th scope="col">{t("columns.lastRun")}</th>
-                <th scope="col">{t("columns.nextRun")}</th>
-                <th scope="col">{t("columns.rows")}</th>
-                <th scope="col">{t("columns.expiry")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id}>
-                  <td className="list-table-title">
-                    <Link to={`/reports/${encodeURIComponent(r.id)}`}>{r.name}</Link>{" "}
-                    <Link to={`/reports/${encodeURIComponent(r.id)}/history`} className="muted">
-                      {t("tabs.history")}
-                      <span className="visually-hidden">: {r.name}</span>
-                    </Link>
-                  </td>
-                  <td data-label={t("columns.type")}>{t(`types.${r.type}`)}</td>
-                  <td data-label={t("columns.frequency")}>{t(`frequencies.${r.frequency}`)}</td>
-                  <td data-label={t("columns.owner")}>{r.owner}</td>
-                  <td data-label={t("columns.lastRun")}>
-                    {r.lastRun ? (
-                      <>
-                        <time dateTime={r.lastRun.at}>{r.lastRun.text}</time>{" "}
-                        <span className={`badge report-status report-status-${r.lastRun.status}`}>{t(`statuses.${r.lastRun.status}`)}</span>
-                      </>
-                    ) : (
-                      <span className="muted">{t("never")}</span>
-                    )}
-                  </td>
-                  <td data-label={t("columns.nextRun")}>{r.nextRun ? <time dateTime={r.nextRun.at}>{r.nextRun.text}</time> : <span className="muted">{t("none")}</span>}</td>
-                  <td data-label={t("columns.rows")} className="numeric">
-                    {r.rows ?? <span className="muted">–</span>}
-                  </td>
-                  <td data-label={t("columns.expiry")}>{r.expiry ? <time dateTime={r.expiry.at}>{r.expiry.text}</time> : <span className="muted">–</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <ReportsTable
+          labelledBy="reports-caption"
+          caption={t("title")}
+          className="reports-table"
+          rows={rows}
+          rowKey={(r) => r.id}
+          columns={[
+            {
+              key: "name",
+              header: t("columns.name"),
+              cell: (r) => (
+                <>
+                  <Link to={`/reports/${encodeURIComponent(r.id)}`}>{r.name}</Link>{" "}
+                  <Link to={`/reports/${encodeURIComponent(r.id)}/history`} className="muted">
+                    {t("tabs.history")}
+                    <span className="visually-hidden">: {r.name}</span>
+                  </Link>
+                </>
+              ),
+            },
+            { key: "type", header: t("columns.type"), cell: (r) => t(`types.${r.type}`) },
+            { key: "frequency", header: t("columns.frequency"), cell: (r) => t(`frequencies.${r.frequency}`) },
+            { key: "owner", header: t("columns.owner"), cell: (r) => r.owner },
+            {
+              key: "lastRun",
+              header: t("columns.lastRun"),
+              cell: (r) =>
+                r.lastRun ? (
+                  <>
+                    <ReportTime value={r.lastRun} /> <ReportStatus status={r.lastRun.status} />
+                  </>
+                ) : (
+                  <span className="muted">{t("never")}</span>
+                ),
+            },
+            { key: "nextRun", header: t("columns.nextRun"), cell: (r) => <ReportTime value={r.nextRun} none={t("none")} /> },
+            { key: "rows", header: t("columns.rows"), className: "numeric", cell: (r) => <ReportRows rows={r.rows} /> },
+            { key: "expiry", header: t("columns.expiry"), cell: (r) => <ReportTime value={r.expiry} /> },
+          ]}
+        />
       )}
-      {after || next ? (
-        <nav className="pagination" aria-label={t("pages")}>
-          {after ? <Link to="/reports">{t("firstPage")}</Link> : null}
-          {next ? <Link to={`?${new URLSearchParams({ after: next })}`}>{t("nextPage")}</Link> : null}
-        </nav>
-      ) : null}
+      <ReportPages after={after} next={next} first="/reports" />
     </>
   );
 }

@@ -1,7 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { SearchCombobox, useHydrated } from "~/components/search-combobox";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
 import { splitMessage } from "~/domain/message";
 import { formatMoney, parseAmountToMinor } from "~/domain/money";
@@ -200,38 +202,7 @@ export default function QuickCampaignRoute() {
         </Form>
       ) : null}
 
-      {step === "products" ? (
-        <Form method="get" id="quick-products" aria-labelledby="quick-step-title">
-          <Carried state={state} except="products" />
-          <input type="hidden" name="productsSeen" value="1" />
-          <div className="field">
-            <label htmlFor="quick-q">{t("searchProducts")}</label>
-            <div className="quick-search">
-              <input id="quick-q" type="search" name="q" defaultValue={state.q} autoComplete="off" />
-              <button type="submit" name="step" value="products" className="button">
-                {t("search")}
-              </button>
-            </div>
-          </div>
-          <fieldset>
-            <legend>{state.q ? t("found", { query: state.q }) : t("suggested")}</legend>
-            {(view.chosen ?? []).map((row) => (
-              <label key={row.id} className="quick-choice">
-                <input type="checkbox" name="products" value={row.id} defaultChecked /> {productLabel(row)}
-              </label>
-            ))}
-            {(view.rows ?? [])
-              .filter((row) => !state.products.includes(row.id))
-              .map((row) => (
-                <label key={row.id} className="quick-choice">
-                  <input type="checkbox" name="products" value={row.id} defaultChecked={!state.productsSeen && !state.q} /> {productLabel(row)}
-                </label>
-              ))}
-            {!(view.rows ?? []).length && !(view.chosen ?? []).length ? <p className="muted">{t("noProducts")}</p> : null}
-          </fieldset>
-          <StepButtons step={step} pending={pending} />
-        </Form>
-      ) : null}
+      {step === "products" ? <ProductsStep teamId={team.id} state={state} rows={view.rows ?? []} chosen={view.chosen ?? []} productLabel={productLabel} pending={pending} /> : null}
 
       {step === "keywords" ? (
         <Form method="get" id="quick-keywords" aria-labelledby="quick-step-title">
@@ -310,6 +281,94 @@ export default function QuickCampaignRoute() {
         </>
       ) : null}
     </section>
+  );
+}
+
+type ProductRow = { id: string; title: string; brand: string; price: number | null };
+
+/**
+ * The products step: a GET search (`q`) listing the suggestions or the hits as checkboxes; with
+ * JavaScript its field is the shared combobox (ADR 35): Enter on an option ticks that product
+ * (added to the list when it is not shown), without leaving the step.
+ */
+function ProductsStep({ teamId, state, rows, chosen, productLabel, pending }: { teamId: string; state: State; rows: ProductRow[]; chosen: ProductRow[]; productLabel: (row: ProductRow) => string; pending: boolean }) {
+  const { t } = useTranslation("quickBuilder");
+  const { t: tp } = useTranslation("pickers");
+  const hydrated = useHydrated();
+  const [picked, setPicked] = useState<ProductRow[]>([]);
+  const [announce, setAnnounce] = useState("");
+  const form = useRef<HTMLFormElement>(null);
+  // The ticked products as the form holds them (read again on each change and pick).
+  const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
+  const boxes = () => [...(form.current?.querySelectorAll<HTMLInputElement>('input[type="checkbox"][name="products"]') ?? [])];
+  const readTicked = () => setTicked(new Set(boxes().filter((b) => b.checked).map((b) => b.value)));
+  const listed = [...chosen, ...picked, ...rows].map((r) => r.id).join(" ");
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(readTicked, [listed]);
+  const shown = rows.filter((row) => !state.products.includes(row.id));
+  const pick = (row: ProductRow) => {
+    const box = boxes().find((b) => b.value === row.id);
+    if (box) {
+      box.checked = true;
+      readTicked();
+    } else setPicked((list) => [...list, row]);
+    setAnnounce(tp("quick.chosen", { title: row.title || row.id }));
+  };
+  return (
+    <Form method="get" id="quick-products" aria-labelledby="quick-step-title" ref={form} onChange={readTicked}>
+      <Carried state={state} except="products" />
+      <input type="hidden" name="productsSeen" value="1" />
+      <div className="field">
+        <label htmlFor="quick-q">{t("searchProducts")}</label>
+        <SearchCombobox<ProductRow>
+          inputId="quick-q"
+          name="q"
+          defaultValue={state.q}
+          className="quick-search"
+          describedBy={hydrated ? "quick-q-help" : undefined}
+          searchUrl={(q) => `/teams/${encodeURIComponent(teamId)}/campaigns/quick/product-search?${new URLSearchParams({ q })}`}
+          listLabel={tp("quick.listLabel")}
+          optionKey={(row) => row.id}
+          renderOption={(row) => <span className="picker-option-title">{productLabel(row)}</span>}
+          unavailable={(row) => (ticked.has(row.id) ? tp("quick.alreadyChosen") : null)}
+          onPick={pick}
+          messages={{
+            found: (count) => tp("quick.foundCount", { count }),
+            suggested: (count) => tp("quick.suggestedCount", { count }),
+            none: (query) => tp("quick.noneFound", { query }),
+            failure: (title) => t(title),
+          }}
+          announce={announce}
+          onTyping={() => setAnnounce("")}
+        >
+          <button type="submit" name="step" value="products" className="button">
+            {t("search")}
+          </button>
+        </SearchCombobox>
+        {hydrated ? (
+          <p id="quick-q-help" className="field-help">
+            {tp("quick.helpJs")}
+          </p>
+        ) : null}
+      </div>
+      <fieldset>
+        <legend>{state.q ? t("found", { query: state.q }) : t("suggested")}</legend>
+        {[...chosen, ...picked].map((row) => (
+          <label key={row.id} className="quick-choice">
+            <input type="checkbox" name="products" value={row.id} defaultChecked /> {productLabel(row)}
+          </label>
+        ))}
+        {shown
+          .filter((row) => !picked.some((p) => p.id === row.id))
+          .map((row) => (
+            <label key={row.id} className="quick-choice">
+              <input type="checkbox" name="products" value={row.id} defaultChecked={!state.productsSeen && !state.q} /> {productLabel(row)}
+            </label>
+          ))}
+        {!rows.length && !chosen.length && !picked.length ? <p className="muted">{t("noProducts")}</p> : null}
+      </fieldset>
+      <StepButtons step="products" pending={pending} />
+    </Form>
   );
 }
 

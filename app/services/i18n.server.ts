@@ -42,6 +42,8 @@ import enCampaignKeywords from "../../locales/en-GB/campaignKeywords.json";
 import frCampaignKeywords from "../../locales/fr/campaignKeywords.json";
 import enQuickBuilder from "../../locales/en-GB/quickBuilder.json";
 import frQuickBuilder from "../../locales/fr/quickBuilder.json";
+import enPickers from "../../locales/en-GB/pickers.json";
+import frPickers from "../../locales/fr/pickers.json";
 import { i18nConfig } from "~/i18n";
 
 export const resources = {
@@ -67,6 +69,7 @@ export const resources = {
     campaignProductPicker: enCampaignProductPicker,
     campaignKeywords: enCampaignKeywords,
     quickBuilder: enQuickBuilder,
+    pickers: enPickers,
   },
   fr: {
     common: frCommon,
@@ -90,6 +93,7 @@ export const resources = {
     campaignProductPicker: frCampaignProductPicker,
     campaignKeywords: frCampaignKeywords,
     quickBuilder: frQuickBuilder,
+    pickers: frPickers,
   },
 } as const;
 

@@ -3,7 +3,8 @@
  * 10 §2): keywords typed with a bid under the floor refused with 'Minimum allowed bid' and raised
  * by 'Apply min bid' (the typed keywords kept), a row's bid fixed the same way, a keyword CSV with
  * bad lines and its report, negative keywords, a removal; a category found by the category
- * search, added as a hub after 'Apply min bid', and auto targeting switched on. Axe on both pages
+ * search, added as a hub after 'Apply min bid' (with JavaScript another one first picked with the
+ * keyboard in the search-as-you-type list), and auto targeting switched on. Axe on both pages
  * (JS on). Each test creates its own draft, so servers and specs never share a campaign.
  *
  * The test servers have no floor price set: a target's floor is the CPC minimum bid, €0.15.
@@ -13,6 +14,7 @@ import { expectNoSeriousA11yViolations } from "./a11y";
 import { createCampaign, enTexts, expect, submitAndWait, test, uniqueName } from "./fixtures";
 
 const kt = enTexts("campaignKeywords");
+const xt = enTexts("pickers");
 
 test.describe("campaign keywords and categories", () => {
   test.use({ role: "supplierAdmin" });
@@ -86,6 +88,24 @@ test.describe("campaign keywords and categories", () => {
     await expect(page.getByRole("heading", { level: 2, name: kt("categories.title"), exact: true })).toBeVisible();
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
 
+    let picked = 0;
+    if (javaScriptEnabled) {
+      // The search as you type (the shared combobox): pick a category with the keyboard, added with the campaign's bid.
+      const field = page.getByRole("combobox", { name: kt("categories.search") });
+      await field.click();
+      await field.pressSequentially("pasta", { delay: 20 });
+      const listbox = page.getByRole("listbox", { name: xt("categories.listLabel") });
+      await expect(listbox.getByRole("option").first()).toContainText("Grocery > Pasta & rice");
+      await expectNoSeriousA11yViolations(page);
+      await page.keyboard.press("ArrowDown");
+      await expect(field).toHaveAttribute("aria-activedescendant", (await listbox.getByRole("option").first().getAttribute("id"))!);
+      await submit(page, path, () => page.keyboard.press("Enter"));
+      await expect(page.getByRole("table", { name: kt("caption.category") }).locator("tbody tr").filter({ hasText: "Grocery > Pasta & rice" })).toBeVisible();
+      await expect(page.locator(".targets-add [role=status]")).toHaveText(xt("categories.added", { name: "Grocery > Pasta & rice" }));
+      await page.keyboard.press("Escape");
+      await expect(listbox).toBeHidden();
+      picked = 1;
+    }
     await page.getByLabel(kt("categories.search"), { exact: true }).fill("coffee");
     await page.getByRole("button", { name: kt("categories.searchSubmit"), exact: true }).click();
     const hit = page.getByRole("form", { name: kt("categories.addOne", { name: "Grocery > Coffee & tea > Coffee" }) });
@@ -99,10 +119,10 @@ test.describe("campaign keywords and categories", () => {
     await expect(hit.getByLabel(kt("add.bid"))).toHaveValue("0.05");
     await submit(page, path, () => hit.getByRole("button", { name: kt("applyMin"), exact: true }).click());
     const table = page.getByRole("table", { name: kt("caption.category") });
-    await expect(table.locator("tbody tr")).toHaveCount(1);
-    await expect(table.locator("tbody tr").first()).toContainText(kt("placement.hub"));
+    await expect(table.locator("tbody tr")).toHaveCount(1 + picked);
+    await expect(table.locator("tbody tr").filter({ hasText: "Grocery > Coffee & tea > Coffee" })).toContainText(kt("placement.hub"));
     await expect(table.getByRole("textbox", { name: kt("bid.of", { name: "Grocery > Coffee & tea > Coffee" }) })).toHaveValue("0.15");
-    await expect(page.getByText(kt("categories.summary", { categories: 0, hubs: 1, productCategories: 0 }))).toBeVisible();
+    await expect(page.getByText(kt("categories.summary", { categories: picked, hubs: 1, productCategories: 0 }))).toBeVisible();
 
     await submit(page, path, () => page.getByRole("button", { name: kt("auto.switchOn"), exact: true }).click());
     await expect(page.getByText(kt("auto.on"))).toBeVisible();

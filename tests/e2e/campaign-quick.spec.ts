@@ -1,7 +1,8 @@
 /**
  * The quick campaign builder in the browser, with JavaScript on and off (issue 10 §3): from the
  * spec's deep link /campaigns/quick-{team}, a missing name refused with the spec's message, the
- * suggested products ticked, keywords typed one per line, the suggested categories, then one
+ * suggested products ticked (with JavaScript one more found and ticked with the keyboard in the
+ * search-as-you-type list), keywords typed one per line, the suggested categories, then one
  * 'Create draft' that opens the editor with the products and targets. Axe on every step (JS on).
  */
 import { expectNoSeriousA11yViolations } from "./a11y";
@@ -9,6 +10,7 @@ import { enTexts, expect, submitAndWait, test, uniqueName } from "./fixtures";
 
 const qt = enTexts("quickBuilder");
 const ct = enTexts("campaigns");
+const xt = enTexts("pickers");
 
 test.describe("quick campaign builder", () => {
   test.use({ role: "supplierAdmin" });
@@ -38,6 +40,23 @@ test.describe("quick campaign builder", () => {
     await expect(products.first()).toBeChecked();
     const ticked = await products.evaluateAll((boxes) => boxes.filter((b) => (b as HTMLInputElement).checked).length);
     expect(ticked).toBeGreaterThan(0);
+    let picked: string | null = null;
+    if (javaScriptEnabled) {
+      // The search as you type (the shared combobox): a product ticked with the keyboard, the step kept.
+      const field = page.getByRole("combobox", { name: qt("searchProducts") });
+      await field.click();
+      await field.pressSequentially("arabica", { delay: 20 });
+      const first = page.getByRole("listbox", { name: xt("quick.listLabel") }).getByRole("option").first();
+      await expect(first).toContainText("Arabica");
+      await page.keyboard.press("ArrowDown");
+      await expect(field).toHaveAttribute("aria-activedescendant", (await first.getAttribute("id"))!);
+      picked = (await first.locator(".picker-option-title").textContent())!;
+      await page.keyboard.press("Enter");
+      await expect(page.getByRole("checkbox", { name: picked })).toBeChecked();
+      await expect(page.locator(".quick-builder [role=status]")).toHaveText(xt("quick.chosen", { title: picked.split(" · ")[0] }));
+      await page.keyboard.press("Escape");
+      await expect(step(2, "products")).toBeVisible();
+    }
     await next.click();
 
     // Keywords: one per line, replacing the suggestions.
@@ -59,6 +78,7 @@ test.describe("quick campaign builder", () => {
     await expect(step(4, "categories")).toBeVisible();
     await next.click();
     await expect(page.getByText(qt("keywordCount_other", { count: 2, list: "quick e2e coffee, quick e2e beans" }))).toBeVisible();
+    if (picked) await expect(page.locator(".quick-review").getByText(picked, { exact: true })).toBeVisible();
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
     await submitAndWait(page, "/teams/acme-brand/campaigns/quick", () => page.getByRole("button", { name: qt("create"), exact: true }).click());
     await expect(page).toHaveURL(/\/campaigns\/[0-9a-f-]{36}$/);

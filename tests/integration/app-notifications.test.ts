@@ -6,11 +6,10 @@
  * downtime into one notification; a real SMTP server receives a notification e-mail in the
  * recipient's language.
  */
-import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { makeCampaignData, makeTeamData, makeWalletInput } from "../factories";
 import { args, call, decodeRawMail, getRequest, postRequest, signIn, startApp, type AppUser, type TestApp } from "./app-helpers";
+import { catchSmtp } from "./smtp-catcher";
 
 let app: TestApp;
 let ann: AppUser;
@@ -184,33 +183,7 @@ describe("wallet alerts on the scheduler", () => {
 });
 
 describe("notification e-mail over SMTP", () => {
-  let server: SMTPServer;
-  const received: { to: string[]; raw: string }[] = [];
-
-  beforeAll(async () => {
-    server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("end", () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(0, "127.0.0.1", () => resolve());
-    });
-    app.setSmtpUrl(`smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`);
-  });
-  afterAll(async () => {
-    app.setSmtpUrl(null);
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  const received = catchSmtp(() => app);
 
   it("mails the welcome in the new user's language, with a link to the console", async () => {
     const { notifyNewUser } = await notifications();

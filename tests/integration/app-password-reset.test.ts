@@ -2,8 +2,6 @@
  * Forgot password and the reset link (/forgot-password, /auth-management): mail through a real
  * local SMTP server or the outbox folder, single-use and expiring tokens, password history.
  */
-import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   args,
@@ -19,6 +17,7 @@ import {
   type AppUser,
   type TestApp,
 } from "./app-helpers";
+import { catchSmtp } from "./smtp-catcher";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -149,40 +148,7 @@ describe("forgot password", () => {
 });
 
 describe("SMTP", () => {
-  let server: SMTPServer;
-  let port = 0;
-  const received: { from: string; to: string[]; raw: string }[] = [];
-
-  beforeAll(async () => {
-    server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("end", () => {
-          received.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString("utf8"),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(0, "127.0.0.1", () => resolve());
-    });
-    port = (server.server.address() as AddressInfo).port;
-    app.setSmtpUrl(`smtp://127.0.0.1:${port}`);
-  });
-
-  afterAll(async () => {
-    app.setSmtpUrl(null);
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  const received = catchSmtp(() => app);
 
   it("delivers the reset mail with a working link, and writes nothing to the outbox", async () => {
     const user = await app.createUser({ displayName: "Sam Smtp" });

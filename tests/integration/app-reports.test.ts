@@ -9,10 +9,8 @@
  * history; the expiry job removing files.
  */
 import fs from "node:fs";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { setupServer } from "msw/node";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MetricsStore } from "~/metrics/port";
 import { http, HttpResponse } from "msw";
@@ -20,6 +18,7 @@ import { METRICS_API_URL } from "../../mocks/metrics";
 import { makeTeamData } from "../factories";
 import { fact } from "./metrics.contract";
 import { args, call, decodeRawMail, getRequest, postRequest, signIn, startApp, type AppUser, type TestApp } from "./app-helpers";
+import { catchSmtp } from "./smtp-catcher";
 
 let app: TestApp;
 let metrics: MetricsStore;
@@ -175,33 +174,7 @@ describe("report definitions and rights", () => {
 });
 
 describe("a run", () => {
-  let server: SMTPServer;
-  const received: { to: string[]; raw: string }[] = [];
-
-  beforeAll(async () => {
-    server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("end", () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(0, "127.0.0.1", () => resolve());
-    });
-    app.setSmtpUrl(`smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`);
-  });
-  afterAll(async () => {
-    app.setSmtpUrl(null);
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  const received = catchSmtp(() => app);
 
   it("mails the recipients a link that downloads the owner's figures without an account, refused once tampered with or expired", async () => {
     const id = await createdId("sup", reportForm({ name: "Acme by campaign", recipients: "reader@agency.example" }));

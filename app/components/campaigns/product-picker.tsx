@@ -17,10 +17,7 @@ import { splitMessage } from "~/domain/message";
 import { formatMoney } from "~/domain/money";
 import { addProductsIntent } from "~/forms/campaigns/products";
 import { useRootData } from "~/root";
-import { cn } from "~/utils/misc";
-
-/** The pause after a keystroke before searching. */
-const DEBOUNCE_MS = 250;
+import { SearchCombobox, useHydrated } from "~/components/search-combobox";
 
 export interface PickerData {
   query: string;
@@ -28,20 +25,10 @@ export interface PickerData {
   rows: PickerRow[];
 }
 
-interface SearchAnswer extends PickerData {
-  failure: string | null;
-}
-
 interface AddAnswer {
   form?: string;
   failure?: string | null;
   result?: { error?: Record<string, string[] | null> | null };
-}
-
-function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
 
 /** The URL values the page keeps (the statistics' period) besides the query. */
@@ -72,39 +59,13 @@ export function ProductPicker({
   const location = useLocation();
   const here = `/campaigns/${encodeURIComponent(campaignId)}/products`;
   const inputId = useId();
-  const listboxId = `${inputId}-listbox`;
   const helpId = `${inputId}-help`;
-  const search = useFetcher<SearchAnswer>();
   const add = useFetcher<AddAnswer>();
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(-1);
   const [announce, setAnnounce] = useState("");
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const lastAdded = useRef<PickerRow | null>(null);
   const inCampaign = useMemo(() => new Set(productIds), [productIds]);
   const kept = keptParams(location.search);
   const back = location.search;
-
-  const options: PickerRow[] = search.data?.rows ?? [];
-  const searching = search.state !== "idle";
-
-  const load = (query: string) => {
-    search.load(`/campaigns/${encodeURIComponent(campaignId)}/product-search?${new URLSearchParams({ q: query })}`);
-  };
-
-  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
-
-  // What the search found, said once it answers (derived from the answer shown).
-  const found = search.data && search.state === "idle" ? search.data : null;
-  const searchMessage = !found
-    ? ""
-    : found.failure
-      ? t(found.failure)
-      : found.suggested
-        ? t("picker.suggestedCount", { count: found.rows.length })
-        : found.rows.length
-          ? t("picker.foundCount", { count: found.rows.length })
-          : t("picker.noneFound", { query: found.query });
 
   // What was added (or why not), said once the addition is answered.
   useEffect(() => {
@@ -116,47 +77,10 @@ export function ProductPicker({
   }, [add.state, add.data, t]);
 
   const addRow = (row: PickerRow) => {
-    if (row.inCampaign || inCampaign.has(row.id) || row.clashes) return;
     lastAdded.current = row;
     add.submit({ intent: addProductsIntent, version: String(version), ids: row.id, back }, { method: "post", action: here, preventScrollReset: true });
   };
 
-  const onChange = (value: string) => {
-    if (timer.current) clearTimeout(timer.current);
-    setActive(-1);
-    setOpen(true);
-    setAnnounce("");
-    timer.current = setTimeout(() => load(value), DEBOUNCE_MS);
-  };
-
-  const onKeyDown = (event: React.KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-      event.preventDefault();
-      if (!open || !search.data) {
-        setOpen(true);
-        if (!search.data) load(event.currentTarget.value);
-        return;
-      }
-      if (!options.length) return;
-      const step = event.key === "ArrowDown" ? 1 : -1;
-      setActive((i) => (i < 0 ? (step > 0 ? 0 : options.length - 1) : (i + step + options.length) % options.length));
-    } else if (event.key === "Enter") {
-      if (open && active >= 0 && options[active]) {
-        event.preventDefault();
-        addRow(options[active]!);
-      }
-      // Else the search form is submitted: the page lists the results.
-    } else if (event.key === "Escape") {
-      if (open) {
-        event.preventDefault();
-        setOpen(false);
-        setActive(-1);
-      }
-    }
-  };
-
-  const expanded = hydrated && open && !!search.data;
-  const activeId = expanded && active >= 0 && options[active] ? `${listboxId}-${active}` : undefined;
   const addError = add.state === "idle" && add.data?.failure ? add.data : null;
 
   const status = (row: PickerRow) =>
@@ -176,73 +100,39 @@ export function ProductPicker({
           <input key={name} type="hidden" name={name} value={value} />
         ))}
         <label htmlFor={inputId}>{t("picker.label")}</label>
-        <div className="picker-box">
-          <input
-            id={inputId}
-            name="q"
-            type="search"
-            defaultValue={picker && !picker.suggested ? picker.query : ""}
-            autoComplete="off"
-            spellCheck={false}
-            maxLength={200}
-            aria-describedby={helpId}
-            {...(hydrated
-              ? {
-                  role: "combobox",
-                  "aria-expanded": expanded,
-                  "aria-controls": listboxId,
-                  "aria-autocomplete": "list" as const,
-                  "aria-activedescendant": activeId,
-                  onChange: (e: React.ChangeEvent<HTMLInputElement>) => onChange(e.currentTarget.value),
-                  onKeyDown,
-                  onFocus: (e: React.FocusEvent<HTMLInputElement>) => {
-                    if (!search.data) load(e.currentTarget.value);
-                  },
-                  onBlur: () => setTimeout(() => setOpen(false), 150),
-                }
-              : {})}
-          />
+        <SearchCombobox<PickerRow>
+          inputId={inputId}
+          name="q"
+          defaultValue={picker && !picker.suggested ? picker.query : ""}
+          describedBy={helpId}
+          searchUrl={(query) => `/campaigns/${encodeURIComponent(campaignId)}/product-search?${new URLSearchParams({ q: query })}`}
+          listLabel={t("picker.listLabel")}
+          optionKey={(row) => row.id}
+          renderOption={(row) => (
+            <>
+              <span className="picker-option-title">{row.title}</span>
+              <span className="muted picker-option-details">{details(row)}</span>
+            </>
+          )}
+          unavailable={status}
+          onPick={addRow}
+          messages={{
+            found: (count) => t("picker.foundCount", { count }),
+            suggested: (count) => (count ? t("picker.suggestedCount", { count }) : t("picker.noSuggestions")),
+            none: (query) => t("picker.noneFound", { query }),
+            failure: (title) => t(title),
+          }}
+          announce={announce}
+          onTyping={() => setAnnounce("")}
+        >
           <button type="submit" className="button">
             {t("picker.submit")}
           </button>
-          {hydrated ? (
-            <ul id={listboxId} role="listbox" aria-label={t("picker.listLabel")} className="picker-listbox" hidden={!expanded} aria-busy={searching || undefined}>
-              {options.map((row, index) => {
-                const note = status(row);
-                return (
-                  <li
-                    key={row.id}
-                    id={`${listboxId}-${index}`}
-                    role="option"
-                    aria-selected={index === active}
-                    aria-disabled={note ? true : undefined}
-                    className={cn("picker-option", index === active && "picker-option-active", note && "picker-option-disabled")}
-                    onMouseDown={(e) => e.preventDefault()}
-                    onClick={() => addRow(row)}
-                  >
-                    <span className="picker-option-title">{row.title}</span>
-                    <span className="muted picker-option-details">
-                      {details(row)}
-                      {note ? ` · ${note}` : ""}
-                    </span>
-                  </li>
-                );
-              })}
-              {search.data && !options.length ? (
-                <li role="option" aria-disabled="true" aria-selected="false" className="picker-option picker-option-disabled">
-                  {search.data.failure ? t(search.data.failure) : t("picker.noneFound", { query: search.data.query })}
-                </li>
-              ) : null}
-            </ul>
-          ) : null}
-        </div>
+        </SearchCombobox>
         <p id={helpId} className="field-help">
           {t(hydrated ? "picker.helpJs" : "picker.help")}
         </p>
       </Form>
-      <p className="visually-hidden" aria-live="polite" role="status">
-        {announce || searchMessage}
-      </p>
       {addError ? <FormAlert title={t(addError.failure!)} message={translate(t, firstError(addError) ?? "campaignProducts:errors.nothingToAdd")} /> : null}
 
       {picker ? (
