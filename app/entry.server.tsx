@@ -12,6 +12,7 @@ import { remixI18next } from "~/http/i18n.server";
 import { resources } from "~/services/i18n.server";
 import { NonceProvider } from "~/utils/nonce-provider";
 import { securityHeaders } from "~/http/security-headers.server";
+import { getProductImageHosts } from "~/services/image-hosts.server";
 import { LowPriorityScripts } from "~/http/script-priority.server";
 
 /** Called by server.mjs before it listens. */
@@ -50,7 +51,7 @@ export default async function handleRequest(
   const instance = await translatorFor(await remixI18next.getLocale(request));
 
   const callbackName = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
-  for (const [name, value] of Object.entries(securityHeaders(nonce))) responseHeaders.set(name, value);
+  for (const [name, value] of Object.entries(securityHeaders(nonce, await getProductImageHosts()))) responseHeaders.set(name, value);
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
 

@@ -42,6 +42,10 @@ import enCampaignKeywords from "../../locales/en-GB/campaignKeywords.json";
 import frCampaignKeywords from "../../locales/fr/campaignKeywords.json";
 import enQuickBuilder from "../../locales/en-GB/quickBuilder.json";
 import frQuickBuilder from "../../locales/fr/quickBuilder.json";
+import enCatalogImport from "../../locales/en-GB/catalogImport.json";
+import frCatalogImport from "../../locales/fr/catalogImport.json";
+import enImageHosts from "../../locales/en-GB/imageHosts.json";
+import frImageHosts from "../../locales/fr/imageHosts.json";
 import { i18nConfig } from "~/i18n";
 
 export const resources = {
@@ -67,6 +71,8 @@ export const resources = {
     campaignProductPicker: enCampaignProductPicker,
     campaignKeywords: enCampaignKeywords,
     quickBuilder: enQuickBuilder,
+    catalogImport: enCatalogImport,
+    imageHosts: enImageHosts,
   },
   fr: {
     common: frCommon,
@@ -90,6 +96,8 @@ export const resources = {
     campaignProductPicker: frCampaignProductPicker,
     campaignKeywords: frCampaignKeywords,
     quickBuilder: frQuickBuilder,
+    catalogImport: frCatalogImport,
+    imageHosts: frImageHosts,
   },
 } as const;
 
