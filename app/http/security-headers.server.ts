@@ -1,3 +1,5 @@
+import { getProductImageHosts } from "~/services/image-hosts.server";
+
 /**
  * Security headers of every HTML response; the nonce admits our own scripts only. Images come from
  * this site, data: and blob: URLs, and the retailer's product image hosts (checked https origins).
@@ -24,4 +26,9 @@ export function securityHeaders(nonce: string, imageHosts: readonly string[] = [
     "Cross-Origin-Opener-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
   };
+}
+
+/** The headers of a page as entry.server sends them: with the product image hosts in force. */
+export async function pageSecurityHeaders(nonce: string): Promise<Record<string, string>> {
+  return securityHeaders(nonce, await getProductImageHosts());
 }
