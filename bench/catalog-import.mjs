@@ -5,7 +5,8 @@
 // - the request's part (importCatalogFeed: the file stored, the import recorded, its job queued);
 // - the feed parsed and checked alone (parseCatalogFeed, papaparse), for comparison;
 // - the job's whole run (runCatalogImport: read, parse, check, 250 batches of 400 written, each
-//   with its progress recorded, then the search index brought up to date).
+//   with its progress recorded, then the search index brought up to date);
+// - the storing alone (the good products written again in batches of 400), for comparison.
 // Wall and this process's CPU time, peak RSS, and the load average around the run.
 // `node bench/catalog-import.mjs [rows]` alone, or from `npm run bench`.
 import fs from "node:fs";
@@ -86,6 +87,11 @@ export async function catalogImportBench({ rows = 100_000 } = {}) {
     if (!start.value.ok) throw new Error(`import refused: ${start.value.reason}`);
     const run = await time(() => m.runCatalogImport(start.value.value.id));
     if (!run.value.ok) throw new Error(`import failed: ${run.value.reason}`);
+    // The storing alone, for comparison: the same good products written again in batches of 400.
+    const products = parse.value.value.products;
+    const store = await time(async () => {
+      for (let i = 0; i < products.length; i += 400) await storage.catalog.upsertMany(products.slice(i, i + 400));
+    });
     const loadAfter = os.loadavg();
     const peakAddedMb = Math.max(0, (process.resourceUsage().maxRSS - rssBefore) / 1024);
     const report = run.value.value;
@@ -102,6 +108,7 @@ export async function catalogImportBench({ rows = 100_000 } = {}) {
       "|---|---|",
       `| the request's part: the feed stored, the import recorded, its job queued | ${f(start.ms)} ms wall, ${f(start.cpuMs)} ms CPU |`,
       `| parse and check alone (papaparse and the row rules) | ${f(parse.ms)} ms wall, ${f(parse.cpuMs)} ms CPU |`,
+      `| store alone: the ${f(products.length)} good products written again, 400 a transaction | ${f(store.ms)} ms wall, ${f(store.cpuMs)} ms CPU |`,
       `| the job: read, parse, check and store in ${f(report.batchesDone)} batches of 400 (progress recorded after each), search index brought up to date | ${f(run.ms)} ms wall, ${f(run.cpuMs)} ms CPU |`,
       `| memory added (process peak RSS after minus before) | ${peakAddedMb.toFixed(0)} MB |`,
       `| outcome | ${f(report.rows)} rows: ${f(report.imported)} new, ${f(report.updated)} updated, ${f(report.badCount)} bad; catalog ${f(count)} products |`,
