@@ -964,6 +964,8 @@ function ImageHostsPanel({ canEdit }: { canEdit: boolean }) {
             <textarea
               {...getTextareaProps(fields.hosts)}
               rows={4}
+              // Without JavaScript the refused form comes back at the top of this long page: the field takes the focus.
+              autoFocus={!!fields.hosts.errors?.length}
               spellCheck={false}
               autoCapitalize="off"
               aria-describedby={fields.hosts.errors?.length ? `${fields.hosts.descriptionId} ${fields.hosts.errorId}` : fields.hosts.descriptionId}
@@ -971,11 +973,7 @@ function ImageHostsPanel({ canEdit }: { canEdit: boolean }) {
             <p id={fields.hosts.descriptionId} className="field-help">
               {t("help")}
             </p>
-            {fields.hosts.errors?.length ? (
-              <p id={fields.hosts.errorId} className="field-error" role="alert">
-                {message(fields.hosts.errors[0]!)}
-              </p>
-            ) : null}
+            <ErrorList id={fields.hosts.errorId} errors={fields.hosts.errors} />
           </div>
           <SubmitButton pending={pending}>{t("save")}</SubmitButton>
         </Form>
