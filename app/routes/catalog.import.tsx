@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     maxMb: FEED_MAX_BYTES / (1024 * 1024),
     maxRows: FEED_MAX_ROWS,
     timezone: user.timezone,
-    imports: imports.map((i) => ({ id: i.id, fileName: i.fileName, by: i.by, created: i.created, status: i.status, imported: i.imported, updated: i.updated, badCount: i.badCount })),
+    imports: imports.map((i) => ({ id: i.id, fileName: i.fileName, by: i.byName, created: i.created, status: i.status, imported: i.imported, updated: i.updated, badCount: i.badCount })),
   };
 }
 
@@ -162,7 +162,7 @@ function RecentImports({ imports, timezone }: { imports: ImportRow[]; timezone: 
                   <td data-label={t("recent.at")}>
                     <time dateTime={i.created}>{formatDateTime(i.created, i18n.language, timezone)}</time>
                   </td>
-                  <td data-label={t("recent.by")}>{i.by === "system" ? t("status.system") : i.by}</td>
+                  <td data-label={t("recent.by")}>{i.by ?? t("status.system")}</td>
                   <td data-label={t("recent.state")}>
                     <span className="badge" data-state={i.status}>
                       {t(`status.states.${i.status}`)}

@@ -76,8 +76,23 @@ export async function importCatalogFeed(actor: User | null, input: CatalogImport
   await storage.audit.append({ ...by, action: "import", entity: CATALOG_IMPORT_ENTITY, entityId: id, teamId: null, changes: [{ field: "file", before: null, after: fileName }] }, now);
   const job = await saveJob(storage, catalogImportJobId(id), { kind: CATALOG_IMPORT_JOB_KIND, title: fileName, params: { importId: id }, schedule: { type: "once", at: now.toISOString() } }, now);
   if (!job.ok) return job;
+  await forgetOldImportJobs();
   log("info", "Catalog import queued", { importId: id, fileName, bytes: bytes.byteLength, by: by.by });
   return ok({ id });
+}
+
+/** The scheduled work keeps the jobs of the latest imports only; older imports keep their record and audit entries. */
+export const IMPORT_JOBS_KEPT = 20;
+
+/** Removes the jobs of finished imports just past the latest IMPORT_JOBS_KEPT (each import removes those it pushes out). */
+async function forgetOldImportJobs(): Promise<void> {
+  const storage = getStorage();
+  try {
+    const { items } = await storage.catalogImports.list({ limit: IMPORT_JOBS_KEPT + 5 });
+    for (const old of items.slice(IMPORT_JOBS_KEPT)) if (!isImportUnderWay(old.status)) await storage.jobs.remove(catalogImportJobId(old.id));
+  } catch (error) {
+    log("error", "Old catalog import jobs not removed", { error: error instanceof Error ? error.message : String(error) });
+  }
 }
 
 /** An import with its report and the name of who started it (null: the system), for who may import (the status page; a script reads it as the system). */
@@ -89,10 +104,17 @@ export async function getCatalogImport(actor: User | null, id: string): Promise<
   return ok({ ...found, byName: found.by === "system" ? null : starter?.displayName || found.by });
 }
 
-/** The latest imports, newest first (the import screen lists them). */
-export async function recentCatalogImports(actor: User, limit = 10): Promise<Result<CatalogImport[]>> {
+/** The latest imports, newest first, with the names of who started them (null: the system), for the import screen. */
+export async function recentCatalogImports(actor: User, limit = 10): Promise<Result<(CatalogImport & { byName: string | null })[]>> {
   if (!can(actor, "Catalog", "update")) return forbidden();
-  return ok((await getStorage().catalogImports.list({ limit })).items);
+  const storage = getStorage();
+  const items = (await storage.catalogImports.list({ limit })).items;
+  const names = new Map<string, string>();
+  for (const email of new Set(items.map((i) => i.by).filter((by) => by !== "system"))) {
+    const user = await storage.users.getByEmail(email);
+    names.set(email, user?.displayName || email);
+  }
+  return ok(items.map((i) => ({ ...i, byName: i.by === "system" ? null : (names.get(i.by) ?? i.by) })));
 }
 
 /** The outcome as the audit trail keeps it: the file and the counts. */

@@ -193,7 +193,7 @@ describe("the catalog import", () => {
 
     // The import screen lists it, newest first, with its result.
     const screen = await openImport("operator");
-    expect(screen.data.imports[0]).toMatchObject({ id, fileName: "spices.csv", by: "operator@example.com", status: "done", imported: 2, updated: 1, badCount: 2 });
+    expect(screen.data.imports[0]).toMatchObject({ id, fileName: "spices.csv", by: "Olivia Operator", status: "done", imported: 2, updated: 1, badCount: 2 });
   });
 
   it("is recorded in Activity: who started it, when, the file and its result; and the job is listed with its outcome", async () => {
@@ -272,6 +272,21 @@ describe("the catalog import", () => {
     expect(await storage().catalog.getOne("BATCH-0400")).not.toBeNull();
     expect(await storage().catalog.getOne("BATCH-0401")).toBeNull();
     expect(await notificationTypes("retailer.admin@example.com")).toContainEqual({ type: "catalogProcessingFailed", values: { file: "big.csv", imported: 400 }, link: `/catalog/import/${id}` });
+  });
+
+  it("keeps in the scheduled work the jobs of the latest 20 imports only; older imports keep their page", async () => {
+    const { importCatalogFeed, catalogImportJobId } = await import("~/services/catalog-import.server");
+    const ids: string[] = [];
+    for (let i = 0; i < 22; i++) {
+      const started = await importCatalogFeed(null, { fileName: `tiny-${i}.csv`, content: `id,title,availability,party,brand,price\nTINY-${i},Tiny ${i},in stock,1P,Tiny,1.00` });
+      if (!started.ok) throw new Error("not started");
+      ids.push(started.value.id);
+      await runJobs();
+    }
+    expect(await storage().jobs.getOne(catalogImportJobId(ids[0]!))).toBeNull();
+    expect(await storage().jobs.getOne(catalogImportJobId(ids[1]!))).toBeNull();
+    expect(await storage().jobs.getOne(catalogImportJobId(ids[2]!))).toMatchObject({ kind: "catalogImport", lastRun: { outcome: "done" } });
+    expect((await openStatus("operator", ids[0]!)).data).toMatchObject({ fileName: "tiny-0.csv", status: "done", imported: 1 });
   });
 
   it("resumes after a restart mid-way from the first batch not recorded, without writing the earlier ones again", async () => {
