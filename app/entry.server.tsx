@@ -11,7 +11,7 @@ import { boot } from "~/services/boot.server";
 import { remixI18next } from "~/http/i18n.server";
 import { resources } from "~/services/i18n.server";
 import { NonceProvider } from "~/utils/nonce-provider";
-import { securityHeaders } from "~/http/security-headers.server";
+import { pageSecurityHeaders } from "~/http/security-headers.server";
 import { LowPriorityScripts } from "~/http/script-priority.server";
 
 /** Called by server.mjs before it listens. */
@@ -50,7 +50,7 @@ export default async function handleRequest(
   const instance = await translatorFor(await remixI18next.getLocale(request));
 
   const callbackName = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
-  for (const [name, value] of Object.entries(securityHeaders(nonce))) responseHeaders.set(name, value);
+  for (const [name, value] of Object.entries(await pageSecurityHeaders(nonce))) responseHeaders.set(name, value);
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
 

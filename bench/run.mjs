@@ -5,7 +5,7 @@
 // (median of LIGHTHOUSE_RUNS runs, 5 by default, in Debian's Chromium) and SSR throughput and
 // latency (autocannon) of /login, / and the campaign list, editor and products pages signed in,
 // each beside the static /error-404 page in the same run, the metrics store and product search
-// (bench/metrics.mjs, bench/search.mjs), keyword targets (bench/keywords.mjs), and writes bench/RESULTS.md.
+// (bench/metrics.mjs, bench/search.mjs), keyword targets (bench/keywords.mjs), the catalog feed import (bench/catalog-import.mjs), and writes bench/RESULTS.md.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -17,6 +17,7 @@ import { CONNECTIONS, DURATION, load, signIn, waitFor } from "./http.mjs";
 import { metricsBench } from "./metrics.mjs";
 import { searchBench } from "./search.mjs";
 import { keywordsBench } from "./keywords.mjs";
+import { catalogImportBench } from "./catalog-import.mjs";
 import { servingBench } from "./serving.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -128,6 +129,8 @@ async function main() {
     write();
     console.log("Keyword targets: 100,000-keyword CSV, saves with 1,000 keywords…");
     lines.push(...(await keywordsBench()));
+    console.log("Catalog feed import: 100,000 rows…");
+    lines.push(...(await catalogImportBench()));
     write();
     console.log(lines.join("\n"));
   } finally {

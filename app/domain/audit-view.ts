@@ -17,7 +17,7 @@ import type { AuditEntry } from "~/domain/types";
 import { dateTimeFormat, labelled, numberFormat } from "~/domain/intl";
 
 /** The kinds of record Activity filters on. */
-export const ACTIVITY_ENTITIES = ["user", "team", "wallet", "campaign", "invitation", "config"] as const;
+export const ACTIVITY_ENTITIES = ["user", "team", "wallet", "campaign", "invitation", "config", "catalogImport"] as const;
 export type ActivityEntity = (typeof ACTIVITY_ENTITIES)[number];
 
 /** What Activity shows: one kind of record, or one campaign's or one wallet's changes, from a cursor. */
@@ -261,7 +261,7 @@ function subjectOf(entry: AuditEntry, names: AuditNames): string {
   const known = map ? names[map].get(entry.entityId) : undefined;
   if (known) return known;
   // A created record's name is in its first change.
-  const name = entry.changes.find((c) => c.field === "name" || c.field === "label" || c.field === "displayName" || c.field === "email");
+  const name = entry.changes.find((c) => c.field === "name" || c.field === "label" || c.field === "displayName" || c.field === "email" || c.field === "file");
   const after = name?.after ?? name?.before;
   return typeof after === "string" && after ? after : entry.entityId;
 }

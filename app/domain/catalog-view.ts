@@ -2,6 +2,7 @@
  * The catalog screen's rules (issue 10 §4): its filters in the URL, which images it may show,
  * how a product's sponsoring campaigns are listed. Pure.
  */
+import { onImageHost } from "~/domain/image-hosts";
 import type { Availability, Party } from "~/domain/availability";
 
 export interface CatalogFilters {
@@ -27,11 +28,11 @@ export function catalogQuery(filters: Omit<CatalogFilters, "after">, after: stri
 }
 
 /**
- * Images the console's pages may show: this site's own and data: images (the content security
- * policy's img-src); another site's picture is not loaded.
+ * Images the console's pages may show: this site's own, data: images and those of the retailer's
+ * product image hosts (the content security policy's img-src); another site's picture is not loaded.
  */
-export function displayableImage(link: string): boolean {
-  return (link.startsWith("/") && !link.startsWith("//")) || link.startsWith("data:image/");
+export function displayableImage(link: string, imageHosts: readonly string[] = []): boolean {
+  return (link.startsWith("/") && !link.startsWith("//")) || link.startsWith("data:image/") || onImageHost(link, imageHosts);
 }
 
 /**

@@ -214,6 +214,8 @@ export interface LiveConfigData {
   floorPrices?: FloorPrices;
   /** The identity provider of single sign-on (issue 12 §1), edited by operators; missing = none. */
   sso?: SsoSettings;
+  /** Hosts of product images (https origins) the pages may load, edited by operators; missing = none (ADR 34). */
+  productImageHosts?: string[];
   updated: string;
   updatedBy: string;
 }

@@ -1,10 +1,15 @@
-/** Security headers of every HTML response; the nonce admits our own scripts only. */
-export function securityHeaders(nonce: string): Record<string, string> {
+import { getProductImageHosts } from "~/services/image-hosts.server";
+
+/**
+ * Security headers of every HTML response; the nonce admits our own scripts only. Images come from
+ * this site, data: and blob: URLs, and the retailer's product image hosts (checked https origins).
+ */
+export function securityHeaders(nonce: string, imageHosts: readonly string[] = []): Record<string, string> {
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    ["img-src 'self' data: blob:", ...imageHosts].join(" "),
     "media-src 'self' blob:",
     "font-src 'self'",
     "connect-src 'self'",
@@ -21,4 +26,9 @@ export function securityHeaders(nonce: string): Record<string, string> {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
   };
+}
+
+/** The headers of a page as entry.server sends them: with the product image hosts in force. */
+export async function pageSecurityHeaders(nonce: string): Promise<Record<string, string>> {
+  return securityHeaders(nonce, await getProductImageHosts());
 }

@@ -1,3 +1,5 @@
+import { displayableImage } from "~/domain/catalog-view";
+import { getProductImageHosts } from "~/services/image-hosts.server";
 import { orThrow, statusOf, unknownIntent } from "~/http/reply.server";
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
@@ -65,9 +67,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The products' statistics of the period chosen (the products variant of /metrics), and for
   // those who may add products the picker's results (or suggestions): read side by side.
   const choice = periodFromSearch(search, { now: new Date(), timeZone: retailerTimeZone(), ...campaignPresetContext(ctx.campaign) }, CAMPAIGN_PRESETS);
-  const [figures, picker] = await Promise.all([
+  const [figures, picker, imageHosts] = await Promise.all([
     productFigures(user, ctx, choice.period),
     canEdit ? searchCampaignProducts(user, ctx, search.get("q") ?? "") : Promise.resolve(null),
+    getProductImageHosts(),
   ]);
   const fetchFailed = !figures.ok || (picker !== null && !picker.ok);
   return {
@@ -78,6 +81,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     choice,
     figures: figures.ok ? figures.value : null,
     picker: picker?.ok ? picker.value : null,
+    /** The retailer's product image hosts: pictures the content security policy lets the page load (ADR 34). */
+    imageHosts,
     /** Spec section 8: 'Fetch campaign products data' when the statistics or the search failed. */
     fetchFailure: fetchFailed ? FETCH_PRODUCTS_FAILURE : null,
     /** The product just moved (PRG target), whose move button keeps the focus. */
@@ -228,11 +233,6 @@ function usePendingSubmission() {
     productId: f.get("productId") ? String(f.get("productId")) : null,
     value: String(f.get("direction") ?? f.get("state") ?? f.get("bulk") ?? ""),
   };
-}
-
-/** Images the page may show (the content security policy allows this site's and data: images). */
-function displayableImage(link: string): boolean {
-  return (link.startsWith("/") && !link.startsWith("//")) || link.startsWith("data:image/");
 }
 
 function availabilityKey(availability: string): string {
@@ -549,6 +549,7 @@ function ProductRowView({
   availabilityLabel: (a: string) => string;
 }) {
   const { t } = useTranslation(["campaignProducts", "campaigns"]);
+  const { imageHosts } = useLoaderData<typeof loader>();
   const busy = (intent: string, value?: string) => pending.intent === intent && pending.productId === p.id && (value === undefined || pending.value === value);
   const name = p.title || p.id;
   const first = index === 0;
@@ -625,7 +626,7 @@ function ProductRowView({
         )}
       </td>
       <td>
-        {displayableImage(p.image_link) ? (
+        {displayableImage(p.image_link, imageHosts) ? (
           <img src={p.image_link} alt="" width={48} height={48} loading="lazy" className="products-image" />
         ) : (
           <span className="products-image products-image-none" aria-hidden="true" />

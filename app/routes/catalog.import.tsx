@@ -1,30 +1,36 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, unstable_parseMultipartFormData as parseMultipartFormData, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, unstable_parseMultipartFormData as parseMultipartFormData, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
-import { FEED_COLUMNS, FEED_MAX_BYTES, FEED_MAX_ROWS, MAX_REPORTED_BAD_ROWS, REQUIRED_FEED_COLUMNS } from "~/domain/catalog-feed";
+import { FEED_COLUMNS, FEED_MAX_BYTES, FEED_MAX_ROWS, REQUIRED_FEED_COLUMNS } from "~/domain/catalog-feed";
 import { splitMessage } from "~/domain/message";
 import { can } from "~/domain/permissions";
 import { CatalogImportSchema, importCatalogIntent } from "~/forms/catalog-import";
 import { requirePermission, requireUser } from "~/http/auth.server";
 import { limitedUploadHandler } from "~/http/multipart.server";
-import { replyFailure, replyInvalid } from "~/http/reply.server";
-import { importCatalogFeed } from "~/services/catalog-import.server";
+import { orThrow, reply, replyInvalid } from "~/http/reply.server";
+import { importCatalogFeed, recentCatalogImports } from "~/services/catalog-import.server";
+import { formatDateTime } from "~/utils/format";
 import { useIsPending } from "~/utils/misc";
 
 export const meta: MetaFunction = () => [{ title: "Catalog import · Ads console" }];
 
-/** The catalog import (operators: the right to update the catalog); others are not authorized. */
+/** The catalog import (operators: the right to update the catalog); others are not authorized. The latest imports are listed. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Catalog");
   if (!can(user, "Catalog", "update")) throw redirect("/not-authorized");
-  return { maxMb: FEED_MAX_BYTES / (1024 * 1024), maxRows: FEED_MAX_ROWS };
+  const imports = orThrow(await recentCatalogImports(user));
+  return {
+    maxMb: FEED_MAX_BYTES / (1024 * 1024),
+    maxRows: FEED_MAX_ROWS,
+    timezone: user.timezone,
+    imports: imports.map((i) => ({ id: i.id, fileName: i.fileName, by: i.byName, created: i.created, status: i.status, imported: i.imported, updated: i.updated, badCount: i.badCount })),
+  };
 }
 
-/** One feed file, imported by the use case; the answer is its report (or why nothing was imported). */
+/** One feed file, stored and handed to a job (ADR 34); the user is sent to the import's page to follow it. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, "Catalog");
   requirePermission(user, "Catalog", "update");
@@ -32,16 +38,20 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = type.startsWith("multipart/form-data") ? await parseMultipartFormData(request, limitedUploadHandler({ feed: FEED_MAX_BYTES }, 10)) : await request.formData();
   const submission = parseWithZod(formData, { schema: CatalogImportSchema });
   const hideFields = ["feed"];
-  if (submission.status !== "success") return replyInvalid("import" as const, submission, { hideFields, with: { report: null } });
+  if (submission.status !== "success") return replyInvalid("import" as const, submission, { hideFields });
   const file = submission.value.feed;
-  const result = await importCatalogFeed(user, { fileName: file.name, content: await file.text() });
-  if (!result.ok) return replyFailure("import" as const, result, submission, { hideFields, with: { report: null } });
-  return data({ form: "import" as const, report: result.value, result: submission.reply({ resetForm: true }), error: undefined, kind: undefined });
+  const started = await importCatalogFeed(user, { fileName: file.name, content: new Uint8Array(await file.arrayBuffer()) });
+  return reply(started, {
+    form: "import" as const,
+    submission,
+    hideFields,
+    onSuccess: ({ id }) => ({ to: `/catalog/import/${id}`, toast: { type: "success", title: "catalogImport:toast.queued", values: { file: file.name } } }),
+  });
 }
 
 export default function CatalogImportRoute() {
   const { t, i18n } = useTranslation("catalog");
-  const { maxMb, maxRows } = useLoaderData<typeof loader>();
+  const { maxMb, maxRows, imports, timezone } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const number = new Intl.NumberFormat(i18n.language);
@@ -52,13 +62,6 @@ export default function CatalogImportRoute() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: CatalogImportSchema }),
     shouldValidate: "onSubmit",
   });
-  const report = actionData?.report ?? null;
-  // The use case's refusal (a feed it could not process): 'Catalog processing failed' and why.
-  const failure = actionData && !report && actionData.kind ? actionData.error : null;
-  const outcome = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    if (report || failure) outcome.current?.focus();
-  }, [report, failure]);
   const message = (m: string) => {
     const { key, values } = splitMessage(m);
     return t(key, values);
@@ -73,55 +76,6 @@ export default function CatalogImportRoute() {
       <h1>{t("import.title")}</h1>
       <p>{t("import.intro", { mb: maxMb, rows: number.format(maxRows) })}</p>
 
-      {failure ? (
-        <section aria-labelledby="import-outcome">
-          <h2 id="import-outcome" tabIndex={-1} ref={outcome} className="visually-hidden">
-            {t("import.failedTitle")}
-          </h2>
-          <FormAlert title={t("import.failedTitle")} message={message(failure)} />
-        </section>
-      ) : null}
-
-      {report ? (
-        <section className="panel" aria-labelledby="import-outcome">
-          <h2 id="import-outcome" tabIndex={-1} ref={outcome}>
-            {t("import.report.title", { file: report.fileName })}
-          </h2>
-          <p role="status">{t("import.report.summary", { rows: number.format(report.rows), imported: number.format(report.imported), bad: number.format(report.badCount), count: report.rows })}</p>
-          {report.ignoredColumns.length ? <p className="muted">{t("import.report.ignored", { columns: report.ignoredColumns.join(", ") })}</p> : null}
-          {report.badCount > 0 ? (
-            <div className="table-wrap">
-              <table className="list-table import-bad-rows">
-                <caption>{t("import.report.badCaption", { count: report.badCount })}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t(report.format === "json" ? "import.report.item" : "import.report.line")}</th>
-                    <th scope="col">{t("import.report.id")}</th>
-                    <th scope="col">{t("import.report.reasons")}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {report.bad.map((row) => (
-                    <tr key={row.line}>
-                      <th scope="row">
-                        <span className="import-line-label">{t(report.format === "json" ? "import.report.item" : "import.report.line")} </span>
-                        {number.format(row.line)}
-                      </th>
-                      <td data-label={t("import.report.id")}>{row.id ?? "—"}</td>
-                      <td data-label={t("import.report.reasons")}>{row.reasons.map((r) => t(r)).join(" ")}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              {report.badCount > report.bad.length ? <p className="muted">{t("import.report.moreBad", { count: report.badCount - report.bad.length, shown: MAX_REPORTED_BAD_ROWS })}</p> : null}
-            </div>
-          ) : null}
-          <p>
-            <Link to="/catalog">{t("import.report.toCatalog")}</Link>
-          </p>
-        </section>
-      ) : null}
-
       <section className="panel" aria-labelledby="import-form-title">
         <h2 id="import-form-title">{t("import.formTitle")}</h2>
         <Form method="post" encType="multipart/form-data" {...getFormProps(form)}>
@@ -132,10 +86,12 @@ export default function CatalogImportRoute() {
             errors={fields.feed.errors}
             help={t("import.fileHelp", { mb: maxMb })}
           />
-          {form.errors?.length && !failure ? <FormAlert title={message(form.errors[0]!)} /> : null}
+          {form.errors?.length ? <FormAlert title={message(form.errors[0]!)} /> : null}
           <SubmitButton pending={pending}>{t("import.submit")}</SubmitButton>
         </Form>
       </section>
+
+      <RecentImports imports={imports} timezone={timezone} />
 
       <section className="panel" aria-labelledby="import-columns-title">
         <h2 id="import-columns-title">{t("import.columns.title")}</h2>
@@ -170,6 +126,58 @@ export default function CatalogImportRoute() {
         <p>{t("import.columns.json")}</p>
       </section>
     </>
+  );
+}
+
+type ImportRow = ReturnType<typeof useLoaderData<typeof loader>>["imports"][number];
+
+/** The latest imports: file (a link to its page), who started it, when, its state and result. */
+function RecentImports({ imports, timezone }: { imports: ImportRow[]; timezone: string }) {
+  const { t, i18n } = useTranslation("catalogImport");
+  const number = new Intl.NumberFormat(i18n.language);
+  return (
+    <section className="panel" aria-labelledby="recent-imports-title">
+      <h2 id="recent-imports-title">{t("recent.title")}</h2>
+      {imports.length === 0 ? (
+        <p className="empty-state">{t("recent.empty")}</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="list-table recent-imports">
+            <caption className="visually-hidden">{t("recent.title")}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("recent.file")}</th>
+                <th scope="col">{t("recent.at")}</th>
+                <th scope="col">{t("recent.by")}</th>
+                <th scope="col">{t("recent.state")}</th>
+                <th scope="col">{t("recent.result")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {imports.map((i) => (
+                <tr key={i.id}>
+                  <th scope="row">
+                    <Link to={`/catalog/import/${i.id}`}>{i.fileName}</Link>
+                  </th>
+                  <td data-label={t("recent.at")}>
+                    <time dateTime={i.created}>{formatDateTime(i.created, i18n.language, timezone)}</time>
+                  </td>
+                  <td data-label={t("recent.by")}>{i.by ?? t("status.system")}</td>
+                  <td data-label={t("recent.state")}>
+                    <span className="badge" data-state={i.status}>
+                      {t(`status.states.${i.status}`)}
+                    </span>
+                  </td>
+                  <td data-label={t("recent.result")}>
+                    {i.status === "queued" ? "—" : t("recent.summary", { imported: number.format(i.imported), updated: number.format(i.updated), bad: number.format(i.badCount) })}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
   );
 }
 

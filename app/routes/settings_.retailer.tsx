@@ -1,4 +1,4 @@
-import { getCollectionProps, getFormProps, getInputProps, useForm, type FieldMetadata, type Submission } from "@conform-to/react";
+import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, useForm, type FieldMetadata, type Submission } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -6,6 +6,7 @@ import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorList, FormAlert, SubmitButton } from "~/components/forms";
 import { currencyForLocale, formatMoney } from "~/domain/money";
+import { splitMessage } from "~/domain/message";
 import { can } from "~/domain/permissions";
 import {
   BID_STRATEGIES,
@@ -43,6 +44,8 @@ import { AccessSettingsSchema, saveAccessSettingsIntent } from "~/forms/operator
 import { readAccessSettingsForEdit, updateAccessSettings } from "~/services/access-settings.server";
 import { labelDefault, placementLabelKey, slotLabelKey } from "~/domain/placement-labels";
 import { SsoSettingsLink } from "~/components/sso-settings-link";
+import { ImageHostsSchema, saveImageHostsIntent } from "~/forms/image-hosts";
+import { readImageHostsForEdit, updateImageHosts } from "~/services/image-hosts.server";
 
 const PATH = "/settings/retailer";
 
@@ -53,6 +56,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     ...current,
     access: await readAccessSettingsForEdit(),
+    imageHosts: await readImageHostsForEdit(),
     floorPrices: floorPrices.floors,
     /** The catalog's category paths, offered while typing a category (at most 1,000). */
     categoryChoices: floorPrices.categories.slice(0, 1_000),
@@ -85,6 +89,12 @@ export async function action({ request }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: FloorPricesSchema });
       if (submission.status !== "success") return replyInvalid("floors" as const, submission, { with: { version: null } });
       return replySettings("floors", submission, await updateFloorPrices(user, submission.value), "retailer:toast.floorsSaved");
+    }
+    case saveImageHostsIntent: {
+      const submission = parseWithZod(formData, { schema: ImageHostsSchema });
+      if (submission.status !== "success") return replyInvalid("imageHosts" as const, submission, { with: { version: null } });
+      const outcome = await updateImageHosts(user, submission.value);
+      return reply(outcome, { form: "imageHosts" as const, submission, with: { version: null }, onSuccess: () => ({ to: PATH, toast: { type: "success" as const, title: "toast.changesSaved", description: "imageHosts:saved" } }) });
     }
     case resetRetailerSettingsIntent: {
       const submission = parseWithZod(formData, { schema: ResetRetailerSettingsSchema });
@@ -144,6 +154,7 @@ export default function RetailerSettingsRoute() {
         </>
       )}
       <AccessPanel canEdit={canEdit} />
+      <ImageHostsPanel key={`image-hosts-${version}`} canEdit={canEdit} />
       {canEdit ? <SsoSettingsLink /> : null}
     </>
   );
@@ -914,6 +925,68 @@ function AccessPanel({ canEdit }: { canEdit: boolean }) {
           <dt>{t("access.totpRequired")}</dt>
           <dd>{access.operatorTotpRequired ? t("access.yes") : t("access.no")}</dd>
         </dl>
+      )}
+    </section>
+  );
+}
+
+/** The product image hosts (ADR 34): https origins the pages load product pictures from; operators edit. */
+function ImageHostsPanel({ canEdit }: { canEdit: boolean }) {
+  const { t } = useTranslation("imageHosts");
+  const { imageHosts } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === saveImageHostsIntent;
+  const [form, fields] = useForm({
+    id: "image-hosts-form",
+    lastResult: actionData?.form === "imageHosts" ? actionData.result : undefined,
+    constraint: getZodConstraint(ImageHostsSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ImageHostsSchema }),
+    defaultValue: { hosts: imageHosts.hosts.join("\n") },
+    shouldValidate: "onSubmit",
+  });
+  const message = (m: string) => {
+    const { key, values } = splitMessage(m);
+    return t(key, { ...values, ns: ["imageHosts", "retailer", "common"] });
+  };
+  const conflict = actionData?.form === "imageHosts" && "kind" in actionData && actionData.kind === "conflict";
+  return (
+    <section className="panel" aria-labelledby="image-hosts-title">
+      <h2 id="image-hosts-title">{t("title")}</h2>
+      <p className="muted">{t("intro")}</p>
+      {canEdit ? (
+        <Form method="post" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value={saveImageHostsIntent} />
+          <input type="hidden" name="version" value={(actionData?.form === "imageHosts" ? actionData.version : null) ?? imageHosts.version} />
+          {form.errors?.length ? <FormAlert title={t(conflict ? "common:errors.conflictTitle" : "common:errors.errorOccurred")} message={message(form.errors[0]!)} /> : null}
+          <div className="field">
+            <label htmlFor={fields.hosts.id}>{t("label")}</label>
+            <textarea
+              {...getTextareaProps(fields.hosts)}
+              rows={4}
+              // Without JavaScript the refused form comes back at the top of this long page: the field takes the focus.
+              autoFocus={!!fields.hosts.errors?.length}
+              spellCheck={false}
+              autoCapitalize="off"
+              aria-describedby={fields.hosts.errors?.length ? `${fields.hosts.descriptionId} ${fields.hosts.errorId}` : fields.hosts.descriptionId}
+            />
+            <p id={fields.hosts.descriptionId} className="field-help">
+              {t("help")}
+            </p>
+            <ErrorList id={fields.hosts.errorId} errors={fields.hosts.errors} />
+          </div>
+          <SubmitButton pending={pending}>{t("save")}</SubmitButton>
+        </Form>
+      ) : imageHosts.hosts.length ? (
+        <ul>
+          {imageHosts.hosts.map((host) => (
+            <li key={host}>
+              <code>{host}</code>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>{t("none")}</p>
       )}
     </section>
   );

@@ -14,6 +14,7 @@ import { processScheduler } from "~/services/scheduler.server";
 import { scheduleReportJobs } from "~/services/reports.server";
 import { scheduleDisplayVolumeJob } from "~/services/display-volume.server";
 import { SETTLEMENT_JOB_ID, settlementJob } from "~/services/settlement.server";
+import { CATALOG_IMPORT_JOB } from "~/services/catalog-import.server";
 import { startTrafficSimulator } from "~/services/simulator.server";
 import { initStorage } from "~/services/storage.server";
 
@@ -74,6 +75,8 @@ async function startScheduler(settlementSeconds: number): Promise<void> {
   await scheduleReportJobs(scheduler);
   // 'Campaign display volume down', checked daily on the retailer's time.
   await scheduleDisplayVolumeJob(scheduler);
+  // Catalog imports: one job per uploaded feed, run at once (ADR 34).
+  scheduler.register(CATALOG_IMPORT_JOB);
   // No stop on exit: a run cut short keeps its lease until it expires, then is run again.
   scheduler.start();
 }

@@ -11,6 +11,7 @@
  *   client: operators also get products per page, fill rate and conversion rate).
  */
 import { AVAILABILITIES, PARTIES, type Availability, type Party } from "~/domain/availability";
+import { getProductImageHosts } from "~/services/image-hosts.server";
 import { displayableImage, sponsorsOf, type CatalogFilters } from "~/domain/catalog-view";
 import { can } from "~/domain/permissions";
 import { forbidden, ok, type Result } from "~/domain/result";
@@ -122,14 +123,17 @@ export async function browseCatalog(user: User, filters: CatalogFilters): Promis
     items = page.items;
     next = page.next;
   }
-  const sponsors = await sponsorsFor(
-    user,
-    items.map((item) => item.id),
-  );
+  const [sponsors, imageHosts] = await Promise.all([
+    sponsorsFor(
+      user,
+      items.map((item) => item.id),
+    ),
+    getProductImageHosts(),
+  ]);
   const rows: CatalogRow[] = items.map((item) => ({
     id: item.id,
     title: item.title ?? item.id,
-    image: displayableImage(item.image_link ?? "") ? item.image_link! : null,
+    image: displayableImage(item.image_link ?? "", imageHosts) ? item.image_link! : null,
     link: item.link && /^https?:\/\//.test(item.link) ? item.link : null,
     availability: item.availability ?? "",
     party: item.party ?? "",

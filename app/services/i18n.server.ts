@@ -44,6 +44,10 @@ import enQuickBuilder from "../../locales/en-GB/quickBuilder.json";
 import frQuickBuilder from "../../locales/fr/quickBuilder.json";
 import enPickers from "../../locales/en-GB/pickers.json";
 import frPickers from "../../locales/fr/pickers.json";
+import enCatalogImport from "../../locales/en-GB/catalogImport.json";
+import frCatalogImport from "../../locales/fr/catalogImport.json";
+import enImageHosts from "../../locales/en-GB/imageHosts.json";
+import frImageHosts from "../../locales/fr/imageHosts.json";
 import { i18nConfig } from "~/i18n";
 
 export const resources = {
@@ -70,6 +74,8 @@ export const resources = {
     campaignKeywords: enCampaignKeywords,
     quickBuilder: enQuickBuilder,
     pickers: enPickers,
+    catalogImport: enCatalogImport,
+    imageHosts: enImageHosts,
   },
   fr: {
     common: frCommon,
@@ -94,6 +100,8 @@ export const resources = {
     campaignKeywords: frCampaignKeywords,
     quickBuilder: frQuickBuilder,
     pickers: frPickers,
+    catalogImport: frCatalogImport,
+    imageHosts: frImageHosts,
   },
 } as const;
 

@@ -47,6 +47,7 @@ import type { MessageValues } from "~/domain/message";
 import type { RunPlan, Schedule } from "~/domain/schedule";
 import type { Notification, NotificationData } from "~/domain/notifications";
 import type { Report, ReportData, ReportLastRun, ReportRun, ReportRunData } from "~/domain/reports";
+import type { CatalogImport, CatalogImportData } from "~/domain/catalog-import";
 
 export type DeletedCampaign = DeletedCampaignData & DocMeta;
 export type { Campaign };
@@ -1025,4 +1026,25 @@ export interface TargetsRepo {
 
 export interface Storage {
   readonly targets: TargetsRepo;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Catalog imports (issue 10 §4, ADR 34): one document per feed imported, its progress and report.
+
+export const CATALOG_IMPORT_COLLECTION = "catalog_import";
+
+export type NewCatalogImport = Pick<CatalogImportData, "fileName" | "fileKey" | "byteLength" | "by">;
+
+export interface CatalogImportsRepo {
+  getOne(id: string): Promise<CatalogImport | null>;
+  /** The newest first. */
+  list(spec: { limit?: number; after?: string | null }): Promise<Page<CatalogImport>>;
+  /** Creates it queued, nothing written yet. */
+  create(id: string, data: NewCatalogImport, now: Date): Promise<CatalogImport>;
+  /** Records progress or the outcome (no version check: only the job holding the lease writes). */
+  update(id: string, patch: Partial<Omit<CatalogImportData, "fileName" | "by" | "created">>): Promise<CatalogImport>;
+}
+
+export interface Storage {
+  readonly catalogImports: CatalogImportsRepo;
 }

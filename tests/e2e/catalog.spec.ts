@@ -2,13 +2,16 @@
  * The Catalog and Inventory screens and the catalog import (issue 10 §4), JS on and off: a retailer
  * viewer browses, searches, filters and pages the catalog from the menu; the inventory's tables
  * (operators' figures for operators only); an operator imports a CSV with bad rows, finds the
- * imported product, and sees a feed it cannot process refused with 'catalog processing failed';
+ * imported product (the feed processed by a job, its page followed to the report), and sees a
+ * feed it cannot process fail with 'catalog processing failed';
  * axe on the three screens. Imported ids are unique per run, so parallel specs are not disturbed.
  */
+import type { Locator, Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./a11y";
 import { en, enTexts, expect, submitAndWait, test } from "./fixtures";
 
 const ct = enTexts("catalog");
+const cit = enTexts("catalogImport");
 
 test.describe("as a retailer viewer", () => {
   test.use({ role: "retailerViewer" });
@@ -86,10 +89,21 @@ test.describe("as a retailer viewer", () => {
   });
 });
 
+/**
+ * Waits for what a finished import shows: with JavaScript the page follows the job by itself;
+ * without it the user follows the Refresh link until it is there.
+ */
+async function untilShown(page: Page, shown: Locator, javaScriptEnabled: boolean) {
+  await expect(async () => {
+    if (!javaScriptEnabled && !(await shown.isVisible())) await page.getByRole("link", { name: cit("status.refresh"), exact: true }).click();
+    await expect(shown).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
 test.describe("as an operator", () => {
   test.use({ role: "operator" });
 
-  test("imports a CSV with bad rows: the report lists them, the good ones are in the catalog; a feed without its columns is refused", { tag: "@nojs" }, async ({ app }) => {
+  test("imports a CSV with bad rows in the background: its page follows it to the report, the good ones are in the catalog; a feed without its columns fails", { tag: "@nojs" }, async ({ app, javaScriptEnabled }) => {
     const { page } = app;
     const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`.toUpperCase();
     await page.goto("/catalog");
@@ -106,8 +120,14 @@ test.describe("as an operator", () => {
     ].join("\n");
     await page.getByLabel(ct("import.file")).setInputFiles({ name: "quokka.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
     await submitAndWait(page, "/catalog/import", () => page.getByRole("button", { name: ct("import.submit") }).click());
-    const report = page.getByRole("region", { name: ct("import.report.title", { file: "quokka.csv" }) });
-    await expect(report.getByRole("status")).toHaveText(ct("import.report.summary", { rows: "3", imported: "1", bad: "2" }));
+    // The feed is processed by a job: its page shows it waiting or under way, then its report.
+    await expect(page).toHaveURL(/\/catalog\/import\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole("heading", { level: 1, name: cit("status.title", { file: "quokka.csv" }) })).toBeVisible();
+    const report = page.getByRole("region", { name: cit("status.reportTitle"), exact: true });
+    await untilShown(page, report, javaScriptEnabled);
+    await expect(report.getByRole("status")).toHaveText(cit("status.summary", { rows: "3", imported: "1", updated: "0", bad: "2" }));
+    await expect(page.getByText(cit("status.states.done"), { exact: true })).toBeVisible();
+    if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
     const bad = report.getByRole("table", { name: ct("import.report.badCaption_other", { count: 2 }) });
     await expect(bad.getByRole("row", { name: /^3 / })).toContainText(ct("import.reasons.titleMissing"));
     const third = bad.getByRole("row", { name: /^4 / });
@@ -129,7 +149,12 @@ test.describe("as an operator", () => {
     await page.goto("/catalog/import");
     await page.getByLabel(ct("import.file")).setInputFiles({ name: `broken-${run}.csv`, mimeType: "text/csv", buffer: Buffer.from(`id,title\nE2E-${run}-9,Thing`) });
     await submitAndWait(page, "/catalog/import", () => page.getByRole("button", { name: ct("import.submit") }).click());
-    await expect(page.getByText(ct("import.errors.missingColumns", { columns: "availability, party, brand, price" }))).toBeVisible();
+    const failure = page.getByText(ct("import.errors.missingColumns", { columns: "availability, party, brand, price" }));
+    await untilShown(page, failure, javaScriptEnabled);
+    // The import screen lists both imports with their state.
+    await page.goto("/catalog/import");
+    const recent = page.getByRole("table", { name: cit("recent.title") });
+    await expect(recent.getByRole("row", { name: new RegExp(`^broken-${run}\\.csv`) })).toContainText(cit("status.states.failed"));
     await page.goto("/notifications");
     await expect(page.getByRole("article", { name: new RegExp(en("notifications.types.catalogProcessingFailed.subject")) }).filter({ hasText: `broken-${run}.csv` })).toBeVisible();
   });

@@ -96,7 +96,8 @@ export const NOJS_FORMS: Record<string, NoJsTest | null> = {
   "review-statuses": { spec: "teams.spec.ts", test: "suspends two selected teams after reviewing the change" },
   "revoke-invitation": { spec: "users.spec.ts", test: "a pending invitation is resent (the old link dies) and revoked after a confirmation" },
   "run-report-now": { spec: "reports.spec.ts", test: "create a report with checked recipients, run it now, download its file from the history without an account" },
-  "save-floor-prices": { spec: "retailer-settings.stateful.spec.ts", test: "an operator sets floor prices for a keyword and a category, sees them kept, and removes them" },
+  "save-floor-prices": { spec: "retailer-settings.stateful.spec.ts", test: "an operator sets floor prices for a keyword and a category and a product image host, sees them kept, and removes them" },
+  "save-image-hosts": { spec: "retailer-settings.stateful.spec.ts", test: "an operator sets floor prices for a keyword and a category and a product image host, sees them kept, and removes them" },
   "save-platform": { spec: "maintenance.stateful.spec.ts", test: "the operator turns maintenance on and off; a retailer is kept out meanwhile" },
   "save-positions": { spec: "campaign-products.spec.ts", test: "move a product by keyboard: the list reorders and the focus stays on the moved product; a typed position reorders it too" },
   "save-report": { spec: "reports.spec.ts", test: "create a report with checked recipients, run it now, download its file from the history without an account" },
@@ -124,7 +125,7 @@ export const NOJS_FORMS: Record<string, NoJsTest | null> = {
   "update-wallet": { spec: "wallets.spec.ts", test: "create a wallet, credit 100.00, debit 30.00, see the runway, reverse the debit, archive it and a credit is refused" },
   // The quick builder's steps are GET forms (no intent); its one POST creates the draft.
   "create-quick-campaign": { spec: "campaign-quick.spec.ts", test: "builds a draft in five steps from the deep link: suggested products, typed keywords, suggested categories, then opens the editor" },
-  "import-catalog": { spec: "catalog.spec.ts", test: "imports a CSV with bad rows: the report lists them, the good ones are in the catalog; a feed without its columns is refused" },
+  "import-catalog": { spec: "catalog.spec.ts", test: "imports a CSV with bad rows in the background: its page follows it to the report, the good ones are in the catalog; a feed without its columns fails" },
   "POST /auth-management": { spec: "password-reset.stateful.spec.ts", test: "a forgotten password is reset through the e-mailed link, once" },
   "POST /forgot-password": { spec: "password-reset.stateful.spec.ts", test: "a forgotten password is reset through the e-mailed link, once" },
   "POST /login": { spec: "auth.spec.ts", test: "a signed-out visit to /campaigns returns there after signing in" },

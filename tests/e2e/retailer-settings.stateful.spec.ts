@@ -8,6 +8,7 @@ import { expectNoSeriousA11yViolations } from "./a11y";
 import { en, enTexts, expect, Shell, submitAndWait, test } from "./fixtures";
 
 const ct = enTexts("campaigns");
+const ih = enTexts("imageHosts");
 
 /** axe runs inside the page, so only where JavaScript is on. */
 async function checkA11y(page: Page, javaScriptEnabled: boolean) {
@@ -161,7 +162,7 @@ test.describe("floor prices", () => {
   test.use({ role: "operator" });
   test.slow();
 
-  test("an operator sets floor prices for a keyword and a category, sees them kept, and removes them", { tag: "@nojs" }, async ({ app, javaScriptEnabled }) => {
+  test("an operator sets floor prices for a keyword and a category and a product image host, sees them kept, and removes them", { tag: "@nojs" }, async ({ app, javaScriptEnabled }) => {
     const { page } = app;
     const screen = new RetailerSettingsPage(page);
     await screen.goto();
@@ -195,8 +196,30 @@ test.describe("floor prices", () => {
       await expect(categoryPrice(1)).toHaveValue("0.30");
       // A blank row under them, to add more.
       await expect(keyword(2)).toHaveValue("");
+
+      // Product image hosts (ADR 34): a value that is not an https origin is refused by name
+      // (in the browser with JavaScript, by the server without); a good one goes into img-src.
+      const hosts = page.getByRole("region", { name: ih("title"), exact: true });
+      const hostsField = hosts.getByLabel(ih("label"), { exact: true });
+      const saveHosts = hosts.getByRole("button", { name: ih("save"), exact: true });
+      await hostsField.fill("images.example-retailer.com");
+      if (javaScriptEnabled) await saveHosts.click();
+      else await submitAndWait(page, PATH, () => saveHosts.click());
+      await expect(hosts.getByText(ih("errors.notHttpsOrigin", { value: "images.example-retailer.com" }), { exact: true })).toBeVisible();
+      await hostsField.fill("https://images.example-retailer.com");
+      await submitAndWait(page, PATH, () => saveHosts.click());
+      await expect(new Shell(page).toast(en("toast.changesSaved"))).toBeVisible();
+      const reloaded = await page.reload();
+      expect(reloaded!.headers()["content-security-policy"]).toContain("img-src 'self' data: blob: https://images.example-retailer.com;");
+      await expect(hostsField).toHaveValue("https://images.example-retailer.com");
     } finally {
       await screen.goto();
+      const hostsField = page.getByRole("region", { name: ih("title"), exact: true }).getByLabel(ih("label"), { exact: true });
+      if (await hostsField.inputValue()) {
+        await hostsField.fill("");
+        await submitAndWait(page, PATH, () => page.getByRole("button", { name: ih("save"), exact: true }).click());
+        await screen.goto();
+      }
       for (const name of [r("floors.removeKeyword", { n: 1 }), r("floors.removeCategory", { n: 1 })]) {
         const tick = floors.getByLabel(name, { exact: true });
         if (await tick.count()) await tick.check();

@@ -15,6 +15,7 @@ let app: TestApp;
 let routes: {
   catalog: typeof import("~/routes/catalog._index");
   importer: typeof import("~/routes/catalog.import");
+  status: typeof import("~/routes/catalog.import_.$importId");
   inventory: typeof import("~/routes/inventory");
 };
 const cookies: Record<string, string> = {};
@@ -27,6 +28,7 @@ beforeAll(async () => {
   routes = {
     catalog: await import("~/routes/catalog._index"),
     importer: await import("~/routes/catalog.import"),
+    status: await import("~/routes/catalog.import_.$importId"),
     inventory: await import("~/routes/inventory"),
   };
   for (const who of ["operator", "retailer.admin", "retailer.viewer", "supplier.admin"]) {
@@ -43,6 +45,18 @@ function openCatalog(who: string, query = "") {
 }
 function openInventory(who: string, query = "") {
   return call(() => routes.inventory.loader({ request: getRequest(`/inventory${query}`, { cookie: cookies[who] }), params: {}, context } as never));
+}
+function openStatus(who: string, id: string) {
+  return call(() => routes.status.loader({ request: getRequest(`/catalog/import/${id}`, { cookie: cookies[who] }), params: { importId: id }, context } as never));
+}
+const importIdOf = (location: string) => location.split("/").pop()!;
+/** The scheduler's worker, as a console instance runs it: the due import jobs, to the end. */
+async function runJobs() {
+  const { createScheduler } = await import("~/services/scheduler.server");
+  const { CATALOG_IMPORT_JOB } = await import("~/services/catalog-import.server");
+  const scheduler = createScheduler();
+  scheduler.register(CATALOG_IMPORT_JOB);
+  return (await scheduler.tick()).map((r) => ({ kind: r.kind, outcome: r.outcome }));
 }
 function openImport(who: string) {
   return call(() => routes.importer.loader({ request: getRequest("/catalog/import", { cookie: cookies[who] }), params: {}, context } as never));
@@ -69,6 +83,7 @@ describe("who may open the screens", () => {
     }
     const posted = await postFeed("supplier.admin", "feed.csv", "id,title,availability,party,brand,price\nX-1,T,in stock,1P,B,1");
     expect(posted.location).toBe("/not-authorized");
+    expect((await openStatus("supplier.admin", "any")).location).toBe("/not-authorized");
     expect(await storage().catalog.getOne("X-1")).toBeNull();
   });
 
@@ -81,7 +96,10 @@ describe("who may open the screens", () => {
       const posted = await postFeed(who, "feed.csv", "id,title,availability,party,brand,price\nX-2,T,in stock,1P,B,1");
       expect(posted.status).toBe(403);
       expect(posted.data.error).toBe("errors.insufficientPermissions");
+      expect((await openStatus(who, "any")).location).toBe("/not-authorized");
     }
+    // Nothing was stored nor queued for them.
+    expect((await storage().catalogImports.list({})).items).toEqual([]);
     expect(await storage().catalog.getOne("X-2")).toBeNull();
     expect((await openCatalog("operator")).data.canImport).toBe(true);
     expect((await openImport("operator")).status).toBe(200);
@@ -137,7 +155,7 @@ describe("the catalog", () => {
 });
 
 describe("the catalog import", () => {
-  it("imports the good rows of a CSV and reports the bad ones; the products are then listed and found", async () => {
+  it("queues the feed as a job and sends the user to its page; the job imports the good rows and the page reports the bad ones", async () => {
     const csv = [
       "id,title,availability,party,brand,price,stroke_price,categories,colour",
       "IMP-0001,Zanzibar Vanilla Pods x3,in_stock,1P,Epicerie Fine,8.90,10.50,Grocery > Spices,red",
@@ -147,9 +165,17 @@ describe("the catalog import", () => {
       "SKU-000003,Renamed by the feed,in stock,1P,Acme,4.99,,,",
     ].join("\n");
     const posted = await postFeed("operator", "spices.csv", csv);
-    expect(posted.status).toBe(200);
-    expect(posted.data.report).toMatchObject({ fileName: "spices.csv", format: "csv", rows: 5, imported: 3, badCount: 2, ignoredColumns: ["colour"] });
-    expect(posted.data.report.bad).toEqual([
+    expect(posted.status).toBe(302);
+    const id = importIdOf(posted.location!);
+    // Nothing is written inside the request: the page shows the import waiting for its job.
+    expect(await storage().catalog.getOne("IMP-0001")).toBeNull();
+    const waiting = await openStatus("operator", id);
+    expect(waiting.data).toMatchObject({ fileName: "spices.csv", status: "queued", by: "Olivia Operator", rows: null });
+
+    expect(await runJobs()).toEqual([{ kind: "catalogImport", outcome: "done" }]);
+    const page = await openStatus("operator", id);
+    expect(page.data).toMatchObject({ fileName: "spices.csv", format: "csv", status: "done", rows: 5, imported: 2, updated: 1, badCount: 2, ignoredColumns: ["colour"], progress: 100, failure: null });
+    expect(page.data.bad).toEqual([
       { line: 4, id: "IMP-0003", reasons: ["catalog:import.reasons.titleMissing"] },
       { line: 5, id: "IMP-0004", reasons: ["catalog:import.reasons.availabilityInvalid", "catalog:import.reasons.priceInvalid"] },
     ]);
@@ -157,37 +183,65 @@ describe("the catalog import", () => {
     expect(await storage().catalog.getOne("IMP-0003")).toBeNull();
     expect((await storage().catalog.getOne("SKU-000003"))!.title).toBe("Renamed by the feed");
     expect((await openCatalog("retailer.viewer")).data.total).toBe(3002);
+    // The stored feed is removed once it is imported; the report stays.
+    expect(await storage().catalogImports.getOne(id)).toMatchObject({ fileKey: null, status: "done" });
 
     const found = await openCatalog("retailer.viewer", "?q=zanzibar");
     expect(found.data.rows.map((r: { id: string }) => r.id).sort()).toEqual(["IMP-0001", "IMP-0002"]);
     const byBrand = await openCatalog("retailer.viewer", "?brand=epicerie+fine");
     expect(byBrand.data.rows.map((r: { id: string }) => r.id).sort()).toEqual(["IMP-0001", "IMP-0002"]);
+
+    // The import screen lists it, newest first, with its result.
+    const screen = await openImport("operator");
+    expect(screen.data.imports[0]).toMatchObject({ id, fileName: "spices.csv", by: "Olivia Operator", status: "done", imported: 2, updated: 1, badCount: 2 });
   });
 
-  it("imports a JSON feed", async () => {
-    const posted = await postFeed("operator", "feed.json", JSON.stringify({ products: [{ id: "IMP-J1", title: "Jasmine Rice 1 kg", availability: "in stock", party: "1P", brand: "Golden Grain", price: 2.49 }] }));
-    expect(posted.data.report).toMatchObject({ format: "json", imported: 1, badCount: 0 });
-    expect((await storage().catalog.getOne("IMP-J1"))!.price).toBe(249);
+  it("is recorded in Activity: who started it, when, the file and its result; and the job is listed with its outcome", async () => {
+    const posted = await postFeed("operator", "activity.json", JSON.stringify([{ id: "IMP-A1", title: "Activity Tea", availability: "in stock", party: "1P", brand: "Golden Grain", price: 2.49 }]));
+    const id = importIdOf(posted.location!);
+    await runJobs();
+    const activity = await call(() => app.m.routes.health.loader({ request: getRequest("/health?entity=catalogImport", { cookie: cookies.operator }), params: {}, context } as never));
+    const entries = activity.data.entries.filter((e: { entityId: string }) => e.entityId === id);
+    expect(entries.map((e: { actionLabel: string; entityLabel: string; subject: string; byName: string }) => [e.actionLabel, e.entityLabel, e.subject, e.byName])).toEqual([
+      ["Finished", "Catalog import", "activity.json", "Olivia Operator"],
+      ["Started", "Catalog import", "activity.json", "Olivia Operator"],
+    ]);
+    const finished = entries[0] as { atText: string; changes: { label: string; after: { text: string } }[] };
+    expect(finished.atText).not.toMatch(/T\d\d:/);
+    expect(finished.changes.map((c) => [c.label, c.after.text])).toEqual([
+      ["File", "activity.json"],
+      ["Rows read", "1"],
+      ["New products", "1"],
+      ["Products updated", "0"],
+      ["Bad rows", "0"],
+    ]);
+    const job = activity.data.work.rows.find((r: { id: string }) => r.id === `catalog-import-${id}`);
+    expect(job).toMatchObject({ name: "Catalog import: activity.json", state: "done", stateLabel: "Done" });
   });
 
-  it("is a use case a job or a script calls without a user (the system), and that refuses a user without the right", async () => {
+  it("is a use case a script calls without a user (the system), and that refuses a user without the right", async () => {
     const { importCatalogFeed } = await import("~/services/catalog-import.server");
     const feed = { fileName: "nightly.csv", content: "id,title,availability,party,brand,price\nIMP-S1,Nightly Tea,in stock,1P,Golden Grain,1.99" };
     const viewer = (await storage().users.getByEmail("retailer.viewer@example.com"))!;
     expect(await importCatalogFeed(viewer, feed)).toMatchObject({ ok: false, kind: "forbidden", reason: "errors.insufficientPermissions" });
+    await runJobs();
     expect(await storage().catalog.getOne("IMP-S1")).toBeNull();
     const result = await importCatalogFeed(null, feed);
-    expect(result).toMatchObject({ ok: true, value: { imported: 1, batches: 1, badCount: 0 } });
+    expect(result.ok).toBe(true);
+    await runJobs();
     expect((await storage().catalog.getOne("IMP-S1"))!.title).toBe("Nightly Tea");
   });
 
-  it("refuses a feed it cannot process, says why, and raises 'catalog processing failed' to the catalog's readers", async () => {
+  it("refuses a feed it cannot process: the page says why, and 'catalog processing failed' is raised to the catalog's readers", async () => {
     const posted = await postFeed("operator", "broken.csv", "id,title,brand\nIMP-X,Thing,Acme");
-    expect(posted.status).toBe(400);
-    expect(posted.data.error).toBe('catalog:import.errors.missingColumns::{"columns":"availability, party, price"}');
+    expect(posted.status).toBe(302);
+    const id = importIdOf(posted.location!);
+    expect(await runJobs()).toEqual([{ kind: "catalogImport", outcome: "failed" }]);
+    const page = await openStatus("operator", id);
+    expect(page.data).toMatchObject({ status: "failed", failure: 'catalog:import.errors.missingColumns::{"columns":"availability, party, price"}' });
     expect(await storage().catalog.getOne("IMP-X")).toBeNull();
     for (const email of ["retailer.viewer@example.com", "operator@example.com"]) {
-      expect(await notificationTypes(email)).toContainEqual({ type: "catalogProcessingFailed", values: { file: "broken.csv", imported: 0 }, link: "/catalog/import" });
+      expect(await notificationTypes(email)).toContainEqual({ type: "catalogProcessingFailed", values: { file: "broken.csv", imported: 0 }, link: `/catalog/import/${id}` });
     }
     expect((await notificationTypes("supplier.admin@example.com")).map((n) => n.type)).not.toContain("catalogProcessingFailed");
 
@@ -206,16 +260,66 @@ describe("the catalog import", () => {
       if (calls === 2) throw new Error("storage went away");
       return real(products);
     });
+    let id: string;
     try {
       const posted = await postFeed("operator", "big.csv", lines.join("\n"));
-      expect(posted.status).toBe(503);
-      expect(posted.data.error).toBe('catalog:import.errors.failed::{"imported":400,"batch":2}');
+      id = importIdOf(posted.location!);
+      expect(await runJobs()).toEqual([{ kind: "catalogImport", outcome: "failed" }]);
     } finally {
       spy.mockRestore();
     }
+    expect((await openStatus("operator", id)).data).toMatchObject({ status: "failed", imported: 400, failure: 'catalog:import.errors.failed::{"imported":400,"batch":2}' });
     expect(await storage().catalog.getOne("BATCH-0400")).not.toBeNull();
     expect(await storage().catalog.getOne("BATCH-0401")).toBeNull();
-    expect(await notificationTypes("retailer.admin@example.com")).toContainEqual({ type: "catalogProcessingFailed", values: { file: "big.csv", imported: 400 }, link: "/catalog/import" });
+    expect(await notificationTypes("retailer.admin@example.com")).toContainEqual({ type: "catalogProcessingFailed", values: { file: "big.csv", imported: 400 }, link: `/catalog/import/${id}` });
+  });
+
+  it("keeps in the scheduled work the jobs of the latest 20 imports only; older imports keep their page", async () => {
+    const { importCatalogFeed, catalogImportJobId } = await import("~/services/catalog-import.server");
+    const ids: string[] = [];
+    for (let i = 0; i < 22; i++) {
+      const started = await importCatalogFeed(null, { fileName: `tiny-${i}.csv`, content: `id,title,availability,party,brand,price\nTINY-${i},Tiny ${i},in stock,1P,Tiny,1.00` });
+      if (!started.ok) throw new Error("not started");
+      ids.push(started.value.id);
+      await runJobs();
+    }
+    expect(await storage().jobs.getOne(catalogImportJobId(ids[0]!))).toBeNull();
+    expect(await storage().jobs.getOne(catalogImportJobId(ids[1]!))).toBeNull();
+    expect(await storage().jobs.getOne(catalogImportJobId(ids[2]!))).toMatchObject({ kind: "catalogImport", lastRun: { outcome: "done" } });
+    expect((await openStatus("operator", ids[0]!)).data).toMatchObject({ fileName: "tiny-0.csv", status: "done", imported: 1 });
+  });
+
+  it("resumes after a restart mid-way from the first batch not recorded, without writing the earlier ones again", async () => {
+    const lines = ["id,title,availability,party,brand,price"];
+    for (let i = 1; i <= 900; i++) lines.push(`RES-${String(i).padStart(4, "0")},Resumed product ${i},in stock,1P,Resumeco,1.00`);
+    const { importCatalogFeed, runCatalogImport } = await import("~/services/catalog-import.server");
+    const started = await importCatalogFeed(null, { fileName: "resume.csv", content: lines.join("\n") });
+    if (!started.ok) throw new Error("not started");
+    const id = started.value.id;
+    // The first run stops after its first batch, as a process killed there would.
+    const controller = new AbortController();
+    const catalog = storage().catalog;
+    const real = catalog.upsertMany.bind(catalog);
+    const written: string[] = [];
+    const spy = vi.spyOn(catalog, "upsertMany").mockImplementation(async (products) => {
+      written.push(products[0]!.id);
+      const n = await real(products);
+      controller.abort();
+      return n;
+    });
+    try {
+      expect(await runCatalogImport(id, { signal: controller.signal })).toMatchObject({ ok: false, reason: "catalogImport:errors.interrupted" });
+      expect(await storage().catalogImports.getOne(id)).toMatchObject({ status: "running", batchesDone: 1, imported: 400 });
+      // Taken over (the job's next attempt): batches 2 and 3 only.
+      expect(await runCatalogImport(id)).toMatchObject({ ok: true, value: { status: "done", batchesDone: 3, imported: 900, updated: 0 } });
+      expect(written).toEqual(["RES-0001", "RES-0401", "RES-0801"]);
+      // A run repeated once it is done writes nothing.
+      expect(await runCatalogImport(id)).toMatchObject({ ok: true, value: { status: "done" } });
+      expect(written).toHaveLength(3);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await storage().catalog.getOne("RES-0900")).not.toBeNull();
   });
 });
 

@@ -259,3 +259,66 @@ describe("updateRetailerSettings, the service", () => {
     expect(await service.getRetailerSettings()).toEqual(domain.DEFAULT_RETAILER_SETTINGS);
   });
 });
+
+describe("product image hosts (ADR 34)", () => {
+  const imgSrc = async () => {
+    const { pageSecurityHeaders } = await import("~/http/security-headers.server");
+    const csp = (await pageSecurityHeaders("n0nce"))["Content-Security-Policy"]!;
+    return csp.split("; ").find((d) => d.startsWith("img-src "));
+  };
+  const saveHosts = async (who: string, hosts: string, version?: number) =>
+    post(who, [
+      ["intent", "save-image-hosts"],
+      ["version", String(version ?? (await configVersion()))],
+      ["hosts", hosts],
+    ]);
+
+  it("an operator's hosts are saved as https origins, put in the pages' img-src and used for the catalog's pictures", async () => {
+    expect(await imgSrc()).toBe("img-src 'self' data: blob:");
+    const saved = await saveHosts("operator", "https://images.example-retailer.com\n\n  https://CDN.Example-Retailer.com:8443/  \nhttps://images.example-retailer.com");
+    expect(saved.status).toBe(302);
+    expect(saved.location).toBe(PATH);
+    expect((await load("operator")).data.imageHosts.hosts).toEqual(["https://images.example-retailer.com", "https://cdn.example-retailer.com:8443"]);
+    expect(await imgSrc()).toBe("img-src 'self' data: blob: https://images.example-retailer.com https://cdn.example-retailer.com:8443");
+    // Retailer admins read them.
+    expect((await load("retailer.admin")).data.imageHosts.hosts).toHaveLength(2);
+    const { displayableImage } = await import("~/domain/catalog-view");
+    const { getProductImageHosts } = await import("~/services/image-hosts.server");
+    const hosts = await getProductImageHosts();
+    expect(displayableImage("https://images.example-retailer.com/p/1.jpg", hosts)).toBe(true);
+    expect(displayableImage("https://elsewhere.example.com/p/1.jpg", hosts)).toBe(false);
+    // Saving the other retailer settings keeps them.
+    await saveAs("operator", {});
+    expect(await imgSrc()).toContain("https://images.example-retailer.com");
+    // Emptied: only this site's pictures again.
+    expect((await saveHosts("operator", "")).status).toBe(302);
+    expect(await imgSrc()).toBe("img-src 'self' data: blob:");
+  });
+
+  it("refuses a value that is not an https origin with a message naming it, and keeps the hosts saved", async () => {
+    await saveHosts("operator", "https://images.example-retailer.com");
+    const version = await configVersion();
+    for (const bad of ["http://images.example-retailer.com", "https://images.example-retailer.com/products", "images.example-retailer.com", "https://*.example.com", "https://a.example.com; script-src *", "https://user:pw@a.example.com"]) {
+      const refused = await saveHosts("operator", `https://ok.example.com\n${bad}`);
+      expect(refused.status, bad).toBe(400);
+      expect(refused.data.result.error.hosts, bad).toEqual([`imageHosts:errors.notHttpsOrigin::${JSON.stringify({ value: bad })}`]);
+    }
+    expect(await configVersion()).toBe(version);
+    expect(await imgSrc()).toBe("img-src 'self' data: blob: https://images.example-retailer.com");
+    // The service refuses it as well when called directly (a script, another form).
+    const operator = (await storage().users.getByEmail("operator@example.com"))!;
+    const { updateImageHosts } = await import("~/services/image-hosts.server");
+    expect(await updateImageHosts(operator, { version, hosts: "ftp://files.example.com" })).toMatchObject({ ok: false, kind: "invalid", field: "hosts", reason: "imageHosts:errors.notHttpsOrigin" });
+  });
+
+  it("a retailer ADMIN may not change them: 403, nothing saved, and the service refuses too", async () => {
+    const version = await configVersion();
+    const refused = await saveHosts("retailer.admin", "https://evil.example.com", version);
+    expect(refused.status).toBe(403);
+    expect(await configVersion()).toBe(version);
+    expect(await imgSrc()).not.toContain("evil.example.com");
+    const admin = (await storage().users.getByEmail("retailer.admin@example.com"))!;
+    const { updateImageHosts } = await import("~/services/image-hosts.server");
+    expect(await updateImageHosts(admin, { version, hosts: "https://evil.example.com" })).toEqual({ ok: false, kind: "forbidden", reason: "errors.insufficientPermissions" });
+  });
+});

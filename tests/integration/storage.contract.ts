@@ -42,6 +42,7 @@ import { runJobsContract } from "./jobs.contract";
 import { runNotificationsContract } from "./notifications.contract";
 import { runSamlContract } from "./saml.contract";
 import { runReportsContract } from "./reports.contract";
+import { runCatalogImportsContract } from "./catalog-imports.contract";
 
 interface Campaign {
   name: string;
@@ -540,6 +541,7 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
 
       describe("single sign-on (issue 12, ADR 31)", () => runSamlContract(() => storage));
       describe("reports (issue 11)", () => runReportsContract(() => storage));
+      describe("catalog imports (ADR 34)", () => runCatalogImportsContract(() => storage));
 
       describe("signing keys", () => {
         const HOUR = 3_600_000;

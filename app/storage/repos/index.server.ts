@@ -17,6 +17,7 @@ import { createNotificationsRepo } from "~/storage/repos/notifications.server";
 import { createSamlRepo } from "~/storage/repos/saml.server";
 import { createReportsRepo } from "~/storage/repos/reports.server";
 import { createTargetsRepo } from "~/storage/repos/targets.server";
+import { createCatalogImportsRepo } from "~/storage/repos/catalog-imports.server";
 
 /** The repositories, the same code over whichever DocumentStore adapter is chosen. */
 export function createStorage(documents: DocumentStore): Storage {
@@ -44,5 +45,6 @@ export function createStorage(documents: DocumentStore): Storage {
     saml: createSamlRepo(documents),
     reports: createReportsRepo(documents),
     targets: createTargetsRepo(documents),
+    catalogImports: createCatalogImportsRepo(documents),
   };
 }
