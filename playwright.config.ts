@@ -1,16 +1,17 @@
 /**
- * End-to-end tests: the built app (`remix build` runs first, in `npm test`) served twice by
- * `node server.mjs`, one server for the JS-on projects and one for the JS-off projects, each on a
- * free port with a fresh temporary DATA_DIR (see tests/e2e/servers.ts).
+ * End-to-end tests: the built app (`remix build` runs first, in `npm test`) served four times by
+ * `node server.mjs`, each on a free port with a fresh temporary DATA_DIR (see tests/e2e/servers.ts):
+ * one server for the JS-on specs, one for the JS-off specs, one for each one's stateful specs.
  *
- * Per server, three projects run one after the other:
+ * Per server, two projects run one after the other:
  *   setup-<server>      signs in once per demo role and stores the sessions in tests/e2e/.auth/
- *   <server>            the behaviour specs (*.spec.ts), in parallel; with JS off only the tests
- *                       tagged @nojs, which between them submit every form (tests/e2e/nojs-forms.ts
- *                       names the test of each form; tests/unit/nojs-forms.test.ts checks it)
- *   <server>-stateful   specs that change shared state (*.stateful.spec.ts: password reset,
- *                       language, profile, maintenance), one at a time, after the others, so the
- *                       stored sessions stay valid while the parallel specs run.
+ *   <server>            on js-on and js-off, the behaviour specs (*.spec.ts) in parallel; with
+ *                       JS off only the tests tagged @nojs, which between them submit every form
+ *                       (tests/e2e/nojs-forms.ts names the test of each form;
+ *                       tests/unit/nojs-forms.test.ts checks it);
+ *                       on js-on-stateful and js-off-stateful, the specs that change shared state
+ *                       (*.stateful.spec.ts: password reset, language, profile, maintenance), one
+ *                       at a time, on a server of their own so the other specs' sessions stay valid.
  */
 import { defineConfig, type Project } from "@playwright/test";
 import { chromiumInstallHint, CHROMIUM_ARGS, findChromium } from "./tests/e2e/browser";
@@ -23,12 +24,13 @@ const servers = await prepareServers();
 const browser = findChromium();
 if (browser.source === "none") throw new Error(`\n${chromiumInstallHint()}\n`);
 
-function projectsFor(server: E2EServer, javaScriptEnabled: boolean): Project<E2EOptions>[] {
-  const use = { baseURL: server.baseURL, javaScriptEnabled, server };
+function projectsFor(server: E2EServer, statefulServer: E2EServer, javaScriptEnabled: boolean): Project<E2EOptions>[] {
   // Without JavaScript only what submits forms runs again (tests tagged @nojs; every form of the
   // console is submitted by at least one of them, see tests/e2e/nojs-forms.ts): what only a script
   // shows is tested once.
   const grep = javaScriptEnabled ? undefined : /@nojs/;
+  const use = { baseURL: server.baseURL, javaScriptEnabled, server };
+  const statefulUse = { baseURL: statefulServer.baseURL, javaScriptEnabled, server: statefulServer };
   return [
     { name: `setup-${server.name}`, testMatch: /auth\.setup\.ts$/, use },
     {
@@ -40,14 +42,15 @@ function projectsFor(server: E2EServer, javaScriptEnabled: boolean): Project<E2E
       grep,
       use,
     },
+    { name: `setup-${statefulServer.name}`, testMatch: /auth\.setup\.ts$/, use: statefulUse },
     {
-      name: `${server.name}-stateful`,
+      name: statefulServer.name,
       testMatch: /\.stateful\.spec\.ts$/,
-      dependencies: [server.name],
+      dependencies: [`setup-${statefulServer.name}`],
       fullyParallel: false,
       workers: 1,
       grep,
-      use,
+      use: statefulUse,
     },
   ];
 }
@@ -74,7 +77,7 @@ export default defineConfig<E2EOptions>({
     screenshot: "only-on-failure",
     launchOptions: { executablePath: browser.executablePath, args: CHROMIUM_ARGS },
   },
-  projects: [...projectsFor(servers["js-on"], true), ...projectsFor(servers["js-off"], false)],
+  projects: [...projectsFor(servers["js-on"], servers["js-on-stateful"], true), ...projectsFor(servers["js-off"], servers["js-off-stateful"], false)],
   webServer: Object.values(servers).map((server) => ({
     name: server.name,
     command: "node server.mjs",

@@ -1,8 +1,10 @@
 /**
- * The two app servers of an e2e run: one for the JS-on projects, one for the JS-off projects,
- * each with its own port and its own fresh DATA_DIR (database, session secret, mail outbox), so a
- * test that changes shared state (a password reset, maintenance mode) on one cannot disturb the
- * other.
+ * The four app servers of an e2e run, each with its own port and its own fresh DATA_DIR
+ * (database, session secret, mail outbox): one for the JS-on specs, one for the JS-off specs,
+ * and one each for their stateful specs (*.stateful.spec.ts: a password reset, maintenance mode,
+ * the language), which change what every signed-in test relies on. With servers of their own
+ * those run, one at a time, from the start of the run beside the parallel specs, instead of
+ * after them on the same server with a core left idle.
  *
  * The runner process picks the ports and creates the folders once and publishes them in
  * environment variables (E2E_<NAME>_PORT, E2E_<NAME>_DATA_DIR); worker processes inherit them, so
@@ -14,7 +16,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../free-port";
 
-export const SERVER_NAMES = ["js-on", "js-off"] as const;
+export const SERVER_NAMES = ["js-on", "js-off", "js-on-stateful", "js-off-stateful"] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 
 export interface E2EServer {
@@ -30,7 +32,7 @@ export interface E2EServer {
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const AUTH_ROOT = path.join(here, ".auth");
 
-const envKey = (name: ServerName, what: "PORT" | "DATA_DIR") => `E2E_${name.replace("-", "_").toUpperCase()}_${what}`;
+const envKey = (name: ServerName, what: "PORT" | "DATA_DIR") => `E2E_${name.replaceAll("-", "_").toUpperCase()}_${what}`;
 
 
 function describe(name: ServerName): E2EServer {
