@@ -13,6 +13,7 @@ import { scheduleNotificationJobs } from "~/services/notifications.server";
 import { processScheduler } from "~/services/scheduler.server";
 import { scheduleReportJobs } from "~/services/reports.server";
 import { scheduleDisplayVolumeJob } from "~/services/display-volume.server";
+import { scheduleTargetSweepJob } from "~/services/campaigns/target-sweep.server";
 import { SETTLEMENT_JOB_ID, settlementJob } from "~/services/settlement.server";
 import { startTrafficSimulator } from "~/services/simulator.server";
 import { initStorage } from "~/services/storage.server";
@@ -74,6 +75,8 @@ async function startScheduler(settlementSeconds: number): Promise<void> {
   await scheduleReportJobs(scheduler);
   // 'Campaign display volume down', checked daily on the retailer's time.
   await scheduleDisplayVolumeJob(scheduler);
+  // The daily sweep of target chunks whose campaign is gone (ADR 33).
+  await scheduleTargetSweepJob(scheduler);
   // No stop on exit: a run cut short keeps its lease until it expires, then is run again.
   scheduler.start();
 }

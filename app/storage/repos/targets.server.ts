@@ -113,6 +113,58 @@ function describe(keys: readonly string[], targets: Targets): string | null {
   return keys.length > 20 ? `${shown.join("; ")}; +${keys.length - 20}` : shown.join("; ");
 }
 
+const TARGET_KINDS: readonly TargetKind[] = ["keyword", "category", "productCategory"];
+
+/** Every chunk id of a campaign, by its chunk counts (the console's chunks and the published ones share ids). */
+function chunkIdsOf(campaignId: string, targetBuckets: Partial<Record<TargetKind, number>> | undefined): { kind: TargetKind; bucket: number; id: string }[] {
+  const out: { kind: TargetKind; bucket: number; id: string }[] = [];
+  for (const kind of TARGET_KINDS) {
+    const n = targetBuckets?.[kind] ?? 0;
+    for (let b = 0; b < n; b++) out.push({ kind, bucket: b, id: chunkId(campaignId, kind, b) });
+  }
+  return out;
+}
+
+/**
+ * A copy of a campaign's targets for a new campaign (a duplicate), inside the caller's
+ * transaction: reads the source's chunks now (reads come first) and returns the counts and chunk
+ * counts the new campaign starts with, and the writes of its chunks. The chunks keep their
+ * spread (same count, same hash), so each is copied whole under the new id, nothing re-sorted.
+ * The copy is a draft: nothing is published.
+ */
+export async function prepareTargetsCopy(
+  tx: TransactionContext,
+  source: Pick<StoredCampaignData, "counts" | "targetBuckets"> & { id: string },
+  toId: string,
+): Promise<{ counts: TargetCounts; targetBuckets: Partial<Record<TargetKind, number>>; write: () => void }> {
+  const ids = chunkIdsOf(source.id, source.targetBuckets);
+  const docs = await Promise.all(ids.map(({ id }) => tx.get<TargetChunkData>(COLLECTIONS.campaignTarget, id)));
+  const targetBuckets: Partial<Record<TargetKind, number>> = {};
+  for (const kind of TARGET_KINDS) if (source.targetBuckets?.[kind]) targetBuckets[kind] = source.targetBuckets[kind];
+  return {
+    counts: { ...NO_TARGET_COUNTS, ...source.counts },
+    targetBuckets,
+    write: () => {
+      ids.forEach(({ kind, bucket }, i) => {
+        const doc = docs[i];
+        if (!doc || !Object.keys(doc.targets).length) return;
+        tx.set<TargetChunkData>(COLLECTIONS.campaignTarget, chunkId(toId, kind, bucket), { campaign: toId, kind, bucket, targets: doc.targets });
+      });
+    },
+  };
+}
+
+/** The deletes of every chunk of a campaign (its own and the published ones), in the caller's transaction. */
+export function removeTargetChunks(tx: TransactionContext, campaignId: string, targetBuckets: Partial<Record<TargetKind, number>> | undefined): void {
+  for (const { id } of chunkIdsOf(campaignId, targetBuckets)) {
+    tx.delete(COLLECTIONS.campaignTarget, id);
+    tx.delete(COLLECTIONS.cacheCampaignTarget, id);
+  }
+}
+
+/** Chunk documents the orphan sweep reads a page at a time (each at most about 600 KB). */
+const SWEEP_PAGE = 25;
+
 export function createTargetsRepo(store: DocumentStore): TargetsRepo {
   const C = COLLECTIONS.campaign;
   const T = COLLECTIONS.campaignTarget;
@@ -146,6 +198,25 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const out: Record<string, PublishedTarget> = {};
       for (const doc of docs) Object.assign(out, doc.targets);
       return out;
+    },
+
+    async sweepOrphans(spec) {
+      // Chunk ids start with their campaign's id, so a page by id holds few campaigns.
+      const page = await store.query<TargetChunkData>(T, { limit: Math.min(spec.limit ?? SWEEP_PAGE, SWEEP_PAGE), after: spec.after ?? null });
+      const campaignIds = [...new Set(page.items.map((doc) => doc.campaign))];
+      const alive = new Set((await store.getMany<StoredCampaignData>(C, campaignIds)).map((c) => c.id));
+      const orphans = page.items.filter((doc) => !alive.has(doc.campaign)).map((doc) => doc.id);
+      // A campaign's id is never reused, and a chunk is only ever written in the same transaction
+      // as its campaign's document: a chunk whose campaign is gone stays an orphan.
+      if (orphans.length) {
+        await store.transaction(async (tx) => {
+          for (const id of orphans) {
+            tx.delete(T, id);
+            tx.delete(P, id);
+          }
+        });
+      }
+      return { scanned: page.items.length, removed: orphans.length, next: page.next };
     },
 
     async change(campaignId, change, actor, options) {
