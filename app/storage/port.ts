@@ -37,7 +37,7 @@ import type { CampaignType } from "~/domain/retailer-settings";
 import type { Party } from "~/domain/availability";
 import type { CampaignView, CampaignViewData, Product, ProductInput } from "~/domain/catalog";
 import type { PublishedCampaign } from "~/domain/campaigns/publication";
-import type { TargetKind, Targets } from "~/domain/campaigns/targets";
+import type { CampaignTarget, TargetKind, Targets } from "~/domain/campaigns/targets";
 import { CAMPAIGN_SORTS, type CampaignSort } from "~/domain/campaigns/list";
 import type { EventRefusal, WalletCost } from "~/domain/metrics/events";
 import type { Micros } from "~/domain/metrics/metrics";
@@ -1004,6 +1004,12 @@ export interface TargetKindChange {
   replace?: boolean;
   /** Reads every target of the kind and says what to set and remove (auto targeting). */
   rewrite?: (all: Targets) => { upsert: Targets; remove: string[] };
+  /**
+   * Each `upsert` entry with the target as stored in the transaction (undefined: a new one) gives
+   * the target to store: a list's save keeps what it does not set, without reading the targets
+   * before the transaction reads them again. Called again when the transaction is retried.
+   */
+  merge?: (key: string, proposed: CampaignTarget, current: CampaignTarget | undefined) => CampaignTarget;
 }
 export interface TargetChange {
   kinds: TargetKindChange[];

@@ -159,14 +159,21 @@ export async function addKeywords(user: User, ctx: CampaignContext, input: AddKe
   if (denied) return denied;
   if (!input.keywords.length) return refusedAs(title, fail("invalid", "campaignKeywords:errors.noKeywords", { field: "keywords" }));
   const bids = await bidContext();
-  const existing = await getStorage().targets.list(ctx.campaign.id, "keyword");
-  const fresh = input.keywords.filter((k) => !existing[k.key]);
-  const after = input.replace ? input.keywords.length : Object.keys(existing).length + fresh.length;
-  if (after > MAX_KEYWORDS) {
-    return refusedAs(title, fail("invalid", withValues("campaignKeywords:errors.tooManyKeywords", { max: MAX_KEYWORDS }), { field: "keywords" }));
+  // The stored keywords are read before the change only when the list could pass its limit: the
+  // campaign's count says so (a stale one is refused by the version check). Otherwise the change
+  // merges each keyword with the one stored, in its transaction, which reads their chunks anyway.
+  const known = ctx.campaign.counts?.keywords ?? 0;
+  const mayExceed = input.replace ? input.keywords.length > MAX_KEYWORDS : known + input.keywords.length > MAX_KEYWORDS;
+  if (mayExceed) {
+    const existing = input.replace ? {} : await getStorage().targets.list(ctx.campaign.id, "keyword");
+    const after = input.replace ? input.keywords.length : Object.keys(existing).length + input.keywords.filter((k) => !existing[k.key]).length;
+    if (after > MAX_KEYWORDS) {
+      return refusedAs(title, fail("invalid", withValues("campaignKeywords:errors.tooManyKeywords", { max: MAX_KEYWORDS }), { field: "keywords" }));
+    }
   }
   const offers = chosenOffers(ctx, input.offers);
   const now = new Date();
+  const iso = now.toISOString();
   const upsert: Targets = {};
   let highestFloor: Cents | null = null;
   for (const k of input.keywords) {
@@ -180,15 +187,21 @@ export async function addKeywords(user: User, ctx: CampaignContext, input: AddKe
         highestFloor = Math.max(highestFloor ?? 0, Math.max(bids.limits.minCents, floor ?? 0));
       }
     }
-    const before = existing[k.key];
-    upsert[k.key] = before ? { ...before, bid: bid ?? before.bid, offers, updated: now.toISOString() } : newTarget({ name: k.name, bid, offers, url: null }, now);
+    upsert[k.key] = newTarget({ name: k.name, bid, offers, url: null }, now);
   }
   if (highestFloor !== null) {
     return refusedAs(title, fail("invalid", withValues("campaigns:bidding.minBid", { 0: money(highestFloor, locale) }), { field: "bid", details: ["campaignKeywords:errors.applyMinOffer"] }));
   }
-  const outcome = await save(user, ctx, { kinds: [{ kind: "keyword", upsert, replace: input.replace }] }, input.version, title, { action: input.applyMin ? "apply-min-bid" : "update" });
+  // A keyword already there keeps its name, state and dates; it takes the bid (when one is given) and the offers.
+  const fresh = new Map<string, boolean>();
+  const merge = (key: string, proposed: CampaignTarget, current: CampaignTarget | undefined): CampaignTarget => {
+    fresh.set(key, !current);
+    return current ? { ...current, bid: proposed.bid ?? current.bid, offers, updated: iso } : proposed;
+  };
+  const outcome = await save(user, ctx, { kinds: [{ kind: "keyword", upsert, replace: input.replace, merge }] }, input.version, title, { action: input.applyMin ? "apply-min-bid" : "update" });
   if (!outcome.ok) return outcome;
-  return { ...outcome, added: fresh.length, updated: input.keywords.length - fresh.length };
+  const added = [...fresh.values()].filter(Boolean).length;
+  return { ...outcome, added, updated: input.keywords.length - added };
 }
 
 export interface UpdateTargetInput {

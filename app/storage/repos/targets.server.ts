@@ -96,6 +96,36 @@ function published(targets: Targets): Record<string, PublishedTarget> {
   return out;
 }
 
+/**
+ * Whether two stored targets are the same, field by field (arrays of ids element by element):
+ * what comparing their JSON said, without serialising a thousand targets on every save.
+ */
+export function sameTarget(a: CampaignTarget, b: CampaignTarget): boolean {
+  if (a === b) return true;
+  const ak = Object.keys(a) as (keyof CampaignTarget)[];
+  const bk = Object.keys(b);
+  if (ak.length !== bk.length) return JSON.stringify(a) === JSON.stringify(b);
+  for (let i = 0; i < ak.length; i++) {
+    const k = ak[i]!;
+    // The same fields in the same order (as JSON would compare them), the same values.
+    if (k !== bk[i]) return JSON.stringify(a) === JSON.stringify(b);
+    const x = a[k];
+    const y = b[k];
+    if (x === y) continue;
+    if (Array.isArray(x) && Array.isArray(y)) {
+      if (x.length !== y.length) return false;
+      for (let j = 0; j < x.length; j++) if (x[j] !== y[j]) return false;
+      continue;
+    }
+    if (typeof x === "object" && x !== null && typeof y === "object" && y !== null) {
+      if (JSON.stringify(x) !== JSON.stringify(y)) return false;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
 function countField(kind: TargetKind): (keyof TargetCounts)[] {
   return kind === "keyword" ? ["keywords"] : kind === "productCategory" ? ["productCategories"] : ["categories", "hubs"];
 }
@@ -250,14 +280,21 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
     for (const kindChange of change.kinds) {
       const { kind } = kindChange;
       const n = bucketsOf[kind] ?? 0;
-      const upsert = kindChange.upsert ?? {};
+      const proposed = kindChange.upsert ?? {};
       const remove = kindChange.remove ?? [];
       const whole = kindChange.replace === true || !!kindChange.rewrite;
-      const keys = [...Object.keys(upsert), ...remove];
+      const keys = [...Object.keys(proposed), ...remove];
       let chunks = n ? await readChunks(get, campaignId, kind, whole ? Array.from({ length: n }, (_, b) => b) : new Set(keys.map((k) => bucketOf(k, n)))) : new Map<number, Targets>();
       // The targets before, of the chunks read.
       const before: Targets = {};
       for (const targets of chunks.values()) Object.assign(before, targets);
+      // What is set: as given, or merged with the targets as stored.
+      let upsert = proposed;
+      if (kindChange.merge) {
+        const merge = kindChange.merge;
+        upsert = {};
+        for (const key in proposed) upsert[key] = merge(key, proposed[key]!, before[key]);
+      }
       // The targets after, of the same chunks.
       let after: Targets;
       if (kindChange.replace) after = upsert;
@@ -279,7 +316,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
         const b = after[k];
         if (a === b) return false;
         if (!a || !b) return true;
-        return JSON.stringify(a) !== JSON.stringify(b);
+        return !sameTarget(a, b);
       });
       if (!changedKeys.length) continue;
       changedTotal += changedKeys.length;
@@ -297,6 +334,8 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
         return out;
       };
       let next: Map<number, Targets>;
+      // Spread again (a new chunk count): every chunk is written.
+      let respread = buckets !== n;
       if (n && n === buckets && !whole) {
         next = new Map([...chunks.keys()].map((b) => [b, {} as Targets]));
         for (const [key, t] of Object.entries(after)) next.get(bucketOf(key, n))![key] = t;
@@ -312,6 +351,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
           for (const targets of rest.values()) for (const [k, t] of Object.entries(targets)) if (!(k in after)) after[k] = t;
         }
         buckets = Math.max(bucketsFor(total), n || 1);
+        respread = true;
         do {
           next = spread(after, buckets);
           if (!oversized()) break;
@@ -321,8 +361,12 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const oldBuckets = n;
       bucketsOf[kind] = total === 0 && buckets === 1 && whole ? 0 : buckets;
       const finalBuckets = bucketsOf[kind]!;
+      // Without a new spread, only the chunks holding a changed target are written: the others
+      // are as stored (a target's chunk follows from its key), not serialised again.
+      const dirty = respread || buckets !== n ? null : new Set(changedKeys.map((k) => bucketOf(k, buckets)));
       writes.push(() => {
         for (const [b, targets] of next) {
+          if (dirty && !dirty.has(b)) continue;
           const id = chunkId(campaignId, kind, b);
           if (finalBuckets === 0 || Object.keys(targets).length === 0) {
             // An empty chunk is no document (one that existed is deleted).
