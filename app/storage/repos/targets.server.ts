@@ -92,7 +92,10 @@ export function bucketsFor(count: number): number {
 
 function published(targets: Targets): Record<string, PublishedTarget> {
   const out: Record<string, PublishedTarget> = {};
-  for (const [key, t] of Object.entries(targets)) if (t.on) out[key] = { bid: t.bid, offers: t.offers, placement: t.placement };
+  for (const key in targets) {
+    const t = targets[key]!;
+    if (t.on) out[key] = { bid: t.bid, offers: t.offers, placement: t.placement };
+  }
   return out;
 }
 
@@ -298,7 +301,10 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       // The targets after, of the same chunks.
       let after: Targets;
       if (kindChange.replace) after = upsert;
-      else {
+      else if (kindChange.merge && !remove.length && chunks.size === 0) {
+        // Nothing stored yet (a first list or import): the merged targets, built for this attempt, are the list.
+        after = upsert;
+      } else {
         after = { ...before };
         for (const key of remove) delete after[key];
         Object.assign(after, upsert);
@@ -330,7 +336,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const spread = (all: Targets, into: number) => {
         const out = new Map<number, Targets>();
         for (let b = 0; b < into; b++) out.set(b, {});
-        for (const [key, t] of Object.entries(all)) out.get(bucketOf(key, into))![key] = t;
+        for (const key in all) out.get(bucketOf(key, into))![key] = all[key]!;
         return out;
       };
       let next: Map<number, Targets>;
