@@ -156,6 +156,29 @@ describe("keywords", () => {
     expect((await fresh(id)).counts?.keywords).toBe(0);
   });
 
+  it("refuses a row's change of a keyword no longer there with 'unknown target', whatever else is wrong with the form", async () => {
+    const id = await newCampaign();
+    await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "gone soon\nstays", bid: "1" });
+    const stale = String((await fresh(id)).version);
+    expect((await postKeywords("supplier.admin", id, { intent: "remove-targets", kind: "keyword", keys: "gone soon" })).status).toBe(302);
+    const unknown = message("campaignKeywords:errors.unknownTarget");
+    for (const form of [
+      { intent: "update-target", kind: "keyword", key: "gone soon", on: "yes", bid: "2" },
+      { intent: "update-target", kind: "keyword", key: "gone soon", on: "yes", bid: "0.01" },
+      { intent: "update-target", kind: "keyword", key: "gone soon", on: "yes", bid: "2", version: stale },
+    ]) {
+      const outcome = await postKeywords("supplier.admin", id, form);
+      expect(outcome.status, JSON.stringify(form)).toBe(400);
+      expect(message(outcome.data.refusal.message)).toBe(unknown);
+      expect(t(outcome.data.refusal.failure)).toBe("Upsert or Remove keyword");
+    }
+    // The one left is changed, once: a stale form for it is a conflict.
+    expect((await postKeywords("supplier.admin", id, { intent: "update-target", kind: "keyword", key: "stays", on: "yes", bid: "2.50" })).status).toBe(302);
+    expect((await targets(id)).stays).toMatchObject({ bid: 250, on: true, auto: false });
+    expect((await postKeywords("supplier.admin", id, { intent: "update-target", kind: "keyword", key: "stays", on: "yes", bid: "3", version: stale })).status).toBe(409);
+    expect(Object.keys(await targets(id))).toEqual(["stays"]);
+  });
+
   it("imports a CSV's named column: bad lines counted and reported, the good ones stored in one change", async () => {
     const id = await newCampaign();
     const csv = "id,Keyword,notes\n1,red shoes,x\n2,,empty\n3,\"blue, suede shoes\",quoted\n4,   ,blank\n5,red shoes,again\n";

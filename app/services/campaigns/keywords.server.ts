@@ -99,7 +99,15 @@ function bidRefusal(bid: Cents, floor: Cents | null, ctx: BidContext, locale: st
   return check.limitCents === undefined ? check.reason : withValues(check.reason, { 0: money(check.limitCents, locale) });
 }
 
-async function save(user: User, ctx: CampaignContext, change: TargetChange, version: number, title: TargetFailureTitle, options: { action?: string; patch?: Patch<CampaignData> } = {}): Promise<TargetOutcome> {
+async function save(
+  user: User,
+  ctx: CampaignContext,
+  change: TargetChange,
+  version: number,
+  title: TargetFailureTitle,
+  options: { action?: string; patch?: Patch<CampaignData> } = {},
+  unknownTarget?: () => TargetFailure,
+): Promise<TargetOutcome> {
   const refusal = editRefusal(user, ctx);
   if (refusal) return refusedAs(title, refusal);
   const settings = await getRetailerSettings();
@@ -114,6 +122,12 @@ async function save(user: User, ctx: CampaignContext, change: TargetChange, vers
     const warnings = exceedsKeywordWarning(count) ? [withValues("campaignKeywords:warnings.tooMany", { count, max: KEYWORD_WARNING_THRESHOLD })] : [];
     return { ok: true, value: campaign, warnings };
   } catch (error) {
+    if (error instanceof UnknownTargetError && unknownTarget) return unknownTarget();
+    // A row's change: a target gone (or its campaign) is said first, as when it was read before the change.
+    if (unknownTarget && (error instanceof ConflictError || error instanceof NotFoundError)) {
+      const key = change.kinds[0] && Object.keys(change.kinds[0].upsert ?? {})[0];
+      if (key !== undefined && !(await getStorage().targets.list(ctx.campaign.id, change.kinds[0]!.kind))[key]) return unknownTarget();
+    }
     if (error instanceof ConflictError) return refusedAs(title, fail("conflict", "errors.conflict"));
     if (error instanceof NotFoundError) return refusedAs(title, notFound());
     console.error(JSON.stringify({ level: "error", msg: "Targets save failed", campaignId: ctx.campaign.id, error: error instanceof Error ? error.message : String(error) }));
@@ -217,33 +231,48 @@ export interface UpdateTargetInput {
   keepOffers?: boolean;
 }
 
-/** One target's on/off, bid, offers (and a category's placement). */
+/** A row's change of a target no longer stored (removed meanwhile): thrown from its merge, so nothing is written. */
+class UnknownTargetError extends Error {}
+
+/**
+ * One target's on/off, bid, offers (and a category's placement). The target is merged in the
+ * change's own transaction (its chunk read once, there); it is read before only to tell a refused
+ * bid of a target that is gone from 'unknown target', as the first check.
+ */
 export async function updateTarget(user: User, ctx: CampaignContext, input: UpdateTargetInput, locale: string): Promise<TargetOutcome> {
   const title = titleOf(input.kind, false);
   const denied = targetsDenied(user, ctx, title);
   if (denied) return denied;
-  const all = await getStorage().targets.list(ctx.campaign.id, input.kind);
-  const current = all[input.key];
-  if (!current) return refusedAs(title, fail("invalid", "campaignKeywords:errors.unknownTarget"));
+  const unknown = () => refusedAs(title, fail("invalid", "campaignKeywords:errors.unknownTarget"));
   const bids = await bidContext();
   const floor = floorOf(input.kind, input.key, bids);
   let bid = input.bid;
   if (bid !== null) {
     if (input.applyMin) bid = applyTargetMinBid(bid, bids.limits, floor);
     const refused = bidRefusal(bid, floor, bids, locale);
-    if (refused) return refusedAs(title, fail("invalid", refused, { field: "bid", details: refused.startsWith("campaigns:bidding.minBid") ? ["campaignKeywords:errors.applyMinOffer"] : [] }));
+    if (refused) {
+      if (!(await getStorage().targets.list(ctx.campaign.id, input.kind))[input.key]) return unknown();
+      return refusedAs(title, fail("invalid", refused, { field: "bid", details: refused.startsWith("campaigns:bidding.minBid") ? ["campaignKeywords:errors.applyMinOffer"] : [] }));
+    }
   }
-  const next: CampaignTarget = {
-    ...current,
-    on: input.on,
-    bid,
-    offers: input.keepOffers ? current.offers : chosenOffers(ctx, input.offers),
-    placement: input.kind === "keyword" ? current.placement : targetPlacement(input.kind, input.placement ?? current.placement),
-    // A target changed by hand is the user's: auto targeting no longer deletes it.
-    auto: false,
-    updated: new Date().toISOString(),
+  const now = new Date();
+  const offers = input.keepOffers ? null : chosenOffers(ctx, input.offers);
+  const merge = (_key: string, _proposed: CampaignTarget, current: CampaignTarget | undefined): CampaignTarget => {
+    if (!current) throw new UnknownTargetError();
+    return {
+      ...current,
+      on: input.on,
+      bid,
+      offers: input.keepOffers ? current.offers : offers,
+      placement: input.kind === "keyword" ? current.placement : targetPlacement(input.kind, input.placement ?? current.placement),
+      // A target changed by hand is the user's: auto targeting no longer deletes it.
+      auto: false,
+      updated: now.toISOString(),
+    };
   };
-  return save(user, ctx, { kinds: [{ kind: input.kind, upsert: { [input.key]: next } }] }, input.version, title, { action: input.applyMin ? "apply-min-bid" : "update" });
+  // The proposed target only names the key: the merge makes it from the stored one.
+  const upsert = { [input.key]: newTarget({ name: input.key, bid }, now) };
+  return save(user, ctx, { kinds: [{ kind: input.kind, upsert, merge }] }, input.version, title, { action: input.applyMin ? "apply-min-bid" : "update" }, unknown);
 }
 
 /** Removes targets (one, or those selected). */
