@@ -162,11 +162,12 @@ describe("keywords", () => {
     const stale = String((await fresh(id)).version);
     expect((await postKeywords("supplier.admin", id, { intent: "remove-targets", kind: "keyword", keys: "gone soon" })).status).toBe(302);
     const unknown = message("campaignKeywords:errors.unknownTarget");
-    for (const form of [
+    const forms: Record<string, string>[] = [
       { intent: "update-target", kind: "keyword", key: "gone soon", on: "yes", bid: "2" },
       { intent: "update-target", kind: "keyword", key: "gone soon", on: "yes", bid: "0.01" },
       { intent: "update-target", kind: "keyword", key: "gone soon", on: "yes", bid: "2", version: stale },
-    ]) {
+    ];
+    for (const form of forms) {
       const outcome = await postKeywords("supplier.admin", id, form);
       expect(outcome.status, JSON.stringify(form)).toBe(400);
       expect(message(outcome.data.refusal.message)).toBe(unknown);
