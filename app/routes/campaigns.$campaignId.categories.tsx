@@ -5,42 +5,43 @@ import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton } from "~/components/forms";
 import { PeriodFields, periodProps } from "~/components/metrics/statistics";
 import { CategorySearch } from "~/components/campaigns/category-search";
-import { OffersChooser, TargetPages, TargetsTable, translate, type RowRefusal } from "~/components/campaigns/targets-table";
-import { CAMPAIGN_PRESETS, campaignPresetContext, periodFromSearch } from "~/domain/metrics/periods";
+import { OffersChooser, TargetPages, TargetsTable, translate } from "~/components/campaigns/targets-table";
+import { CAMPAIGN_PRESETS } from "~/domain/metrics/periods";
 import type { TargetKind } from "~/domain/campaigns/targets";
 import type { CategoryOption } from "~/domain/campaigns/category-picker";
 import {
   AddCategorySchema,
-  ApplyMinBidTargetsSchema,
   AutoTargetingSchema,
-  RemoveTargetsSchema,
-  UpdateTargetSchema,
   addCategoryIntent,
   applyMinBidTargetsIntent,
   autoTargetingIntent,
   removeTargetsIntent,
   updateTargetIntent,
 } from "~/forms/campaigns/keywords";
-import { requireUser } from "~/http/auth.server";
-import { getRequestLocale } from "~/http/i18n.server";
-import { orThrow, statusOf, unknownIntent } from "~/http/reply.server";
+import {
+  CATEGORIES_SECTION,
+  applyMinBidAllReply,
+  listFailure,
+  offersApplyMin,
+  refused,
+  removeTargetsReply,
+  targetsActionContext,
+  targetsLoaderContext,
+  updateTargetReply,
+  type ListFailure,
+} from "~/http/campaign-targets.server";
+import { statusOf, unknownIntent } from "~/http/reply.server";
 import { redirectWithToast } from "~/http/toast.server";
-import { campaignEditable, campaignViewContext, requireCampaign } from "~/services/campaigns/campaigns.server";
+import { campaignEditable, campaignViewContext } from "~/services/campaigns/campaigns.server";
 import {
   TARGET_FAILURE,
   addCategory,
-  applyMinBidToTargets,
   refreshAutoTargets,
-  removeTargets,
   setAutoTargeting,
   targetingSummary,
   targetsSection,
-  titleOf,
-  updateTarget,
-  type TargetFailure,
 } from "~/services/campaigns/keywords.server";
 import { searchCampaignCategories } from "~/services/campaigns/category-picker.server";
-import { retailerTimeZone } from "~/services/retailer-settings.server";
 import { dateTimeFormat } from "~/domain/intl";
 
 export const meta: MetaFunction = () => [{ title: "Categories · Ads console" }];
@@ -50,12 +51,7 @@ export const meta: MetaFunction = () => [{ title: "Categories · Ads console" }]
  * chosen from the category search (?cq=…&ckind=…, a GET form), with the period's figures.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request, "Campaign");
-  const ctx = orThrow(await requireCampaign(user, params.campaignId));
-  const search = new URL(request.url).searchParams;
-  const now = new Date();
-  const choice = periodFromSearch(search, { now, timeZone: retailerTimeZone(), ...campaignPresetContext(ctx.campaign) }, CAMPAIGN_PRESETS, { defaultPreset: "last30" });
-  const locale = await getRequestLocale(request);
+  const { user, ctx, search, now, choice, locale } = await targetsLoaderContext(request, params.campaignId);
   const canEdit = campaignEditable(user, ctx);
   const period = choice.period;
   const [categories, productCategories] = await Promise.all([
@@ -87,24 +83,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-type ListFailure = { form: "list"; failure: string; message: string };
-
-function refused(outcome: TargetFailure) {
-  return data({ form: "list" as const, failure: outcome.failure, message: outcome.message }, { status: statusOf(outcome) });
-}
-
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireUser(request, "Campaign");
-  if (!params.campaignId) return data({ form: "list", failure: TARGET_FAILURE.noFetchedCampaign, message: "campaigns:errors.noCampaignId" } satisfies ListFailure, { status: 400 });
-  const ctx = orThrow(await requireCampaign(user, params.campaignId));
-  const here = `/campaigns/${encodeURIComponent(ctx.campaign.id)}/categories`;
-  const locale = await getRequestLocale(request);
+  const context = await targetsActionContext(request, params.campaignId, CATEGORIES_SECTION);
+  if (context.refusal) return context.refusal;
+  const { user, ctx, here, locale } = context;
   const formData = await request.formData();
-  if (!formData.get("version")) return data({ form: "list", failure: TARGET_FAILURE.noFetchedCampaign, message: "campaignKeywords:errors.badRequest" } satisfies ListFailure, { status: 400 });
+  if (!formData.get("version")) return listFailure(TARGET_FAILURE.noFetchedCampaign);
   switch (formData.get("intent")) {
     case addCategoryIntent: {
       const submission = parseWithZod(formData, { schema: AddCategorySchema });
-      if (submission.status !== "success") return data({ form: "list", failure: TARGET_FAILURE.category, message: "campaignKeywords:errors.badRequest" } satisfies ListFailure, { status: 400 });
+      if (submission.status !== "success") return listFailure(TARGET_FAILURE.category);
       const v = submission.value;
       const outcome = await addCategory(user, ctx, { version: v.version, kind: v.kind, categoryId: v.categoryId, placement: v.placement, bid: v.bid, offers: v.offers, applyMin: v.applyMin }, locale);
       if (!outcome.ok) {
@@ -114,7 +102,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
             categoryId: v.categoryId,
             failure: outcome.failure,
             message: outcome.message,
-            applyMin: (outcome.details ?? []).includes("campaignKeywords:errors.applyMinOffer"),
+            applyMin: offersApplyMin(outcome),
             values: { bid: String(formData.get("bid") ?? ""), placement: v.placement ?? "plp" },
           },
           { status: statusOf(outcome) },
@@ -122,38 +110,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
       }
       return redirectWithToast(here, { type: "success", title: v.kind === "category" ? "campaignKeywords:toast.categoryAdded" : "campaignKeywords:toast.productCategoryAdded" });
     }
-    case updateTargetIntent: {
-      const submission = parseWithZod(formData, { schema: UpdateTargetSchema });
-      const key = String(formData.get("key") ?? "");
-      if (submission.status !== "success" || submission.value.kind === "keyword") {
-        const message = submission.status === "success" ? "campaignKeywords:errors.badRequest" : (Object.values(submission.error ?? {}).flat()[0] ?? "campaignKeywords:errors.badRequest");
-        return data({ form: "row" as const, refusal: { key, failure: TARGET_FAILURE.category, message, applyMin: false, values: { on: formData.get("on") === "yes", bid: String(formData.get("bid") ?? "") } } satisfies RowRefusal }, { status: 400 });
-      }
-      const v = submission.value;
-      const outcome = await updateTarget(user, ctx, { version: v.version, kind: v.kind, key: v.key, on: v.on, bid: v.bid, placement: v.placement, offers: v.offers, keepOffers: !v.editOffers, applyMin: v.applyMin }, locale);
-      if (!outcome.ok) {
-        const refusal: RowRefusal = { key: v.key, failure: outcome.failure, message: outcome.message, applyMin: (outcome.details ?? []).includes("campaignKeywords:errors.applyMinOffer"), values: { on: v.on, bid: String(formData.get("bid") ?? "") } };
-        return data({ form: "row" as const, refusal }, { status: statusOf(outcome) });
-      }
-      return redirectWithToast(here, { type: "success", title: v.applyMin ? "campaignKeywords:toast.minApplied" : "campaignKeywords:toast.saved", values: { name: v.key } });
-    }
-    case removeTargetsIntent: {
-      const submission = parseWithZod(formData, { schema: RemoveTargetsSchema });
-      if (submission.status !== "success" || submission.value.kind === "keyword") return data({ form: "list", failure: TARGET_FAILURE.categoryList, message: submission.status === "success" ? "campaignKeywords:errors.badRequest" : (submission.error?.keys?.[0] ?? "campaignKeywords:errors.badRequest") } satisfies ListFailure, { status: 400 });
-      const outcome = await removeTargets(user, ctx, { version: submission.value.version, kind: submission.value.kind, keys: submission.value.keys });
-      if (!outcome.ok) return refused(outcome);
-      return redirectWithToast(here, { type: "success", title: "campaignKeywords:toast.removed", values: { count: submission.value.keys.length } });
-    }
-    case applyMinBidTargetsIntent: {
-      const submission = parseWithZod(formData, { schema: ApplyMinBidTargetsSchema });
-      if (submission.status !== "success") return data({ form: "list", failure: TARGET_FAILURE.categoryList, message: "campaignKeywords:errors.badRequest" } satisfies ListFailure, { status: 400 });
-      const outcome = await applyMinBidToTargets(user, ctx, { version: submission.value.version, kinds: ["category", "productCategory"] });
-      if (!outcome.ok) return refused(outcome);
-      return redirectWithToast(here, { type: "success", title: "campaignKeywords:toast.minAppliedAll" });
-    }
+    case updateTargetIntent:
+      return updateTargetReply(CATEGORIES_SECTION, { user, ctx, formData, here, locale });
+    case removeTargetsIntent:
+      return removeTargetsReply(CATEGORIES_SECTION, { user, ctx, formData, here, locale });
+    case applyMinBidTargetsIntent:
+      return applyMinBidAllReply(CATEGORIES_SECTION, { user, ctx, formData, here, locale });
     case autoTargetingIntent: {
       const submission = parseWithZod(formData, { schema: AutoTargetingSchema });
-      if (submission.status !== "success") return data({ form: "list", failure: TARGET_FAILURE.productCategory, message: "campaignKeywords:errors.badRequest" } satisfies ListFailure, { status: 400 });
+      if (submission.status !== "success") return listFailure(TARGET_FAILURE.productCategory);
       const { version, state } = submission.value;
       const outcome = state === "refresh" ? await refreshAutoTargets(user, ctx, version) : await setAutoTargeting(user, ctx, { version, on: state === "on" });
       if (!outcome.ok) return refused(outcome);

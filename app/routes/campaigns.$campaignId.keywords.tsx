@@ -6,18 +6,15 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton } from "~/components/forms";
 import { PeriodFields, periodProps } from "~/components/metrics/statistics";
-import { OffersChooser, TargetPages, TargetsTable, translate, type RowRefusal } from "~/components/campaigns/targets-table";
+import { OffersChooser, TargetPages, TargetsTable, translate } from "~/components/campaigns/targets-table";
 import { parseKeywordCsv } from "~/domain/campaigns/keyword-csv";
-import { CAMPAIGN_PRESETS, campaignPresetContext, periodFromSearch } from "~/domain/metrics/periods";
+import { CAMPAIGN_PRESETS } from "~/domain/metrics/periods";
 import { withValues } from "~/domain/message";
 import {
   AddKeywordsSchema,
-  ApplyMinBidTargetsSchema,
   ImportKeywordsSchema,
   KEYWORD_CSV_MAX_BYTES,
   NegativeKeywordsSchema,
-  RemoveTargetsSchema,
-  UpdateTargetSchema,
   addKeywordsIntent,
   applyMinBidTargetsIntent,
   importKeywordsIntent,
@@ -25,37 +22,37 @@ import {
   removeTargetsIntent,
   updateTargetIntent,
 } from "~/forms/campaigns/keywords";
-import { requireUser } from "~/http/auth.server";
-import { getRequestLocale } from "~/http/i18n.server";
+import {
+  KEYWORDS_SECTION,
+  applyMinBidAllReply,
+  listFailure,
+  offersApplyMin,
+  refused,
+  removeTargetsReply,
+  targetsActionContext,
+  targetsLoaderContext,
+  updateTargetReply,
+  type ListFailure,
+} from "~/http/campaign-targets.server";
 import { limitedUploadHandler } from "~/http/multipart.server";
-import { orThrow, statusOf, unknownIntent } from "~/http/reply.server";
+import { statusOf, unknownIntent } from "~/http/reply.server";
 import { redirectWithToast } from "~/http/toast.server";
-import { campaignEditable, requireCampaign } from "~/services/campaigns/campaigns.server";
+import { campaignEditable } from "~/services/campaigns/campaigns.server";
 import {
   TARGET_FAILURE,
   addKeywords,
-  applyMinBidToTargets,
-  removeTargets,
   saveNegativeKeywords,
   targetingSummary,
   targetsDenied,
   targetsSection,
   titleOf,
-  updateTarget,
-  type TargetFailure,
 } from "~/services/campaigns/keywords.server";
-import { retailerTimeZone } from "~/services/retailer-settings.server";
 
 export const meta: MetaFunction = () => [{ title: "Keywords · Ads console" }];
 
 /** The campaign's keywords (a page of them, filtered by ?q=), with the period's figures (?period=…). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request, "Campaign");
-  const ctx = orThrow(await requireCampaign(user, params.campaignId));
-  const search = new URL(request.url).searchParams;
-  const now = new Date();
-  const choice = periodFromSearch(search, { now, timeZone: retailerTimeZone(), ...campaignPresetContext(ctx.campaign) }, CAMPAIGN_PRESETS, { defaultPreset: "last30" });
-  const locale = await getRequestLocale(request);
+  const { user, ctx, search, choice, locale } = await targetsLoaderContext(request, params.campaignId);
   const section = await targetsSection(user, ctx, "keyword", { query: search.get("q") ?? "", page: Number(search.get("page")) || 1, period: choice.period }, locale);
   const edit = search.get("edit");
   return {
@@ -71,24 +68,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-type ListFailure = { form: "list"; failure: string; message: string };
-
-
-function refused(outcome: TargetFailure) {
-  return data({ form: "list" as const, failure: outcome.failure, message: outcome.message }, { status: statusOf(outcome) });
-}
-
-function badRequest(failure: string = TARGET_FAILURE.keywordList) {
-  return data({ form: "list", failure, message: "campaignKeywords:errors.badRequest" } satisfies ListFailure, { status: 400 });
-}
-
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireUser(request, "Campaign");
-  // Spec section 8: a keyword change without a loaded campaign.
-  if (!params.campaignId) return data({ form: "list", failure: TARGET_FAILURE.noFetchedCampaign, message: "campaigns:errors.noCampaignId" } satisfies ListFailure, { status: 400 });
-  const ctx = orThrow(await requireCampaign(user, params.campaignId));
-  const here = `/campaigns/${encodeURIComponent(ctx.campaign.id)}/keywords`;
-  const locale = await getRequestLocale(request);
+  const context = await targetsActionContext(request, params.campaignId, KEYWORDS_SECTION);
+  if (context.refusal) return context.refusal;
+  const { user, ctx, here, locale } = context;
   const multipart = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
   if (multipart) {
     // Only the import sends a file: refuse before reading it when the user may not edit.
@@ -96,7 +79,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (denied) return refused(denied);
   }
   const formData = multipart ? await parseMultipartFormData(request, limitedUploadHandler({ file: KEYWORD_CSV_MAX_BYTES }, 20)) : await request.formData();
-  if (!formData.get("version")) return badRequest(TARGET_FAILURE.noFetchedCampaign);
+  if (!formData.get("version")) return listFailure(TARGET_FAILURE.noFetchedCampaign);
   switch (formData.get("intent")) {
     case addKeywordsIntent: {
       const submission = parseWithZod(formData, { schema: AddKeywordsSchema });
@@ -106,7 +89,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (!outcome.ok) {
         const fieldErrors: Record<string, string[]> = outcome.field ? { [outcome.field]: [outcome.message] } : {};
         const result = submission.reply({ formErrors: outcome.field ? [] : [outcome.message], fieldErrors });
-        return data({ form: "add" as const, result, failure: outcome.failure, applyMin: (outcome.details ?? []).includes("campaignKeywords:errors.applyMinOffer"), report: null }, { status: statusOf(outcome) });
+        return data({ form: "add" as const, result, failure: outcome.failure, applyMin: offersApplyMin(outcome), report: null }, { status: statusOf(outcome) });
       }
       const parsed = v.keywords;
       if (parsed.bad || parsed.duplicates) {
@@ -127,46 +110,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const report = { added: outcome.ok ? (outcome.added ?? 0) : 0, updated: outcome.ok ? (outcome.updated ?? 0) : 0, bad: csv.bad, badLines: csv.badLines, duplicates: csv.duplicates, rows: csv.rows, column: csv.column };
       if (!outcome.ok) {
         const result = submission.reply({ formErrors: [outcome.message] });
-        return data({ form: "import" as const, result, failure: outcome.failure, applyMin: (outcome.details ?? []).includes("campaignKeywords:errors.applyMinOffer"), report: null }, { status: statusOf(outcome) });
+        return data({ form: "import" as const, result, failure: outcome.failure, applyMin: offersApplyMin(outcome), report: null }, { status: statusOf(outcome) });
       }
       return data({ form: "import" as const, result: submission.reply({ resetForm: true }), failure: null, applyMin: false, report, warning: outcome.warnings[0] ?? null });
     }
-    case updateTargetIntent: {
-      const submission = parseWithZod(formData, { schema: UpdateTargetSchema });
-      if (submission.status !== "success") {
-        const key = String(formData.get("key") ?? "");
-        const message = Object.values(submission.error ?? {}).flat()[0] ?? "campaignKeywords:errors.badRequest";
-        return data({ form: "row" as const, refusal: { key, failure: TARGET_FAILURE.keyword, message, applyMin: false, values: { on: formData.get("on") === "yes", bid: String(formData.get("bid") ?? "") } } satisfies RowRefusal }, { status: 400 });
-      }
-      const v = submission.value;
-      const current = v.editOffers ? v.offers : null;
-      const outcome = await updateTarget(user, ctx, { version: v.version, kind: "keyword", key: v.key, on: v.on, bid: v.bid, offers: current ?? [], keepOffers: !v.editOffers, applyMin: v.applyMin }, locale);
-      if (!outcome.ok) {
-        const refusal: RowRefusal = {
-          key: v.key,
-          failure: outcome.failure,
-          message: outcome.message,
-          applyMin: (outcome.details ?? []).includes("campaignKeywords:errors.applyMinOffer"),
-          values: { on: v.on, bid: String(formData.get("bid") ?? "") },
-        };
-        return data({ form: "row" as const, refusal }, { status: statusOf(outcome) });
-      }
-      return redirectWithToast(here, { type: "success", title: v.applyMin ? "campaignKeywords:toast.minApplied" : "campaignKeywords:toast.saved", values: { name: v.key } });
-    }
-    case removeTargetsIntent: {
-      const submission = parseWithZod(formData, { schema: RemoveTargetsSchema });
-      if (submission.status !== "success") return data({ form: "list", failure: TARGET_FAILURE.keywordList, message: submission.error?.keys?.[0] ?? "campaignKeywords:errors.badRequest" } satisfies ListFailure, { status: 400 });
-      const outcome = await removeTargets(user, ctx, { version: submission.value.version, kind: "keyword", keys: submission.value.keys });
-      if (!outcome.ok) return refused(outcome);
-      return redirectWithToast(here, { type: "success", title: "campaignKeywords:toast.removed", values: { count: submission.value.keys.length } });
-    }
-    case applyMinBidTargetsIntent: {
-      const submission = parseWithZod(formData, { schema: ApplyMinBidTargetsSchema });
-      if (submission.status !== "success") return badRequest();
-      const outcome = await applyMinBidToTargets(user, ctx, { version: submission.value.version, kinds: ["keyword"] });
-      if (!outcome.ok) return refused(outcome);
-      return redirectWithToast(here, { type: "success", title: "campaignKeywords:toast.minAppliedAll" });
-    }
+    case updateTargetIntent:
+      return updateTargetReply(KEYWORDS_SECTION, { user, ctx, formData, here, locale });
+    case removeTargetsIntent:
+      return removeTargetsReply(KEYWORDS_SECTION, { user, ctx, formData, here, locale });
+    case applyMinBidTargetsIntent:
+      return applyMinBidAllReply(KEYWORDS_SECTION, { user, ctx, formData, here, locale });
     case negativeKeywordsIntent: {
       const submission = parseWithZod(formData, { schema: NegativeKeywordsSchema });
       if (submission.status !== "success") return data({ form: "negatives" as const, result: submission.reply(), failure: titleOf("keyword", true) }, { status: 400 });

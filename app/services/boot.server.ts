@@ -13,6 +13,7 @@ import { scheduleNotificationJobs } from "~/services/notifications.server";
 import { processScheduler } from "~/services/scheduler.server";
 import { scheduleReportJobs } from "~/services/reports.server";
 import { scheduleDisplayVolumeJob } from "~/services/display-volume.server";
+import { scheduleTargetSweepJob } from "~/services/campaigns/target-sweep.server";
 import { SETTLEMENT_JOB_ID, settlementJob } from "~/services/settlement.server";
 import { CATALOG_IMPORT_JOB } from "~/services/catalog-import.server";
 import { startTrafficSimulator } from "~/services/simulator.server";
@@ -77,6 +78,8 @@ async function startScheduler(settlementSeconds: number): Promise<void> {
   await scheduleDisplayVolumeJob(scheduler);
   // Catalog imports: one job per uploaded feed, run at once (ADR 34).
   scheduler.register(CATALOG_IMPORT_JOB);
+  // The daily sweep of target chunks whose campaign is gone (ADR 33).
+  await scheduleTargetSweepJob(scheduler);
   // No stop on exit: a run cut short keeps its lease until it expires, then is run again.
   scheduler.start();
 }

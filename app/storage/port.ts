@@ -37,7 +37,7 @@ import type { CampaignType } from "~/domain/retailer-settings";
 import type { Party } from "~/domain/availability";
 import type { CampaignView, CampaignViewData, Product, ProductInput } from "~/domain/catalog";
 import type { PublishedCampaign } from "~/domain/campaigns/publication";
-import type { TargetKind, Targets } from "~/domain/campaigns/targets";
+import type { CampaignTarget, TargetKind, Targets } from "~/domain/campaigns/targets";
 import { CAMPAIGN_SORTS, type CampaignSort } from "~/domain/campaigns/list";
 import type { EventRefusal, WalletCost } from "~/domain/metrics/events";
 import type { Micros } from "~/domain/metrics/metrics";
@@ -429,7 +429,11 @@ export interface CampaignsRepo {
   count(spec: CampaignListSpec, upTo: number): Promise<number>;
   /** Every campaign of a team (team status changes, publication). */
   listForTeam(teamId: string): Promise<Campaign[]>;
-  create(data: CampaignData, actor: Actor, id?: string): Promise<Campaign>;
+  /**
+   * Creates a campaign; with `targetsOf`, a copy of that campaign's targets (every kind, their
+   * counts and chunk counts) in the same transaction (NotFoundError when it is gone).
+   */
+  create(data: CampaignData, actor: Actor, id?: string, options?: { targetsOf?: string }): Promise<Campaign>;
   /**
    * Audited update (each changed field, before and after, under entity 'campaign'); ConflictError
    * on a stale expectVersion. `publish` is the publication to write in the same transaction.
@@ -444,7 +448,8 @@ export interface CampaignsRepo {
     options?: WriteOptions & { action?: string; publish?: (campaign: Campaign) => PublishedCampaign | null; walletBefore?: SelectedWallet | null },
   ): Promise<Campaign>;
   /**
-   * Moves a draft to deleted_campaign (deleted_by, deleted), removes its cache links; ConflictError
+   * Moves a draft to deleted_campaign (deleted_by, deleted), removes its cache links and its target
+   * chunks (TargetsRepo); ConflictError
    * on a stale version, NotFoundError when gone. The caller checks it is a draft.
    */
   delete(id: string, actor: Actor, now: Date, options?: WriteOptions): Promise<DeletedCampaign>;
@@ -1000,6 +1005,12 @@ export interface TargetKindChange {
   replace?: boolean;
   /** Reads every target of the kind and says what to set and remove (auto targeting). */
   rewrite?: (all: Targets) => { upsert: Targets; remove: string[] };
+  /**
+   * Each `upsert` entry with the target as stored in the transaction (undefined: a new one) gives
+   * the target to store: a list's save keeps what it does not set, without reading the targets
+   * before the transaction reads them again. Called again when the transaction is retried.
+   */
+  merge?: (key: string, proposed: CampaignTarget, current: CampaignTarget | undefined) => CampaignTarget;
 }
 export interface TargetChange {
   kinds: TargetKindChange[];
@@ -1022,6 +1033,11 @@ export interface TargetsRepo {
     actor: Actor,
     options?: WriteOptions & { action?: string; publish?: (campaign: Campaign) => PublishedCampaign | null; patch?: Patch<CampaignData> },
   ): Promise<{ campaign: Campaign; changed: number }>;
+  /**
+   * One page of the orphan sweep: the chunk documents (and their published twins) of campaigns
+   * that no longer exist are deleted. `next` is the cursor of the following page (null: done).
+   */
+  sweepOrphans(spec: { limit?: number; after?: string | null }): Promise<{ scanned: number; removed: number; next: string | null }>;
 }
 
 export interface Storage {

@@ -42,7 +42,8 @@ export const NOJS_FORMS: Record<string, NoJsTest | null> = {
   "add-keywords": { spec: "campaign-keywords.spec.ts", test: "add keywords with a bid under the floor and apply the minimum, import a CSV with bad lines, fix a row's bid, save negative keywords, remove one" },
   "add-products": { spec: "campaign-products.spec.ts", test: "add products by pasting ids, see the unknown one reported and a 3P one refused, switch one off, remove one, remove two after a confirmation" },
   "apply-min-bid": { spec: "campaign-editor.spec.ts", test: "a new draft's missing bid is set to the minimum by 'Apply min bid'" },
-  "apply-min-bid-targets": null,
+  // Needs a stored bid under a floor raised later: the floor prices are the server's, so the stateful spec.
+  "apply-min-bid-targets": { spec: "retailer-settings.stateful.spec.ts", test: "an operator sets floor prices for a keyword and a category and a product image host, sees them kept, and removes them" },
   "auto-targeting": { spec: "campaign-keywords.spec.ts", test: "find a category, add it as a hub with a bid under the minimum after 'Apply min bid', switch auto targeting on" },
   "bulk-apply": { spec: "campaign-list.spec.ts", test: "bulk edits the end date: the review and the result name the campaign that refuses it" },
   "bulk-products": { spec: "campaign-products.spec.ts", test: "add products by pasting ids, see the unknown one reported and a 3P one refused, switch one off, remove one, remove two after a confirmation" },

@@ -5,10 +5,11 @@
 import fs from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./a11y";
-import { en, enTexts, expect, Shell, submitAndWait, test } from "./fixtures";
+import { createCampaign, en, enTexts, expect, Shell, submitAndWait, test, uniqueName } from "./fixtures";
 
 const ct = enTexts("campaigns");
 const ih = enTexts("imageHosts");
+const kt = enTexts("campaignKeywords");
 
 /** axe runs inside the page, so only where JavaScript is on. */
 async function checkA11y(page: Page, javaScriptEnabled: boolean) {
@@ -162,9 +163,19 @@ test.describe("floor prices", () => {
   test.use({ role: "operator" });
   test.slow();
 
-  test("an operator sets floor prices for a keyword and a category and a product image host, sees them kept, and removes them", { tag: "@nojs" }, async ({ app, javaScriptEnabled }) => {
+  test("an operator sets floor prices for a keyword and a category and a product image host, sees them kept, and removes them", { tag: "@nojs" }, async ({ app, baseURL, javaScriptEnabled }) => {
     const { page } = app;
     const screen = new RetailerSettingsPage(page);
+    // A campaign's keyword bid at €0.20, before the keyword has a floor.
+    const campaignId = await createCampaign(page, baseURL!, { name: uniqueName("Floors e2e") });
+    const keywordsPath = `/campaigns/${campaignId}/keywords`;
+    await page.goto(keywordsPath);
+    const add = page.getByRole("form", { name: kt("add.title") });
+    await add.getByLabel(kt("add.label"), { exact: true }).fill("coffee");
+    await add.getByLabel(kt("add.bid"), { exact: true }).fill("0.20");
+    await submitAndWait(page, keywordsPath, () => add.getByRole("button", { name: kt("add.submit"), exact: true }).click());
+    const coffeeBid = page.getByRole("table", { name: kt("caption.keyword") }).getByRole("textbox", { name: kt("bid.of", { name: "coffee" }) });
+    await expect(coffeeBid).toHaveValue("0.20");
     await screen.goto();
     const floors = page.getByRole("region", { name: r("floors.title"), exact: true });
     const save = floors.getByRole("button", { name: r("floors.save"), exact: true });
@@ -212,6 +223,15 @@ test.describe("floor prices", () => {
       const reloaded = await page.reload();
       expect(reloaded!.headers()["content-security-policy"]).toContain("img-src 'self' data: blob: https://images.example-retailer.com;");
       await expect(hostsField).toHaveValue("https://images.example-retailer.com");
+
+      // The campaign's keyword is now under its floor: 'Apply min bid to all' raises it to €0.40.
+      await page.goto(keywordsPath);
+      const raise = page.getByRole("button", { name: kt("applyMinAll"), exact: true });
+      await expect(page.getByText(kt("belowFloorCount_one", { count: 1 }))).toBeVisible();
+      await submitAndWait(page, keywordsPath, () => raise.click());
+      await expect(new Shell(page).toast(kt("toast.minAppliedAll"))).toBeVisible();
+      await expect(coffeeBid).toHaveValue("0.40");
+      await expect(raise).toHaveCount(0);
     } finally {
       await screen.goto();
       const hostsField = page.getByRole("region", { name: ih("title"), exact: true }).getByLabel(ih("label"), { exact: true });

@@ -18,6 +18,7 @@ let routes: {
   keywords: typeof import("~/routes/campaigns.$campaignId.keywords");
   categories: typeof import("~/routes/campaigns.$campaignId.categories");
   products: typeof import("~/routes/campaigns.$campaignId.products");
+  layout: typeof import("~/routes/campaigns.$campaignId");
 };
 let t: Awaited<ReturnType<typeof import("~/services/i18n.server").getFixedT>>;
 const cookies: Record<string, string> = {};
@@ -85,6 +86,7 @@ beforeAll(async () => {
     keywords: await import("~/routes/campaigns.$campaignId.keywords"),
     categories: await import("~/routes/campaigns.$campaignId.categories"),
     products: await import("~/routes/campaigns.$campaignId.products"),
+    layout: await import("~/routes/campaigns.$campaignId"),
   };
   t = await (await import("~/services/i18n.server")).getFixedT("en-GB");
   for (const email of ["retailer.admin@example.com", "retailer.viewer@example.com", "supplier.admin@example.com", "supplier.viewer@example.com"]) {
@@ -152,6 +154,30 @@ describe("keywords", () => {
     expect((await postKeywords("supplier.admin", id, { intent: "remove-targets", kind: "keyword" }, [["keys", "socks"], ["keys", "running shoes"]])).status).toBe(302);
     expect(await targets(id)).toEqual({});
     expect((await fresh(id)).counts?.keywords).toBe(0);
+  });
+
+  it("refuses a row's change of a keyword no longer there with 'unknown target', whatever else is wrong with the form", async () => {
+    const id = await newCampaign();
+    await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "gone soon\nstays", bid: "1" });
+    const stale = String((await fresh(id)).version);
+    expect((await postKeywords("supplier.admin", id, { intent: "remove-targets", kind: "keyword", keys: "gone soon" })).status).toBe(302);
+    const unknown = message("campaignKeywords:errors.unknownTarget");
+    const forms: Record<string, string>[] = [
+      { intent: "update-target", kind: "keyword", key: "gone soon", on: "yes", bid: "2" },
+      { intent: "update-target", kind: "keyword", key: "gone soon", on: "yes", bid: "0.01" },
+      { intent: "update-target", kind: "keyword", key: "gone soon", on: "yes", bid: "2", version: stale },
+    ];
+    for (const form of forms) {
+      const outcome = await postKeywords("supplier.admin", id, form);
+      expect(outcome.status, JSON.stringify(form)).toBe(400);
+      expect(message(outcome.data.refusal.message)).toBe(unknown);
+      expect(t(outcome.data.refusal.failure)).toBe("Upsert or Remove keyword");
+    }
+    // The one left is changed, once: a stale form for it is a conflict.
+    expect((await postKeywords("supplier.admin", id, { intent: "update-target", kind: "keyword", key: "stays", on: "yes", bid: "2.50" })).status).toBe(302);
+    expect((await targets(id)).stays).toMatchObject({ bid: 250, on: true, auto: false });
+    expect((await postKeywords("supplier.admin", id, { intent: "update-target", kind: "keyword", key: "stays", on: "yes", bid: "3", version: stale })).status).toBe(409);
+    expect(Object.keys(await targets(id))).toEqual(["stays"]);
   });
 
   it("imports a CSV's named column: bad lines counted and reported, the good ones stored in one change", async () => {
@@ -249,6 +275,89 @@ describe("categories and auto targeting", () => {
     const left = await targets(id, "productCategory");
     expect(Object.values(left).map((x) => x.offers)).toEqual([[sku("B")]]);
     expect((await fresh(id)).counts?.productCategories).toBe(1);
+  });
+});
+
+describe("duplicate and delete", () => {
+  const postLayout = (who: string, id: string, form: Record<string, string>) => post(`/campaigns/${id}`, routes.layout.action, who, id, form);
+  const chunksOf = async (id: string) => {
+    const store = app.m.storageIndex.getDocumentStoreForTests();
+    let count = 0;
+    for (const collection of ["campaign_target", "cache_campaign_target"]) {
+      let after: string | null = null;
+      do {
+        const page: { items: { campaign: string }[]; next: string | null } = await store.query<{ campaign: string }>(collection, { limit: 200, after });
+        count += page.items.filter((doc) => doc.campaign === id).length;
+        after = page.next;
+      } while (after);
+    }
+    return count;
+  };
+
+  it("duplicates a campaign with its keywords, categories, product categories and negative keywords (bids, on/off, offers), counts right; deleting the draft removes its targets", async () => {
+    const id = await newCampaign();
+    await post(`/campaigns/${id}/products`, routes.products.action, "supplier.admin", id, { intent: "add-products", ids: `${sku("A")} ${sku("B")}` });
+    await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "copied shoes\ncopied boots", bid: "1.50" });
+    await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "alpha copied" }, [["offers", sku("A")]]);
+    await postKeywords("supplier.admin", id, { intent: "update-target", kind: "keyword", key: "copied boots", bid: "2.10" });
+    await postKeywords("supplier.admin", id, { intent: "save-negative-keywords", negatives: "free\ncheap" });
+    const page = await run(routes.categories.loader, getRequest(`${categoriesPath(id)}?cq=${encodeURIComponent(`kwtest ${RUN} tea`)}`, { cookie: cookies["supplier.admin"] }), { campaignId: id });
+    const hit = page.data.add.hits[0];
+    expect((await postCategories("supplier.admin", id, { intent: "add-category", kind: "category", categoryId: hit.id, placement: "hub", bid: "0.40" })).status).toBe(302);
+    expect((await postCategories("supplier.admin", id, { intent: "auto-targeting", state: "on" })).status).toBe(302);
+    const source = await fresh(id);
+    expect(source.counts).toEqual({ keywords: 3, categories: 0, hubs: 1, productCategories: 2 });
+
+    const duplicated = await postLayout("supplier.admin", id, { intent: "duplicate-campaign" });
+    expect(duplicated.status, JSON.stringify(duplicated.data)).toBe(302);
+    const copyId = duplicated.location!.split("/").pop()!;
+    expect(copyId).not.toBe(id);
+    const copy = await fresh(copyId);
+    expect(copy.status).toBe("draft");
+    expect(copy.counts).toEqual(source.counts);
+    expect(copy.negativeKeywords).toEqual(["free", "cheap"]);
+    const copied = await targets(copyId);
+    expect(copied).toEqual(await targets(id));
+    expect(copied["copied boots"]).toMatchObject({ bid: 210, on: false, offers: null });
+    expect(copied["alpha copied"]).toMatchObject({ on: true, offers: [sku("A")] });
+    expect(await targets(copyId, "category")).toEqual({ [hit.id]: expect.objectContaining({ placement: "hub", bid: 40 }) });
+    expect(await targets(copyId, "productCategory")).toEqual(await targets(id, "productCategory"));
+    // The copy's Keywords section shows them, and its changes are its own.
+    const shown = await loadKeywords("supplier.admin", copyId);
+    expect(shown.data.section.rows.map((r: { key: string }) => r.key).sort()).toEqual(["alpha copied", "copied boots", "copied shoes"]);
+    expect((await postKeywords("supplier.admin", copyId, { intent: "remove-targets", kind: "keyword", keys: "copied shoes" })).status).toBe(302);
+    expect((await fresh(copyId)).counts?.keywords).toBe(2);
+    expect(Object.keys(await targets(id))).toContain("copied shoes");
+
+    // Deleting the copy (a draft) removes its target chunks; the source's stay.
+    expect(await chunksOf(copyId)).toBeGreaterThan(0);
+    const deleted = await postLayout("supplier.admin", copyId, { intent: "campaign-action", action: "delete", confirmed: "yes" });
+    expect(deleted.status, JSON.stringify(deleted.data)).toBe(302);
+    expect(await fresh(copyId)).toBeNull();
+    expect(await chunksOf(copyId)).toBe(0);
+    expect(Object.keys(await targets(id)).sort()).toEqual(["alpha copied", "copied boots", "copied shoes"]);
+  });
+
+  it("sweeps the target chunks of a campaign gone without them, on the scheduler's daily job", async () => {
+    const id = await newCampaign();
+    await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "orphan one\norphan two" });
+    const kept = await newCampaign();
+    await postKeywords("supplier.admin", kept, { intent: "add-keywords", keywords: "kept one" });
+    // As a deletion did before it removed the chunks: the campaign document alone is gone.
+    await app.m.storageIndex.getDocumentStoreForTests().delete("campaign", id);
+    expect(await chunksOf(id)).toBeGreaterThan(0);
+    const { createScheduler } = await import("~/services/scheduler.server");
+    const { scheduleTargetSweepJob } = await import("~/services/campaigns/target-sweep.server");
+    let now = new Date("2026-11-26T12:00:00.000Z");
+    const scheduler = createScheduler({ clock: () => now, owner: "test" });
+    await scheduleTargetSweepJob(scheduler);
+    expect(await scheduler.tick()).toEqual([]);
+    // 03:30 in Paris the next day.
+    now = new Date("2026-11-27T02:31:00.000Z");
+    const ran = await scheduler.tick();
+    expect(ran.map((r) => [r.kind, r.outcome])).toEqual([["target-chunks-sweep", "done"]]);
+    expect(await chunksOf(id)).toBe(0);
+    expect(Object.keys(await targets(kept))).toEqual(["kept one"]);
   });
 });
 

@@ -165,5 +165,81 @@ export function runTargetsContract(name: string, makeStore: () => Promise<Docume
       expect(campaign.counts).toMatchObject({ keywords: 3, productCategories: 0 });
       expect(Object.keys(await storage.targets.getPublished(c.id, "keyword")).sort()).toEqual(["all", "shoes"]);
     });
+
+    it("copies every kind's targets into a duplicate with the counts and chunk counts, in its create; the source keeps its own", async () => {
+      const c = await newCampaign();
+      const many = Array.from({ length: BUCKET_TARGETS + 200 }, (_, i) => `keyword ${i}`);
+      await storage.targets.change(
+        c.id,
+        {
+          kinds: [
+            { kind: "keyword", upsert: { ...keywords(many), off: { ...newTarget({ name: "Off", bid: 70, offers: ["P1"] }, NOW), on: false } } },
+            { kind: "category", upsert: { grocery: newTarget({ name: "Grocery", placement: "hub", bid: 30 }, NOW) } },
+            { kind: "productCategory", upsert: { tea: newTarget({ name: "Tea", placement: "pdp", auto: true, offers: ["P1"] }, NOW) } },
+          ],
+        },
+        EDITOR,
+        { publish, patch: { negativeKeywords: ["free"] } },
+      );
+      const source = (await storage.campaigns.getOne(c.id))!;
+      const { id: _id, version: _version, counts: _counts, targetBuckets: _buckets, ...data } = source;
+      const copy = await storage.campaigns.create({ ...data, name: "Copy", status: "draft" }, EDITOR, undefined, { targetsOf: c.id });
+      expect(copy.counts).toEqual({ keywords: many.length + 1, categories: 0, hubs: 1, productCategories: 1 });
+      expect(copy.targetBuckets).toEqual(source.targetBuckets);
+      expect((await storage.campaigns.getOne(copy.id))!.counts).toEqual(copy.counts);
+      for (const kind of ["keyword", "category", "productCategory"] as const) {
+        expect(await storage.targets.list(copy.id, kind)).toEqual(await storage.targets.list(c.id, kind));
+      }
+      expect((await storage.targets.list(copy.id, "keyword")).off).toMatchObject({ on: false, bid: 70, offers: ["P1"] });
+      // A draft: nothing of it is published.
+      expect(await storage.targets.getPublished(copy.id, "keyword")).toEqual({});
+      // The copy's targets are its own: changing them leaves the source's as they were.
+      await storage.targets.change(copy.id, { kinds: [{ kind: "keyword", remove: ["off"] }] }, EDITOR);
+      expect((await storage.targets.list(c.id, "keyword")).off).toBeDefined();
+      expect((await storage.campaigns.getOne(c.id))!.counts?.keywords).toBe(many.length + 1);
+      await expect(storage.campaigns.create({ ...data, name: "Gone" }, EDITOR, undefined, { targetsOf: "no-such-campaign" })).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it("deletes a campaign's chunks (its own and the published ones) with it; the sweep removes chunks whose campaign is gone, and only those", async () => {
+      const chunksOf = async (id: string, collection: string) => {
+        const page = await store.query<{ campaign: string }>(collection, { limit: 500 });
+        return page.items.filter((doc) => doc.campaign === id).length;
+      };
+      const kept = await newCampaign();
+      await storage.targets.change(kept.id, { kinds: [{ kind: "keyword", upsert: keywords(["kept"]) }] }, EDITOR, { publish });
+      const deleted = await newCampaign();
+      await storage.targets.change(
+        deleted.id,
+        { kinds: [{ kind: "keyword", upsert: keywords(Array.from({ length: BUCKET_TARGETS + 10 }, (_, i) => `k${i}`)) }, { kind: "category", upsert: { grocery: newTarget({ name: "Grocery" }, NOW) } }] },
+        EDITOR,
+        { publish },
+      );
+      expect(await chunksOf(deleted.id, COLLECTIONS.campaignTarget)).toBe(3);
+      expect(await chunksOf(deleted.id, COLLECTIONS.cacheCampaignTarget)).toBe(3);
+      await storage.campaigns.delete(deleted.id, EDITOR, NOW);
+      expect(await chunksOf(deleted.id, COLLECTIONS.campaignTarget)).toBe(0);
+      expect(await chunksOf(deleted.id, COLLECTIONS.cacheCampaignTarget)).toBe(0);
+      expect((await storage.campaigns.getDeleted(deleted.id))?.counts?.keywords).toBe(BUCKET_TARGETS + 10);
+
+      // A campaign gone without its chunks (deleted before deletions removed them): the sweep's work.
+      const orphan = await newCampaign();
+      await storage.targets.change(orphan.id, { kinds: [{ kind: "keyword", upsert: keywords(Array.from({ length: BUCKET_TARGETS + 10 }, (_, i) => `o${i}`)) }] }, EDITOR, { publish });
+      await store.delete(COLLECTIONS.campaign, orphan.id);
+      let after: string | null = null;
+      let removed = 0;
+      let pages = 0;
+      do {
+        const page = await storage.targets.sweepOrphans({ after, limit: 1 });
+        removed += page.removed;
+        after = page.next;
+        pages++;
+      } while (after && pages < 20);
+      expect(removed).toBe(2);
+      expect(pages).toBe(3);
+      expect(await chunksOf(orphan.id, COLLECTIONS.campaignTarget)).toBe(0);
+      expect(await chunksOf(orphan.id, COLLECTIONS.cacheCampaignTarget)).toBe(0);
+      expect(Object.keys(await storage.targets.list(kept.id, "keyword"))).toEqual(["kept"]);
+      expect(Object.keys(await storage.targets.getPublished(kept.id, "keyword"))).toEqual(["kept"]);
+    });
   });
 }

@@ -302,7 +302,7 @@ export function duplicateCampaignData(source: Campaign, copyName: string, by: st
     dailyCapReached: _dailyCapReached,
     todaySpendMicros: _todaySpendMicros,
     capsReached: _capsReached,
-    // Targets stay with their campaign (their chunks are its own): the copy starts without.
+    // Targets live in their campaign's chunks: the storage copies them, with these (ADR 33).
     counts: _counts,
     targetBuckets: _targetBuckets,
     ...data

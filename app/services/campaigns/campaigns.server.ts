@@ -592,12 +592,21 @@ async function refreshTeamCampaignCounters(teamId: string, campaignId: string, p
   }
 }
 
-/** Duplicate: a new draft copy; returns its id (no toast, spec section 8). */
+/**
+ * Duplicate: a new draft copy with the campaign's keyword, category and product-category targets
+ * (bids, on/off, offers) and negative keywords, in one transaction; returns its id (no toast,
+ * spec section 8).
+ */
 export async function duplicateCampaign(user: User, ctx: CampaignContext, copyName: string): Promise<Result<string>> {
   if (!can(user, "Campaign", "create", { teamId: ctx.team.id })) return forbidden();
   const copy = duplicateCampaignData(ctx.campaign, copyName, user.email, new Date());
-  const created = await getStorage().campaigns.create(copy, auditActor(user));
-  return ok(created.id);
+  try {
+    const created = await getStorage().campaigns.create(copy, auditActor(user), undefined, { targetsOf: ctx.campaign.id });
+    return ok(created.id);
+  } catch (error) {
+    if (error instanceof NotFoundError) return notFound();
+    throw error;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -99,7 +99,15 @@ function bidRefusal(bid: Cents, floor: Cents | null, ctx: BidContext, locale: st
   return check.limitCents === undefined ? check.reason : withValues(check.reason, { 0: money(check.limitCents, locale) });
 }
 
-async function save(user: User, ctx: CampaignContext, change: TargetChange, version: number, title: TargetFailureTitle, options: { action?: string; patch?: Patch<CampaignData> } = {}): Promise<TargetOutcome> {
+async function save(
+  user: User,
+  ctx: CampaignContext,
+  change: TargetChange,
+  version: number,
+  title: TargetFailureTitle,
+  options: { action?: string; patch?: Patch<CampaignData> } = {},
+  unknownTarget?: () => TargetFailure,
+): Promise<TargetOutcome> {
   const refusal = editRefusal(user, ctx);
   if (refusal) return refusedAs(title, refusal);
   const settings = await getRetailerSettings();
@@ -114,6 +122,12 @@ async function save(user: User, ctx: CampaignContext, change: TargetChange, vers
     const warnings = exceedsKeywordWarning(count) ? [withValues("campaignKeywords:warnings.tooMany", { count, max: KEYWORD_WARNING_THRESHOLD })] : [];
     return { ok: true, value: campaign, warnings };
   } catch (error) {
+    if (error instanceof UnknownTargetError && unknownTarget) return unknownTarget();
+    // A row's change: a target gone (or its campaign) is said first, as when it was read before the change.
+    if (unknownTarget && (error instanceof ConflictError || error instanceof NotFoundError)) {
+      const key = change.kinds[0] && Object.keys(change.kinds[0].upsert ?? {})[0];
+      if (key !== undefined && !(await getStorage().targets.list(ctx.campaign.id, change.kinds[0]!.kind))[key]) return unknownTarget();
+    }
     if (error instanceof ConflictError) return refusedAs(title, fail("conflict", "errors.conflict"));
     if (error instanceof NotFoundError) return refusedAs(title, notFound());
     console.error(JSON.stringify({ level: "error", msg: "Targets save failed", campaignId: ctx.campaign.id, error: error instanceof Error ? error.message : String(error) }));
@@ -159,14 +173,21 @@ export async function addKeywords(user: User, ctx: CampaignContext, input: AddKe
   if (denied) return denied;
   if (!input.keywords.length) return refusedAs(title, fail("invalid", "campaignKeywords:errors.noKeywords", { field: "keywords" }));
   const bids = await bidContext();
-  const existing = await getStorage().targets.list(ctx.campaign.id, "keyword");
-  const fresh = input.keywords.filter((k) => !existing[k.key]);
-  const after = input.replace ? input.keywords.length : Object.keys(existing).length + fresh.length;
-  if (after > MAX_KEYWORDS) {
-    return refusedAs(title, fail("invalid", withValues("campaignKeywords:errors.tooManyKeywords", { max: MAX_KEYWORDS }), { field: "keywords" }));
+  // The stored keywords are read before the change only when the list could pass its limit: the
+  // campaign's count says so (a stale one is refused by the version check). Otherwise the change
+  // merges each keyword with the one stored, in its transaction, which reads their chunks anyway.
+  const known = ctx.campaign.counts?.keywords ?? 0;
+  const mayExceed = input.replace ? input.keywords.length > MAX_KEYWORDS : known + input.keywords.length > MAX_KEYWORDS;
+  if (mayExceed) {
+    const existing = input.replace ? {} : await getStorage().targets.list(ctx.campaign.id, "keyword");
+    const after = input.replace ? input.keywords.length : Object.keys(existing).length + input.keywords.filter((k) => !existing[k.key]).length;
+    if (after > MAX_KEYWORDS) {
+      return refusedAs(title, fail("invalid", withValues("campaignKeywords:errors.tooManyKeywords", { max: MAX_KEYWORDS }), { field: "keywords" }));
+    }
   }
   const offers = chosenOffers(ctx, input.offers);
   const now = new Date();
+  const iso = now.toISOString();
   const upsert: Targets = {};
   let highestFloor: Cents | null = null;
   for (const k of input.keywords) {
@@ -180,15 +201,21 @@ export async function addKeywords(user: User, ctx: CampaignContext, input: AddKe
         highestFloor = Math.max(highestFloor ?? 0, Math.max(bids.limits.minCents, floor ?? 0));
       }
     }
-    const before = existing[k.key];
-    upsert[k.key] = before ? { ...before, bid: bid ?? before.bid, offers, updated: now.toISOString() } : newTarget({ name: k.name, bid, offers, url: null }, now);
+    upsert[k.key] = newTarget({ name: k.name, bid, offers, url: null }, now);
   }
   if (highestFloor !== null) {
     return refusedAs(title, fail("invalid", withValues("campaigns:bidding.minBid", { 0: money(highestFloor, locale) }), { field: "bid", details: ["campaignKeywords:errors.applyMinOffer"] }));
   }
-  const outcome = await save(user, ctx, { kinds: [{ kind: "keyword", upsert, replace: input.replace }] }, input.version, title, { action: input.applyMin ? "apply-min-bid" : "update" });
+  // A keyword already there keeps its name, state and dates; it takes the bid (when one is given) and the offers.
+  const fresh = new Map<string, boolean>();
+  const merge = (key: string, proposed: CampaignTarget, current: CampaignTarget | undefined): CampaignTarget => {
+    fresh.set(key, !current);
+    return current ? { ...current, bid: proposed.bid ?? current.bid, offers, updated: iso } : proposed;
+  };
+  const outcome = await save(user, ctx, { kinds: [{ kind: "keyword", upsert, replace: input.replace, merge }] }, input.version, title, { action: input.applyMin ? "apply-min-bid" : "update" });
   if (!outcome.ok) return outcome;
-  return { ...outcome, added: fresh.length, updated: input.keywords.length - fresh.length };
+  const added = [...fresh.values()].filter(Boolean).length;
+  return { ...outcome, added, updated: input.keywords.length - added };
 }
 
 export interface UpdateTargetInput {
@@ -204,33 +231,48 @@ export interface UpdateTargetInput {
   keepOffers?: boolean;
 }
 
-/** One target's on/off, bid, offers (and a category's placement). */
+/** A row's change of a target no longer stored (removed meanwhile): thrown from its merge, so nothing is written. */
+class UnknownTargetError extends Error {}
+
+/**
+ * One target's on/off, bid, offers (and a category's placement). The target is merged in the
+ * change's own transaction (its chunk read once, there); it is read before only to tell a refused
+ * bid of a target that is gone from 'unknown target', as the first check.
+ */
 export async function updateTarget(user: User, ctx: CampaignContext, input: UpdateTargetInput, locale: string): Promise<TargetOutcome> {
   const title = titleOf(input.kind, false);
   const denied = targetsDenied(user, ctx, title);
   if (denied) return denied;
-  const all = await getStorage().targets.list(ctx.campaign.id, input.kind);
-  const current = all[input.key];
-  if (!current) return refusedAs(title, fail("invalid", "campaignKeywords:errors.unknownTarget"));
+  const unknown = () => refusedAs(title, fail("invalid", "campaignKeywords:errors.unknownTarget"));
   const bids = await bidContext();
   const floor = floorOf(input.kind, input.key, bids);
   let bid = input.bid;
   if (bid !== null) {
     if (input.applyMin) bid = applyTargetMinBid(bid, bids.limits, floor);
     const refused = bidRefusal(bid, floor, bids, locale);
-    if (refused) return refusedAs(title, fail("invalid", refused, { field: "bid", details: refused.startsWith("campaigns:bidding.minBid") ? ["campaignKeywords:errors.applyMinOffer"] : [] }));
+    if (refused) {
+      if (!(await getStorage().targets.list(ctx.campaign.id, input.kind))[input.key]) return unknown();
+      return refusedAs(title, fail("invalid", refused, { field: "bid", details: refused.startsWith("campaigns:bidding.minBid") ? ["campaignKeywords:errors.applyMinOffer"] : [] }));
+    }
   }
-  const next: CampaignTarget = {
-    ...current,
-    on: input.on,
-    bid,
-    offers: input.keepOffers ? current.offers : chosenOffers(ctx, input.offers),
-    placement: input.kind === "keyword" ? current.placement : targetPlacement(input.kind, input.placement ?? current.placement),
-    // A target changed by hand is the user's: auto targeting no longer deletes it.
-    auto: false,
-    updated: new Date().toISOString(),
+  const now = new Date();
+  const offers = input.keepOffers ? null : chosenOffers(ctx, input.offers);
+  const merge = (_key: string, _proposed: CampaignTarget, current: CampaignTarget | undefined): CampaignTarget => {
+    if (!current) throw new UnknownTargetError();
+    return {
+      ...current,
+      on: input.on,
+      bid,
+      offers: input.keepOffers ? current.offers : offers,
+      placement: input.kind === "keyword" ? current.placement : targetPlacement(input.kind, input.placement ?? current.placement),
+      // A target changed by hand is the user's: auto targeting no longer deletes it.
+      auto: false,
+      updated: now.toISOString(),
+    };
   };
-  return save(user, ctx, { kinds: [{ kind: input.kind, upsert: { [input.key]: next } }] }, input.version, title, { action: input.applyMin ? "apply-min-bid" : "update" });
+  // The proposed target only names the key: the merge makes it from the stored one.
+  const upsert = { [input.key]: newTarget({ name: input.key, bid }, now) };
+  return save(user, ctx, { kinds: [{ kind: input.kind, upsert, merge }] }, input.version, title, { action: input.applyMin ? "apply-min-bid" : "update" }, unknown);
 }
 
 /** Removes targets (one, or those selected). */

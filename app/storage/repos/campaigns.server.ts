@@ -22,6 +22,7 @@ import {
 import { appendAuditInTransaction, auditBy, diffFields } from "~/storage/repos/audit.server";
 import { fillPage, selectiveSearchKey } from "~/storage/repos/paging.server";
 import { preparePublication } from "~/storage/repos/publication.server";
+import { prepareTargetsCopy, removeTargetChunks } from "~/storage/repos/targets.server";
 
 /**
  * The stored sort key of the end date. A campaign without end date runs for ever: it sorts after
@@ -164,12 +165,23 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
       } while (after);
       return all;
     },
-    async create(data, actor, id = randomUUID()) {
+    async create(data, actor, id = randomUUID(), options) {
       const now = new Date();
       const { id: _id, version: _version, endSort: _endSort, ...input } = withUtcInstants(data as CampaignData & { id?: string; version?: number; endSort?: string });
       const doc: StoredCampaignData = { ...input, ...nameKeys(input.name), endSort: endSortKey(input.endDate) };
       await store.transaction(async (tx) => {
+        // A duplicate's targets: the source's chunks copied with the campaign, its counts with them.
+        let copyTargets: (() => void) | null = null;
+        if (options?.targetsOf) {
+          const source = await tx.get<StoredCampaignData>(C, options.targetsOf);
+          if (!source) throw new NotFoundError(C, options.targetsOf);
+          const copy = await prepareTargetsCopy(tx, source, id);
+          doc.counts = copy.counts;
+          doc.targetBuckets = copy.targetBuckets;
+          copyTargets = copy.write;
+        }
         tx.create<StoredCampaignData>(C, id, doc);
+        copyTargets?.();
         appendAuditInTransaction(
           tx,
           { ...auditBy(actor), action: "create", entity: "campaign", entityId: id, teamId: doc.team, changes: auditChanges(null, doc as unknown as Record<string, unknown>) },
@@ -216,6 +228,8 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
         const copy: DeletedCampaignData = { ...data, status: "deleted", deleted_by: actor.by, deleted: now.toISOString() };
         tx.set<DeletedCampaignData>(COLLECTIONS.deletedCampaign, id, copy);
         tx.delete(C, id);
+        // Its targets go with it (the deleted copy keeps their counts).
+        removeTargetChunks(tx, id, current.targetBuckets);
         write();
         appendAuditInTransaction(
           tx,

@@ -92,8 +92,41 @@ export function bucketsFor(count: number): number {
 
 function published(targets: Targets): Record<string, PublishedTarget> {
   const out: Record<string, PublishedTarget> = {};
-  for (const [key, t] of Object.entries(targets)) if (t.on) out[key] = { bid: t.bid, offers: t.offers, placement: t.placement };
+  for (const key in targets) {
+    const t = targets[key]!;
+    if (t.on) out[key] = { bid: t.bid, offers: t.offers, placement: t.placement };
+  }
   return out;
+}
+
+/**
+ * Whether two stored targets are the same, field by field (arrays of ids element by element):
+ * what comparing their JSON said, without serialising a thousand targets on every save.
+ */
+export function sameTarget(a: CampaignTarget, b: CampaignTarget): boolean {
+  if (a === b) return true;
+  const ak = Object.keys(a) as (keyof CampaignTarget)[];
+  const bk = Object.keys(b);
+  if (ak.length !== bk.length) return JSON.stringify(a) === JSON.stringify(b);
+  for (let i = 0; i < ak.length; i++) {
+    const k = ak[i]!;
+    // The same fields in the same order (as JSON would compare them), the same values.
+    if (k !== bk[i]) return JSON.stringify(a) === JSON.stringify(b);
+    const x = a[k];
+    const y = b[k];
+    if (x === y) continue;
+    if (Array.isArray(x) && Array.isArray(y)) {
+      if (x.length !== y.length) return false;
+      for (let j = 0; j < x.length; j++) if (x[j] !== y[j]) return false;
+      continue;
+    }
+    if (typeof x === "object" && x !== null && typeof y === "object" && y !== null) {
+      if (JSON.stringify(x) !== JSON.stringify(y)) return false;
+      continue;
+    }
+    return false;
+  }
+  return true;
 }
 
 function countField(kind: TargetKind): (keyof TargetCounts)[] {
@@ -112,6 +145,58 @@ function describe(keys: readonly string[], targets: Targets): string | null {
   });
   return keys.length > 20 ? `${shown.join("; ")}; +${keys.length - 20}` : shown.join("; ");
 }
+
+const TARGET_KINDS: readonly TargetKind[] = ["keyword", "category", "productCategory"];
+
+/** Every chunk id of a campaign, by its chunk counts (the console's chunks and the published ones share ids). */
+function chunkIdsOf(campaignId: string, targetBuckets: Partial<Record<TargetKind, number>> | undefined): { kind: TargetKind; bucket: number; id: string }[] {
+  const out: { kind: TargetKind; bucket: number; id: string }[] = [];
+  for (const kind of TARGET_KINDS) {
+    const n = targetBuckets?.[kind] ?? 0;
+    for (let b = 0; b < n; b++) out.push({ kind, bucket: b, id: chunkId(campaignId, kind, b) });
+  }
+  return out;
+}
+
+/**
+ * A copy of a campaign's targets for a new campaign (a duplicate), inside the caller's
+ * transaction: reads the source's chunks now (reads come first) and returns the counts and chunk
+ * counts the new campaign starts with, and the writes of its chunks. The chunks keep their
+ * spread (same count, same hash), so each is copied whole under the new id, nothing re-sorted.
+ * The copy is a draft: nothing is published.
+ */
+export async function prepareTargetsCopy(
+  tx: TransactionContext,
+  source: Pick<StoredCampaignData, "counts" | "targetBuckets"> & { id: string },
+  toId: string,
+): Promise<{ counts: TargetCounts; targetBuckets: Partial<Record<TargetKind, number>>; write: () => void }> {
+  const ids = chunkIdsOf(source.id, source.targetBuckets);
+  const docs = await Promise.all(ids.map(({ id }) => tx.get<TargetChunkData>(COLLECTIONS.campaignTarget, id)));
+  const targetBuckets: Partial<Record<TargetKind, number>> = {};
+  for (const kind of TARGET_KINDS) if (source.targetBuckets?.[kind]) targetBuckets[kind] = source.targetBuckets[kind];
+  return {
+    counts: { ...NO_TARGET_COUNTS, ...source.counts },
+    targetBuckets,
+    write: () => {
+      ids.forEach(({ kind, bucket }, i) => {
+        const doc = docs[i];
+        if (!doc || !Object.keys(doc.targets).length) return;
+        tx.set<TargetChunkData>(COLLECTIONS.campaignTarget, chunkId(toId, kind, bucket), { campaign: toId, kind, bucket, targets: doc.targets });
+      });
+    },
+  };
+}
+
+/** The deletes of every chunk of a campaign (its own and the published ones), in the caller's transaction. */
+export function removeTargetChunks(tx: TransactionContext, campaignId: string, targetBuckets: Partial<Record<TargetKind, number>> | undefined): void {
+  for (const { id } of chunkIdsOf(campaignId, targetBuckets)) {
+    tx.delete(COLLECTIONS.campaignTarget, id);
+    tx.delete(COLLECTIONS.cacheCampaignTarget, id);
+  }
+}
+
+/** Chunk documents the orphan sweep reads a page at a time (each at most about 600 KB). */
+const SWEEP_PAGE = 25;
 
 export function createTargetsRepo(store: DocumentStore): TargetsRepo {
   const C = COLLECTIONS.campaign;
@@ -148,6 +233,25 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       return out;
     },
 
+    async sweepOrphans(spec) {
+      // Chunk ids start with their campaign's id, so a page by id holds few campaigns.
+      const page = await store.query<TargetChunkData>(T, { limit: Math.min(spec.limit ?? SWEEP_PAGE, SWEEP_PAGE), after: spec.after ?? null });
+      const campaignIds = [...new Set(page.items.map((doc) => doc.campaign))];
+      const alive = new Set((await store.getMany<StoredCampaignData>(C, campaignIds)).map((c) => c.id));
+      const orphans = page.items.filter((doc) => !alive.has(doc.campaign)).map((doc) => doc.id);
+      // A campaign's id is never reused, and a chunk is only ever written in the same transaction
+      // as its campaign's document: a chunk whose campaign is gone stays an orphan.
+      if (orphans.length) {
+        await store.transaction(async (tx) => {
+          for (const id of orphans) {
+            tx.delete(T, id);
+            tx.delete(P, id);
+          }
+        });
+      }
+      return { scanned: page.items.length, removed: orphans.length, next: page.next };
+    },
+
     async change(campaignId, change, actor, options) {
       const now = new Date();
       return store.transaction(async (tx) => {
@@ -179,18 +283,28 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
     for (const kindChange of change.kinds) {
       const { kind } = kindChange;
       const n = bucketsOf[kind] ?? 0;
-      const upsert = kindChange.upsert ?? {};
+      const proposed = kindChange.upsert ?? {};
       const remove = kindChange.remove ?? [];
       const whole = kindChange.replace === true || !!kindChange.rewrite;
-      const keys = [...Object.keys(upsert), ...remove];
+      const keys = [...Object.keys(proposed), ...remove];
       let chunks = n ? await readChunks(get, campaignId, kind, whole ? Array.from({ length: n }, (_, b) => b) : new Set(keys.map((k) => bucketOf(k, n)))) : new Map<number, Targets>();
       // The targets before, of the chunks read.
       const before: Targets = {};
       for (const targets of chunks.values()) Object.assign(before, targets);
+      // What is set: as given, or merged with the targets as stored.
+      let upsert = proposed;
+      if (kindChange.merge) {
+        const merge = kindChange.merge;
+        upsert = {};
+        for (const key in proposed) upsert[key] = merge(key, proposed[key]!, before[key]);
+      }
       // The targets after, of the same chunks.
       let after: Targets;
       if (kindChange.replace) after = upsert;
-      else {
+      else if (kindChange.merge && !remove.length && chunks.size === 0) {
+        // Nothing stored yet (a first list or import): the merged targets, built for this attempt, are the list.
+        after = upsert;
+      } else {
         after = { ...before };
         for (const key of remove) delete after[key];
         Object.assign(after, upsert);
@@ -208,7 +322,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
         const b = after[k];
         if (a === b) return false;
         if (!a || !b) return true;
-        return JSON.stringify(a) !== JSON.stringify(b);
+        return !sameTarget(a, b);
       });
       if (!changedKeys.length) continue;
       changedTotal += changedKeys.length;
@@ -222,10 +336,12 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const spread = (all: Targets, into: number) => {
         const out = new Map<number, Targets>();
         for (let b = 0; b < into; b++) out.set(b, {});
-        for (const [key, t] of Object.entries(all)) out.get(bucketOf(key, into))![key] = t;
+        for (const key in all) out.get(bucketOf(key, into))![key] = all[key]!;
         return out;
       };
       let next: Map<number, Targets>;
+      // Spread again (a new chunk count): every chunk is written.
+      let respread = buckets !== n;
       if (n && n === buckets && !whole) {
         next = new Map([...chunks.keys()].map((b) => [b, {} as Targets]));
         for (const [key, t] of Object.entries(after)) next.get(bucketOf(key, n))![key] = t;
@@ -241,6 +357,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
           for (const targets of rest.values()) for (const [k, t] of Object.entries(targets)) if (!(k in after)) after[k] = t;
         }
         buckets = Math.max(bucketsFor(total), n || 1);
+        respread = true;
         do {
           next = spread(after, buckets);
           if (!oversized()) break;
@@ -250,8 +367,12 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const oldBuckets = n;
       bucketsOf[kind] = total === 0 && buckets === 1 && whole ? 0 : buckets;
       const finalBuckets = bucketsOf[kind]!;
+      // Without a new spread, only the chunks holding a changed target are written: the others
+      // are as stored (a target's chunk follows from its key), not serialised again.
+      const dirty = respread || buckets !== n ? null : new Set(changedKeys.map((k) => bucketOf(k, buckets)));
       writes.push(() => {
         for (const [b, targets] of next) {
+          if (dirty && !dirty.has(b)) continue;
           const id = chunkId(campaignId, kind, b);
           if (finalBuckets === 0 || Object.keys(targets).length === 0) {
             // An empty chunk is no document (one that existed is deleted).

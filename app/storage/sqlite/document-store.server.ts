@@ -121,6 +121,12 @@ export class SqliteDocumentStore implements DocumentStore {
     return this.statement("SELECT id, version, data FROM documents WHERE collection = ? AND id = ?").get(collection, id) as Row | undefined;
   }
 
+  /** A document's version alone (null: none): what writes and commit checks need, without its data. */
+  private readVersion(collection: string, id: string): number | null {
+    const row = this.statement("SELECT version FROM documents WHERE collection = ? AND id = ?").get(collection, id) as { version: number } | undefined;
+    return row?.version ?? null;
+  }
+
   async get<T>(collection: string, id: string): Promise<Stored<T> | null> {
     return this.toDoc<T>(this.readRow(collection, id));
   }
@@ -255,17 +261,18 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   private applyDocumentWrite(write: Write, now: string): Stored<object> | null {
-    const row = this.readRow(write.collection, write.id);
+    // Only an update needs the stored data; the others need the version at most.
+    const row = write.kind === "update" ? this.readRow(write.collection, write.id) : null;
     switch (write.kind) {
       case "create": {
-        if (row) throw new AlreadyExistsError(write.collection, write.id);
+        if (this.readVersion(write.collection, write.id) !== null) throw new AlreadyExistsError(write.collection, write.id);
         const data = toStoredData(write.data);
         this.statement("INSERT INTO documents (collection, id, version, data) VALUES (?, ?, 1, ?)").run(write.collection, write.id, JSON.stringify(data));
         return { ...data, id: write.id, version: 1 };
       }
       case "set": {
         const data = toStoredData(write.data);
-        const version = (row?.version ?? 0) + 1;
+        const version = (this.readVersion(write.collection, write.id) ?? 0) + 1;
         this.statement(
           "INSERT INTO documents (collection, id, version, data) VALUES (?, ?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET version = excluded.version, data = excluded.data",
         ).run(write.collection, write.id, version, JSON.stringify(data));
@@ -354,7 +361,7 @@ export class SqliteDocumentStore implements DocumentStore {
           .transaction(() => {
             for (const [k, version] of seen) {
               const [collection, id] = k.split("\u0000");
-              if ((this.readRow(collection, id)?.version ?? null) !== version) throw new RetryTransaction();
+              if (this.readVersion(collection, id) !== version) throw new RetryTransaction();
             }
             for (const write of writes) this.applyWrite(write, now);
           })
