@@ -14,7 +14,7 @@ import type { Campaign } from "~/domain/campaigns/campaign";
 import { daypartingEntries } from "~/domain/campaigns/dayparting";
 import { bannerFields } from "~/forms/campaigns/creative";
 import { buildPng } from "../fixtures/media/build-media";
-import { BASE_URL, call, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
+import { BASE_URL, call, getRequest, signIn, startApp, type TestApp, createDraftThroughForm } from "./app-helpers";
 
 let app: TestApp;
 let routes: {
@@ -33,14 +33,7 @@ const storage = () => app.m.storageIndex.getStorage();
 const fresh = async (id: string) => (await storage().campaigns.getOne(id))!;
 
 async function newCampaign(type: "banner-ads" | "sponsored-products" = "sponsored-products", who = "supplier.admin"): Promise<Campaign> {
-  const request = postRequest(
-    `/teams/${TEAM}/campaigns/new/${type}`,
-    { intent: "create-campaign", name: `Fixes ${RUN} ${randomUUID().slice(0, 6)}`, startDay: "2030-01-01", campaignType: type },
-    { cookie: cookies[who] },
-  );
-  const outcome = await call(() => routes.create.action({ request, params: { teamId: TEAM, type }, context } as never));
-  expect(outcome.status, JSON.stringify(outcome.data)).toBe(302);
-  return fresh(outcome.location!.split("/").pop()!);
+  return fresh(await createDraftThroughForm(routes.create.action, context, cookies[who], { team: TEAM, type, name: `Fixes ${RUN} ${randomUUID().slice(0, 6)}` }));
 }
 
 const load = (route: { loader: (a: never) => unknown }, section: string, who: string, id: string) =>

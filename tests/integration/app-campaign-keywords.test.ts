@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeProductInput, makeTeamData } from "../factories";
-import { BASE_URL, call, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
+import { BASE_URL, call, getRequest, postRequest, signIn, startApp, type TestApp, createDraftThroughForm } from "./app-helpers";
 
 let app: TestApp;
 let routes: {
@@ -41,14 +41,7 @@ const message = (key: string) => {
 };
 
 async function newCampaign(who = "supplier.admin"): Promise<string> {
-  const request = postRequest(
-    `/teams/${TEAM}/campaigns/new/sponsored-products`,
-    { intent: "create-campaign", name: `Keywords ${randomUUID().slice(0, 8)}`, startDay: "2030-01-01", campaignType: "sponsored-products" },
-    { cookie: cookies[who] },
-  );
-  const outcome = await run(routes.create.action, request, { teamId: TEAM, type: "sponsored-products" });
-  expect(outcome.status, JSON.stringify(outcome.data)).toBe(302);
-  return outcome.location!.split("/").pop()!;
+  return createDraftThroughForm(routes.create.action, context, cookies[who], { team: TEAM, name: `Keywords ${randomUUID().slice(0, 8)}` });
 }
 
 async function post(path: string, action: (a: never) => unknown, who: string, id: string, form: Record<string, string>, extra: [string, string][] = []) {

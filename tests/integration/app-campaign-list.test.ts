@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTeamData, makeWalletInput } from "../factories";
-import { BASE_URL, call, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
+import { BASE_URL, call, getRequest, postRequest, signIn, startApp, type TestApp, createDraftThroughForm } from "./app-helpers";
 
 let app: TestApp;
 let routes: {
@@ -48,14 +48,7 @@ function postEntries(pathname: string, entries: [string, string][], cookie: stri
 
 /** Creates a draft through the creation form (as a retailer admin by default); returns its id. */
 async function newCampaign(name: string, options: { team?: string; startDay?: string; endDay?: string; type?: string; who?: string } = {}): Promise<string> {
-  const team = options.team ?? TEAM;
-  const type = options.type ?? "sponsored-products";
-  const form: Record<string, string> = { intent: "create-campaign", name, startDay: options.startDay ?? "2030-01-01", campaignType: type };
-  if (options.endDay) form.endDay = options.endDay;
-  const request = postRequest(`/teams/${team}/campaigns/new/${type}`, form, { cookie: cookies[options.who ?? "retailer.admin"] });
-  const outcome = await run(routes.create.action, request, { teamId: team, type });
-  expect(outcome.status, JSON.stringify(outcome.data)).toBe(302);
-  return outcome.location!.split("/").pop()!;
+  return createDraftThroughForm(routes.create.action, context, cookies[options.who ?? "retailer.admin"], { team: options.team ?? TEAM, name, type: options.type, startDay: options.startDay, endDay: options.endDay });
 }
 
 const loadList = (who: string, query = "") => run(routes.list.loader, getRequest(`/campaigns${query}`, { cookie: cookies[who] }));

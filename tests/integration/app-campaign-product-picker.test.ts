@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MetricsStore } from "~/metrics/port";
 import { makeProductInput, makeTeamData } from "../factories";
 import { fact } from "./metrics.contract";
-import { BASE_URL, call, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
+import { BASE_URL, call, getRequest, postRequest, signIn, startApp, type TestApp, createDraftThroughForm } from "./app-helpers";
 
 let app: TestApp;
 let metrics: MetricsStore;
@@ -39,14 +39,7 @@ function run(fn: (a: never) => unknown, request: Request, params: Record<string,
 }
 
 async function newCampaign(who = "supplier.admin", team = TEAM): Promise<string> {
-  const request = postRequest(
-    `/teams/${team}/campaigns/new/sponsored-products`,
-    { intent: "create-campaign", name: `Picker ${randomUUID().slice(0, 8)}`, startDay: "2030-01-01", campaignType: "sponsored-products" },
-    { cookie: cookies[who] },
-  );
-  const outcome = await run(routes.create.action, request, { teamId: team, type: "sponsored-products" });
-  expect(outcome.status, JSON.stringify(outcome.data)).toBe(302);
-  return outcome.location!.split("/").pop()!;
+  return createDraftThroughForm(routes.create.action, context, cookies[who], { team, name: `Picker ${randomUUID().slice(0, 8)}` });
 }
 
 const loadProducts = (who: string, id: string, query = "") => run(routes.products.loader, getRequest(`${productsPath(id)}${query}`, { cookie: cookies[who] }), { campaignId: id });

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeProductInput, makeTeamData } from "../factories";
-import { call, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
+import { call, getRequest, postRequest, signIn, startApp, type TestApp, createDraftThroughForm } from "./app-helpers";
 
 let app: TestApp;
 let routes: {
@@ -38,14 +38,7 @@ function run(fn: (a: never) => unknown, request: Request, params: Record<string,
 
 /** Creates a draft through the creation form; returns its id. */
 async function newCampaign(who = "supplier.admin", name = `Products ${randomUUID().slice(0, 8)}`): Promise<string> {
-  const request = postRequest(
-    `/teams/${TEAM}/campaigns/new/sponsored-products`,
-    { intent: "create-campaign", name, startDay: "2030-01-01", campaignType: "sponsored-products" },
-    { cookie: cookies[who] },
-  );
-  const outcome = await run(routes.create.action, request, { teamId: TEAM, type: "sponsored-products" });
-  expect(outcome.status, JSON.stringify(outcome.data)).toBe(302);
-  return outcome.location!.split("/").pop()!;
+  return createDraftThroughForm(routes.create.action, context, cookies[who], { team: TEAM, name });
 }
 
 const loadProducts = (who: string, id: string, query = "") =>

@@ -13,7 +13,7 @@ import { daypartPresetEntries } from "~/domain/campaigns/targeting";
 import { daypartingEntries } from "~/domain/campaigns/dayparting";
 import { makeTeamData } from "../factories";
 import { buildMp4, buildPng } from "../fixtures/media/build-media";
-import { BASE_URL, call, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
+import { BASE_URL, call, getRequest, postRequest, signIn, startApp, type TestApp, createDraftThroughForm } from "./app-helpers";
 
 let app: TestApp;
 let routes: {
@@ -34,16 +34,7 @@ const campaignsEn = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../lo
 let counter = 0;
 /** Creates a draft through the creation form, as the given user; returns it. */
 async function newCampaign(type: "banner-ads" | "sponsored-products" = "banner-ads", who = "supplier.admin"): Promise<Campaign> {
-  const request = postRequest(
-    `/teams/${TEAM}/campaigns/new/${type}`,
-    { intent: "create-campaign", name: `Targeting test ${++counter} ${Date.now()}`, startDay: "2030-01-01", campaignType: type },
-    { cookie: cookies[who] },
-  );
-  const outcome = await call(() => routes.create.action({ request, params: { teamId: TEAM, type }, context } as never));
-  expect(outcome.status, JSON.stringify(outcome.data)).toBe(302);
-  const id = /^\/campaigns\/([^/?]+)$/.exec(outcome.location ?? "")?.[1];
-  expect(id).toBeTruthy();
-  return fresh(id!);
+  return fresh(await createDraftThroughForm(routes.create.action, context, cookies[who], { team: TEAM, type, name: `Targeting test ${++counter} ${Date.now()}` }));
 }
 
 const sectionPath = (id: string, section: "targeting" | "creative") => `/campaigns/${id}/${section}`;

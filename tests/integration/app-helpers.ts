@@ -11,7 +11,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { vi } from "vitest";
+import { expect, vi } from "vitest";
 import type { User } from "~/domain/types";
 import { makeUserData, type NewUserData } from "../factories";
 
@@ -265,6 +265,27 @@ export async function call(fn: () => unknown): Promise<Outcome> {
     if (error instanceof Response || isDataWithInit(error)) return normalise(error, true);
     throw error;
   }
+}
+
+/**
+ * Creates a draft through the campaign creation form's action (`routes/teams.$teamId.campaigns.new.$type`),
+ * as the user of `cookie`, and returns its id; fails the test unless the form redirects to it.
+ */
+export async function createDraftThroughForm(
+  action: (args: never) => unknown,
+  context: unknown,
+  cookie: string,
+  options: { team: string; name: string; type?: string; startDay?: string; endDay?: string },
+): Promise<string> {
+  const type = options.type ?? "sponsored-products";
+  const form: Record<string, string> = { intent: "create-campaign", name: options.name, startDay: options.startDay ?? "2030-01-01", campaignType: type };
+  if (options.endDay) form.endDay = options.endDay;
+  const request = postRequest(`/teams/${options.team}/campaigns/new/${type}`, form, { cookie });
+  const outcome = await call(() => action({ request, params: { teamId: options.team, type }, context } as never));
+  expect(outcome.status, JSON.stringify(outcome.data)).toBe(302);
+  const id = /^\/campaigns\/([^/?]+)$/.exec(outcome.location ?? "")?.[1];
+  expect(id, "the new campaign's id").toBeTruthy();
+  return id!;
 }
 
 // ---------------------------------------------------------------------------------------------

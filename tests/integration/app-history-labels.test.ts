@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Campaign } from "~/domain/campaigns/campaign";
 import { daypartingEntries } from "~/domain/campaigns/dayparting";
 import { makeWalletInput } from "../factories";
-import { BASE_URL, call, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
+import { BASE_URL, call, getRequest, postRequest, signIn, startApp, type TestApp, createDraftThroughForm } from "./app-helpers";
 
 let app: TestApp;
 let routes: {
@@ -37,14 +37,7 @@ function run(fn: (a: never) => unknown, request: Request, params: Record<string,
 }
 
 async function newCampaign(): Promise<Campaign> {
-  const request = postRequest(
-    `/teams/${TEAM}/campaigns/new/sponsored-products`,
-    { intent: "create-campaign", name: `History labels ${randomUUID().slice(0, 8)}`, startDay: "2030-01-01", campaignType: "sponsored-products" },
-    { cookie: cookies["supplier.admin"] },
-  );
-  const outcome = await run(routes.create.action, request, { teamId: TEAM, type: "sponsored-products" });
-  expect(outcome.status, JSON.stringify(outcome.data)).toBe(302);
-  return fresh(outcome.location!.split("/").pop()!);
+  return fresh(await createDraftThroughForm(routes.create.action, context, cookies["supplier.admin"], { team: TEAM, name: `History labels ${randomUUID().slice(0, 8)}` }));
 }
 
 async function history(id: string, who = "supplier.admin"): Promise<Entry[]> {

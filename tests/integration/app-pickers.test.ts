@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeProductInput, makeTeamData } from "../factories";
-import { call, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
+import { call, getRequest, postRequest, signIn, startApp, type TestApp, createDraftThroughForm } from "./app-helpers";
 
 let app: TestApp;
 let routes: {
@@ -34,14 +34,7 @@ function run(fn: (a: never) => unknown, request: Request, params: Record<string,
 }
 
 async function newCampaign(who = "supplier.admin", team = TEAM): Promise<string> {
-  const request = postRequest(
-    `/teams/${team}/campaigns/new/sponsored-products`,
-    { intent: "create-campaign", name: `Pickers ${randomUUID().slice(0, 8)}`, startDay: "2030-01-01", campaignType: "sponsored-products" },
-    { cookie: cookies[who] },
-  );
-  const outcome = await run(routes.create.action, request, { teamId: team, type: "sponsored-products" });
-  expect(outcome.status, JSON.stringify(outcome.data)).toBe(302);
-  return outcome.location!.split("/").pop()!;
+  return createDraftThroughForm(routes.create.action, context, cookies[who], { team, name: `Pickers ${randomUUID().slice(0, 8)}` });
 }
 
 const categorySearch = (who: string, id: string, q: string, kind = "category") =>
