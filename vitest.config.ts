@@ -12,8 +12,8 @@ export default defineConfig({
     // time on a 2-core machine, while most integration files wait on the Firestore emulator or
     // clickhouse-server (each file has its own database, documents and ports).
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
-    // Coverage of app/ by the unit and integration tests (`npm run test:coverage`; `npm test` runs
-    // them without, to keep CI within its time): a text summary in the log, html and json-summary in coverage/ (gitignored).
+    // Coverage of app/ by the unit and integration tests (`vitest run --coverage`, as `npm test`
+    // runs it): a text summary in the log, html and json-summary in coverage/ (gitignored).
     coverage: {
       provider: "v8",
       include: ["app/**/*.{ts,tsx}"],

@@ -8,8 +8,7 @@ import { spawnSync } from "node:child_process";
 const steps = [
   ["Machine parts (Chromium, Java, clickhouse-server)", "node", ["scripts/ensure-tools.mjs"]],
   ["Type check", "npx", ["tsc", "--noEmit"]],
-  // Without coverage (about a quarter faster; `npm run test:coverage` measures it).
-  ["Unit, integration and storage contract tests", "npx", ["vitest", "run"]],
+  ["Unit, integration and storage contract tests, with coverage", "npx", ["vitest", "run", "--coverage"]],
   ["Production build", "npx", ["remix", "build"]],
   ["Browser tests", "npx", ["playwright", "test"]],
 ];
