@@ -21,7 +21,7 @@ import { FALLBACK_LOCALE, normaliseLocale } from "~/domain/locale";
 import type { MetricsRequest, MetricsResponse } from "~/domain/metrics/contract";
 import { figureCell, statisticsFileName } from "~/domain/metrics/csv";
 import { derive, METRICS, zeroMeasures, type Dimension, type Measures } from "~/domain/metrics/metrics";
-import { daysOf, type Period, type Preset } from "~/domain/metrics/periods";
+import { daysOf, type Period } from "~/domain/metrics/periods";
 import { fail, ok, type Result } from "~/domain/result";
 import {
   ABORTED_REASON,
@@ -39,12 +39,10 @@ import {
   TERM_OF_TYPE,
   type Frequency,
   type Report,
-  type ReportFormat,
-  type ReportInterval,
+  type ReportData,
   type ReportRun,
   type ReportType,
   type RunStatus,
-  type TimeUnit,
 } from "~/domain/reports";
 import { can } from "~/domain/permissions";
 import type { Team, User } from "~/domain/types";
@@ -238,20 +236,8 @@ export async function reportForEdit(user: User, id: string | null, format: Forma
 // ---------------------------------------------------------------------------------------------
 // Writing
 
-export interface ReportInput {
-  version?: number;
-  name: string;
-  type: ReportType;
-  period: Preset;
-  interval: ReportInterval | null;
-  timeUnit: TimeUnit;
-  walletTags: string[];
-  teamId: string | null;
-  recipients: string[];
-  format: ReportFormat;
-  frequency: Frequency;
-  runAt: string;
-}
+/** What the report form sets (the stored report's own fields), with the version it was read at. */
+export type ReportInput = Pick<ReportData, "name" | "type" | "period" | "interval" | "timeUnit" | "walletTags" | "teamId" | "recipients" | "format" | "frequency" | "runAt"> & { version?: number };
 
 /** Creates (no id) or changes a report and (re)defines its job. */
 export async function saveReport(user: User, id: string | null, input: ReportInput, now = new Date()): Promise<Result<Report>> {

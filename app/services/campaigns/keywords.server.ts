@@ -8,6 +8,7 @@
  * Products section removes products, refreshAutoTargets for the product categories of the
  * campaign's products.
  */
+import { centsToInput } from "~/domain/campaigns/editor";
 import { auditActor } from "~/domain/operators";
 import { categoryNodes, categoryUrl, keywordKey } from "~/domain/categories";
 import { floorPriceOf, suggestBids, targetBidLimits } from "~/domain/demand";
@@ -462,11 +463,6 @@ export interface TargetRow {
   figures: Derived | null;
 }
 
-function centsInput(cents: Cents | null): string {
-  if (cents === null) return "";
-  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
-}
-
 /** The figures of each keyword, category and product category for the period (the targeting variant of /metrics). */
 async function targetFigures(user: User, ctx: CampaignContext, period: Period, title: string): Promise<Result<Record<TargetKind, Map<string, Derived>>>> {
   const response = await fetchMetrics(
@@ -549,7 +545,7 @@ export async function targetsSection(
       url: t.url,
       on: t.on,
       bid: t.bid === null ? null : money(t.bid, locale),
-      bidInput: centsInput(t.bid),
+      bidInput: centsToInput(t.bid),
       bidCents: t.bid,
       placement: t.placement,
       auto: t.auto,

@@ -11,6 +11,7 @@
  * nothing is ever half-applied and the ad server reads what the console shows.
  */
 import type { Campaign, CampaignData } from "~/domain/campaigns/campaign";
+import { centsToInput } from "~/domain/campaigns/editor";
 import { countTargets, NO_TARGET_COUNTS, type CampaignTarget, type TargetCounts, type TargetKind, type Targets } from "~/domain/campaigns/targets";
 import { applyPatch } from "~/storage/document-helpers";
 import {
@@ -141,7 +142,7 @@ function describe(keys: readonly string[], targets: Targets): string | null {
   if (!keys.length) return null;
   const shown = keys.slice(0, 20).map((k) => {
     const t = targets[k];
-    return t ? `${t.name} (${t.on ? "on" : "off"}${t.bid !== null ? `, ${(t.bid / 100).toFixed(2)}` : ""})` : k;
+    return t ? `${t.name} (${t.on ? "on" : "off"}${t.bid !== null ? `, ${centsToInput(t.bid)}` : ""})` : k;
   });
   return keys.length > 20 ? `${shown.join("; ")}; +${keys.length - 20}` : shown.join("; ");
 }
