@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { importTs } from "./bundle.mjs";
+import { time } from "./measure.mjs";
 
 function loadService() {
   return importTs("catalog-import", {
@@ -24,14 +25,6 @@ function loadService() {
       `export { importCatalogFeed, runCatalogImport } from "~/services/catalog-import.server";`,
     ].join("\n"),
   });
-}
-
-async function time(fn) {
-  const started = process.hrtime.bigint();
-  const cpu = process.cpuUsage();
-  const value = await fn();
-  const used = process.cpuUsage(cpu);
-  return { ms: Number(process.hrtime.bigint() - started) / 1e6, cpuMs: (used.user + used.system) / 1000, value };
 }
 
 /** A feed of `rows` products: a third are the demo catalog's ids (updates), 1% are bad rows. */

@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { importTs } from "./bundle.mjs";
+import { percentile, time } from "./measure.mjs";
 
 const IMPORT_GOAL_MS = 3_000;
 const IMPORT_GOAL_MB = 200;
@@ -35,20 +36,6 @@ function loadService() {
       `export { getMetricsStore } from "~/metrics/index.server";`,
     ].join("\n"),
   });
-}
-
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-/** Wall time and this process's CPU time (user and system: less moved by other work on a shared machine). */
-async function time(fn) {
-  const started = process.hrtime.bigint();
-  const cpu = process.cpuUsage();
-  const value = await fn();
-  const used = process.cpuUsage(cpu);
-  return { ms: Number(process.hrtime.bigint() - started) / 1e6, cpuMs: (used.user + used.system) / 1000, value };
 }
 
 /** Varied keywords of ordinary length (2-4 words), as a retailer's search terms look. */

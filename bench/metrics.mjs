@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { importTs } from "./bundle.mjs";
+import { percentile } from "./measure.mjs";
 
 function loadStore() {
   return importTs("metrics", {
@@ -18,11 +19,6 @@ function loadStore() {
       `export { localDay, localHourAndWeekday, addDays } from "~/domain/metrics/periods";`,
     ].join("\n"),
   });
-}
-
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 /** The same facts for every store: one day a batch. */

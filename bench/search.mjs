@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { importTs } from "./bundle.mjs";
+import { percentile } from "./measure.mjs";
 
 /** The goal of issue 10: product search p95 inside the service on 100,000 products. */
 const P95_GOAL_MS = 20;
@@ -26,11 +27,6 @@ function loadService() {
       `export { getMetricsStore } from "~/metrics/index.server";`,
     ].join("\n"),
   });
-}
-
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 /** Every prefix of a phrase as typed, letter by letter ("c", "co", …, "coffee b", …). */
