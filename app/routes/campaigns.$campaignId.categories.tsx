@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton } from "~/components/forms";
 import { PeriodFields, periodProps } from "~/components/metrics/statistics";
 import { CategorySearch } from "~/components/campaigns/category-search";
-import { OffersChooser, TargetPages, TargetsTable, translate } from "~/components/campaigns/targets-table";
+import { ApplyMinBidAll, OffersChooser, TargetPages, TargetsTable, sectionHref, translate } from "~/components/campaigns/targets-table";
 import { CAMPAIGN_PRESETS } from "~/domain/metrics/periods";
 import type { TargetKind } from "~/domain/campaigns/targets";
 import type { CategoryOption } from "~/domain/campaigns/category-picker";
@@ -137,14 +137,7 @@ export default function CampaignCategoriesRoute() {
   const here = `/campaigns/${encodeURIComponent(campaignId)}/categories`;
   const listError = actionData && actionData.form === "list" ? (actionData as ListFailure) : null;
   const refusal = actionData && actionData.form === "row" ? actionData.refusal : null;
-  const params = new URLSearchParams(search);
-  const hrefWith = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(changes)) if (v === null) next.delete(k);
-    else next.set(k, v);
-    const qs = next.toString();
-    return `${here}${qs ? `?${qs}` : ""}`;
-  };
+  const hrefWith = (changes: Record<string, string | null>) => sectionHref(here, search, changes);
   const products = categories?.products ?? [];
   const belowFloor = (categories?.belowFloor ?? 0) + (productCategories?.belowFloor ?? 0);
   return (
@@ -165,15 +158,7 @@ export default function CampaignCategoriesRoute() {
       </Form>
 
       {canEdit && belowFloor ? (
-        <Form method="post" action={here} className="targets-min notice" preventScrollReset>
-          <input type="hidden" name="intent" value={applyMinBidTargetsIntent} />
-          <input type="hidden" name="version" value={version} />
-          <input type="hidden" name="kind" value="category" />
-          <span>{t("belowFloorCount", { count: belowFloor })}</span>{" "}
-          <button type="submit" className="button">
-            {t("applyMinAll")}
-          </button>
-        </Form>
+        <ApplyMinBidAll here={here} version={version} kind="category" count={belowFloor} />
       ) : null}
       {edit?.row && canEdit ? <EditCategoryForm version={version} here={here} products={products} kind={edit.kind} target={edit.row} cancel={hrefWith({ edit: null, ekind: null })} /> : null}
 

@@ -6,7 +6,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton } from "~/components/forms";
 import { PeriodFields, periodProps } from "~/components/metrics/statistics";
-import { OffersChooser, TargetPages, TargetsTable, translate } from "~/components/campaigns/targets-table";
+import { ApplyMinBidAll, OffersChooser, TargetPages, TargetsTable, sectionHref, translate } from "~/components/campaigns/targets-table";
 import { parseKeywordCsv } from "~/domain/campaigns/keyword-csv";
 import { CAMPAIGN_PRESETS } from "~/domain/metrics/periods";
 import { withValues } from "~/domain/message";
@@ -140,14 +140,7 @@ export default function CampaignKeywordsRoute() {
   const here = `/campaigns/${encodeURIComponent(campaignId)}/keywords`;
   const listError = actionData && actionData.form === "list" && "failure" in actionData ? (actionData as ListFailure) : null;
   const refusal = actionData && actionData.form === "row" && "refusal" in actionData ? actionData.refusal : null;
-  const params = new URLSearchParams(search);
-  const hrefWith = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(changes)) if (v === null) next.delete(k);
-    else next.set(k, v);
-    const qs = next.toString();
-    return `${here}${qs ? `?${qs}` : ""}`;
-  };
+  const hrefWith = (changes: Record<string, string | null>) => sectionHref(here, search, changes);
   return (
     <section className="panel" aria-labelledby="keywords-title">
       <h2 id="keywords-title">{t("keywords.title")}</h2>
@@ -188,15 +181,7 @@ export default function CampaignKeywordsRoute() {
       {section && section.rows.length ? (
         <>
           {canEdit && section.belowFloor ? (
-            <Form method="post" action={here} className="targets-min notice" preventScrollReset>
-              <input type="hidden" name="intent" value={applyMinBidTargetsIntent} />
-              <input type="hidden" name="version" value={version} />
-              <input type="hidden" name="kind" value="keyword" />
-              <span>{t("belowFloorCount", { count: section.belowFloor })}</span>{" "}
-              <button type="submit" className="button">
-                {t("applyMinAll")}
-              </button>
-            </Form>
+            <ApplyMinBidAll here={here} version={version} kind="keyword" count={section.belowFloor} />
           ) : null}
           {edit && canEdit ? <EditOffersForm version={version} here={here} products={section.products} target={edit} cancel={hrefWith({ edit: null })} /> : null}
           <p className="muted">{t("shown", { shown: section.shown, total: section.total })}</p>

@@ -8,7 +8,7 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useFigureFormat } from "~/components/metrics/statistics";
-import { removeTargetsIntent, updateTargetIntent } from "~/forms/campaigns/keywords";
+import { applyMinBidTargetsIntent, removeTargetsIntent, updateTargetIntent } from "~/forms/campaigns/keywords";
 import type { TargetKind } from "~/domain/campaigns/targets";
 import type { Derived } from "~/domain/metrics/metrics";
 import { splitMessage } from "~/domain/message";
@@ -42,6 +42,31 @@ export interface RowRefusal {
 export function translate(t: (key: string, options?: Record<string, unknown>) => string, message: string): string {
   const { key, values } = splitMessage(message);
   return t(key, values);
+}
+
+/** The section's URL (`here`) with its query (`search`) changed: a null value removes a parameter. */
+export function sectionHref(here: string, search: string, changes: Record<string, string | null>): string {
+  const next = new URLSearchParams(search);
+  for (const [k, v] of Object.entries(changes)) if (v === null) next.delete(k);
+  else next.set(k, v);
+  const qs = next.toString();
+  return `${here}${qs ? `?${qs}` : ""}`;
+}
+
+/** 'Apply min bid to all': raises every bid of a kind left under its floor (shown when there is one). */
+export function ApplyMinBidAll({ here, version, kind, count }: { here: string; version: number; kind: TargetKind; count: number }) {
+  const { t } = useTranslation("campaignKeywords");
+  return (
+    <Form method="post" action={here} className="targets-min notice" preventScrollReset>
+      <input type="hidden" name="intent" value={applyMinBidTargetsIntent} />
+      <input type="hidden" name="version" value={version} />
+      <input type="hidden" name="kind" value={kind} />
+      <span>{t("belowFloorCount", { count })}</span>{" "}
+      <button type="submit" className="button">
+        {t("applyMinAll")}
+      </button>
+    </Form>
+  );
 }
 
 export function rowFormId(kind: TargetKind, index: number) {
