@@ -10,6 +10,8 @@ import { requirePermission, requireUser } from "~/http/auth.server";
 import { getPlatformSettings, updatePlatformSettings } from "~/services/config.server";
 import { reply } from "~/http/reply.server";
 import { useIsPending } from "~/utils/misc";
+import { formatDateTime } from "~/utils/format";
+import { useByName } from "~/components/by-name";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, "RetailerSettings");
@@ -19,6 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     canEdit: can(user, "RetailerSettings", "update"),
     hub: { teams: can(user, "Team", "read"), users: can(user, "User", "read") },
     retailerSettingsLink: can(user, "RetailerSettings", "read"),
+    timezone: user.timezone,
   };
 }
 
@@ -35,8 +38,9 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function SettingsRoute() {
-  const { t } = useTranslation();
-  const { config, canEdit, hub, retailerSettingsLink } = useLoaderData<typeof loader>();
+  const { t, i18n } = useTranslation();
+  const byName = useByName();
+  const { config, canEdit, hub, retailerSettingsLink, timezone } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const [form, fields] = useForm({
@@ -99,7 +103,7 @@ export default function SettingsRoute() {
             <dd>{config.appVersion}</dd>
           </dl>
         )}
-        <p className="muted">{t("settings.lastChange", { by: config.updatedBy, at: config.updated })}</p>
+        <p className="muted">{t("settings.lastChange", { by: byName(config.updatedBy), at: formatDateTime(config.updated, i18n.language, timezone) })}</p>
       </section>
     </>
   );

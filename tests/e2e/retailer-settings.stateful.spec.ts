@@ -81,6 +81,9 @@ test.describe("retailer settings", () => {
     const { page } = app;
     const screen = new RetailerSettingsPage(page);
     await page.goto("/settings");
+    // The platform settings' last change: a date in the user's words, never a stored timestamp.
+    await expect(page.getByRole("main")).toContainText(/\d{1,2} \w{3} \d{4}, \d{2}:\d{2}/);
+    await expect(page.getByRole("main")).not.toContainText(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     await page.getByRole("link", { name: r("hub.link"), exact: true }).click();
     await expect(page).toHaveURL(PATH);
     await expect(screen.heading).toBeVisible();
