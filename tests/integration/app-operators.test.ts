@@ -163,6 +163,10 @@ describe("Log as", () => {
     expect(refused.status).toBe(403);
     expect(refused.data.error).toBe("operators:refused.notOperator");
     expect((await root(cookies["retailer.admin"]!)).data.loggedAsBy).toBeNull();
+    // A supplier (no User right) never reaches the user's page, nor logs as anyone by a forged post.
+    const bySupplier = await postUser(cookies["supplier.admin"]!, await idOf("retailer.viewer@example.com"), { intent: "log-as" });
+    expect(bySupplier.location).toBe("/not-authorized");
+    expect((await root(cookies["supplier.admin"]!)).data).toMatchObject({ loggedAsBy: null, user: { email: "supplier.admin@example.com" } });
   });
 
   it("never logs into another operator", async () => {
@@ -182,6 +186,17 @@ describe("Log as", () => {
     expect(refused.status).toBe(403);
     expect(refused.data.error).toBe("operators:refused.alreadyLoggedAs");
     expect((await root(cookie)).data.user.email).toBe("retailer.admin@example.com");
+  });
+
+  it("ends when the user logged as becomes an operator (never acting as an operator)", async () => {
+    const target = await app.createUser({ email: `ret.${Date.now()}@retailer.example`, claims: { type: "retailer", role: "VIEWER" } });
+    const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
+    expect((await postUser(cookie, target.id, { intent: "log-as" })).status).toBe(302);
+    expect((await root(cookie)).data.user.email).toBe(target.email);
+    await storage().users.update(target.id, { claims: { type: "operator", role: "ADMIN" } }, { by: "system" });
+    const after = await root(cookie);
+    expect(after.data.user.email).toBe("operator@example.com");
+    expect(after.data.loggedAsBy).toBeNull();
   });
 
   it("ends when the user logged as is disabled (the session re-check applies)", async () => {

@@ -328,6 +328,15 @@ describe("single sign-on over HTTP with a real identity provider", () => {
     expect(bare.headers.get("location")).toBe("/login");
   });
 
+  it("words the refusal as spec section 8 does", async () => {
+    const { getFixedT } = await import("~/services/i18n.server");
+    const t = await getFixedT("en-GB");
+    expect(t("sso:unauthorized.title")).toBe("Unauthorized Access");
+    expect(t("sso:unauthorized.message")).toBe("Your account cannot be created via SAML authentication.");
+    const fr = await getFixedT("fr");
+    expect(fr("sso:unauthorized.message")).not.toBe("sso:unauthorized.message");
+  });
+
   it("shows 'Unauthorized Access' when single sign-on is off", async () => {
     const response = await solicited(ADMIN);
     await configure({ enabled: false });
