@@ -350,6 +350,23 @@ describe("single sign-on over HTTP with a real identity provider", () => {
       await expectRefused(await postToAcs(Buffer.from(xml).toString("base64")), ADMIN, before);
     });
 
+    it("a response made by the identity provider's SAML library (samlify), tampered or replayed", async () => {
+      const made = async () => {
+        const { requestId, relayState } = await startSignIn();
+        return idp.libraryResponse({ id: requestId, acsUrl: sp().acsUrl, issuer: sp().entityId, relayState }, VIEWER);
+      };
+      const before = await userByEmail(ADMIN);
+      const tampered = Buffer.from(await made(), "base64").toString("utf8").replaceAll(VIEWER, ADMIN);
+      expect(tampered).toContain(ADMIN);
+      await expectRefused(await postToAcs(Buffer.from(tampered).toString("base64")), ADMIN, before);
+      // Untouched, it signs the viewer in once; posted again, it is refused.
+      const response = await made();
+      const first = await postToAcs(response);
+      expect(first.status).toBe(303);
+      expect((await signedInAs(first.jar))?.email).toBe(VIEWER);
+      await expectRefused(await postToAcs(response));
+    });
+
     it("an unsigned response", async () => {
       const before = await userByEmail(ADMIN);
       await expectRefused(await postToAcs(await solicited(ADMIN, { sign: "none" })), ADMIN, before);
