@@ -284,6 +284,16 @@ describe("single sign-on over HTTP with a real identity provider", () => {
     expect(await toastOf(reply.jar)).toMatchObject({ type: "error", description: "sso:unknownUser" });
   });
 
+  it("refuses a disabled account with the sign-in's own message, opening no session", async () => {
+    const user = await app.createUser({ claims: { type: "retailer", role: "VIEWER" }, roleByTeam: {}, disabled: true });
+    const reply = await ssoSignIn(user.email);
+    expect(reply.status).toBe(302);
+    expect(reply.location).toBe("/login");
+    expect(reply.jar.has("__session")).toBe(false);
+    expect(await toastOf(reply.jar)).toMatchObject({ type: "error", description: "auth.disabled" });
+    expect((await userByEmail(user.email)).last_auth ?? null).toBe(user.last_auth ?? null);
+  });
+
   it("signs in only the account types the IdP is set up for, and never an operator", async () => {
     await configure({ accountTypes: ["retailer"] });
     const supplier = await userByEmail("supplier.admin@example.com");
