@@ -2,15 +2,17 @@
  * A real SAML 2.0 identity provider for the tests, on loopback HTTP in the test process: its keys
  * and self-signed certificates are generated (selfsigned), its metadata is served at /metadata,
  * its sign-on endpoint (/sso, HTTP-Redirect binding) reads the console's AuthnRequest and answers
- * with a response signed by xml-crypto, posted back to the console by a page (auto-submitted by
- * a script, with a button for a browser without JavaScript). `response()` builds the same signed
- * responses for the attack tests, which then alter them.
+ * with a login response made by a SAML library of its own (samlify's IdentityProvider, not the
+ * console's node-saml), posted back to the console by a page (auto-submitted by a script, with a
+ * button for a browser without JavaScript). `response()` builds signed responses field by field
+ * (xml-crypto) for the attack tests, which need exact control of each part and then alter them.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { inflateRawSync } from "node:zlib";
 import { DOMParser } from "@xmldom/xmldom";
+import * as samlify from "samlify";
 import { generate } from "selfsigned";
 import { SignedXml } from "xml-crypto";
 
@@ -202,9 +204,33 @@ export class TestIdp {
     };
   }
 
+  /**
+   * The login response samlify's identity provider makes for a request seen at /sso: the
+   * assertion signed with the IdP's key, the user's e-mail as its NameID (base64, POST binding).
+   */
+  async libraryResponse(seen: AuthnRequestSeen, email = this.user): Promise<string> {
+    const { binding } = samlify.Constants.namespace;
+    const idp = samlify.IdentityProvider({
+      entityID: this.entityId,
+      privateKey: this.key.privateKey,
+      signingCert: this.key.cert,
+      nameIDFormat: ["urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress"],
+      singleSignOnService: [{ Binding: binding.redirect, Location: this.ssoUrl }],
+      singleLogoutService: [{ Binding: binding.redirect, Location: `${this.baseUrl}/slo` }],
+    });
+    // The console as samlify sees it: its entity id and assertion consumer, from its AuthnRequest.
+    const sp = samlify.ServiceProvider({
+      entityID: seen.issuer,
+      wantAssertionsSigned: true,
+      assertionConsumerService: [{ Binding: binding.post, Location: seen.acsUrl }],
+    });
+    const made = await idp.createLoginResponse(sp, { extract: { request: { id: seen.id } } } as never, "post", { email });
+    return (made as { context: string }).context;
+  }
+
   /** The page /sso answers: a form posting the response to the console, submitted at once by a script. */
-  ssoPage(seen: AuthnRequestSeen): string {
-    const SAMLResponse = this.response({ inResponseTo: seen.id, acsUrl: seen.acsUrl, audience: seen.issuer, email: this.user });
+  async ssoPage(seen: AuthnRequestSeen): Promise<string> {
+    const SAMLResponse = await this.libraryResponse(seen);
     return (
       `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Test identity provider</title></head><body>` +
       `<main><h1>Test identity provider</h1><p>Signed in as ${escapeXml(this.user)}.</p>` +
@@ -235,13 +261,18 @@ export class TestIdp {
       return;
     }
     if (url.pathname === "/sso") {
+      let seen: AuthnRequestSeen;
       try {
-        const seen = TestIdp.readAuthnRequest(url.toString());
-        this.requests.push(seen);
-        res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(this.ssoPage(seen));
+        seen = TestIdp.readAuthnRequest(url.toString());
       } catch {
         res.writeHead(400).end("Bad SAMLRequest");
+        return;
       }
+      this.requests.push(seen);
+      this.ssoPage(seen).then(
+        (page) => res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(page),
+        (error: unknown) => res.writeHead(500).end(String(error)),
+      );
       return;
     }
     res.writeHead(404).end();

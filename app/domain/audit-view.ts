@@ -17,7 +17,7 @@ import type { AuditEntry } from "~/domain/types";
 import { dateTimeFormat, labelled, numberFormat } from "~/domain/intl";
 
 /** The kinds of record Activity filters on. */
-export const ACTIVITY_ENTITIES = ["user", "team", "wallet", "campaign", "invitation", "config", "catalogImport"] as const;
+export const ACTIVITY_ENTITIES = ["user", "team", "wallet", "campaign", "invitation", "config", "catalogImport", "report"] as const;
 export type ActivityEntity = (typeof ACTIVITY_ENTITIES)[number];
 
 /** What Activity shows: one kind of record, or one campaign's or one wallet's changes, from a cursor. */

@@ -8,7 +8,7 @@ import { Authenticator, AuthorizationError, Strategy, type AuthenticateOptions }
 import type { SessionStorage } from "@remix-run/server-runtime";
 import { safeRedirectPath } from "~/domain/navigation";
 import type { Failure } from "~/domain/result";
-import { createUserSession, destroySessionHeaders } from "~/http/auth.server";
+import { destroySessionHeaders, openSignInStep } from "~/http/auth.server";
 import { getSessionStorage } from "~/http/session.server";
 import { createToastHeaders, type ToastInput } from "~/http/toast.server";
 import { finishSsoSignIn, SSO_UNAUTHORIZED, SSO_UNKNOWN_USER, type SsoSignedIn } from "~/services/sso/sign-in.server";
@@ -67,7 +67,7 @@ function mergeHeaders(...all: Headers[]): Headers {
 
 /**
  * The assertion consumer: signed in, the user lands on the RelayState path (this site's only) or
- * their landing page; an unknown user is signed out and sent to login; any other failure shows
+ * their landing page (a second factor's code form first, when one is due); an unknown user is signed out and sent to login; any other failure shows
  * 'Unauthorized Access' (spec section 8), a disabled account the sign-in's own message.
  */
 export async function consumeSamlResponse(request: Request, formData: FormData): Promise<Response> {
@@ -88,6 +88,8 @@ export async function consumeSamlResponse(request: Request, formData: FormData):
     // Signed out: whatever session the browser held ends (spec section 4).
     return redirect("/login", { headers: mergeHeaders(await destroySessionHeaders(request), await createToastHeaders(toast)) });
   }
-  const headers = await createUserSession(request, signedIn.user);
-  return redirect(safeRedirectPath(signedIn.relayState, signedIn.landing), { status: 303, headers });
+  // A second factor still due (its code form, or enrolment) comes first; the path asked for is kept for after it (ADR 30).
+  const to = safeRedirectPath(signedIn.relayState, "") || undefined;
+  const opened = await openSignInStep(request, signedIn.step, to);
+  return redirect(opened.stepDue ? opened.landing : (to ?? opened.landing), { status: 303, headers: opened.headers });
 }

@@ -27,6 +27,7 @@ const FIELD_NAMESPACES: Record<string, string[]> = {
   campaign: ["campaignProducts:history.fields"],
   wallet: ["wallets:fields"],
   team: ["teams:fields"],
+  report: ["reports:fields"],
 };
 
 /** Stored words shown in the reader's language, per entity and field (inside a record: 'field.key'). */
@@ -43,6 +44,7 @@ const VALUE_KEYS: Record<string, Record<string, string>> = {
   wallet: { status: "wallets:status" },
   user: { role: "common:roles", type: "common:accountTypes", locale: "common:languages" },
   invitation: { role: "common:roles" },
+  report: { frequency: "reports:frequencies", format: "reports:formats" },
 };
 
 /** A campaign's daily budget per placement, field by field ('pacingPlp' → 'plp'). */

@@ -3,6 +3,7 @@
  * settings screen; searches give them as each hit's floor_price. Kept in the live config beside
  * the retailer settings (their own field: saving or resetting the other settings keeps them).
  */
+import { auditActor } from "~/domain/operators";
 import { can } from "~/domain/permissions";
 import { fail, forbidden, ok, type Result } from "~/domain/result";
 import { NO_FLOOR_PRICES, validateFloorPrices, type FloorPrices } from "~/domain/retailer-settings";
@@ -53,7 +54,7 @@ export async function updateFloorPrices(user: User, input: FloorPricesInput): Pr
   const reason = validateFloorPrices(floors);
   if (reason) return fail("invalid", "retailer:errors.invalid", { details: [`retailer:errors.${reason}`] });
   try {
-    await getStorage().config.update({ floorPrices: floors }, { by: user.email }, { expectVersion: input.version });
+    await getStorage().config.update({ floorPrices: floors }, auditActor(user), { expectVersion: input.version });
   } catch (error) {
     if (error instanceof ConflictError) return fail("conflict", "retailer:errors.floorConflict");
     throw error;

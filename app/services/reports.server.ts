@@ -44,6 +44,7 @@ import {
   type ReportType,
   type RunStatus,
 } from "~/domain/reports";
+import { auditActor } from "~/domain/operators";
 import { can } from "~/domain/permissions";
 import type { Team, User } from "~/domain/types";
 import { CSV_FORMULA_PATTERN } from "~/domain/wallets/ledger-csv";
@@ -257,6 +258,7 @@ export async function saveReport(user: User, id: string | null, input: ReportInp
     runAt: input.runAt,
   };
   let report: Report;
+  let before: Report | null = null;
   let reschedule = true;
   if (!id) {
     if (!mayCreateReportFor(user, input.teamId)) {
@@ -270,6 +272,7 @@ export async function saveReport(user: User, id: string | null, input: ReportInp
     const found = await findReport(user, id);
     if (!found.ok) return found;
     const existing = found.value;
+    before = existing;
     if (!mayEditReport(user, existing)) return fail("forbidden", "errors.insufficientPermissions");
     // A report moved to another team is judged as one made for that team (by its owner's rights for a manager).
     if (input.teamId !== existing.teamId) {
@@ -292,6 +295,7 @@ export async function saveReport(user: User, id: string | null, input: ReportInp
       throw error;
     }
   }
+  await auditReport(user, before ? "update" : "create", before, report, now);
   const job = await storage.jobs.getOne(reportJobId(report.id));
   const schedule = reschedule || !job ? reportSchedule(report, now) : job.schedule;
   const saved = await saveJob(storage, reportJobId(report.id), { kind: REPORT_JOB_KIND, title: report.name, params: { reportId: report.id }, schedule }, now);
@@ -322,7 +326,25 @@ export async function deleteReport(user: User, id: string): Promise<Result<Repor
   await storage.jobs.remove(reportJobId(id));
   await storage.jobs.remove(reportNowJobId(id));
   await storage.reports.remove(id);
+  await auditReport(user, "delete", found.value, null, new Date());
   return ok(found.value);
+}
+
+/** The audit entity of a report (the Activity's "Report"). */
+export const REPORT_ENTITY = "report";
+const AUDITED_REPORT_FIELDS = ["name", "teamId", "frequency", "runAt", "recipients", "format"] as const;
+
+/**
+ * A report's creation, edit or deletion in the audit trail, with who made it (both people while
+ * an operator is logged as the user, ADR 22).
+ */
+async function auditReport(user: User, action: "create" | "update" | "delete", before: Report | null, after: Report | null, now: Date): Promise<void> {
+  const changes = AUDITED_REPORT_FIELDS.map((field) => ({ field, before: before ? before[field] : null, after: after ? after[field] : null })).filter(
+    (c) => JSON.stringify(c.before) !== JSON.stringify(c.after),
+  );
+  if (action === "update" && changes.length === 0) return;
+  const report = (after ?? before)!;
+  await getStorage().audit.append({ ...auditActor(user), action, entity: REPORT_ENTITY, entityId: report.id, teamId: report.teamId, changes }, now);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  * role step-down with a forged step-up refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { args, call, CookieJar, getRequest, postRequest, readOutbox, signIn, startApp, type TestApp } from "./app-helpers";
+import { args, call, CookieJar, createDraftThroughForm, getRequest, postRequest, readOutbox, signIn, startApp, type TestApp } from "./app-helpers";
 
 let app: TestApp;
 let routes: {
@@ -16,6 +16,10 @@ let routes: {
   retailer: typeof import("~/routes/settings_.retailer");
   members: typeof import("~/routes/teams.$teamId.settings.members");
   invitation: typeof import("~/routes/invitation");
+  newCampaign: typeof import("~/routes/teams.$teamId.campaigns.new.$type");
+  wallets: typeof import("~/routes/teams.$teamId.wallets");
+  teamSettings: typeof import("~/routes/teams.$teamId.settings._index");
+  report: typeof import("~/routes/reports.$reportId._index");
 };
 const cookies: Record<string, string> = {};
 
@@ -30,6 +34,10 @@ beforeAll(async () => {
     retailer: await import("~/routes/settings_.retailer"),
     members: await import("~/routes/teams.$teamId.settings.members"),
     invitation: await import("~/routes/invitation"),
+    newCampaign: await import("~/routes/teams.$teamId.campaigns.new.$type"),
+    wallets: await import("~/routes/teams.$teamId.wallets"),
+    teamSettings: await import("~/routes/teams.$teamId.settings._index"),
+    report: await import("~/routes/reports.$reportId._index"),
   };
   for (const who of ["operator", "retailer.admin", "retailer.viewer", "supplier.admin"]) {
     cookies[who] = await signIn(app.m, `${who}@example.com`, app.demoPassword);
@@ -97,6 +105,57 @@ describe("Log as", () => {
     expect(own.data.menu.map((i: { key: string }) => i.key)).toContain("activity");
   });
 
+  it("records both identities on every kind of change made meanwhile: campaigns, wallets, teams, users, reports, one's own settings", async () => {
+    const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
+    const admin = (await storage().users.getByEmail("retailer.admin@example.com"))!;
+    expect((await postUser(cookie, admin.id, { intent: "log-as" })).status).toBe(302);
+    const both = { by: admin.email, realBy: "operator@example.com" };
+    const lastEntry = async (entity: string, entityId: string) => (await storage().audit.list({ entity, entityId, limit: 1 })).items[0];
+    const at = (path: string, form: Record<string, string>, params: Record<string, string> = {}) => ({ ...args(postRequest(path, form, { cookie })), params });
+
+    // A campaign created.
+    const campaignId = await createDraftThroughForm(routes.newCampaign.action as never, args(getRequest("/")).context, cookie, { team: "acme-brand", name: `Logged-as draft ${Date.now()}` });
+    expect(await lastEntry("campaign", campaignId)).toMatchObject(both);
+
+    // A wallet created.
+    const wallet = await call(() =>
+      routes.wallets.action(at("/teams/acme-brand/wallets", { intent: "create-wallet", label: `Logged-as wallet ${Date.now()}`, currency: "EUR", status: "active", dailyBudget: "10" }, { teamId: "acme-brand" }) as never),
+    );
+    expect(wallet.status, JSON.stringify(wallet.data)).toBe(302);
+    expect(await lastEntry("wallet", wallet.location!.split("/").pop()!)).toMatchObject(both);
+
+    // A team's status changed (and back).
+    for (const status of ["suspended", "active"]) {
+      const team = (await storage().teams.getOne("acme-brand"))!;
+      const changed = await call(() =>
+        routes.teamSettings.action(at("/teams/acme-brand/settings?index", { intent: "change-status", version: String(team.version), status, confirmed: "yes" }, { teamId: "acme-brand" }) as never),
+      );
+      expect(changed.status, JSON.stringify(changed.data)).toBe(302);
+      expect(await lastEntry("team", "acme-brand")).toMatchObject({ ...both, changes: expect.arrayContaining([expect.objectContaining({ field: "status", after: status })]) });
+    }
+
+    // A report created, then deleted.
+    const report = await call(() =>
+      routes.report.action(
+        at("/reports/new", { intent: "save-report", name: "Logged-as report", type: "campaigns", period: "yesterday", timeUnit: "cumulative", walletTags: "", teamId: "acme-brand", recipients: "anna@agency.example", format: "csv", frequency: "once", runAt: "08:00" }, { reportId: "new" }) as never,
+      ),
+    );
+    expect(report.status, JSON.stringify(report.data)).toBe(302);
+    const reportId = decodeURIComponent(report.location!.split("/").pop()!);
+    expect(await lastEntry("report", reportId)).toMatchObject({ ...both, action: "create" });
+    expect((await call(() => routes.report.action(at(`/reports/${reportId}`, { intent: "delete-report" }, { reportId }) as never))).status).toBe(302);
+    expect(await lastEntry("report", reportId)).toMatchObject({ ...both, action: "delete" });
+    const [shown] = await routes.audit.presentAuditEntries([(await lastEntry("report", reportId))!], { locale: "en-GB", timeZone: "Europe/Paris" } as never);
+    expect(shown).toMatchObject({ byName: "Olivia Operator, logged as Rachel Retailer", entityLabel: "Report", subject: "Logged-as report" });
+
+    // The user's own settings (display preferences).
+    const theme = await call(() => app.m.routes.preferences.action(at("/preferences", { intent: "set-theme", theme: "dark", redirectTo: "/" }) as never));
+    expect(theme.status).toBe(302);
+    expect(await lastEntry("user", admin.id)).toMatchObject(both);
+
+    expect((await endLogAs(cookie)).status).toBe(302);
+  });
+
   it("is refused to a non-operator (a retailer ADMIN), changing nothing", async () => {
     const supplierId = await idOf("supplier.admin@example.com");
     expect((await openUser(cookies["retailer.admin"]!, supplierId)).data.logAs).toBe(false);
@@ -104,6 +163,10 @@ describe("Log as", () => {
     expect(refused.status).toBe(403);
     expect(refused.data.error).toBe("operators:refused.notOperator");
     expect((await root(cookies["retailer.admin"]!)).data.loggedAsBy).toBeNull();
+    // A supplier (no User right) never reaches the user's page, nor logs as anyone by a forged post.
+    const bySupplier = await postUser(cookies["supplier.admin"]!, await idOf("retailer.viewer@example.com"), { intent: "log-as" });
+    expect(bySupplier.location).toBe("/not-authorized");
+    expect((await root(cookies["supplier.admin"]!)).data).toMatchObject({ loggedAsBy: null, user: { email: "supplier.admin@example.com" } });
   });
 
   it("never logs into another operator", async () => {
@@ -123,6 +186,17 @@ describe("Log as", () => {
     expect(refused.status).toBe(403);
     expect(refused.data.error).toBe("operators:refused.alreadyLoggedAs");
     expect((await root(cookie)).data.user.email).toBe("retailer.admin@example.com");
+  });
+
+  it("ends when the user logged as becomes an operator (never acting as an operator)", async () => {
+    const target = await app.createUser({ email: `ret.${Date.now()}@retailer.example`, claims: { type: "retailer", role: "VIEWER" } });
+    const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
+    expect((await postUser(cookie, target.id, { intent: "log-as" })).status).toBe(302);
+    expect((await root(cookie)).data.user.email).toBe(target.email);
+    await storage().users.update(target.id, { claims: { type: "operator", role: "ADMIN" } }, { by: "system" });
+    const after = await root(cookie);
+    expect(after.data.user.email).toBe("operator@example.com");
+    expect(after.data.loggedAsBy).toBeNull();
   });
 
   it("ends when the user logged as is disabled (the session re-check applies)", async () => {

@@ -8,6 +8,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
+import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_SSO_SETTINGS, type SsoSettings } from "~/domain/sso";
 import type { User } from "~/domain/types";
@@ -21,15 +22,16 @@ let consoleBase: string;
 let mods: Awaited<ReturnType<typeof loadSsoModules>>;
 
 async function loadSsoModules() {
-  const [login, acs, metadata, settingsRoute, settings, metadataService] = await Promise.all([
+  const [login, acs, metadata, settingsRoute, settings, metadataService, step] = await Promise.all([
     import("~/routes/auth.saml.login"),
     import("~/routes/auth.saml.acs"),
     import("~/routes/auth.saml.metadata"),
     import("~/routes/settings_.retailer_.sso"),
     import("~/services/sso/settings.server"),
     import("~/services/sso/metadata.server"),
+    import("~/routes/login_.second-factor"),
   ]);
-  return { login, acs, metadata, settingsRoute, settings, metadataService };
+  return { login, acs, metadata, settingsRoute, settings, metadataService, step };
 }
 
 /** The console's SSO routes over real HTTP (what server.mjs does for them, without Remix's router). */
@@ -218,11 +220,55 @@ describe("single sign-on over HTTP with a real identity provider", () => {
     expect(outside.location).toBe("/");
     expect(idp.requests.at(-1)!.relayState).toBe("");
 
-    for (const relayState of ["https://evil.example/", "//evil.example/x", "/\\evil.example"]) {
+    const outsiders = [
+      "https://evil.example/",
+      "//evil.example/x",
+      "/\\evil.example",
+      "\\\\evil.example",
+      "%2F%2Fevil.example",
+      "https:%2F%2Fevil.example",
+      "/\n/evil.example",
+      "/\t/evil.example",
+      "javascript:alert(1)",
+      "evil.example",
+    ];
+    for (const relayState of outsiders) {
       const reply = await postToAcs(await solicited(ADMIN), relayState);
-      expect(reply.status).toBe(303);
-      expect(reply.location).toBe("/");
+      expect(reply.status, relayState).toBe(303);
+      expect(reply.location, relayState).toBe("/");
     }
+    // Encoded slashes inside a path stay a path of the console (the browser never reads them as a host).
+    for (const relayState of ["/%2F%2Fevil.example", "/%5Cevil.example", "/%0A/evil.example"]) {
+      const encoded = await postToAcs(await solicited(ADMIN), relayState);
+      expect(encoded.location, relayState).toBe(relayState);
+      expect(new URL(encoded.location!, "http://console.test").host).toBe("console.test");
+    }
+    // The `to` of the sign-in link is checked as well: another site never travels as RelayState.
+    for (const to of ["//evil.example", "/\\evil.example", "https:%2F%2Fevil.example"]) {
+      expect((await startSignIn(new CookieJar(), to)).relayState, to).toBe("");
+    }
+  });
+
+  it("asks a user who has a second factor for its code before signing them in, then lands on the path asked for", async () => {
+    const user = await app.createUser({ claims: { type: "retailer", role: "EDITOR" }, roleByTeam: {} });
+    const secret = new Secret({ size: 20 });
+    await storage().users.setSecondFactor(user.id, { totpSecret: secret.base32, recoveryCodeHashes: [] }, { by: "system" });
+    const before = await userByEmail(user.email);
+
+    const reply = await ssoSignIn(user.email, { to: "/campaigns" });
+    expect(reply.status).toBe(303);
+    expect(reply.location).toBe("/login/second-factor");
+    // A pending sign-in only: nobody is signed in, nothing is recorded yet.
+    expect(await signedInAs(reply.jar)).toBeNull();
+    expect((await userByEmail(user.email)).last_auth).toBe(before.last_auth);
+
+    const code = new TOTP({ secret, algorithm: "SHA1", digits: 6, period: 30 }).generate();
+    const given = await call(() => mods.step.action(args(postRequest("/login/second-factor", { intent: "second-factor-code", code }, { cookie: reply.jar })) as never));
+    expect(given.status).toBe(302);
+    expect(given.location).toBe("/campaigns");
+    reply.jar.apply(given.headers);
+    expect((await signedInAs(reply.jar))?.id).toBe(user.id);
+    expect(await userByEmail(user.email)).toMatchObject({ last_auth_method: "saml" });
   });
 
   it("signs out an unknown user and sends them to login", async () => {
@@ -236,6 +282,16 @@ describe("single sign-on over HTTP with a real identity provider", () => {
     // The session the browser held is over, on the server too.
     expect(await signedInAs(new CookieJar(previous))).toBeNull();
     expect(await toastOf(reply.jar)).toMatchObject({ type: "error", description: "sso:unknownUser" });
+  });
+
+  it("refuses a disabled account with the sign-in's own message, opening no session", async () => {
+    const user = await app.createUser({ claims: { type: "retailer", role: "VIEWER" }, roleByTeam: {}, disabled: true });
+    const reply = await ssoSignIn(user.email);
+    expect(reply.status).toBe(302);
+    expect(reply.location).toBe("/login");
+    expect(reply.jar.has("__session")).toBe(false);
+    expect(await toastOf(reply.jar)).toMatchObject({ type: "error", description: "auth.disabled" });
+    expect((await userByEmail(user.email)).last_auth ?? null).toBe(user.last_auth ?? null);
   });
 
   it("signs in only the account types the IdP is set up for, and never an operator", async () => {
@@ -263,6 +319,34 @@ describe("single sign-on over HTTP with a real identity provider", () => {
     await expectRefused(await postToAcs(await solicited(ADMIN)));
   });
 
+  it("refuses a missing, malformed, oversized or non-SAML answer cleanly ('Unauthorized Access', never a server error)", async () => {
+    const before = await userByEmail(ADMIN);
+    const b64 = (s: string) => Buffer.from(s).toString("base64");
+    for (const SAMLResponse of [
+      "",
+      "not base64 at all %%%",
+      b64("<not-xml"),
+      b64("<html><body>hello</body></html>"),
+      b64('<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">&x;</samlp:Response>'),
+      "A".repeat(1_200_000),
+    ]) {
+      await expectRefused(await postToAcs(SAMLResponse), ADMIN, before);
+    }
+    // No SAMLResponse field at all.
+    const bare = await fetch(`${consoleBase}/auth/saml/acs`, { method: "POST", redirect: "manual", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "RelayState=%2F" });
+    expect(bare.status).toBe(302);
+    expect(bare.headers.get("location")).toBe("/login");
+  });
+
+  it("words the refusal as spec section 8 does", async () => {
+    const { getFixedT } = await import("~/services/i18n.server");
+    const t = await getFixedT("en-GB");
+    expect(t("sso:unauthorized.title")).toBe("Unauthorized Access");
+    expect(t("sso:unauthorized.message")).toBe("Your account cannot be created via SAML authentication.");
+    const fr = await getFixedT("fr");
+    expect(fr("sso:unauthorized.message")).not.toBe("sso:unauthorized.message");
+  });
+
   it("shows 'Unauthorized Access' when single sign-on is off", async () => {
     const response = await solicited(ADMIN);
     await configure({ enabled: false });
@@ -274,6 +358,23 @@ describe("single sign-on over HTTP with a real identity provider", () => {
       const before = await userByEmail(ADMIN);
       const xml = Buffer.from(await solicited(VIEWER), "base64").toString("utf8").replaceAll(VIEWER, ADMIN);
       await expectRefused(await postToAcs(Buffer.from(xml).toString("base64")), ADMIN, before);
+    });
+
+    it("a response made by the identity provider's SAML library (samlify), tampered or replayed", async () => {
+      const made = async () => {
+        const { requestId, relayState } = await startSignIn();
+        return idp.libraryResponse({ id: requestId, acsUrl: sp().acsUrl, issuer: sp().entityId, relayState }, VIEWER);
+      };
+      const before = await userByEmail(ADMIN);
+      const tampered = Buffer.from(await made(), "base64").toString("utf8").replaceAll(VIEWER, ADMIN);
+      expect(tampered).toContain(ADMIN);
+      await expectRefused(await postToAcs(Buffer.from(tampered).toString("base64")), ADMIN, before);
+      // Untouched, it signs the viewer in once; posted again, it is refused.
+      const response = await made();
+      const first = await postToAcs(response);
+      expect(first.status).toBe(303);
+      expect((await signedInAs(first.jar))?.email).toBe(VIEWER);
+      await expectRefused(await postToAcs(response));
     });
 
     it("an unsigned response", async () => {

@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from "@node-saml/node-saml";
 import { fail, ok, type Result } from "~/domain/result";
 import { EMAIL_MATCH, matchedEmail, maySignInWithSso, replayWindowEnd, type AssertedIdentity, type SsoSettings } from "~/domain/sso";
-import { completeSignIn, type SignedIn } from "~/services/sign-in.server";
+import { continueSignIn, type SignInStep } from "~/services/sign-in.server";
 import { getStorage } from "~/services/storage.server";
 import { loadIdpMetadata, type IdpMetadata } from "~/services/sso/metadata.server";
 import { getSsoSettings, serviceProviderUrls } from "~/services/sso/settings.server";
@@ -129,13 +129,16 @@ function destinationOf(samlResponse: string): string | null {
   return match ? match[1] : null;
 }
 
-export interface SsoSignedIn extends SignedIn {
+export interface SsoSignedIn {
+  /** Where the sign-in stands (ADR 30): signed in, or a second factor's code still due. */
+  step: SignInStep;
   /** The RelayState the IdP sent back (the caller checks it against the safe-redirect rule). */
   relayState: string | null;
 }
 
 /**
- * Checks the IdP's response and signs the user in. Failures: SSO_UNKNOWN_USER (not-found) when
+ * Checks the IdP's response and signs the user in, through the decision every way in shares
+ * (continueSignIn: a user with a second factor is asked for its code first). Failures: SSO_UNKNOWN_USER (not-found) when
  * no account matches, SSO_UNAUTHORIZED for every refused or broken response, and the shared
  * sign-in's own (a disabled account).
  */
@@ -177,7 +180,7 @@ export async function finishSsoSignIn(form: { SAMLResponse?: string | null; Rela
   const user = await getStorage().users.getByEmail(email);
   if (!user) return fail("not-found", SSO_UNKNOWN_USER);
   if (!maySignInWithSso(settings, user.claims.type)) return refused("account type", user.claims.type);
-  const signedIn = await completeSignIn(user, "saml", now());
-  if (!signedIn.ok) return signedIn;
-  return ok({ ...signedIn.value, relayState: form.RelayState ?? null });
+  const step = await continueSignIn(user, "saml", now());
+  if (!step.ok) return step;
+  return ok({ step: step.value, relayState: form.RelayState ?? null });
 }
