@@ -1,7 +1,7 @@
 /**
  * Notifications (issue 11 §3): raised by the use cases (a new user, a new team, a campaign
- * started or archived, a campaign stopped for want of funds) and by scheduled jobs (campaigns
- * about to start, the weekly and daily wallet alerts, ADR 21 with the `merge` catch-up), each to
+ * activated after its start or archived, a campaign stopped for want of funds) and by scheduled
+ * jobs (campaigns about to start, campaigns whose start passed, the weekly and daily wallet alerts, ADR 21 with the `merge` catch-up), each to
  * the users who may see what it is about and whose preferences let it through
  * (app/domain/notifications.ts), stored in the user's centre and, for some types, e-mailed in the
  * user's language. The centre's reading and marking are here too. No HTTP.
@@ -152,6 +152,20 @@ export async function notifyCampaign(type: "campaignStarted" | "campaignArchived
   return raise(type, { teamIds: [campaign.team] }, values, `/campaigns/${campaign.id}`, options);
 }
 
+/** Whether a campaign has reached its start (no start date: at once). */
+export function hasStarted(campaign: Pick<Campaign, "startDate">, now: Date): boolean {
+  return !campaign.startDate || Date.parse(campaign.startDate) <= now.getTime();
+}
+
+/**
+ * The key of a campaign's "campaign started": one per start date, whether it is raised by the
+ * activation of a campaign whose start has passed or by the hourly check once a scheduled start
+ * passes (a pause and resume does not tell it again).
+ */
+export function campaignStartedKey(campaign: Pick<Campaign, "id" | "startDate">): string {
+  return `started:${campaign.id}:${campaign.startDate ?? "now"}`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The centre
 
@@ -247,6 +261,23 @@ export async function campaignsSoonStarted(now: Date, withinHours = getEnv().NOT
 }
 
 /**
+ * Active campaigns whose start fell in (since, now]: "campaign started", once per start date
+ * (ADR 24). An activated campaign whose start had passed was told at its activation under the
+ * same key, so it is not told again.
+ */
+export async function campaignsStarted(now: Date, since: Date): Promise<Result<number>> {
+  let sent = 0;
+  await eachPage(
+    (after) => getStorage().campaigns.list({ statuses: ["active"], startFrom: new Date(since.getTime() + 1).toISOString(), startTo: new Date(now.getTime() + 1).toISOString(), limit: PAGE, after }),
+    async (campaign) => {
+      if (!campaign.startDate || !hasStarted(campaign, now) || Date.parse(campaign.startDate) <= since.getTime()) return;
+      sent += await notifyCampaign("campaignStarted", campaign, { now, key: campaignStartedKey(campaign) });
+    },
+  );
+  return ok(sent);
+}
+
+/**
  * One wallet alert: every user gets one notification naming the active wallets of the teams they
  * may see that the alert concerns (none: nothing sent).
  */
@@ -296,6 +327,17 @@ export const NOTIFICATION_JOBS: { id: string; kind: JobKind; schedule: () => Sch
     id: "alert-campaignSoonStarted",
     schedule: () => ({ type: "every", seconds: 3600 }),
     kind: { name: "alert-campaignSoonStarted", catchUp: "merge", run: ({ now }) => campaignsSoonStarted(now) },
+  },
+  {
+    // Campaigns activated before their start are told "started" when the start passes: every
+    // start since the first of the runs this one stands for (merged after downtime).
+    id: "alert-campaignStarted",
+    schedule: () => ({ type: "every", seconds: 3600 }),
+    kind: {
+      name: "alert-campaignStarted",
+      catchUp: "merge",
+      run: ({ now, scheduledFor, runs }) => campaignsStarted(now, new Date(scheduledFor.getTime() - Math.max(1, runs) * 3_600_000)),
+    },
   },
 ];
 

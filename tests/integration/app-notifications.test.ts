@@ -146,6 +146,47 @@ describe("campaign news from the use cases and the hourly check", () => {
     expect((await counts()).map((n, i) => n - middle[i]!)).toEqual([1, 0]);
     expect((await storage().notifications.list(ann.id, { limit: 1 })).items[0]).toMatchObject({ type: "campaignSoonStarted", values: { campaign: "Tomorrow's tea", hours: 24 }, link: `/campaigns/${soon.id}` });
   });
+  it("'campaign started' comes when a campaign serves: at its activation once its start passed, else from the hourly check at its start, once", async () => {
+    const types = async (user: AppUser) => (await storage().notifications.list(user.id, {})).items.filter((n) => n.type === "campaignStarted").map((n) => n.values.campaign);
+    const supplierAdmin = (await storage().users.getByEmail("supplier.admin@example.com"))!;
+    const team = (await storage().teams.getOne("acme-brand"))!;
+    const { runCampaignAction } = await import("~/services/campaigns/campaigns.server");
+    const { createScheduler } = await import("~/services/scheduler.server");
+    const { scheduleNotificationJobs } = await notifications();
+    const inAWeek = new Date(Date.now() + 7 * 86_400_000);
+    const later = await storage().campaigns.create(makeCampaignData({ team: "acme-brand", name: "Next week's jam", status: "paused", bid: 50, startDate: inAWeek.toISOString() }), { by: "system" });
+    const already = await storage().campaigns.create(makeCampaignData({ team: "acme-brand", name: "Today's jam", status: "paused", bid: 50, startDate: new Date(Date.now() - 86_400_000).toISOString() }), { by: "system" });
+    // Enabled before its start: nobody is told it started.
+    const enabled = await runCampaignAction(supplierAdmin, { campaign: later, team }, "enable", later.version);
+    expect(enabled.ok, JSON.stringify(enabled)).toBe(true);
+    expect(await types(ann)).not.toContain("Next week's jam");
+    // Its start already passed: told at once (not the one who enabled it); paused and enabled again, not told twice.
+    expect((await runCampaignAction(supplierAdmin, { campaign: already, team }, "enable", already.version)).ok).toBe(true);
+    expect((await types(ann)).filter((c) => c === "Today's jam")).toHaveLength(1);
+    expect((await types(supplierAdmin as AppUser)).filter((c) => c === "Today's jam")).toHaveLength(0);
+    const paused = await runCampaignAction(supplierAdmin, { campaign: (await storage().campaigns.getOne(already.id))!, team }, "pause", (await storage().campaigns.getOne(already.id))!.version);
+    expect(paused.ok).toBe(true);
+    const again = (await storage().campaigns.getOne(already.id))!;
+    expect((await runCampaignAction(supplierAdmin, { campaign: again, team }, "enable", again.version)).ok).toBe(true);
+    expect((await types(ann)).filter((c) => c === "Today's jam")).toHaveLength(1);
+    // The hourly check on the scheduler's clock: before the start nothing; the run after it tells the team once, also when run again.
+    let now = new Date(inAWeek.getTime() - 2 * 3_600_000);
+    const scheduler = createScheduler({ clock: () => now, owner: "test-started" });
+    await scheduleNotificationJobs(scheduler);
+    now = new Date(inAWeek.getTime() - 1);
+    await scheduler.tick();
+    expect(await types(ann)).not.toContain("Next week's jam");
+    now = new Date(inAWeek.getTime() + 3 * 3_600_000); // down for hours: the merged run still covers the start
+    const ran = (await scheduler.tick()).filter((r) => r.kind === "alert-campaignStarted");
+    expect(ran).toMatchObject([{ outcome: "done" }]);
+    expect((await types(ann)).filter((c) => c === "Next week's jam")).toHaveLength(1);
+    expect((await types(bob)).filter((c) => c === "Next week's jam")).toHaveLength(0);
+    const { campaignsStarted } = await notifications();
+    await campaignsStarted(now, new Date(inAWeek.getTime() - 3_600_000));
+    expect((await types(ann)).filter((c) => c === "Next week's jam")).toHaveLength(1);
+    // The jobs' next runs are a week ahead now: the wallet alerts below start from fresh jobs.
+    for (const job of (await notifications()).NOTIFICATION_JOBS) await storage().jobs.remove(job.id);
+  });
 });
 
 describe("wallet alerts on the scheduler", () => {
@@ -177,7 +218,7 @@ describe("wallet alerts on the scheduler", () => {
     // Nothing more is due until the next day (the hourly check of campaigns about to start aside).
     expect(await scheduler.tick()).toEqual([]);
     now = new Date("2026-11-27T08:00:01.000Z");
-    expect((await scheduler.tick()).map((r) => r.kind).filter((kind) => kind !== "alert-campaignSoonStarted")).toEqual(["alert-emptyWallets"]);
+    expect((await scheduler.tick()).map((r) => r.kind).filter((kind) => kind !== "alert-campaignSoonStarted" && kind !== "alert-campaignStarted")).toEqual(["alert-emptyWallets"]);
     expect((await storage().notifications.list(owner.id, {})).items).toHaveLength(2);
   });
 });

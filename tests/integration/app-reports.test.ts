@@ -158,6 +158,31 @@ describe("report definitions and rights", () => {
     expect(en.validation.emailInvalid).toBe("Invalid email");
   });
 
+  it("refuses forged or malformed saves cleanly (400, nothing saved): dates that do not exist, a period past the statistics' 800 days, too many recipients, an unknown team, type or time", async () => {
+    const before = (await storage().reports.list({})).items.length;
+    const cases: [Record<string, string>, string, string][] = [
+      [{ from: "2026-02-30", to: "2026-13-01" }, "from", "reports:validation.day"],
+      [{ from: "2000-01-01", to: "2026-11-24", timeUnit: "daily" }, "to", "reports:validation.intervalTooLong"],
+      [{ recipients: Array.from({ length: 51 }, (_, i) => `r${i}@agency.example`).join(" ") }, "recipients", "reports:validation.tooManyRecipients"],
+      [{ recipients: "x".repeat(20_001) }, "recipients", "validation.tooLong"],
+      [{ type: "users" }, "type", "reports:validation.choose"],
+      [{ frequency: "daily", runAt: "25:99" }, "runAt", "reports:validation.time"],
+      [{ format: "xlsx" }, "format", ""],
+    ];
+    for (const [overrides, field, message] of cases) {
+      const outcome = await save("sup", "new", reportForm(overrides));
+      expect(outcome.status, JSON.stringify(overrides).slice(0, 80)).toBe(400);
+      expect(JSON.stringify(outcome.data.result.error[field])).toContain(message);
+    }
+    // A staff member's report about a team that does not exist.
+    const unknownTeam = await save("admin", "new", reportForm({ teamId: "no-such-team" }));
+    expect(unknownTeam.status).toBe(400);
+    expect(JSON.stringify(unknownTeam.data.result.error)).toContain("reports:validation.team");
+    expect((await storage().reports.list({})).items.length).toBe(before);
+    const en = JSON.parse(fs.readFileSync("locales/en-GB/reports.json", "utf8"));
+    expect(en.validation.intervalTooLong).toBe("A period covers {{max}} days at most");
+  });
+
   it("lets the owner run it now and delete it; another user's attempt is 404 and changes nothing", async () => {
     const id = await createdId("sup", reportForm({ name: "To delete", frequency: "daily" }));
     expect((await save("other", id, { intent: "run-report-now" })).status).toBe(404);
@@ -234,6 +259,39 @@ describe("a run", () => {
     expect(fs.readdirSync(path.join(app.dir, "files", "reports", id))).toEqual([]);
     expect((await download(link!)).status).toBe(404);
     expect((await history("sup", id)).data.runs[0]).toMatchObject({ link: null, expired: true });
+  });
+
+  it("shows 'In progress' in the list and the history while a run is under way, then its outcome", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const reached = new Promise<void>((resolve) => (asked = resolve));
+    const msw = setupServer(
+      http.post(METRICS_API_URL, async () => {
+        asked();
+        await gate;
+        return HttpResponse.json({ summary: {}, team: [] });
+      }),
+    );
+    msw.listen({ onUnhandledRequest: "bypass" });
+    process.env.METRICS_API_URL = METRICS_API_URL;
+    try {
+      const id = await createdId("sup", reportForm({ name: "Slow one", type: "teams", recipients: "slow@agency.example" }));
+      const ticking = (await scheduler(() => new Date(Date.now() + 1_000))).tick();
+      await reached;
+      const during = await history("sup", id);
+      expect(during.data.runs).toMatchObject([{ status: "inProgress", link: null, rows: null }]);
+      expect((await list("sup")).data.rows.find((r: { id: string }) => r.id === id)).toMatchObject({ lastRun: { status: "inProgress" } });
+      const en = JSON.parse(fs.readFileSync("locales/en-GB/reports.json", "utf8"));
+      expect(en.statuses.inProgress).toBe("In progress");
+      release();
+      expect((await ticking).find((r) => r.jobId === `report-${id}`)).toMatchObject({ outcome: "done" });
+      expect((await history("sup", id)).data.runs).toMatchObject([{ status: "done", rows: "0" }]);
+    } finally {
+      release();
+      delete process.env.METRICS_API_URL;
+      msw.close();
+    }
   });
 
   it("aborts a run past the row limit with the spec's message, shown in the history", async () => {
