@@ -294,6 +294,25 @@ describe("a run", () => {
     }
   });
 
+  it("does not make or mail a run again when it is taken over after its first attempt finished (its lease lost before it was recorded)", async () => {
+    const id = await createdId("sup", reportForm({ name: "Taken over", recipients: "once@agency.example", frequency: "daily" }));
+    const { runReport } = await reports();
+    const scheduledFor = new Date("2026-11-25T07:00:00.000Z");
+    const ctx = { params: { reportId: id }, scheduledFor, now: new Date(), signal: new AbortController().signal };
+    expect(await runReport({ ...ctx, attempt: 1 })).toMatchObject({ ok: true });
+    const first = (await storage().reports.listRuns(id, {})).items;
+    expect(first).toMatchObject([{ status: "done", rows: 2 }]);
+    expect(received.filter((m) => m.to.includes("once@agency.example"))).toHaveLength(1);
+    // The worker that took the run over: same run, nothing made or sent again.
+    expect(await runReport({ ...ctx, now: new Date(Date.now() + 600_000), attempt: 2 })).toMatchObject({ ok: true });
+    const second = (await storage().reports.listRuns(id, {})).items;
+    expect(second).toHaveLength(1);
+    expect(second[0]).toMatchObject({ status: "done", started: first[0]!.started, fileKey: first[0]!.fileKey, expiresAt: first[0]!.expiresAt });
+    expect(received.filter((m) => m.to.includes("once@agency.example"))).toHaveLength(1);
+    expect((await storage().notifications.list(sup.id, {})).items.filter((n) => n.type === "reportGenerated" && n.values.report === "Taken over")).toHaveLength(1);
+    await storage().jobs.remove(`report-${id}`);
+  });
+
   it("aborts a run past the row limit with the spec's message, shown in the history", async () => {
     process.env.REPORT_ROW_LIMIT = "1";
     app.m.env.resetEnvForTests();
