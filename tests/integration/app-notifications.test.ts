@@ -7,7 +7,7 @@
  * recipient's language.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeCampaignData, makeTeamData, makeWalletInput } from "../factories";
+import { makeCampaignData, makePosting, makeTeamData, makeWalletInput } from "../factories";
 import { args, call, decodeRawMail, getRequest, postRequest, signIn, startApp, type AppUser, type TestApp } from "./app-helpers";
 import { catchSmtp } from "./smtp-catcher";
 
@@ -220,6 +220,48 @@ describe("wallet alerts on the scheduler", () => {
     now = new Date("2026-11-27T08:00:01.000Z");
     expect((await scheduler.tick()).map((r) => r.kind).filter((kind) => kind !== "alert-campaignSoonStarted" && kind !== "alert-campaignStarted")).toEqual(["alert-emptyWallets"]);
     expect((await storage().notifications.list(owner.id, {})).items).toHaveLength(2);
+  });
+});
+
+describe("weekly wallet alerts", () => {
+  it("on Monday 09:00 (the retailer's), names the wallets running out within 45 days, and those used up this week, to those who may see them", async () => {
+    const { createScheduler } = await import("~/services/scheduler.server");
+    const { scheduleNotificationJobs, NOTIFICATION_JOBS } = await notifications();
+    for (const job of NOTIFICATION_JOBS) await storage().jobs.remove(job.id);
+    const team = await storage().teams.create({ ...makeTeamData({ name: `Spending team ${Date.now()}` }), status: "active" } as never, { by: "system" });
+    const owner = await app.createUser({ claims: { type: "supplier", role: "VIEWER" }, roleByTeam: { [team.id]: "VIEWER" } });
+    const spent = async (label: string, debit: number) => {
+      const wallet = await storage().wallets.create(team.id, makeWalletInput({ label, status: "active" }), { by: "system" });
+      const at = new Date("2026-11-23T10:00:00.000Z");
+      await storage().ledger.post(makePosting(wallet.id, { amount: 100_000 }), at);
+      await storage().ledger.post(makePosting(wallet.id, { type: "debit", amount: debit }), at);
+    };
+    // A week after the first debit: 300 spent (about 43 a day) of 1,000 leaves 16 days; 800 spent leaves 1 day.
+    await spent("Slow wallet", 30_000);
+    await spent("Fast wallet", 80_000);
+    await spent("Calm wallet", 1_000);
+    let now = new Date("2026-11-29T12:00:00.000Z"); // Sunday
+    const scheduler = createScheduler({ clock: () => now, owner: "test-weekly" });
+    await scheduleNotificationJobs(scheduler);
+    now = new Date("2026-11-30T07:59:59.000Z");
+    expect((await scheduler.tick()).map((r) => r.kind).filter((k) => k.startsWith("alert-wallets"))).toEqual([]);
+    now = new Date("2026-11-30T08:00:01.000Z"); // Monday 09:00 in Paris
+    const ran = (await scheduler.tick()).filter((r) => r.kind.startsWith("alert-wallets"));
+    expect(ran.map((r) => r.outcome)).toEqual(["done", "done"]);
+    const mine = (await storage().notifications.list(owner.id, {})).items;
+    const depleting = mine.find((n) => n.type === "walletsDepleting");
+    expect(depleting).toMatchObject({ values: { count: 2, days: 45 }, link: `/teams/${team.id}/wallets` });
+    expect(String(depleting!.values.wallets)).toMatch(/Slow wallet/);
+    expect(String(depleting!.values.wallets)).toMatch(/Fast wallet/);
+    expect(String(depleting!.values.wallets)).not.toMatch(/Calm wallet/);
+    const thisWeek = mine.find((n) => n.type === "walletsUsedUpThisWeek");
+    expect(thisWeek).toMatchObject({ values: { count: 1 } });
+    expect(String(thisWeek!.values.wallets)).toMatch(/Fast wallet/);
+    // Another supplier does not hear of this team's wallets; nothing more until next Monday.
+    expect((await storage().notifications.list(bob.id, {})).items.filter((n) => n.type === "walletsDepleting" && String(n.values.wallets).includes("Slow wallet"))).toEqual([]);
+    now = new Date("2026-12-06T12:00:00.000Z");
+    expect((await scheduler.tick()).map((r) => r.kind).filter((k) => k.startsWith("alert-wallets"))).toEqual([]);
+    for (const job of NOTIFICATION_JOBS) await storage().jobs.remove(job.id);
   });
 });
 
