@@ -113,7 +113,8 @@ export async function raise(
   type: NotificationType,
   about: { teamIds?: readonly string[]; subjectUserId?: string },
   values: MessageValues,
-  link: string | null,
+  /** A path, or one per reader when readers may open different pages (never one they are refused). */
+  link: string | null | ((user: User) => string | null),
   options: RaiseOptions = {},
 ): Promise<number> {
   const now = options.now ?? new Date();
@@ -122,7 +123,8 @@ export async function raise(
     let sent = 0;
     for (const user of users) {
       if (!receives(user, type, { ...about, actorId: options.actorId }) || !wants(user, type)) continue;
-      if (await deliver(user, type, values, link, now, options.key ? `${options.key}:${user.id}` : undefined)) sent++;
+      const path = typeof link === "function" ? link(user) : link;
+      if (await deliver(user, type, values, path, now, options.key ? `${options.key}:${user.id}` : undefined)) sent++;
     }
     return sent;
   } catch (error) {
@@ -138,7 +140,9 @@ export async function raise(
 export async function notifyNewUser(user: User, teamIds: readonly string[], options: RaiseOptions = {}): Promise<void> {
   const name = user.displayName || user.email;
   await raise("welcome", { subjectUserId: user.id }, { name }, "/profile", { ...options, key: `welcome:${user.id}` });
-  await raise("newUser", { subjectUserId: user.id, teamIds }, { name, email: user.email }, `/users/${user.id}`, { ...options, key: `new-user:${user.id}` });
+  // A team's admins see the newcomer among the team's members (/users is for user managers only).
+  const link = (reader: User) => (can(reader, "User", "read") ? `/users/${user.id}` : teamIds[0] ? `/teams/${teamIds[0]}/settings/members` : null);
+  await raise("newUser", { subjectUserId: user.id, teamIds }, { name, email: user.email }, link, { ...options, key: `new-user:${user.id}` });
 }
 
 export async function notifyTeamCreated(team: Team, options: RaiseOptions = {}): Promise<void> {

@@ -342,7 +342,10 @@ describe("invitation links", () => {
     expect((await invitationOf(team.id, email))).toMatchObject({ status: "accepted", acceptedBy: user.id });
     // The newcomer is welcomed; the team's admin is told of them, nobody else's.
     expect((await storage().notifications.list(user.id, {})).items).toMatchObject([{ type: "welcome", values: { name: "Ines Invited" }, link: "/profile" }]);
-    expect((await storage().notifications.list(teamAdmin.id, {})).items).toMatchObject([{ type: "newUser", values: { name: "Ines Invited", email }, link: `/users/${user.id}` }]);
+    // Its link is a page the admin may open: the team's members (not /users, which is for user managers).
+    expect((await storage().notifications.list(teamAdmin.id, {})).items).toMatchObject([{ type: "newUser", values: { name: "Ines Invited", email }, link: `/teams/${team.id}/settings/members` }]);
+    const teamAdminCookie = await signIn(app.m, teamAdmin.email, teamAdmin.password);
+    expect((await openMembers(teamAdminCookie, team.id)).status).toBe(200);
     expect((await storage().notifications.list(otherAdmin.id, {})).items).toEqual([]);
     const members = await openMembers(cookies["retailer.admin"], team.id);
     expect(members.data.invitations[0]).toMatchObject({ email, state: "accepted" });
