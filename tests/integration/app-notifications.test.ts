@@ -280,4 +280,12 @@ describe("notification e-mail over SMTP", () => {
     expect(text).toContain("http://console.test/profile");
     expect((await storage().notifications.list(french.id, {})).items.map((n) => n.type)).toEqual(["welcome"]);
   });
+
+  it("writes counts the reader's way: 12,345 rows in English, 12 345 in French", async () => {
+    const { notificationMail } = await notifications();
+    const en = await notificationMail({ email: "en@x.example", locale: "en-GB", displayName: "En" }, "reportGenerated", { report: "Big", rows: 12_345, count: 12_345 }, "/reports/r/history");
+    expect(en.text).toContain("The report Big is ready: 12,345 rows.");
+    const fr = await notificationMail({ email: "fr@x.example", locale: "fr", displayName: "Fr" }, "campaignDisplayVolumeDown", { campaign: "Thé", displays: 1_200, average: 4_500, percent: 50 }, null);
+    expect(fr.text).toMatch(/a eu 1\u202f200 affichages hier.*moyenne de 4\u202f500/);
+  });
 });
