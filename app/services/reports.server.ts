@@ -522,6 +522,7 @@ export async function runReport(ctx: Pick<JobContext, "params" | "scheduledFor" 
   }
   const period = reportPeriod(report, ctx.scheduledFor, retailerTimeZone());
   const started = ctx.now.toISOString();
+  const startedAt = Date.now();
   await storage.reports.startRun(runId, {
     reportId: report.id,
     ownerId: report.ownerId,
@@ -540,7 +541,8 @@ export async function runReport(ctx: Pick<JobContext, "params" | "scheduledFor" 
   });
   await storage.reports.setLastRun(report.id, { runId, at: started, status: "inProgress", rows: null, expiresAt: null });
   const end = async (status: RunStatus, reason: string | null, extra: { rows?: number | null; fileKey?: string | null; fileName?: string | null; expiresAt?: string | null } = {}) => {
-    const finished = new Date().toISOString();
+    // On the scheduler's clock (tests move it): its start plus the time the run took.
+    const finished = new Date(ctx.now.getTime() + (Date.now() - startedAt)).toISOString();
     const patch = { status, reason, rows: extra.rows ?? null, finished, fileKey: extra.fileKey ?? null, fileName: extra.fileName ?? null, expiresAt: extra.expiresAt ?? null, ...(extra.expiresAt ? { removeAt: extra.expiresAt } : {}) };
     const done = await storage.reports.finishRun(runId, patch);
     await storage.reports.setLastRun(report.id, { runId, at: started, status, rows: patch.rows, expiresAt: patch.expiresAt });

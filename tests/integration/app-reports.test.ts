@@ -380,6 +380,13 @@ describe("a run", () => {
     const mine = ran.filter((r) => r.jobId === `report-${id}`);
     expect(mine.map((r) => r.scheduledFor.toISOString())).toEqual(["2026-11-25T11:00:00.000Z", "2026-11-26T11:00:00.000Z", "2026-11-27T11:00:00.000Z", "2026-11-28T11:00:00.000Z"]);
     const runs = (await storage().reports.listRuns(id, {})).items;
+    // Started and finished on the scheduler's clock, not the machine's.
+    for (const run of runs) {
+      const took = Date.parse(run.finished!) - Date.parse(run.started);
+      expect(took).toBeGreaterThanOrEqual(0);
+      expect(took).toBeLessThan(60_000);
+    }
+    expect(runs[0]!.started.slice(0, 10)).toBe("2026-11-28");
     // Each run's "yesterday" in the retailer's days (Paris), newest first.
     expect(runs.map((r) => r.period.from)).toEqual(["2026-11-27", "2026-11-26", "2026-11-25", "2026-11-24"]);
     expect(runs.map((r) => r.rows)).toEqual([0, 0, 0, 1]);
