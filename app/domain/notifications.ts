@@ -88,7 +88,7 @@ export const PREFERENCE_OF: Record<NotificationType, keyof NotificationPreferenc
 };
 
 /**
- * Types also sent by e-mail. The profile asks "E-mail me when" for the four preferences, so every
+ * Types also sent by e-mail. The profile asks "Notify me, here and by e-mail, when" for the four preferences, so every
  * type a preference governs is mailed (only while it is on); of the others, the welcome and
  * insufficient funds (a campaign stopped) are mailed, new user and team created stay in the centre.
  */

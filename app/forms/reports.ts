@@ -4,7 +4,8 @@
  * e-mail ('Invalid email', the offending ones named) and none may be listed twice.
  */
 import * as z from "zod/mini";
-import { isDay } from "~/domain/metrics/periods";
+import { MAX_PERIOD_DAYS } from "~/domain/metrics/contract";
+import { dayCount, isDay } from "~/domain/metrics/periods";
 import { isLocalTime } from "~/domain/schedule";
 import {
   FREQUENCIES,
@@ -57,6 +58,10 @@ export const ReportSchema = z
         if (!isDay(value.from)) ctx.addIssue({ code: "custom", path: ["from"], message: "reports:validation.day" });
         if (!isDay(value.to)) ctx.addIssue({ code: "custom", path: ["to"], message: "reports:validation.day" });
         if (isDay(value.from) && isDay(value.to) && value.from > value.to) ctx.addIssue({ code: "custom", path: ["to"], message: "reports:validation.interval" });
+        // The statistics contract's longest period (a daily report reads it a day at a time).
+        else if (isDay(value.from) && isDay(value.to) && dayCount({ from: value.from, to: value.to }) > MAX_PERIOD_DAYS) {
+          ctx.addIssue({ code: "custom", path: ["to"], message: withValues("reports:validation.intervalTooLong", { max: MAX_PERIOD_DAYS }) });
+        }
       }
       if (value.frequency !== "once" && !isLocalTime(value.runAt)) ctx.addIssue({ code: "custom", path: ["runAt"], message: "reports:validation.time" });
       const tags = parseTags(value.walletTags);

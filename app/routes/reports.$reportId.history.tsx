@@ -51,10 +51,10 @@ export default function ReportHistoryRoute() {
               cell: (run) => {
                 const reason = run.reason ? splitMessage(run.reason) : null;
                 return (
-                  <>
+                  <div>
                     <ReportStatus status={run.status} />
                     {reason ? <p className="report-reason">{t(reason.key, { ns: ["reports", "common", "metrics"], ...reason.values })}</p> : null}
-                  </>
+                  </div>
                 );
               },
             },

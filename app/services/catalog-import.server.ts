@@ -141,8 +141,10 @@ async function finish(imp: CatalogImport, outcome: { reason: string; values?: Me
   await storage.audit.append({ by: imp.by, action: outcome ? "importFailed" : "importDone", entity: CATALOG_IMPORT_ENTITY, entityId: imp.id, teamId: null, changes: outcomeChanges(finished) }, now);
   if (outcome) {
     // Everybody who may read the catalog, the one who ran the import included: nobody may be
-    // watching the job, and the notification is the record of the failure.
-    await raise("catalogProcessingFailed", {}, { file: imp.fileName, imported: finished.imported + finished.updated }, importLink(imp.id), { now, key: `catalog-import:${imp.id}` });
+    // watching the job, and the notification is the record of the failure. Those who may not open
+    // imports (retailer staff read the catalog only) are sent to the catalog.
+    const link = (reader: User) => (can(reader, "Catalog", "update") ? importLink(imp.id) : "/catalog");
+    await raise("catalogProcessingFailed", {}, { file: imp.fileName, imported: finished.imported + finished.updated }, link, { now, key: `catalog-import:${imp.id}` });
   }
   return finished;
 }

@@ -37,13 +37,12 @@ export async function checkDisplayVolume(now: Date, ratio = getEnv().NOTIFY_DISP
   }
   if (!down.length) return ok(0);
   const campaigns = new Map((await getStorage().campaigns.getMany(down.map((d) => d.id))).map((c) => [c.id, c]));
-  const yesterdayStart = Date.parse(`${yesterday}T00:00:00Z`);
   let count = 0;
   for (const d of down) {
     const campaign = campaigns.get(d.id);
     // Running: active, and not ended before yesterday.
     if (!campaign || campaign.status !== "active") continue;
-    if (campaign.endDate && Date.parse(campaign.endDate) < yesterdayStart) continue;
+    if (campaign.endDate && localDay(new Date(campaign.endDate), retailerTimeZone()) < yesterday) continue;
     await raise(
       "campaignDisplayVolumeDown",
       { teamIds: [campaign.team] },

@@ -1,7 +1,7 @@
 /**
  * Notifications (issue 11 §3): raised by the use cases (a new user, a new team, a campaign
- * started or archived, a campaign stopped for want of funds) and by scheduled jobs (campaigns
- * about to start, the weekly and daily wallet alerts, ADR 21 with the `merge` catch-up), each to
+ * activated after its start or archived, a campaign stopped for want of funds) and by scheduled
+ * jobs (campaigns about to start, campaigns whose start passed, the weekly and daily wallet alerts, ADR 21 with the `merge` catch-up), each to
  * the users who may see what it is about and whose preferences let it through
  * (app/domain/notifications.ts), stored in the user's centre and, for some types, e-mailed in the
  * user's language. The centre's reading and marking are here too. No HTTP.
@@ -113,7 +113,8 @@ export async function raise(
   type: NotificationType,
   about: { teamIds?: readonly string[]; subjectUserId?: string },
   values: MessageValues,
-  link: string | null,
+  /** A path, or one per reader when readers may open different pages (never one they are refused). */
+  link: string | null | ((user: User) => string | null),
   options: RaiseOptions = {},
 ): Promise<number> {
   const now = options.now ?? new Date();
@@ -122,7 +123,8 @@ export async function raise(
     let sent = 0;
     for (const user of users) {
       if (!receives(user, type, { ...about, actorId: options.actorId }) || !wants(user, type)) continue;
-      if (await deliver(user, type, values, link, now, options.key ? `${options.key}:${user.id}` : undefined)) sent++;
+      const path = typeof link === "function" ? link(user) : link;
+      if (await deliver(user, type, values, path, now, options.key ? `${options.key}:${user.id}` : undefined)) sent++;
     }
     return sent;
   } catch (error) {
@@ -138,7 +140,9 @@ export async function raise(
 export async function notifyNewUser(user: User, teamIds: readonly string[], options: RaiseOptions = {}): Promise<void> {
   const name = user.displayName || user.email;
   await raise("welcome", { subjectUserId: user.id }, { name }, "/profile", { ...options, key: `welcome:${user.id}` });
-  await raise("newUser", { subjectUserId: user.id, teamIds }, { name, email: user.email }, `/users/${user.id}`, { ...options, key: `new-user:${user.id}` });
+  // A team's admins see the newcomer among the team's members (/users is for user managers only).
+  const link = (reader: User) => (can(reader, "User", "read") ? `/users/${user.id}` : teamIds[0] ? `/teams/${teamIds[0]}/settings/members` : null);
+  await raise("newUser", { subjectUserId: user.id, teamIds }, { name, email: user.email }, link, { ...options, key: `new-user:${user.id}` });
 }
 
 export async function notifyTeamCreated(team: Team, options: RaiseOptions = {}): Promise<void> {
@@ -150,6 +154,20 @@ export async function notifyCampaign(type: "campaignStarted" | "campaignArchived
   const values: MessageValues = { campaign: campaign.name };
   if (type === "campaignSoonStarted") values.hours = getEnv().NOTIFY_SOON_STARTED_HOURS;
   return raise(type, { teamIds: [campaign.team] }, values, `/campaigns/${campaign.id}`, options);
+}
+
+/** Whether a campaign has reached its start (no start date: at once). */
+export function hasStarted(campaign: Pick<Campaign, "startDate">, now: Date): boolean {
+  return !campaign.startDate || Date.parse(campaign.startDate) <= now.getTime();
+}
+
+/**
+ * The key of a campaign's "campaign started": one per start date, whether it is raised by the
+ * activation of a campaign whose start has passed or by the hourly check once a scheduled start
+ * passes (a pause and resume does not tell it again).
+ */
+export function campaignStartedKey(campaign: Pick<Campaign, "id" | "startDate">): string {
+  return `started:${campaign.id}:${campaign.startDate ?? "now"}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -247,6 +265,23 @@ export async function campaignsSoonStarted(now: Date, withinHours = getEnv().NOT
 }
 
 /**
+ * Active campaigns whose start fell in (since, now]: "campaign started", once per start date
+ * (ADR 24). An activated campaign whose start had passed was told at its activation under the
+ * same key, so it is not told again.
+ */
+export async function campaignsStarted(now: Date, since: Date): Promise<Result<number>> {
+  let sent = 0;
+  await eachPage(
+    (after) => getStorage().campaigns.list({ statuses: ["active"], startFrom: new Date(since.getTime() + 1).toISOString(), startTo: new Date(now.getTime() + 1).toISOString(), limit: PAGE, after }),
+    async (campaign) => {
+      if (!campaign.startDate || !hasStarted(campaign, now) || Date.parse(campaign.startDate) <= since.getTime()) return;
+      sent += await notifyCampaign("campaignStarted", campaign, { now, key: campaignStartedKey(campaign) });
+    },
+  );
+  return ok(sent);
+}
+
+/**
  * One wallet alert: every user gets one notification naming the active wallets of the teams they
  * may see that the alert concerns (none: nothing sent).
  */
@@ -296,6 +331,17 @@ export const NOTIFICATION_JOBS: { id: string; kind: JobKind; schedule: () => Sch
     id: "alert-campaignSoonStarted",
     schedule: () => ({ type: "every", seconds: 3600 }),
     kind: { name: "alert-campaignSoonStarted", catchUp: "merge", run: ({ now }) => campaignsSoonStarted(now) },
+  },
+  {
+    // Campaigns activated before their start are told "started" when the start passes: every
+    // start since the first of the runs this one stands for (merged after downtime).
+    id: "alert-campaignStarted",
+    schedule: () => ({ type: "every", seconds: 3600 }),
+    kind: {
+      name: "alert-campaignStarted",
+      catchUp: "merge",
+      run: ({ now, scheduledFor, runs }) => campaignsStarted(now, new Date(scheduledFor.getTime() - Math.max(1, runs) * 3_600_000)),
+    },
   },
 ];
 

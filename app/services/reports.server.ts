@@ -527,15 +527,24 @@ export async function reportMail(owner: Pick<User, "locale" | "displayName" | "e
 }
 
 /** One run of a report (the `report` job's handler). */
-export async function runReport(ctx: Pick<JobContext, "params" | "scheduledFor" | "now" | "signal">): Promise<JobResult> {
+export async function runReport(ctx: Pick<JobContext, "params" | "scheduledFor" | "now" | "signal"> & Partial<Pick<JobContext, "attempt">>): Promise<JobResult> {
   const storage = getStorage();
   const reportId = String(ctx.params.reportId ?? "");
   const manual = ctx.params.manual === true;
   const report = await storage.reports.getOne(reportId);
   if (!report) return ok(); // deleted since: nothing to make
   const runId = runIdOf(report.id, ctx.scheduledFor, manual);
+  // A run taken over after its lease was lost (ADR 21): when the attempt before it finished (file
+  // stored, recipients mailed) and only its record on the job was lost, it is not made or mailed again.
+  if ((ctx.attempt ?? 1) > 1) {
+    const previous = await storage.reports.getRun(runId);
+    if (previous && previous.status === "done") return ok();
+    if (previous && previous.status === "aborted") return { outcome: "aborted", reason: previous.reason ?? ABORTED_REASON };
+    if (previous && previous.status === "failed") return fail("unavailable", previous.reason ?? "reports:reasons.unexpected");
+  }
   const period = reportPeriod(report, ctx.scheduledFor, retailerTimeZone());
   const started = ctx.now.toISOString();
+  const startedAt = Date.now();
   await storage.reports.startRun(runId, {
     reportId: report.id,
     ownerId: report.ownerId,
@@ -554,7 +563,8 @@ export async function runReport(ctx: Pick<JobContext, "params" | "scheduledFor" 
   });
   await storage.reports.setLastRun(report.id, { runId, at: started, status: "inProgress", rows: null, expiresAt: null });
   const end = async (status: RunStatus, reason: string | null, extra: { rows?: number | null; fileKey?: string | null; fileName?: string | null; expiresAt?: string | null } = {}) => {
-    const finished = new Date().toISOString();
+    // On the scheduler's clock (tests move it): its start plus the time the run took.
+    const finished = new Date(ctx.now.getTime() + (Date.now() - startedAt)).toISOString();
     const patch = { status, reason, rows: extra.rows ?? null, finished, fileKey: extra.fileKey ?? null, fileName: extra.fileName ?? null, expiresAt: extra.expiresAt ?? null, ...(extra.expiresAt ? { removeAt: extra.expiresAt } : {}) };
     const done = await storage.reports.finishRun(runId, patch);
     await storage.reports.setLastRun(report.id, { runId, at: started, status, rows: patch.rows, expiresAt: patch.expiresAt });

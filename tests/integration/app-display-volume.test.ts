@@ -71,4 +71,18 @@ describe("campaign display volume down", () => {
     // A threshold of 70%: the steady campaign (60 against 100) is down too.
     expect(await checkDisplayVolume(NOW, 0.7)).toMatchObject({ ok: true, value: 2 });
   });
+
+  it("judges an end date by the retailer's days: a campaign that ended the day before is not told, one that ran into yesterday is", async () => {
+    // Ended Tuesday 23:30 in Paris (22:30 UTC): over before yesterday. Ended Wednesday 00:30 in Paris (23:30 UTC on Tuesday): ran yesterday.
+    const over = await storage().campaigns.create(makeCampaignData({ team: "acme-brand", name: "Over on Tuesday", status: "active", endDate: "2026-11-24T22:30:00.000Z" }), { by: "system" });
+    const ranInto = await storage().campaigns.create(makeCampaignData({ team: "acme-brand", name: "Ran into Wednesday", status: "active", endDate: "2026-11-24T23:30:00.000Z" }), { by: "system" });
+    const facts = [];
+    for (const day of REFERENCE) for (const c of [over, ranInto]) facts.push(fact(`${day}T10:00:00Z`, { team: "acme-brand", campaign: c.id, displays: 100 }));
+    await metrics.applyBatch("b-volume-ends", facts, "2026-11-25T10:00:00.000Z");
+    const { checkDisplayVolume } = await import("~/services/display-volume.server");
+    await checkDisplayVolume(NOW);
+    const told = (await storage().notifications.list(ann.id, {})).items.filter((n) => n.type === "campaignDisplayVolumeDown").map((n) => n.values.campaign);
+    expect(told).toContain("Ran into Wednesday");
+    expect(told).not.toContain("Over on Tuesday");
+  });
 });

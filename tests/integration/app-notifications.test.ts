@@ -7,7 +7,7 @@
  * recipient's language.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeCampaignData, makeTeamData, makeWalletInput } from "../factories";
+import { makeCampaignData, makePosting, makeTeamData, makeWalletInput } from "../factories";
 import { args, call, decodeRawMail, getRequest, postRequest, signIn, startApp, type AppUser, type TestApp } from "./app-helpers";
 import { catchSmtp } from "./smtp-catcher";
 
@@ -146,6 +146,47 @@ describe("campaign news from the use cases and the hourly check", () => {
     expect((await counts()).map((n, i) => n - middle[i]!)).toEqual([1, 0]);
     expect((await storage().notifications.list(ann.id, { limit: 1 })).items[0]).toMatchObject({ type: "campaignSoonStarted", values: { campaign: "Tomorrow's tea", hours: 24 }, link: `/campaigns/${soon.id}` });
   });
+  it("'campaign started' comes when a campaign serves: at its activation once its start passed, else from the hourly check at its start, once", async () => {
+    const types = async (user: AppUser) => (await storage().notifications.list(user.id, {})).items.filter((n) => n.type === "campaignStarted").map((n) => n.values.campaign);
+    const supplierAdmin = (await storage().users.getByEmail("supplier.admin@example.com"))!;
+    const team = (await storage().teams.getOne("acme-brand"))!;
+    const { runCampaignAction } = await import("~/services/campaigns/campaigns.server");
+    const { createScheduler } = await import("~/services/scheduler.server");
+    const { scheduleNotificationJobs } = await notifications();
+    const inAWeek = new Date(Date.now() + 7 * 86_400_000);
+    const later = await storage().campaigns.create(makeCampaignData({ team: "acme-brand", name: "Next week's jam", status: "paused", bid: 50, startDate: inAWeek.toISOString() }), { by: "system" });
+    const already = await storage().campaigns.create(makeCampaignData({ team: "acme-brand", name: "Today's jam", status: "paused", bid: 50, startDate: new Date(Date.now() - 86_400_000).toISOString() }), { by: "system" });
+    // Enabled before its start: nobody is told it started.
+    const enabled = await runCampaignAction(supplierAdmin, { campaign: later, team }, "enable", later.version);
+    expect(enabled.ok, JSON.stringify(enabled)).toBe(true);
+    expect(await types(ann)).not.toContain("Next week's jam");
+    // Its start already passed: told at once (not the one who enabled it); paused and enabled again, not told twice.
+    expect((await runCampaignAction(supplierAdmin, { campaign: already, team }, "enable", already.version)).ok).toBe(true);
+    expect((await types(ann)).filter((c) => c === "Today's jam")).toHaveLength(1);
+    expect((await types(supplierAdmin as AppUser)).filter((c) => c === "Today's jam")).toHaveLength(0);
+    const paused = await runCampaignAction(supplierAdmin, { campaign: (await storage().campaigns.getOne(already.id))!, team }, "pause", (await storage().campaigns.getOne(already.id))!.version);
+    expect(paused.ok).toBe(true);
+    const again = (await storage().campaigns.getOne(already.id))!;
+    expect((await runCampaignAction(supplierAdmin, { campaign: again, team }, "enable", again.version)).ok).toBe(true);
+    expect((await types(ann)).filter((c) => c === "Today's jam")).toHaveLength(1);
+    // The hourly check on the scheduler's clock: before the start nothing; the run after it tells the team once, also when run again.
+    let now = new Date(inAWeek.getTime() - 2 * 3_600_000);
+    const scheduler = createScheduler({ clock: () => now, owner: "test-started" });
+    await scheduleNotificationJobs(scheduler);
+    now = new Date(inAWeek.getTime() - 1);
+    await scheduler.tick();
+    expect(await types(ann)).not.toContain("Next week's jam");
+    now = new Date(inAWeek.getTime() + 3 * 3_600_000); // down for hours: the merged run still covers the start
+    const ran = (await scheduler.tick()).filter((r) => r.kind === "alert-campaignStarted");
+    expect(ran).toMatchObject([{ outcome: "done" }]);
+    expect((await types(ann)).filter((c) => c === "Next week's jam")).toHaveLength(1);
+    expect((await types(bob)).filter((c) => c === "Next week's jam")).toHaveLength(0);
+    const { campaignsStarted } = await notifications();
+    await campaignsStarted(now, new Date(inAWeek.getTime() - 3_600_000));
+    expect((await types(ann)).filter((c) => c === "Next week's jam")).toHaveLength(1);
+    // The jobs' next runs are a week ahead now: the wallet alerts below start from fresh jobs.
+    for (const job of (await notifications()).NOTIFICATION_JOBS) await storage().jobs.remove(job.id);
+  });
 });
 
 describe("wallet alerts on the scheduler", () => {
@@ -177,8 +218,50 @@ describe("wallet alerts on the scheduler", () => {
     // Nothing more is due until the next day (the hourly check of campaigns about to start aside).
     expect(await scheduler.tick()).toEqual([]);
     now = new Date("2026-11-27T08:00:01.000Z");
-    expect((await scheduler.tick()).map((r) => r.kind).filter((kind) => kind !== "alert-campaignSoonStarted")).toEqual(["alert-emptyWallets"]);
+    expect((await scheduler.tick()).map((r) => r.kind).filter((kind) => kind !== "alert-campaignSoonStarted" && kind !== "alert-campaignStarted")).toEqual(["alert-emptyWallets"]);
     expect((await storage().notifications.list(owner.id, {})).items).toHaveLength(2);
+  });
+});
+
+describe("weekly wallet alerts", () => {
+  it("on Monday 09:00 (the retailer's), names the wallets running out within 45 days, and those used up this week, to those who may see them", async () => {
+    const { createScheduler } = await import("~/services/scheduler.server");
+    const { scheduleNotificationJobs, NOTIFICATION_JOBS } = await notifications();
+    for (const job of NOTIFICATION_JOBS) await storage().jobs.remove(job.id);
+    const team = await storage().teams.create({ ...makeTeamData({ name: `Spending team ${Date.now()}` }), status: "active" } as never, { by: "system" });
+    const owner = await app.createUser({ claims: { type: "supplier", role: "VIEWER" }, roleByTeam: { [team.id]: "VIEWER" } });
+    const spent = async (label: string, debit: number) => {
+      const wallet = await storage().wallets.create(team.id, makeWalletInput({ label, status: "active" }), { by: "system" });
+      const at = new Date("2026-11-23T10:00:00.000Z");
+      await storage().ledger.post(makePosting(wallet.id, { amount: 100_000 }), at);
+      await storage().ledger.post(makePosting(wallet.id, { type: "debit", amount: debit }), at);
+    };
+    // A week after the first debit: 300 spent (about 43 a day) of 1,000 leaves 16 days; 800 spent leaves 1 day.
+    await spent("Slow wallet", 30_000);
+    await spent("Fast wallet", 80_000);
+    await spent("Calm wallet", 1_000);
+    let now = new Date("2026-11-29T12:00:00.000Z"); // Sunday
+    const scheduler = createScheduler({ clock: () => now, owner: "test-weekly" });
+    await scheduleNotificationJobs(scheduler);
+    now = new Date("2026-11-30T07:59:59.000Z");
+    expect((await scheduler.tick()).map((r) => r.kind).filter((k) => k.startsWith("alert-wallets"))).toEqual([]);
+    now = new Date("2026-11-30T08:00:01.000Z"); // Monday 09:00 in Paris
+    const ran = (await scheduler.tick()).filter((r) => r.kind.startsWith("alert-wallets"));
+    expect(ran.map((r) => r.outcome)).toEqual(["done", "done"]);
+    const mine = (await storage().notifications.list(owner.id, {})).items;
+    const depleting = mine.find((n) => n.type === "walletsDepleting");
+    expect(depleting).toMatchObject({ values: { count: 2, days: 45 }, link: `/teams/${team.id}/wallets` });
+    expect(String(depleting!.values.wallets)).toMatch(/Slow wallet/);
+    expect(String(depleting!.values.wallets)).toMatch(/Fast wallet/);
+    expect(String(depleting!.values.wallets)).not.toMatch(/Calm wallet/);
+    const thisWeek = mine.find((n) => n.type === "walletsUsedUpThisWeek");
+    expect(thisWeek).toMatchObject({ values: { count: 1 } });
+    expect(String(thisWeek!.values.wallets)).toMatch(/Fast wallet/);
+    // Another supplier does not hear of this team's wallets; nothing more until next Monday.
+    expect((await storage().notifications.list(bob.id, {})).items.filter((n) => n.type === "walletsDepleting" && String(n.values.wallets).includes("Slow wallet"))).toEqual([]);
+    now = new Date("2026-12-06T12:00:00.000Z");
+    expect((await scheduler.tick()).map((r) => r.kind).filter((k) => k.startsWith("alert-wallets"))).toEqual([]);
+    for (const job of NOTIFICATION_JOBS) await storage().jobs.remove(job.id);
   });
 });
 
@@ -196,5 +279,13 @@ describe("notification e-mail over SMTP", () => {
     expect(text).toContain("Bienvenue, Zoé Martin !");
     expect(text).toContain("http://console.test/profile");
     expect((await storage().notifications.list(french.id, {})).items.map((n) => n.type)).toEqual(["welcome"]);
+  });
+
+  it("writes counts the reader's way: 12,345 rows in English, 12 345 in French", async () => {
+    const { notificationMail } = await notifications();
+    const en = await notificationMail({ email: "en@x.example", locale: "en-GB", displayName: "En" }, "reportGenerated", { report: "Big", rows: 12_345, count: 12_345 }, "/reports/r/history");
+    expect(en.text).toContain("The report Big is ready: 12,345 rows.");
+    const fr = await notificationMail({ email: "fr@x.example", locale: "fr", displayName: "Fr" }, "campaignDisplayVolumeDown", { campaign: "Thé", displays: 1_200, average: 4_500, percent: 50 }, null);
+    expect(fr.text).toMatch(/a eu 1\u202f200 affichages hier.*moyenne de 4\u202f500/);
   });
 });

@@ -129,6 +129,10 @@ describe("report definitions and rights", () => {
     // The retailer ADMIN sees and may edit everybody's; a retailer VIEWER only their own.
     expect((await list("admin")).data.rows.find((r: { id: string }) => r.id === id)).toMatchObject({ editable: true });
     expect((await edit("viewer", id)).status).toBe(404);
+    // The wallet tags filter (sensitive data) is offered to staff only.
+    expect((await edit("sup", id)).data.walletTags).toBe(false);
+    expect((await edit("admin", id)).data.walletTags).toBe(true);
+    expect((await edit("viewer", "new")).data.walletTags).toBe(true);
   });
 
   it("refuses a supplier's report about a team not theirs (403) or about every team, and a staff member's wallet tags are kept", async () => {
@@ -156,6 +160,31 @@ describe("report definitions and rights", () => {
     expect((await storage().reports.list({})).items.length).toBe(before);
     const en = JSON.parse(fs.readFileSync("locales/en-GB/common.json", "utf8"));
     expect(en.validation.emailInvalid).toBe("Invalid email");
+  });
+
+  it("refuses forged or malformed saves cleanly (400, nothing saved): dates that do not exist, a period past the statistics' 800 days, too many recipients, an unknown team, type or time", async () => {
+    const before = (await storage().reports.list({})).items.length;
+    const cases: [Record<string, string>, string, string][] = [
+      [{ from: "2026-02-30", to: "2026-13-01" }, "from", "reports:validation.day"],
+      [{ from: "2000-01-01", to: "2026-11-24", timeUnit: "daily" }, "to", "reports:validation.intervalTooLong"],
+      [{ recipients: Array.from({ length: 51 }, (_, i) => `r${i}@agency.example`).join(" ") }, "recipients", "reports:validation.tooManyRecipients"],
+      [{ recipients: "x".repeat(20_001) }, "recipients", "validation.tooLong"],
+      [{ type: "users" }, "type", "reports:validation.choose"],
+      [{ frequency: "daily", runAt: "25:99" }, "runAt", "reports:validation.time"],
+      [{ format: "xlsx" }, "format", ""],
+    ];
+    for (const [overrides, field, message] of cases) {
+      const outcome = await save("sup", "new", reportForm(overrides));
+      expect(outcome.status, JSON.stringify(overrides).slice(0, 80)).toBe(400);
+      expect(JSON.stringify(outcome.data.result.error[field])).toContain(message);
+    }
+    // A staff member's report about a team that does not exist.
+    const unknownTeam = await save("admin", "new", reportForm({ teamId: "no-such-team" }));
+    expect(unknownTeam.status).toBe(400);
+    expect(JSON.stringify(unknownTeam.data.result.error)).toContain("reports:validation.team");
+    expect((await storage().reports.list({})).items.length).toBe(before);
+    const en = JSON.parse(fs.readFileSync("locales/en-GB/reports.json", "utf8"));
+    expect(en.validation.intervalTooLong).toBe("A period covers {{max}} days at most");
   });
 
   it("lets the owner run it now and delete it; another user's attempt is 404 and changes nothing", async () => {
@@ -209,7 +238,7 @@ describe("a run", () => {
       return u.toString();
     };
     expect((await download(forged((u) => u.searchParams.set("expires", String(Number(u.searchParams.get("expires")) + 86_400_000))))).status).toBe(404);
-    expect((await download(forged((u) => u.searchParams.set("signature", "A" + u.searchParams.get("signature")!.slice(1))))).status).toBe(404);
+    expect((await download(forged((u) => u.searchParams.set("signature", (u.searchParams.get("signature")!.startsWith("A") ? "B" : "A") + u.searchParams.get("signature")!.slice(1))))).status).toBe(404);
     expect((await download(forged((u) => (u.pathname = u.pathname + "x")))).status).toBe(404);
 
     // The history shows the run, done, with its rows and the link.
@@ -234,6 +263,58 @@ describe("a run", () => {
     expect(fs.readdirSync(path.join(app.dir, "files", "reports", id))).toEqual([]);
     expect((await download(link!)).status).toBe(404);
     expect((await history("sup", id)).data.runs[0]).toMatchObject({ link: null, expired: true });
+  });
+
+  it("shows 'In progress' in the list and the history while a run is under way, then its outcome", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const reached = new Promise<void>((resolve) => (asked = resolve));
+    const msw = setupServer(
+      http.post(METRICS_API_URL, async () => {
+        asked();
+        await gate;
+        return HttpResponse.json({ summary: {}, team: [] });
+      }),
+    );
+    msw.listen({ onUnhandledRequest: "bypass" });
+    process.env.METRICS_API_URL = METRICS_API_URL;
+    try {
+      const id = await createdId("sup", reportForm({ name: "Slow one", type: "teams", recipients: "slow@agency.example" }));
+      const ticking = (await scheduler(() => new Date(Date.now() + 1_000))).tick();
+      await reached;
+      const during = await history("sup", id);
+      expect(during.data.runs).toMatchObject([{ status: "inProgress", link: null, rows: null }]);
+      expect((await list("sup")).data.rows.find((r: { id: string }) => r.id === id)).toMatchObject({ lastRun: { status: "inProgress" } });
+      const en = JSON.parse(fs.readFileSync("locales/en-GB/reports.json", "utf8"));
+      expect(en.statuses.inProgress).toBe("In progress");
+      release();
+      expect((await ticking).find((r) => r.jobId === `report-${id}`)).toMatchObject({ outcome: "done" });
+      expect((await history("sup", id)).data.runs).toMatchObject([{ status: "done", rows: "0" }]);
+    } finally {
+      release();
+      delete process.env.METRICS_API_URL;
+      msw.close();
+    }
+  });
+
+  it("does not make or mail a run again when it is taken over after its first attempt finished (its lease lost before it was recorded)", async () => {
+    const id = await createdId("sup", reportForm({ name: "Taken over", recipients: "once@agency.example", frequency: "daily" }));
+    const { runReport } = await reports();
+    const scheduledFor = new Date("2026-11-25T07:00:00.000Z");
+    const ctx = { params: { reportId: id }, scheduledFor, now: new Date(), signal: new AbortController().signal };
+    expect(await runReport({ ...ctx, attempt: 1 })).toMatchObject({ ok: true });
+    const first = (await storage().reports.listRuns(id, {})).items;
+    expect(first).toMatchObject([{ status: "done", rows: 2 }]);
+    expect(received.filter((m) => m.to.includes("once@agency.example"))).toHaveLength(1);
+    // The worker that took the run over: same run, nothing made or sent again.
+    expect(await runReport({ ...ctx, now: new Date(Date.now() + 600_000), attempt: 2 })).toMatchObject({ ok: true });
+    const second = (await storage().reports.listRuns(id, {})).items;
+    expect(second).toHaveLength(1);
+    expect(second[0]).toMatchObject({ status: "done", started: first[0]!.started, fileKey: first[0]!.fileKey, expiresAt: first[0]!.expiresAt });
+    expect(received.filter((m) => m.to.includes("once@agency.example"))).toHaveLength(1);
+    expect((await storage().notifications.list(sup.id, {})).items.filter((n) => n.type === "reportGenerated" && n.values.report === "Taken over")).toHaveLength(1);
+    await storage().jobs.remove(`report-${id}`);
   });
 
   it("aborts a run past the row limit with the spec's message, shown in the history", async () => {
@@ -299,6 +380,13 @@ describe("a run", () => {
     const mine = ran.filter((r) => r.jobId === `report-${id}`);
     expect(mine.map((r) => r.scheduledFor.toISOString())).toEqual(["2026-11-25T11:00:00.000Z", "2026-11-26T11:00:00.000Z", "2026-11-27T11:00:00.000Z", "2026-11-28T11:00:00.000Z"]);
     const runs = (await storage().reports.listRuns(id, {})).items;
+    // Started and finished on the scheduler's clock, not the machine's.
+    for (const run of runs) {
+      const took = Date.parse(run.finished!) - Date.parse(run.started);
+      expect(took).toBeGreaterThanOrEqual(0);
+      expect(took).toBeLessThan(60_000);
+    }
+    expect(runs[0]!.started.slice(0, 10)).toBe("2026-11-28");
     // Each run's "yesterday" in the retailer's days (Paris), newest first.
     expect(runs.map((r) => r.period.from)).toEqual(["2026-11-27", "2026-11-26", "2026-11-25", "2026-11-24"]);
     expect(runs.map((r) => r.rows)).toEqual([0, 0, 0, 1]);

@@ -313,6 +313,9 @@ describe("invitation links", () => {
   it("a new person sets a password: account pending with the invited role, invitation accepted, link single use", async () => {
     const team = await newTeam();
     const email = unique("newcomer");
+    // The team's admin is told of the new member (issue 11 §3 'new user'); another team's is not.
+    const teamAdmin = await app.createUser({ email: unique("team-admin"), claims: { type: "supplier", role: "ADMIN" }, roleByTeam: { [team.id]: "ADMIN" } });
+    const otherAdmin = await app.createUser({ email: unique("other-admin"), claims: { type: "supplier", role: "ADMIN" }, roleByTeam: { [(await newTeam()).id]: "ADMIN" } });
     const { path, token } = await invite(cookies["retailer.admin"], team.id, email, "EDITOR");
 
     const page = await openInvitation(path);
@@ -337,6 +340,13 @@ describe("invitation links", () => {
       disabled: false,
     });
     expect((await invitationOf(team.id, email))).toMatchObject({ status: "accepted", acceptedBy: user.id });
+    // The newcomer is welcomed; the team's admin is told of them, nobody else's.
+    expect((await storage().notifications.list(user.id, {})).items).toMatchObject([{ type: "welcome", values: { name: "Ines Invited" }, link: "/profile" }]);
+    // Its link is a page the admin may open: the team's members (not /users, which is for user managers).
+    expect((await storage().notifications.list(teamAdmin.id, {})).items).toMatchObject([{ type: "newUser", values: { name: "Ines Invited", email }, link: `/teams/${team.id}/settings/members` }]);
+    const teamAdminCookie = await signIn(app.m, teamAdmin.email, teamAdmin.password);
+    expect((await openMembers(teamAdminCookie, team.id)).status).toBe(200);
+    expect((await storage().notifications.list(otherAdmin.id, {})).items).toEqual([]);
     const members = await openMembers(cookies["retailer.admin"], team.id);
     expect(members.data.invitations[0]).toMatchObject({ email, state: "accepted" });
     expect(members.data.members.map((m: { email: string }) => m.email)).toContain(email);

@@ -95,7 +95,7 @@ describe("reading", () => {
 });
 
 describe("e-mail", () => {
-  it("mails what a preference governs (the profile's 'E-mail me when'), the welcome and insufficient funds; not new users nor new teams", async () => {
+  it("mails what a preference governs (the profile's 'Notify me, here and by e-mail, when'), the welcome and insufficient funds; not new users nor new teams", async () => {
     const { EMAILED } = await import("~/domain/notifications");
     expect([...EMAILED].sort()).toEqual(["campaignArchived", "campaignSoonStarted", "campaignStarted", "emptyWallets", "insufficientFunds", "reportGenerated", "walletsDepleting", "walletsUsedUpThisWeek", "welcome"]);
   });

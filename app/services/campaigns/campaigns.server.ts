@@ -48,7 +48,7 @@ import { fail, forbidden, notFound, ok, type Failure, type Result } from "~/doma
 import { campaignEditRefusal, isCampaignEditable } from "~/domain/campaigns/editing";
 import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
-import { notifyCampaign } from "~/services/notifications.server";
+import { campaignStartedKey, hasStarted, notifyCampaign } from "~/services/notifications.server";
 import { retailerSettings as walletRetailerSettings } from "~/services/wallets.server";
 import { dateTimeFormat } from "~/domain/intl";
 
@@ -566,7 +566,10 @@ export async function runCampaignAction(
         ? "remove"
         : "keep";
     await refreshTeamCampaignCounters(ctx.team.id, campaign.id, pending);
-    if (saved.status === "active" && campaign.status !== "active") await notifyCampaign("campaignStarted", saved, { now, actorId: user.id });
+    // "Started" when it serves: now if its start has passed, else the hourly check tells it at its start.
+    if (saved.status === "active" && campaign.status !== "active") {
+      if (hasStarted(saved, now)) await notifyCampaign("campaignStarted", saved, { now, actorId: user.id, key: campaignStartedKey(saved) });
+    }
     else if (saved.status === "archived" && campaign.status !== "archived") await notifyCampaign("campaignArchived", saved, { now, actorId: user.id });
     return ok({ campaign: saved, deleted: false, message: `campaigns:toast.action.${action}${result.value.addToPendingReview ? "Review" : ""}` });
   } catch (error) {
