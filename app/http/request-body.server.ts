@@ -260,6 +260,15 @@ async function sendResponse(req: ExpressRequest, res: ServerResponse, response: 
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
     });
   }
+  // A form posted to a page that takes none (a forged or hand-edited request): Remix renders its
+  // error page, saying 'Error occurred' (a server fault) and carrying its internal message (the
+  // route's file) in the page's data. The method is refused in words instead, as above.
+  if (response.status === 405 && req.method !== "GET" && req.method !== "HEAD" && (response.headers.get("Content-Type") ?? "").startsWith("text/html")) {
+    response = new Response("Method Not Allowed", {
+      status: 405,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", Allow: "GET, HEAD" },
+    });
+  }
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
   for (const [name, value] of response.headers) {
