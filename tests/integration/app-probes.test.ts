@@ -151,6 +151,25 @@ describe("campaign days that are not calendar days", () => {
   });
 });
 
+describe("a team id that names a property of every object", () => {
+  it("refuses a supplier's report for the team '__proto__' or 'constructor' (it was a server error) and stores nothing", async () => {
+    const edit = await import("~/routes/reports.$reportId._index");
+    for (const teamId of ["__proto__", "constructor", "toString"]) {
+      const name = `Probe report ${teamId} ${randomUUID().slice(0, 6)}`;
+      const outcome = await post(
+        edit.action,
+        "/reports/new?index",
+        "supplier.admin",
+        { intent: "save-report", name, runAt: "08:00", recipients: "probe@example.com", type: "teams", teamId, period: "yesterday", timeUnit: "cumulative", format: "csv", frequency: "once" },
+        { reportId: "new" },
+      );
+      expect(outcome.status, teamId).toBeGreaterThanOrEqual(400);
+      expect(outcome.status, teamId).toBeLessThan(500);
+      expect(outcome.location, teamId).toBeNull();
+    }
+  });
+});
+
 describe("a form posted to a page that takes none", () => {
   let server: http.Server;
   let base: string;
