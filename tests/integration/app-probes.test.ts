@@ -170,6 +170,26 @@ describe("a team id that names a property of every object", () => {
   });
 });
 
+describe("keywords that name a property of every object", () => {
+  it("stores 'constructor' as any other keyword, and refuses '__proto__' as a bad line, instead of 'Error occurred'", async () => {
+    const keywords = await import("~/routes/campaigns.$campaignId.keywords");
+    const id = await createDraftThroughForm(routes.create.action as never, context, cookies["supplier.admin"]!, { team: TEAM, name: `Probe keywords ${randomUUID().slice(0, 6)}` });
+    const add = async (text: string) => {
+      const version = String((await storage().campaigns.getOne(id))!.version);
+      return post(keywords.action, `/campaigns/${id}/keywords`, "supplier.admin", { intent: "add-keywords", version, keywords: text, bid: "" }, { campaignId: id });
+    };
+    const stored = await add("constructor\nwinter boots");
+    expect(stored.status, JSON.stringify(stored.data)).toBe(302);
+    expect(Object.keys(await storage().targets.list(id, "keyword")).sort()).toEqual(["constructor", "winter boots"]);
+    const page = await load(keywords.loader, `/campaigns/${id}/keywords`, "supplier.admin", { campaignId: id });
+    expect(page.status).toBe(200);
+    const refused = await add("__proto__");
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.data)).not.toContain("errors.errorOccurred");
+    expect(Object.keys(await storage().targets.list(id, "keyword")).sort()).toEqual(["constructor", "winter boots"]);
+  });
+});
+
 describe("a form posted to a page that takes none", () => {
   let server: http.Server;
   let base: string;
