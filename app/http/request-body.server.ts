@@ -297,3 +297,18 @@ export function createRemixHandler(handle: RemixHandle, getLoadContext: (req: Ex
     }
   };
 }
+
+/**
+ * The error handler after Remix's (server.mjs): a request Express itself refuses, such as a path
+ * with a broken percent-escape (/%E0%A4%A, a 400), is answered in words like a refused body, and
+ * not logged (Express's own handler writes the stack of every such request to the log). Anything
+ * else goes on to Express's handler.
+ */
+export function answerClientErrors(error: unknown, _req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void {
+  const status = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status !== "number" || status < 400 || status >= 500 || res.headersSent) return next(error);
+  res.statusCode = status;
+  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
+  res.end(STATUS_TEXT[status] ?? "Request refused");
+}

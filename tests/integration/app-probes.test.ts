@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRemixHandler } from "~/http/request-body.server";
+import { answerClientErrors, createRemixHandler } from "~/http/request-body.server";
 import { makeWalletInput } from "../factories";
 import { call, createDraftThroughForm, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
 
@@ -190,7 +190,7 @@ describe("keywords that name a property of every object", () => {
   });
 });
 
-describe("a form posted to a page that takes none", () => {
+describe("requests refused before any route (a form posted to a page that takes none, a broken path)", () => {
   let server: http.Server;
   let base: string;
   beforeAll(async () => {
@@ -205,6 +205,7 @@ describe("a form posted to a page that takes none", () => {
       );
     };
     server405.all("*", createRemixHandler(handle, () => ({})) as never);
+    server405.use(answerClientErrors as never);
     server = server405.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -225,5 +226,12 @@ describe("a form posted to a page that takes none", () => {
     expect(text).toBe("Method Not Allowed");
     expect(text).not.toContain("routes/faq");
     expect((await fetch(`${base}/faq`)).status).toBe(200);
+  });
+
+  it("answers a path with a broken percent-escape 400 in words, as a refused body (it was Express's page, its stack logged)", async () => {
+    const response = await fetch(`${base}/%E0%A4%A`);
+    expect(response.status).toBe(400);
+    expect(response.headers.get("Content-Type")).toContain("text/plain");
+    expect(await response.text()).toBe("Bad Request");
   });
 });
