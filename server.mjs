@@ -70,6 +70,8 @@ app.all(
   "*",
   build.entry.module.createRemixHandler(handleRemix, (req) => ({ requestId: req.id, clientIp: req.ip ?? "unknown" })),
 );
+// A request Express cannot route (a broken percent-escape in the path): 400 in words, not logged.
+app.use(build.entry.module.answerClientErrors);
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "0.0.0.0";

@@ -127,7 +127,8 @@ export function lowerRole(a: Role, b: Role): Role {
 export function effectiveTeamRole(subject: Subject, teamId: string): Role | null {
   const { type, role } = subject.claims;
   if (type !== "supplier") return role;
-  const teamRole = subject.roleByTeam[teamId];
+  // Own entries only: a team id typed as "__proto__" or "constructor" is no team of the user's.
+  const teamRole = Object.hasOwn(subject.roleByTeam, teamId) ? subject.roleByTeam[teamId] : undefined;
   return teamRole ? lowerRole(role, teamRole) : null;
 }
 

@@ -260,6 +260,15 @@ async function sendResponse(req: ExpressRequest, res: ServerResponse, response: 
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
     });
   }
+  // A form posted to a page that takes none (a forged or hand-edited request): Remix renders its
+  // error page, saying 'Error occurred' (a server fault) and carrying its internal message (the
+  // route's file) in the page's data. The method is refused in words instead, as above.
+  if (response.status === 405 && req.method !== "GET" && req.method !== "HEAD" && (response.headers.get("Content-Type") ?? "").startsWith("text/html")) {
+    response = new Response("Method Not Allowed", {
+      status: 405,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", Allow: "GET, HEAD" },
+    });
+  }
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
   for (const [name, value] of response.headers) {
@@ -287,4 +296,19 @@ export function createRemixHandler(handle: RemixHandle, getLoadContext: (req: Ex
       if (!res.headersSent) next(error);
     }
   };
+}
+
+/**
+ * The error handler after Remix's (server.mjs): a request Express itself refuses, such as a path
+ * with a broken percent-escape (/%E0%A4%A, a 400), is answered in words like a refused body, and
+ * not logged (Express's own handler writes the stack of every such request to the log). Anything
+ * else goes on to Express's handler.
+ */
+export function answerClientErrors(error: unknown, _req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void {
+  const status = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status !== "number" || status < 400 || status >= 500 || res.headersSent) return next(error);
+  res.statusCode = status;
+  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
+  res.end(STATUS_TEXT[status] ?? "Request refused");
 }

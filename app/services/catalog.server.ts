@@ -113,12 +113,16 @@ export async function browseCatalog(user: User, filters: CatalogFilters): Promis
       next = from + CATALOG_PAGE_SIZE < matching.length ? String(from + CATALOG_PAGE_SIZE) : null;
     }
   } else {
-    const page = await storage.catalog.list({
+    const spec = {
       availability: filters.availability || undefined,
       party: filters.party || undefined,
       brand: filters.brand || undefined,
       limit: CATALOG_PAGE_SIZE,
-      after: filters.after,
+    };
+    const page = await storage.catalog.list({ ...spec, after: filters.after }).catch((error) => {
+      // A cursor that is not ours (edited by hand, or a search's place number): the first page.
+      if (error instanceof RangeError && filters.after) return storage.catalog.list(spec);
+      throw error;
     });
     items = page.items;
     next = page.next;

@@ -22,7 +22,7 @@
 import { dayEdge } from "~/domain/campaigns/campaign";
 import { CAMPAIGN_STATUSES, DERIVED_LIVE_STATUSES, type CampaignStatus } from "~/domain/campaigns/status";
 import { isCampaignType, type CampaignType } from "~/domain/retailer-settings";
-import type { Preset } from "~/domain/metrics/periods";
+import { isDay as isCalendarDay, type Preset } from "~/domain/metrics/periods";
 
 export const CAMPAIGN_SORTS = ["updated", "name", "startDate", "endDate", "created", "spend"] as const;
 export type CampaignSort = (typeof CAMPAIGN_SORTS)[number];
@@ -99,7 +99,6 @@ export const DEFAULT_CAMPAIGN_SORT: CampaignSort = "updated";
 export const MAX_SEARCH_LENGTH = 100;
 const MAX_CURSOR_LENGTH = 1000;
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export function defaultDirection(sort: CampaignSort): SortDirection {
   return sort === "name" ? "asc" : "desc";
@@ -124,13 +123,12 @@ export function defaultListState(): CampaignListState {
   };
 }
 
-/** A real calendar day written yyyy-mm-dd. */
+/**
+ * A real calendar day written yyyy-mm-dd, of the years 2000 to 2100 (the statistics' rule,
+ * metrics/periods' isDay): a hand-edited 9999-12-31 has no next day to search up to.
+ */
 export function isDay(value: string): boolean {
-  const m = DAY.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+  return isCalendarDay(value);
 }
 
 function values(params: URLSearchParams, key: string): string[] {

@@ -111,7 +111,7 @@ export interface ParsedKeyword {
 
 export interface KeywordParse {
   keywords: ParsedKeyword[];
-  /** Lines (or CSV rows) without a value, or with a value too long to be a keyword. */
+  /** Lines (or CSV rows) without a value, with a value too long to be a keyword, or a reserved one (__like_this__). */
   bad: number;
   /** The 1-based numbers of the first bad lines, to show (at most 20). */
   badLines: number[];
@@ -120,6 +120,11 @@ export interface KeywordParse {
 }
 
 const SHOWN_BAD_LINES = 20;
+/**
+ * Keys that cannot name a stored target: "__proto__" is every object's prototype, and Firestore
+ * reserves map keys written __like_this__. Such a line is a bad one.
+ */
+const RESERVED_KEY = /^__.*__$/;
 
 /** Keywords from values with their line numbers: blank or too long ones are bad, repeated ones counted once. */
 export function parseKeywordLinesFrom(values: Iterable<{ value: string | null | undefined; line: number }>): KeywordParse {
@@ -128,7 +133,7 @@ export function parseKeywordLinesFrom(values: Iterable<{ value: string | null | 
   for (const { value, line } of values) {
     const name = (value ?? "").replace(/\s+/g, " ").trim();
     const key = name.length <= MAX_KEYWORD_LENGTH ? keywordKey(name) : "";
-    if (!key) {
+    if (!key || RESERVED_KEY.test(key)) {
       out.bad++;
       if (out.badLines.length < SHOWN_BAD_LINES) out.badLines.push(line);
       continue;

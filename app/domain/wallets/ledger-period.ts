@@ -4,16 +4,14 @@
  * [start of `from`, start of the day after `to`). Pure: `now` is passed in.
  */
 import { TZDate } from "@date-fns/tz";
+import { isDay } from "~/domain/metrics/periods";
 
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A real calendar day written yyyy-mm-dd. */
+/**
+ * A real calendar day written yyyy-mm-dd, of the years 2000 to 2100 (metrics/periods' rule): a
+ * hand-edited 9999-12-31 has no next day to read the ledger up to.
+ */
 export function isIsoDay(value: string): boolean {
-  const match = DAY.exec(value);
-  if (!match) return false;
-  const [, y, m, d] = match.map(Number);
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+  return isDay(value);
 }
 
 /** The calendar day `n` days after `day` (yyyy-mm-dd). */

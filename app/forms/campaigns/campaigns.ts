@@ -6,6 +6,7 @@
  */
 import * as z from "zod/mini";
 import { CAMPAIGN_ACTIONS } from "~/domain/campaigns/actions";
+import { isDay } from "~/domain/metrics/periods";
 import { parseAmountToMinor } from "~/domain/money";
 import { BID_STRATEGIES, CAMPAIGN_TYPES, PLACEMENTS } from "~/domain/retailer-settings";
 import { PACING_DEVICES, PACING_PLACEMENTS } from "~/domain/campaigns/pacing";
@@ -18,15 +19,13 @@ export const updateBudgetIntent = "update-budget";
 export const campaignActionIntent = "campaign-action";
 export const duplicateCampaignIntent = "duplicate-campaign";
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A yyyy-mm-dd day from a date input (empty = none). */
+/** A yyyy-mm-dd day from a date input (empty = none): a real calendar day (2026-02-30 is not). */
 const optionalDay = z
   .pipe(
     z.optional(z.string().check(z.trim())),
     z.transform((v) => (v ? v : null)),
   )
-  .check(z.refine((v) => v === null || (DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))), "campaigns:form.dayInvalid"));
+  .check(z.refine((v) => v === null || isDay(v), "campaigns:form.dayInvalid"));
 
 const name = z
   .string({ error: "campaigns:form.nameAndStartRequired" })
@@ -34,7 +33,7 @@ const name = z
 
 const startDay = z
   .string({ error: "campaigns:form.nameAndStartRequired" })
-  .check(z.trim(), z.minLength(1, "campaigns:form.nameAndStartRequired"), z.regex(DAY, "campaigns:form.dayInvalid"));
+  .check(z.trim(), z.minLength(1, "campaigns:form.nameAndStartRequired"), z.refine(isDay, "campaigns:form.dayInvalid"));
 
 const endNotBeforeStart = (v: { startDay?: string | null; endDay?: string | null }) => !v.startDay || !v.endDay || v.endDay >= v.startDay;
 

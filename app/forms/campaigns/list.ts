@@ -5,6 +5,7 @@
  */
 import * as z from "zod/mini";
 import { CAMPAIGN_ACTIONS, type CampaignAction } from "~/domain/campaigns/actions";
+import { isDay } from "~/domain/metrics/periods";
 import { optionalCents, requiredCents } from "~/forms/campaigns/campaigns";
 
 export const saveViewIntent = "save-view";
@@ -50,8 +51,6 @@ export const DeleteViewSchema = z.object({
 export const BULK_CHANGES = [...BULK_ACTIONS.map((a) => `action:${a}` as const), "endDay", "bid", "daily"] as const;
 export type BulkChangeChoice = (typeof BULK_CHANGES)[number];
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 export const BulkEditSchema = z.pipe(
   z.object({
     intent: z.enum([bulkReviewIntent, bulkApplyIntent]),
@@ -72,7 +71,7 @@ export const BulkEditSchema = z.pipe(
       return { ...base, change: { kind: "action" as const, action: value.change.slice("action:".length) as CampaignAction } };
     }
     if (value.change === "endDay") {
-      if (!DAY.test(value.endDay) || Number.isNaN(Date.parse(`${value.endDay}T00:00:00Z`))) {
+      if (!isDay(value.endDay)) {
         issue("endDay", "campaigns:form.dayInvalid");
         return z.NEVER;
       }

@@ -4,6 +4,7 @@
  * are checked by QuickGeneralSchema before any later step is shown.
  */
 import * as z from "zod/mini";
+import { isDay } from "~/domain/metrics/periods";
 import { CAMPAIGN_TYPES } from "~/domain/retailer-settings";
 import { optionalCents } from "~/forms/campaigns/campaigns";
 
@@ -14,7 +15,6 @@ export const createQuickCampaignIntent = "create-quick-campaign";
 export const QUICK_STEPS = ["general", "products", "keywords", "categories", "review"] as const;
 export type QuickStep = (typeof QUICK_STEPS)[number];
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ids = z.pipe(
   z.optional(z.array(z.string().check(z.trim(), z.maxLength(256)))),
   z.transform((v) => [...new Set((v ?? []).filter(Boolean))]),
@@ -26,7 +26,7 @@ const general = {
     .check(z.trim(), z.minLength(1, "campaigns:form.nameAndStartRequired"), z.maxLength(120, "validation.tooLong")),
   startDay: z
     .string({ error: "campaigns:form.nameAndStartRequired" })
-    .check(z.trim(), z.minLength(1, "campaigns:form.nameAndStartRequired"), z.regex(DAY, "campaigns:form.dayInvalid")),
+    .check(z.trim(), z.minLength(1, "campaigns:form.nameAndStartRequired"), z.refine(isDay, "campaigns:form.dayInvalid")),
   campaignType: z.enum(CAMPAIGN_TYPES, { error: "campaigns:form.typeInvalid" }),
   /** Empty = no wallet yet. */
   wallet: z.pipe(

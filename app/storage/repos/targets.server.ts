@@ -70,6 +70,14 @@ function estimatedBytes(targets: Targets): number {
   return bytes;
 }
 
+/**
+ * A target by its key, of the map's own entries only: a keyword such as "constructor" is a key
+ * like any other, never a property every object inherits.
+ */
+function own<T>(map: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(map, key) ? map[key] : undefined;
+}
+
 export function chunkId(campaignId: string, kind: TargetKind, bucket: number): string {
   return `${campaignId}_${kind}_${bucket}`;
 }
@@ -297,7 +305,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       if (kindChange.merge) {
         const merge = kindChange.merge;
         upsert = {};
-        for (const key in proposed) upsert[key] = merge(key, proposed[key]!, before[key]);
+        for (const key in proposed) upsert[key] = merge(key, proposed[key]!, own(before, key));
       }
       // The targets after, of the same chunks.
       let after: Targets;
@@ -319,16 +327,16 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const touched = new Set(Object.keys(after));
       for (const k in before) touched.add(k);
       const changedKeys = [...touched].filter((k) => {
-        const a = before[k];
-        const b = after[k];
+        const a = own(before, k);
+        const b = own(after, k);
         if (a === b) return false;
         if (!a || !b) return true;
         return !sameTarget(a, b);
       });
       if (!changedKeys.length) continue;
       changedTotal += changedKeys.length;
-      const oldCounts = countTargets(kind, changedKeys.map((k) => before[k]).filter((t): t is CampaignTarget => !!t));
-      const newCounts = countTargets(kind, changedKeys.map((k) => after[k]).filter((t): t is CampaignTarget => !!t));
+      const oldCounts = countTargets(kind, changedKeys.map((k) => own(before, k)).filter((t): t is CampaignTarget => !!t));
+      const newCounts = countTargets(kind, changedKeys.map((k) => own(after, k)).filter((t): t is CampaignTarget => !!t));
       for (const f of countField(kind)) counts[f] = Math.max(0, (counts[f] ?? 0) - (oldCounts[f] ?? 0) + (newCounts[f] ?? 0));
       const total = countField(kind).reduce((sum, f) => sum + counts[f], 0);
 
@@ -355,7 +363,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
         if (!whole && n) {
           const rest = await readChunks(get, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)));
           chunks = new Map([...chunks, ...rest]);
-          for (const targets of rest.values()) for (const [k, t] of Object.entries(targets)) if (!(k in after)) after[k] = t;
+          for (const targets of rest.values()) for (const [k, t] of Object.entries(targets)) if (!Object.hasOwn(after, k)) after[k] = t;
         }
         buckets = Math.max(bucketsFor(total), n || 1);
         respread = true;
