@@ -123,12 +123,19 @@ export function lowerRole(a: Role, b: Role): Role {
   return roleRank(a) <= roleRank(b) ? a : b;
 }
 
+/**
+ * A user's role on one team as their entries record it (undefined: no part in it). Own entries
+ * only: a team id typed as "__proto__" or "constructor" is no team of the user's.
+ */
+export function teamRoleOn(roleByTeam: Readonly<Record<string, Role>>, teamId: string): Role | undefined {
+  return Object.hasOwn(roleByTeam, teamId) ? roleByTeam[teamId] : undefined;
+}
+
 /** The role that governs what a user may do on one team; null when the user has no part in it. */
 export function effectiveTeamRole(subject: Subject, teamId: string): Role | null {
   const { type, role } = subject.claims;
   if (type !== "supplier") return role;
-  // Own entries only: a team id typed as "__proto__" or "constructor" is no team of the user's.
-  const teamRole = Object.hasOwn(subject.roleByTeam, teamId) ? subject.roleByTeam[teamId] : undefined;
+  const teamRole = teamRoleOn(subject.roleByTeam, teamId);
   return teamRole ? lowerRole(role, teamRole) : null;
 }
 

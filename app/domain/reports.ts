@@ -11,7 +11,7 @@
  */
 import type { Dimension } from "~/domain/metrics/metrics";
 import { isDay, OVERVIEW_PRESETS, resolvePreset, type Day, type Period, type Preset } from "~/domain/metrics/periods";
-import { can } from "~/domain/permissions";
+import { can, teamRoleOn } from "~/domain/permissions";
 import type { Schedule } from "~/domain/schedule";
 import type { DocMeta, User } from "~/domain/types";
 
@@ -222,7 +222,7 @@ export function mayEditReport(user: Subject, report: Pick<ReportData, "ownerId" 
 
 /** Whether the user may create a report about this team (null: every team, staff only). */
 export function mayCreateReportFor(user: Subject, teamId: string | null): boolean {
-  if (user.claims.type === "supplier") return teamId !== null && !!user.roleByTeam[teamId] && can(user, "Report", "create", { teamId });
+  if (user.claims.type === "supplier") return teamId !== null && !!teamRoleOn(user.roleByTeam, teamId) && can(user, "Report", "create", { teamId });
   return can(user, "Report", "create");
 }
 

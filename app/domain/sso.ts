@@ -78,7 +78,8 @@ export function validateSsoSettings(settings: SsoSettings): SsoSettingsIssue[] {
   if (settings.metadataSource === "xml" && settings.enabled && !settings.metadataXml.trim()) {
     issues.push({ field: "metadataXml", reason: "sso:errors.metadataXmlRequired" });
   }
-  if (settings.metadataSource === "url" && (settings.enabled || settings.metadataUrl) && !isAllowedMetadataUrl(settings.metadataUrl)) {
+  // A URL typed is checked whichever source is chosen: it is stored, and used once the source is switched.
+  if (((settings.metadataSource === "url" && settings.enabled) || settings.metadataUrl) && !isAllowedMetadataUrl(settings.metadataUrl)) {
     issues.push({ field: "metadataUrl", reason: "sso:errors.metadataUrlInvalid" });
   }
   const minutes = settings.metadataRefreshMinutes;

@@ -3,7 +3,7 @@
  * table in app/domain/permissions.ts): nobody grants a right above their own, nobody changes themselves, a retailer admin never
  * sees or touches operators. Pure: no I/O, no clock.
  */
-import { canGrant, effectiveTeamRole, isTeamManager, roleRank, type Subject } from "~/domain/permissions";
+import { canGrant, effectiveTeamRole, isTeamManager, roleRank, teamRoleOn, type Subject } from "~/domain/permissions";
 import { ACCOUNT_TYPES, ROLES, type AccountType, type Claims, type Role } from "~/domain/types";
 
 /** How long an e-mailed invitation link stays valid. */
@@ -94,7 +94,7 @@ export function actorTeamRole(actor: Subject, teamId: string): Role | null {
  */
 export function checkMemberChange(actor: Actor, member: Member, teamId: string, next: Role | null): Check {
   if (actor.id === member.id) return refuse("users:refused.self");
-  const current = member.roleByTeam[teamId];
+  const current = teamRoleOn(member.roleByTeam, teamId);
   if (!current) return refuse("users:refused.notMember");
   const ceiling = actorTeamRole(actor, teamId);
   if (!ceiling) return refuse("users:refused.notManager");

@@ -8,6 +8,7 @@ import { getAccessSettings } from "~/services/access-settings.server";
 import { createHash, randomBytes } from "node:crypto";
 import { FALLBACK_LOCALE, normaliseLocale } from "~/domain/locale";
 import { fail, ok, type Failure, type Result } from "~/domain/result";
+import { teamRoleOn } from "~/domain/permissions";
 import type { Invitation, Role, Team, User } from "~/domain/types";
 import { checkInvite, INVITATION_TTL_DAYS, invitationExpiry, invitationState, type InvitationState } from "~/domain/users";
 import { AlreadyExistsError } from "~/storage/port";
@@ -65,7 +66,7 @@ export async function inviteToTeam(actor: User, team: Team, input: { email: stri
   }
   const storage = getStorage();
   const existing = await storage.users.getByEmail(input.email);
-  if (existing?.roleByTeam[team.id]) return fail("invalid", "users:invite.alreadyMember", { field: "email" });
+  if (existing && teamRoleOn(existing.roleByTeam, team.id)) return fail("invalid", "users:invite.alreadyMember", { field: "email" });
   // Retailer staff and operators already work on every team.
   if (existing && existing.claims.type !== "supplier") return fail("invalid", "users:invite.seesAllTeams", { field: "email" });
   const { token, tokenHash } = newToken();

@@ -4,7 +4,7 @@
  * app/domain/users.ts; this file reads, checks and writes.
  */
 import { auditActor } from "~/domain/operators";
-import { roleRank } from "~/domain/permissions";
+import { roleRank, teamRoleOn } from "~/domain/permissions";
 import { conflict, fail, notFound, ok, type Failure, type Result } from "~/domain/result";
 import { canSeeTeam, listableTeamStatuses } from "~/domain/teams";
 import type { AccountType, Role, Team, User, UserStatus } from "~/domain/types";
@@ -121,7 +121,7 @@ export async function userRowForAdmin(viewer: User, user: User): Promise<UserRow
 /** Teams the user could be given a role on: the first 100 by name that the viewer sees. */
 export async function teamChoicesFor(viewer: User, target: User): Promise<{ id: string; name: string }[]> {
   const page = await getStorage().teams.list({ statuses: listableTeamStatuses(viewer.claims), sort: "name", direction: "asc", limit: 100 });
-  return page.items.filter((team) => canSeeTeam(viewer, team) && !target.roleByTeam[team.id]).map((team) => ({ id: team.id, name: team.name }));
+  return page.items.filter((team) => canSeeTeam(viewer, team) && !teamRoleOn(target.roleByTeam, team.id)).map((team) => ({ id: team.id, name: team.name }));
 }
 
 /** Claims change: never oneself, never above one's own rights; the user's sessions end with it. */
@@ -191,7 +191,7 @@ export async function listTeamMembers(actor: User, teamId: string): Promise<Memb
   const members = await getStorage().users.listByTeam(teamId);
   const ceiling = actorTeamRole(actor, teamId);
   return members.map((m) => {
-    const teamRole = m.roleByTeam[teamId];
+    const teamRole = teamRoleOn(m.roleByTeam, teamId)!;
     const editable = checkMemberChange(actor, m, teamId, null).ok;
     const effectiveRole = m.claims.type === "supplier" && roleRank(m.claims.role) < roleRank(teamRole) ? m.claims.role : teamRole;
     return {
@@ -213,7 +213,7 @@ export async function listTeamMembers(actor: User, teamId: string): Promise<Memb
 async function memberChange(actor: User, teamId: string, userId: string, next: Role | null): Promise<ChangeOutcome> {
   const storage = getStorage();
   const member = await storage.users.getOne(userId);
-  if (!member || !member.roleByTeam[teamId]) return userChangeFailure("users:refused.notMember");
+  if (!member || !teamRoleOn(member.roleByTeam, teamId)) return userChangeFailure("users:refused.notMember");
   const check = checkMemberChange(actor, member, teamId, next);
   if (!check.ok) return userChangeFailure(check.reason);
   const roleByTeam = { ...member.roleByTeam };

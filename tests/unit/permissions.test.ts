@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { resourceForPath } from "~/domain/navigation";
+import { mayCreateReportFor } from "~/domain/reports";
 import {
   ACTIONS,
   RESOURCES,
@@ -20,6 +21,7 @@ import {
   isViewer,
   lowerRole,
   roleRank,
+  teamRoleOn,
   type Action,
   type Resource,
   type Subject,
@@ -253,6 +255,18 @@ describe("supplier: effective team role is the lower of claim role and team role
         expand(EXPECTED.supplier[claimRole][resource]),
       );
     }
+  });
+
+  it("a team id named like an object's own property is no team of the user's", () => {
+    const s = subject("supplier", "ADMIN", { "team-a": "ADMIN" });
+    for (const teamId of ["__proto__", "constructor", "toString", "hasOwnProperty"]) {
+      expect(teamRoleOn(s.roleByTeam, teamId), teamId).toBeUndefined();
+      expect(effectiveTeamRole(s, teamId), teamId).toBeNull();
+      expect(mayCreateReportFor({ ...s, id: "u" }, teamId), teamId).toBe(false);
+      for (const resource of TEAM_SCOPED) expect(allowedActions(s, resource, { teamId }), `${teamId} ${resource}`).toEqual([]);
+    }
+    expect(teamRoleOn(s.roleByTeam, "team-a")).toBe("ADMIN");
+    expect(mayCreateReportFor({ ...s, id: "u" }, "team-a")).toBe(true);
   });
 
   it("claim ADMIN with team VIEWER reads the team's campaigns, wallets and pages but changes nothing", () => {

@@ -26,6 +26,9 @@ describe("single sign-on settings (issue 12 §1)", () => {
     expect(validateSsoSettings(settings({ enabled: true, metadataXml: "<x/>", accountTypes: [] })).map((i) => i.field)).toEqual(["accountTypes"]);
     expect(validateSsoSettings(settings({ accountTypes: ["operator" as never] })).map((i) => i.field)).toEqual(["accountTypes"]);
     expect(validateSsoSettings(settings({ matchAttribute: " " })).map((i) => i.field)).toEqual(["matchAttribute"]);
+    // A URL typed while the XML source is chosen is checked too: it is stored, and used once the source is switched.
+    expect(validateSsoSettings(settings({ metadataSource: "xml", metadataUrl: "http://169.254.169.254/latest/meta-data/" })).map((i) => i.field)).toEqual(["metadataUrl"]);
+    expect(validateSsoSettings(settings({ metadataSource: "xml", metadataUrl: "" }))).toEqual([]);
   });
 
   it("accept metadata URLs in https, and http only on loopback (a test IdP)", () => {
