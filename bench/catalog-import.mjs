@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { importTs } from "./bundle.mjs";
-import { time } from "./measure.mjs";
+import { time, useBenchStore } from "./measure.mjs";
 
 function loadService() {
   return importTs("catalog-import", {
@@ -57,15 +57,7 @@ export function feedCsv(rows) {
 }
 
 export async function catalogImportBench({ rows = 100_000 } = {}) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ads-bench-catalog-import-"));
-  Object.assign(process.env, {
-    STORAGE: "sqlite",
-    DATA_DIR: dataDir,
-    DATABASE_URL: path.join(dataDir, "console.db"),
-    SESSION_SECRET: "bench-session-secret-0123456789-abcdefghij",
-    SEARCH_API_URL: "",
-    SEARCH_SYNC_INTERVAL_MS: "0",
-  });
+  const dataDir = useBenchStore("catalog-import", { SEARCH_API_URL: "", SEARCH_SYNC_INTERVAL_MS: "0" });
   const { dir, module: m } = await loadService();
   try {
     const storage = m.getStorage();

@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { importTs } from "./bundle.mjs";
-import { percentile, time } from "./measure.mjs";
+import { percentile, time, useBenchStore } from "./measure.mjs";
 
 const IMPORT_GOAL_MS = 3_000;
 const IMPORT_GOAL_MB = 200;
@@ -50,14 +50,7 @@ function keywordOf(i) {
 const OPERATOR = { id: "bench-operator", email: "bench@example.com", displayName: "Bench", claims: { type: "operator", role: "ADMIN" }, roleByTeam: {}, teamIds: [], status: "active", disabled: false, timezone: "Europe/Paris", locale: "en-GB" };
 
 export async function keywordsBench({ keywords = 100_000 } = {}) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ads-bench-keywords-"));
-  Object.assign(process.env, {
-    STORAGE: "sqlite",
-    DATA_DIR: dataDir,
-    DATABASE_URL: path.join(dataDir, "console.db"),
-    SESSION_SECRET: "bench-session-secret-0123456789-abcdefghij",
-    SEARCH_API_URL: "",
-  });
+  const dataDir = useBenchStore("keywords", { SEARCH_API_URL: "" });
   const { dir, module: m } = await loadService();
   try {
     const storage = m.getStorage();

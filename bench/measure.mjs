@@ -1,4 +1,8 @@
-// Measures the benches share: a percentile, and wall and CPU time of a piece of work.
+// What the benches share: a percentile, wall and CPU time of a piece of work, and the embedded
+// store of an in-process bench.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 
 /** The p-th percentile (0-100) of numbers, nearest rank. */
 export function percentile(values, p) {
@@ -13,4 +17,20 @@ export async function time(fn) {
   const value = await fn();
   const used = process.cpuUsage(cpu);
   return { ms: Number(process.hrtime.bigint() - started) / 1e6, cpuMs: (used.user + used.system) / 1000, value };
+}
+
+/**
+ * An in-process bench's own embedded SQLite store: a fresh data folder, and the environment the
+ * console's services read (plus `extra`). Returns the folder, for the bench to remove.
+ */
+export function useBenchStore(name, extra = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `ads-bench-${name}-`));
+  Object.assign(process.env, {
+    STORAGE: "sqlite",
+    DATA_DIR: dataDir,
+    DATABASE_URL: path.join(dataDir, "console.db"),
+    SESSION_SECRET: "bench-session-secret-0123456789-abcdefghij",
+    ...extra,
+  });
+  return dataDir;
 }

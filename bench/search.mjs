@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { importTs } from "./bundle.mjs";
-import { percentile } from "./measure.mjs";
+import { percentile, useBenchStore } from "./measure.mjs";
 
 /** The goal of issue 10: product search p95 inside the service on 100,000 products. */
 const P95_GOAL_MS = 20;
@@ -71,13 +71,7 @@ async function cpuTime(fn) {
 
 /** Runs the search bench; returns the Markdown lines of its section. */
 export async function searchBench({ products = 100_000 } = {}) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ads-bench-search-"));
-  Object.assign(process.env, {
-    STORAGE: "sqlite",
-    DATA_DIR: dataDir,
-    DATABASE_URL: path.join(dataDir, "console.db"),
-    SESSION_SECRET: "bench-session-secret-0123456789-abcdefghij",
-  });
+  const dataDir = useBenchStore("search");
   const { dir, module: m } = await loadService();
   try {
     const storage = m.getStorage();
