@@ -23,6 +23,11 @@ export async function load(url, headers = {}) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors };
 }
 
+/** Serves each URL for a few seconds, not counted: a measured run then starts on compiled code. */
+export async function warmUp(urls, headers = {}, seconds = 3) {
+  for (const url of urls) await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+}
+
 export async function signIn(base, email = "operator@example.com") {
   const res = await fetch(`${base}/login`, {
     method: "POST",

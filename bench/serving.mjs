@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { importTs } from "./bundle.mjs";
-import { CONNECTIONS, DURATION, load, signIn, waitFor } from "./http.mjs";
+import { CONNECTIONS, DURATION, load, signIn, waitFor, warmUp } from "./http.mjs";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -116,9 +116,21 @@ export async function servingBench({ campaigns = 2_000, port = 3391 } = {}) {
     await new Promise((r) => setTimeout(r, 2_000));
     const idleRss = rssMiB(pid);
 
-    console.log("Serving bench: the campaign list with metric columns…");
-    const listRun = await peakRss(pid, () => load(listUrl, { cookie }));
-    const staticRun = await load(`${base}/error-404`, { cookie });
+    // Both pages are first served for a few seconds, not counted: the figures are of a server
+    // whose code is compiled, not of its first seconds. Then the list and the static page take
+    // turns twice, so that a drift of the machine's speed weighs on both alike.
+    console.log("Serving bench: warming up…");
+    await warmUp([listUrl, `${base}/error-404`], { cookie });
+    console.log("Serving bench: the campaign list with metric columns, and /error-404…");
+    const listRuns = [];
+    const staticRuns = [];
+    let listPeak = 0;
+    for (let round = 0; round < 2; round++) {
+      const run = await peakRss(pid, () => load(listUrl, { cookie }));
+      listPeak = Math.max(listPeak, run.peak);
+      listRuns.push(run.value);
+      staticRuns.push(await load(`${base}/error-404`, { cookie }));
+    }
 
     console.log("Serving bench: ingestion…");
     const all = seeded.campaigns;
@@ -165,6 +177,8 @@ export async function servingBench({ campaigns = 2_000, port = 3391 } = {}) {
     }
     const afterRss = rssMiB(pid);
     const f = (v) => v.toFixed(0);
+    const served = (run) => `${f(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms`;
+    const sum = (runs) => runs.reduce((total, run) => total + run.rps, 0);
     return [
       `## Serving with statistics (${campaigns.toLocaleString("en-GB")} campaigns, simulator off)`,
       "",
@@ -172,12 +186,12 @@ export async function servingBench({ campaigns = 2_000, port = 3391 } = {}) {
       "",
       "| what | measured | goal |",
       "|---|---|---|",
-      `| /campaigns (signed in; columns name, team, live status, wallet, bid, spend and the metric columns for the last 30 days): req/s, p50, p99 | ${f(listRun.value.rps)} req/s, p50 ${listRun.value.p50} ms, p99 ${listRun.value.p99} ms | p99 <= 100 ms |`,
-      `| /error-404 (static) in the same run | ${f(staticRun.rps)} req/s, p50 ${staticRun.p50} ms, p99 ${staticRun.p99} ms | |`,
-      `| throughput ratio list / static | ${(listRun.value.rps / staticRun.rps).toFixed(2)} | >= 0.5 |`,
+      `| /campaigns (signed in; columns name, team, live status, wallet, bid, spend and the metric columns for the last 30 days): req/s, p50, p99, in each of the two rounds | ${listRuns.map(served).join("; ")} | p99 <= 100 ms |`,
+      `| /error-404 (static), in turn with the list | ${staticRuns.map(served).join("; ")} | |`,
+      `| throughput ratio list / static (both rounds' requests) | ${(sum(listRuns) / sum(staticRuns)).toFixed(2)} (rounds: ${listRuns.map((run, i) => (run.rps / staticRuns[i].rps).toFixed(2)).join(", ")}) | >= 0.5 |`,
       `| POST /api/events: ${BATCHES} batches of ${PER_BATCH.toLocaleString("en-GB")} events, ${PARALLEL} at a time | ${Math.round(accepted / ingestSeconds).toLocaleString("en-GB")} events/s (${accepted.toLocaleString("en-GB")} events in ${ingestSeconds.toFixed(1)} s) | reported |`,
       `| an event posted to its number on the campaign's Statistics tab | ${toScreenMs === null ? "not shown within 120 s" : `${toScreenMs.toLocaleString("en-GB")} ms`} | <= 60 s |`,
-      `| server memory (RSS): idle after boot, peak serving the list, peak ingesting, after | ${f(idleRss)} MiB, ${f(listRun.peak)} MiB, ${f(ingest.peak)} MiB, ${f(afterRss)} MiB | reported |`,
+      `| server memory (RSS): idle after boot, peak serving the list, peak ingesting, after | ${f(idleRss)} MiB, ${f(listPeak)} MiB, ${f(ingest.peak)} MiB, ${f(afterRss)} MiB | reported |`,
       "",
     ];
   } finally {
