@@ -122,3 +122,28 @@ test.describe("in French", () => {
     }
   });
 });
+
+test.describe("in French, as an operator", () => {
+  test.use({ role: "operator" });
+
+  test("the campaign list fits 1,280 px without scrolling its table, by default and with the statistics columns", async ({ app, baseURL }) => {
+    const { page, shell } = app;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await createCampaign(page, baseURL!, { name: uniqueName("Une campagne au nom assez long pour voir le tableau") });
+    await page.goto("/campaigns");
+    await shell.chooseLanguage(en("languages.fr"));
+    try {
+      await expect(page.locator("html")).toHaveAttribute("lang", "fr");
+      const statistics = ["name", "team", "type", "liveStatus", "wallet", "spend", "displays", "views", "clicks", "ctr", "cost", "sales", "roas"];
+      for (const path of ["/campaigns", `/campaigns?${statistics.map((c) => `columns=${c}`).join("&")}&period=last7`]) {
+        await page.goto(path);
+        const region = page.getByRole("region").filter({ has: page.locator("table.campaign-table") });
+        await expect(region.getByRole("button", { name: /^Dupliquer / }).first()).toBeVisible();
+        const { scrollWidth, clientWidth } = await region.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+        expect(scrollWidth, path).toBeLessThanOrEqual(clientWidth);
+      }
+    } finally {
+      await new Shell(page, fr).chooseLanguage(fr("languages.en-GB"));
+    }
+  });
+});

@@ -449,7 +449,7 @@ export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, ca
       case "updated":
         return <td key={column}>{row.updated ?? "—"}</td>;
       case "by":
-        return <td key={column}>{byName(row.by)}</td>;
+        return <td key={column} className="by-col">{byName(row.by)}</td>;
     }
   }
 
