@@ -10,6 +10,7 @@
  */
 import { categoryNodes } from "~/domain/categories";
 import { addDays, dayStart, localDay, localHourAndWeekday, type Day } from "~/domain/metrics/periods";
+import { hourlyShare } from "~/domain/metrics/simulation";
 import type { MetricsFact } from "~/metrics/port";
 import type { Storage } from "~/storage/port";
 import { getMetricsStore } from "~/metrics/index.server";
@@ -71,11 +72,43 @@ function demoCategories(): ReturnType<typeof categoryNodes> {
   return [...nodes.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
-/** The facts of one demo day. */
-export function demoDemandFacts(day: Day, campaign: { id: string; team: string; wallet: string }, timeZone: string, categories = demoCategories()): MetricsFact[] {
+/**
+ * The hours of a local day (23 or 25 on the days clocks change), each with its share of the
+ * day's traffic by the simulator's curve (quiet at night, busy at lunch and in the evening).
+ */
+function hoursOf(day: Day, timeZone: string): { hour: Date; localHour: number; weight: number }[] {
+  const start = dayStart(day, timeZone).getTime();
+  const end = dayStart(addDays(day, 1), timeZone).getTime();
+  const hours = [];
+  for (let at = start; at < end; at += 3_600_000) {
+    const { hour: localHour } = localHourAndWeekday(at, timeZone);
+    hours.push({ hour: new Date(at), localHour, weight: hourlyShare(localHour) });
+  }
+  return hours;
+}
+
+/**
+ * The facts of one demo day: each keyword's or category's figures at an hour drawn by the day's
+ * traffic curve (so the campaign screen's weekday-by-hour grid shows when shoppers come), on one of
+ * the campaign's products (so its products table has figures).
+ */
+export function demoDemandFacts(
+  day: Day,
+  campaign: { id: string; team: string; wallet: string; productIds?: readonly string[] },
+  timeZone: string,
+  categories = demoCategories(),
+): MetricsFact[] {
   const random = mulberry32(Number(day.replaceAll("-", "")) ^ 0x0de3a4d);
+  const hours = hoursOf(day, timeZone);
+  const totalWeight = hours.reduce((sum, h) => sum + h.weight, 0);
+  const drawHour = () => {
+    let left = random() * totalWeight;
+    for (const h of hours) if ((left -= h.weight) < 0) return h;
+    return hours[hours.length - 1]!;
+  };
+  const products = campaign.productIds ?? [];
   const noon = new Date(dayStart(day, timeZone).getTime() + 12 * 3_600_000);
-  const { hour: localHour, weekday } = localHourAndWeekday(noon, timeZone);
+  const { weekday } = localHourAndWeekday(noon, timeZone);
   // Busier weekends, and demand growing over the weeks (a rising trend to show).
   const dayIndex = Math.floor(noon.getTime() / 86_400_000);
   const factor = (weekday >= 5 ? 1.2 : 1) * (1 + ((dayIndex % 56) / 56) * 0.3);
@@ -84,8 +117,9 @@ export function demoDemandFacts(day: Day, campaign: { id: string; team: string; 
     const displays = Math.max(1, Math.round(base * factor * (0.85 + random() * 0.3)));
     const clicks = Math.round(displays * CTR[placement] * (0.8 + random() * 0.4));
     const quantity = Math.round(clicks * CONVERSION * (0.5 + random()));
+    const { hour, localHour } = drawHour();
     facts.push({
-      hour: noon.toISOString(),
+      hour: hour.toISOString(),
       day,
       localHour,
       weekday,
@@ -96,7 +130,7 @@ export function demoDemandFacts(day: Day, campaign: { id: string; team: string; 
       placement,
       slot,
       device: random() < 0.6 ? "mobile" : "desktop",
-      product: "",
+      product: products.length ? products[Math.floor(random() * products.length)]! : "",
       keyword: target.keyword ?? "",
       category: target.category ?? "",
       productCategory: target.productCategory ?? "",
@@ -130,7 +164,7 @@ export async function seedDemoDemand(storage: Storage, now: Date, timeZone: stri
   const store = getMetricsStore();
   let added = 0;
   for (let day = first; day < today; day = addDays(day, 1)) {
-    const facts = demoDemandFacts(day, { id: campaign.id, team: campaign.team, wallet: campaign.wallet }, timeZone, categories);
+    const facts = demoDemandFacts(day, { id: campaign.id, team: campaign.team, wallet: campaign.wallet, productIds: campaign.productIds }, timeZone, categories);
     const result = await store.applyBatch(`demo-demand-${campaign.id}-${day}`, facts, null);
     if (result.applied) added++;
   }

@@ -65,4 +65,54 @@ describe("the demo's demand", () => {
     const { hits: pdp } = await search.answerSearch("category", { includeIds: ["grocery--coffee-tea--coffee"], page_type: "pdp", size: 1 }, retailer, now);
     expect(pdp[0]!.volume).toBeGreaterThan(0);
   });
+
+  it("spreads each day over the hours shoppers come, on the campaign's products", async () => {
+    const storage = app.m.storageIndex.getStorage();
+    // The demo's running campaign (the scheduled one starts later and has no history).
+    const campaign = (await storage.campaigns.listForTeam("acme-brand")).find(
+      (c) => c.status === "active" && c.campaignType === "sponsored-products" && c.wallet && c.startDate && Date.parse(c.startDate) < Date.now(),
+    )!;
+    const { localDay, addDays } = await import("~/domain/metrics/periods");
+    const yesterday = addDays(localDay(new Date(), "Europe/Paris"), -1);
+    const week = { from: addDays(yesterday, -6), to: yesterday, filters: { campaign: [campaign.id] } };
+
+    // The campaign screen's weekday-by-hour grid: figures at most hours of the day, the busy
+    // lunch and evening hours well above the night's.
+    const grid = await metrics.query({ ...week, histogram: "weekdayHour" });
+    const byHour = new Map<number, number>();
+    for (const row of grid) {
+      const hour = Number(row.bucket!.split("-")[1]);
+      byHour.set(hour, (byHour.get(hour) ?? 0) + row.displays);
+    }
+    expect([...byHour.keys()].sort((a, b) => a - b)).toEqual(expect.arrayContaining([0, 3, 8, 12, 13, 14, 19, 20, 21, 23]));
+    const evening = (byHour.get(20) ?? 0) + (byHour.get(21) ?? 0);
+    const night = (byHour.get(3) ?? 0) + (byHour.get(4) ?? 0);
+    expect(evening).toBeGreaterThan(3 * night);
+
+    // Its products table: every figure of the week on one of the campaign's products.
+    const products = await metrics.query({ ...week, groupBy: ["product"] });
+    const [total] = await metrics.query(week);
+    expect(products.length).toBeGreaterThan(1);
+    expect(products.every((row) => campaign.productIds.includes(row.keys.product!))).toBe(true);
+    expect(products.reduce((sum, row) => sum + row.displays, 0)).toBe(total!.displays);
+  });
+
+  it("writes a day that clocks change on with its 23 or 25 hours", () => {
+    const campaign = { id: "c", team: "t", wallet: "w", productIds: ["SKU-1"] };
+    for (const day of ["2026-03-29", "2026-10-25"] as const) {
+      const facts = demand.demoDemandFacts(day, campaign, "Europe/Paris");
+      const hours = new Set(facts.map((f) => f.hour));
+      const local = new Set(facts.map((f) => f.localHour));
+      // Every fact's hour starts within that local day, and its local hour is the clock's.
+      const start = Date.parse(day === "2026-03-29" ? "2026-03-28T23:00:00Z" : "2026-10-24T22:00:00Z");
+      const end = start + (day === "2026-03-29" ? 23 : 25) * 3_600_000;
+      for (const f of facts) {
+        expect(Date.parse(f.hour)).toBeGreaterThanOrEqual(start);
+        expect(Date.parse(f.hour)).toBeLessThan(end);
+        expect(f.day).toBe(day);
+      }
+      expect(hours.size).toBeGreaterThan(12);
+      if (day === "2026-03-29") expect(local.has(2)).toBe(false);
+    }
+  });
 });
