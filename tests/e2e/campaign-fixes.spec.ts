@@ -64,6 +64,22 @@ test.describe("as a supplier administrator", () => {
           clientWidth: document.documentElement.clientWidth,
         }));
         expect(scrollWidth, `${path} at ${width} px`).toBeLessThanOrEqual(clientWidth);
+        // Names wrap between words, never inside one ("Christma|s"): each word of each name sits on one line.
+        const brokenWords = await page.locator("table th[scope=row] a").evaluateAll((links) =>
+          links.flatMap((link) => {
+            const text = link.firstChild;
+            if (!text || text.nodeType !== Node.TEXT_NODE) return [];
+            const broken: string[] = [];
+            for (const match of (text.textContent ?? "").matchAll(/\S+/g)) {
+              const range = document.createRange();
+              range.setStart(text, match.index!);
+              range.setEnd(text, match.index! + match[0].length);
+              if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) broken.push(match[0]);
+            }
+            return broken;
+          }),
+        );
+        expect(brokenWords, `${path} at ${width} px`).toEqual([]);
       }
     });
   }
