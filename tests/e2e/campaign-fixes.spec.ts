@@ -64,7 +64,10 @@ test.describe("as a supplier administrator", () => {
           clientWidth: document.documentElement.clientWidth,
         }));
         expect(scrollWidth, `${path} at ${width} px`).toBeLessThanOrEqual(clientWidth);
-        // Names wrap between words, never inside one ("Christma|s"): each word of each name sits on one line.
+        // On a phone the table scrolls in its region, so names wrap between words, never inside
+        // one ("Christma|s"). (At 1,280 px, with every column shown, a long word may break so that
+        // the table fits.)
+        if (width > 600) continue;
         const brokenWords = await page.locator("table th[scope=row] a").evaluateAll((links) =>
           links.flatMap((link) => {
             const text = link.firstChild;
