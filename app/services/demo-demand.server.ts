@@ -6,10 +6,11 @@
  * batch a day, idempotent: a day already seeded is not added twice). These statistics are
  * history from before the demo's wallet ledger: their cost was never debited (ADR 20).
  *
- * Deterministic: a seeded PRNG, the same figures on every machine for the same days.
+ * Deterministic: a seeded PRNG, the same figures on every machine for the same days of a campaign
+ * started on the same day.
  */
 import { categoryNodes } from "~/domain/categories";
-import { addDays, dayStart, localDay, localHourAndWeekday, type Day } from "~/domain/metrics/periods";
+import { addDays, dayCount, dayStart, localDay, localHourAndWeekday, type Day } from "~/domain/metrics/periods";
 import { hourlyShare } from "~/domain/metrics/simulation";
 import type { MetricsFact } from "~/metrics/port";
 import type { Storage } from "~/storage/port";
@@ -94,7 +95,7 @@ function hoursOf(day: Day, timeZone: string): { hour: Date; localHour: number; w
  */
 export function demoDemandFacts(
   day: Day,
-  campaign: { id: string; team: string; wallet: string; productIds?: readonly string[] },
+  campaign: { id: string; team: string; wallet: string; productIds?: readonly string[]; startDay?: Day },
   timeZone: string,
   categories = demoCategories(),
 ): MetricsFact[] {
@@ -109,9 +110,10 @@ export function demoDemandFacts(
   const products = campaign.productIds ?? [];
   const noon = new Date(dayStart(day, timeZone).getTime() + 12 * 3_600_000);
   const { weekday } = localHourAndWeekday(noon, timeZone);
-  // Busier weekends, and demand growing over the weeks (a rising trend to show).
-  const dayIndex = Math.floor(noon.getTime() / 86_400_000);
-  const factor = (weekday >= 5 ? 1.2 : 1) * (1 + ((dayIndex % 56) / 56) * 0.3);
+  // Busier weekends, and demand growing since the campaign started (a rising trend to show):
+  // up to 30 % more after four weeks.
+  const weeks = campaign.startDay && campaign.startDay <= day ? (dayCount({ from: campaign.startDay, to: day }) - 1) / 7 : 0;
+  const factor = (weekday >= 5 ? 1.2 : 1) * (1 + Math.min(weeks / 4, 1) * 0.3);
   const facts: MetricsFact[] = [];
   const fact = (placement: keyof typeof CTR, slot: string, target: Partial<Pick<MetricsFact, "keyword" | "category" | "productCategory">>, base: number, cpcCents: number) => {
     const displays = Math.max(1, Math.round(base * factor * (0.85 + random() * 0.3)));
@@ -159,12 +161,13 @@ export async function seedDemoDemand(storage: Storage, now: Date, timeZone: stri
   const campaign = (await storage.campaigns.listForTeam(DEMO_TEAM_ID)).find((c) => c.status === "active" && c.wallet && c.campaignType === "sponsored-products" && c.startDate && Date.parse(c.startDate) < now.getTime());
   if (!campaign?.wallet || !campaign.startDate) return 0;
   const today = localDay(now, timeZone);
-  const first = [localDay(new Date(campaign.startDate), timeZone), addDays(today, -28)].sort()[1]!;
+  const startDay = localDay(new Date(campaign.startDate), timeZone);
+  const first = [startDay, addDays(today, -28)].sort()[1]!;
   const categories = demoCategories();
   const store = getMetricsStore();
   let added = 0;
   for (let day = first; day < today; day = addDays(day, 1)) {
-    const facts = demoDemandFacts(day, { id: campaign.id, team: campaign.team, wallet: campaign.wallet, productIds: campaign.productIds }, timeZone, categories);
+    const facts = demoDemandFacts(day, { id: campaign.id, team: campaign.team, wallet: campaign.wallet, productIds: campaign.productIds, startDay }, timeZone, categories);
     const result = await store.applyBatch(`demo-demand-${campaign.id}-${day}`, facts, null);
     if (result.applied) added++;
   }

@@ -13,6 +13,7 @@ let metrics: MetricsStore;
 let metricsIndex: typeof import("~/metrics/index.server");
 let demand: typeof import("~/services/demo-demand.server");
 let search: typeof import("~/services/search.server");
+let demandDays: typeof import("~/domain/metrics/periods");
 
 beforeAll(async () => {
   app = await startApp();
@@ -20,6 +21,7 @@ beforeAll(async () => {
   metricsIndex = await import("~/metrics/index.server");
   demand = await import("~/services/demo-demand.server");
   search = await import("~/services/search.server");
+  demandDays = await import("~/domain/metrics/periods");
   search.resetSearchSyncForTests();
   metrics = new (await import("~/metrics/sqlite.server")).SqliteMetricsStore(path.join(app.dir, "metrics-demo.db"));
   metricsIndex.setMetricsStoreForTests(metrics);
@@ -52,6 +54,11 @@ describe("the demo's demand", () => {
     expect(keywords[0]!.volume).toBeGreaterThan(10_000);
     expect(keywords[0]!.hits).toBeGreaterThan(0);
     expect(typeof keywords[0]!.trend).toBe("number");
+    // Demand grows since the campaign started: last week's keywords, together, above the week before's.
+    const { hits: all } = await search.answerSearch("keyword", { size: 100 }, retailer, now);
+    const trends = all.map((k) => k.trend!).filter((t) => typeof t === "number");
+    expect(trends.length).toBeGreaterThan(30);
+    expect(trends.reduce((a, b) => a + b, 0) / trends.length).toBeGreaterThan(0.02);
     // Observed CPC around 0.42: bids suggested around it, above the floor.
     expect(keywords[0]!.suggested_bid).toBeGreaterThan(30);
     expect(keywords[0]!.suggested_bid).toBeLessThan(60);
@@ -95,6 +102,20 @@ describe("the demo's demand", () => {
     expect(products.length).toBeGreaterThan(1);
     expect(products.every((row) => campaign.productIds.includes(row.keys.product!))).toBe(true);
     expect(products.reduce((sum, row) => sum + row.displays, 0)).toBe(total!.displays);
+  });
+
+  it("grows week after week on any date, never dropping at a fixed day of the calendar", () => {
+    const { addDays } = demandDays;
+    const categories: never[] = [];
+    const week = (campaign: Parameters<typeof demand.demoDemandFacts>[1], from: string) =>
+      Array.from({ length: 7 }, (_, i) => demand.demoDemandFacts(addDays(from, i), campaign, "Europe/Paris", categories))
+        .flat()
+        .reduce((sum, f) => sum + f.displays, 0);
+    // Campaigns started on many days of the year: the second week is always busier than the first.
+    for (let start = "2026-01-05"; start < "2026-12-31"; start = addDays(start, 9)) {
+      const campaign = { id: "c", team: "t", wallet: "w", startDay: start };
+      expect(week(campaign, addDays(start, 7)), start).toBeGreaterThan(week(campaign, start));
+    }
   });
 
   it("writes a day that clocks change on with its 23 or 25 hours", () => {
