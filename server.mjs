@@ -37,9 +37,11 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 // Every non-GET request must come from a page of this site (Origin, else Referer).
 app.use((req, res, next) => {
   if (SAFE_METHODS.has(req.method)) return next();
-  // The APIs under /api/ authenticate each call by a bearer token, which a browser never sends by
-  // itself: a cross-site request cannot forge one, so they are not held to the origin check.
-  if (req.path.startsWith("/api/") && /^Bearer\s/i.test(req.get("authorization") ?? "")) return next();
+  // The JSON APIs (the ad server's events, the statistics and search contracts) authenticate each
+  // call by a bearer token, which a browser never sends by itself, and never read the session
+  // cookie: a cross-site request cannot forge one, so they are not held to the origin check, and a
+  // call without a token gets the API's own 401. Other /api/ routes (signed-in pages') keep it.
+  if (build.entry.module.isTokenApiPath(req.path)) return next();
   // The identity provider's page posts its signed SAML response here (ADR 31): it is checked by
   // its signature, never by its origin, which is the IdP's by design.
   if (req.path === "/auth/saml/acs") return next();

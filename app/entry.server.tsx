@@ -17,7 +17,7 @@ import { LowPriorityScripts } from "~/http/script-priority.server";
 /** Called by server.mjs before it listens. */
 export { boot };
 /** server.mjs's handler in front of Remix: request bodies bounded and checked. */
-export { answerClientErrors, createRemixHandler } from "~/http/request-body.server";
+export { answerClientErrors, createRemixHandler, isTokenApiPath } from "~/http/request-body.server";
 
 const ABORT_DELAY = 5_000;
 

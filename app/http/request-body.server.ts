@@ -64,6 +64,15 @@ function jsonApiRoute(pathname: string) {
   return JSON_API_ROUTES.find((route) => route.path === path) ?? null;
 }
 
+/**
+ * Whether a path is one of the JSON APIs: each authenticates its calls by a bearer token (the ad
+ * server's events key, a user's identity token), never by the session cookie, so server.mjs does
+ * not hold them to the origin check and a call without a token gets the API's own 401.
+ */
+export function isTokenApiPath(pathname: string): boolean {
+  return jsonApiRoute(pathname) !== null;
+}
+
 /** The largest body a request may carry. */
 export function bodyLimitFor(pathname: string, contentType: string): number {
   const api = jsonApiRoute(pathname);

@@ -79,6 +79,20 @@ test.describe("requests", () => {
     }
   });
 
+  test("the JSON APIs answer a call without a token 401, as their contract says; a form from another site is refused 403", async ({ request }) => {
+    // As an ad server or a statistics client calls them: no Origin, no cookie, the token forgotten.
+    for (const path of ["/api/events", "/api/metrics", "/api/search/keyword"]) {
+      const response = await request.post(path, { data: { batchId: "no-token", events: [] }, headers: { "Content-Type": "application/json" } });
+      expect(response.status(), path).toBe(401);
+      expect((await response.json()).error, path).toBeTruthy();
+    }
+    // A signed-in page's endpoint keeps the origin check.
+    const forged = await request.post("/api/reload-failure", { form: { from: "1", to: "2" }, headers: { Origin: "https://evil.example" } });
+    expect(forged.status()).toBe(403);
+    const tokenOnOtherRoute = await request.post("/api/reload-failure", { form: { from: "1", to: "2" }, headers: { Authorization: "Bearer x" } });
+    expect(tokenOnOtherRoute.status()).toBe(403);
+  });
+
   test("an HTML page sends each security header once", async ({ request }) => {
     const response = await request.get("/login");
     expect(response.status()).toBe(200);
