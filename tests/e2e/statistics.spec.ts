@@ -314,6 +314,21 @@ test.describe("statistics screens, as a retailer administrator", () => {
     await expect(page.getByRole("link", { name: mt("exportTable", { table: mt("campaign.products") }) })).toHaveAccessibleDescription(mt("exportLarge", { limit: "10,000" }));
     // Smaller tables do not warn: one warning on the page.
     await expect(page.getByText(mt("exportLarge", { limit: "10,000" }))).toHaveCount(1);
+
+    // The charts' axis text stays readable in both themes (4.5:1 against the card it is drawn on).
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      const ratio = await byPlacement.locator(".recharts-cartesian-axis-tick-value").first().evaluate((text) => {
+        const rgb = (value: string) => (value.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+        let card: Element | null = text.closest("figure");
+        while (card && getComputedStyle(card).backgroundColor.replace(/\s/g, "").match(/rgba\(.*,0\)|transparent/)) card = card.parentElement;
+        const lum = ([r, g, b]: number[]) =>
+          [r!, g!, b!].map((v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)).reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i]!, 0);
+        const [a, b] = [lum(rgb(getComputedStyle(text).fill)), lum(rgb(getComputedStyle(card!).backgroundColor))].sort((x, y) => y - x);
+        return (a! + 0.05) / (b! + 0.05);
+      });
+      expect(ratio, colorScheme).toBeGreaterThanOrEqual(4.5);
+    }
   });
 
   test("the campaign list shows Views and the period's spend for a custom period, how fresh they are, and downloads them", { tag: "@nojs" }, async ({ app, baseURL, server, javaScriptEnabled }) => {
