@@ -9,7 +9,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Page } from "@playwright/test";
+import type { Page, TestInfo } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./a11y";
 import { createCampaign, createWalletThroughForm, enTexts, expect, submitAndWait, test, uniqueName } from "./fixtures";
 
@@ -59,8 +59,34 @@ async function sendEvents(page: Page, dataDir: string, events: Record<string, un
   expect((await response.json()).refused).toEqual([]);
 }
 
+/** Seconds since midnight on the retailer's clock (Europe/Paris). */
+function retailerSecondsIntoDay(): number {
+  const [h, m, sec] = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Paris", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" })
+    .format(new Date())
+    .split(":")
+    .map(Number);
+  return h! * 3600 + m! * 60 + sec!;
+}
+
+/**
+ * A test that starts in the last 45 s of the retailer's day waits for the next day first: its
+ * events and the pages that show them (today's figures) then fall on the same day. (Two tests
+ * failed when a run crossed midnight in Paris.)
+ */
+async function awayFromMidnight(testInfo: TestInfo) {
+  const left = 24 * 3600 - retailerSecondsIntoDay();
+  if (left > 45) return;
+  testInfo.setTimeout(testInfo.timeout + (left + 2) * 1000);
+  await new Promise((resolve) => setTimeout(resolve, (left + 2) * 1000));
+}
+
+/** A minute ago, but not before the retailer's midnight. */
+function eventTime(): string {
+  return new Date(Date.now() - Math.min(60, retailerSecondsIntoDay()) * 1000).toISOString();
+}
+
 function events(c: { id: string; wallet: string }) {
-  const at = new Date(Date.now() - 60_000).toISOString();
+  const at = eventTime();
   const base = { time: at, team: TEAM, wallet: c.wallet, campaign: c.id, campaignType: "sponsored-products", slot: "sp", cost: 0 };
   const out: Record<string, unknown>[] = [];
   // Two products of the demo catalog: the products table and its top chart.
@@ -70,6 +96,8 @@ function events(c: { id: string; wallet: string }) {
   out.push({ ...base, type: "sale", placement: "search", device: "mobile", quantity: 1, sales: 2_999, product: "SKU-000001" });
   return out;
 }
+
+test.beforeEach(async ({}, testInfo) => awayFromMidnight(testInfo));
 
 test.describe("statistics, as a retailer administrator", () => {
   test.use({ role: "retailerAdmin" });
@@ -281,7 +309,7 @@ test.describe("statistics screens, as a retailer administrator", () => {
     const campaign = await campaignWithWallet(page, baseURL!);
     await sendEvents(page, server.dataDir, events(campaign));
     // 10,001 products, each displayed once: more rows than a spreadsheet comfortably opens.
-    const at = new Date(Date.now() - 60_000).toISOString();
+    const at = eventTime();
     const displays = Array.from({ length: 10_001 }, (_, i) => ({
       time: at,
       type: "display",
