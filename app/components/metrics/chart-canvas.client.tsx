@@ -58,7 +58,8 @@ export function TimeCanvas(props: ChartCanvasProps) {
     const shared = { key: m, dataKey: m, name: props.names[m], yAxisId: i === 0 ? "first" : "second", stroke: COLOURS[i], fill: COLOURS[i], isAnimationActive: false };
     if (props.type === "bar") return <Bar {...shared} />;
     if (props.type === "line") return <Line {...shared} type="monotone" dot={false} />;
-    return <Area {...shared} type="monotone" fillOpacity={0.2} />;
+    // Light fills and 2 px lines: where the two areas overlap, the lines still say which is which.
+    return <Area {...shared} type="monotone" fillOpacity={0.1} strokeWidth={2} />;
   });
   return (
     <ResponsiveContainer width="100%" height={280}>
