@@ -13,7 +13,7 @@ let metrics: MetricsStore;
 let metricsIndex: typeof import("~/metrics/index.server");
 let demand: typeof import("~/services/demo-demand.server");
 let search: typeof import("~/services/search.server");
-let demandDays: typeof import("~/domain/metrics/periods");
+let periods: typeof import("~/domain/metrics/periods");
 
 beforeAll(async () => {
   app = await startApp();
@@ -21,7 +21,7 @@ beforeAll(async () => {
   metricsIndex = await import("~/metrics/index.server");
   demand = await import("~/services/demo-demand.server");
   search = await import("~/services/search.server");
-  demandDays = await import("~/domain/metrics/periods");
+  periods = await import("~/domain/metrics/periods");
   search.resetSearchSyncForTests();
   metrics = new (await import("~/metrics/sqlite.server")).SqliteMetricsStore(path.join(app.dir, "metrics-demo.db"));
   metricsIndex.setMetricsStoreForTests(metrics);
@@ -79,7 +79,7 @@ describe("the demo's demand", () => {
     const campaign = (await storage.campaigns.listForTeam("acme-brand")).find(
       (c) => c.status === "active" && c.campaignType === "sponsored-products" && c.wallet && c.startDate && Date.parse(c.startDate) < Date.now(),
     )!;
-    const { localDay, addDays } = await import("~/domain/metrics/periods");
+    const { localDay, addDays } = periods;
     const yesterday = addDays(localDay(new Date(), "Europe/Paris"), -1);
     const week = { from: addDays(yesterday, -6), to: yesterday, filters: { campaign: [campaign.id] } };
 
@@ -105,7 +105,7 @@ describe("the demo's demand", () => {
   });
 
   it("grows week after week on any date, never dropping at a fixed day of the calendar", () => {
-    const { addDays } = demandDays;
+    const { addDays } = periods;
     const categories: never[] = [];
     const week = (campaign: Parameters<typeof demand.demoDemandFacts>[1], from: string) =>
       Array.from({ length: 7 }, (_, i) => demand.demoDemandFacts(addDays(from, i), campaign, "Europe/Paris", categories))
