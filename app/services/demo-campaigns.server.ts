@@ -9,6 +9,8 @@ import { DEFAULT_RETAILER_SETTINGS } from "~/domain/retailer-settings";
 import type { Storage } from "~/storage/port";
 import { getEnv } from "~/services/env.server";
 import { DEMO_TEAM_ID } from "~/services/seed.server";
+import { dayStart } from "~/domain/metrics/periods";
+import { demoHistoryCents } from "~/services/demo-demand.server";
 
 export const DEMO_WALLET_ID = "acme-brand-main";
 
@@ -18,7 +20,12 @@ function addDays(day: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** Seeds the demo wallet (credited €5,000) and four campaigns; returns how many records it made. */
+/**
+ * Seeds the demo wallet (credited €25,000 the day before its running campaign started, its daily
+ * budget €800) and four campaigns; returns how many records it made. The running campaign's
+ * two weeks of history (seedDemoDemand, about €450 a day) are within its budgets, and its total
+ * spend counts them.
+ */
 export async function seedDemoCampaigns(storage: Storage, now: Date): Promise<number> {
   const team = await storage.teams.getOne(DEMO_TEAM_ID);
   if (!team) return 0;
@@ -28,17 +35,20 @@ export async function seedDemoCampaigns(storage: Storage, now: Date): Promise<nu
   const settings = (await storage.config.get()).retailerSettings ?? DEFAULT_RETAILER_SETTINGS;
   let created = 0;
 
+  const today = dayOfInstant(now.toISOString(), timeZone);
+  const runningStart = addDays(today, -14);
   let wallet = await storage.wallets.getOne(DEMO_WALLET_ID);
   if (!wallet) {
     wallet = await storage.wallets.create(
       team.id,
-      { label: "Acme 2026 budget", currency: "EUR", status: "active", dailyBudget: 15_000, budgetEditing: false, external_id: "", tags: [] },
+      { label: "Acme 2026 budget", currency: "EUR", status: "active", dailyBudget: 80_000, budgetEditing: false, external_id: "", tags: [] },
       actor,
       DEMO_WALLET_ID,
     );
     const posted = await storage.ledger.post(
-      { walletId: wallet.id, type: "credit", amount: 500_000, reference: "DEMO-PO-1", comment: "Demo funding", by: "system", idempotencyKey: "00000000-0000-4000-8000-000000000001" },
-      now,
+      { walletId: wallet.id, type: "credit", amount: 2_500_000, reference: "DEMO-PO-1", comment: "Demo funding", by: "system", idempotencyKey: "00000000-0000-4000-8000-000000000001" },
+      // Funded before the running campaign's history, whose spend is debited day by day.
+      new Date(Math.min(now.getTime(), dayStart(addDays(runningStart, -1), timeZone).getTime() + 9 * 3_600_000)),
     );
     if (posted.ok) wallet = posted.wallet;
     created++;
@@ -53,21 +63,21 @@ export async function seedDemoCampaigns(storage: Storage, now: Date): Promise<nu
     ]);
     return { offers: Object.fromEntries(entries), productIds: picked.map((p) => p.id) };
   };
-  const today = dayOfInstant(now.toISOString(), timeZone);
   const selectedWallet = { label: wallet.label, credit: wallet.credit, balance: wallet.balance, status: wallet.status };
   const base = (name: string, startDay: string, endDay: string | null, type: "sponsored-products" | "banner-ads" = "sponsored-products") =>
     newCampaignData({ name, startDay, endDay, campaignType: type, team }, settings, "system", now, timeZone);
 
   const demos: CampaignData[] = [
     {
-      ...base("Acme everyday essentials", addDays(today, -14), null),
+      ...base("Acme everyday essentials", runningStart, null),
       status: "active",
       bid: 45,
       wallet: wallet.id,
       selectedWallet,
-      pacingTotal: 150_000,
-      pacingDaily: 8_000,
+      pacingTotal: 3_000_000,
+      pacingDaily: 65_000,
       ...offers(6),
+      spend: demoHistoryCents(runningStart, now, timeZone, offers(6).productIds),
     },
     {
       ...base("Acme Christmas push", addDays(today, 18), addDays(today, 32)),

@@ -3,8 +3,10 @@
  * demo's running campaign would have gathered on search, category and product pages since it
  * started, so that keyword and category searches show volume, trend, hits and suggested bids
  * on a fresh `npm start`. Written into the metrics store as the ad server's events would be (one
- * batch a day, idempotent: a day already seeded is not added twice). These statistics are
- * history from before the demo's wallet ledger: their cost was never debited (ADR 20).
+ * batch a day, idempotent: a day already seeded is not added twice). Their cost is the campaign's
+ * spend of those days: debited from its wallet, one settlement entry a day dated at the day's end,
+ * and counted in the campaign's total spend when the demo campaigns are created, so that the
+ * statistics, the ledger, the budgets and the total spend tell the same story.
  *
  * Deterministic: a seeded PRNG, the same figures on every machine for the same days of a campaign
  * started on the same day.
@@ -154,22 +156,58 @@ export function demoDemandFacts(
 }
 
 /**
- * Seeds the demand of the days the demo's running campaign has run (28 at most, up to
- * yesterday); returns how many days it added (0 when seeded before, or without that campaign).
+ * The days of demo history of a campaign started on `startDay` and seeded on `seededDay`: from its
+ * start (28 days at most) to the day before it was seeded. Days after that are the live
+ * simulator's, never seeded again on a later start of the server.
+ */
+export function demoHistoryDays(startDay: Day, seededDay: Day): Day[] {
+  const days: Day[] = [];
+  for (let day = [startDay, addDays(seededDay, -28)].sort()[1]!; day < seededDay; day = addDays(day, 1)) days.push(day);
+  return days;
+}
+
+/** Cents a day's facts cost (each fact's cost is whole cents). */
+export function factsCents(facts: readonly MetricsFact[]): number {
+  return facts.reduce((sum, f) => sum + f.costMicros, 0) / 10_000;
+}
+
+/**
+ * What the demo history of the running campaign costs in all, in cents: the campaign's total
+ * spend when the demo campaigns are created (the same facts seedDemoDemand writes).
+ */
+export function demoHistoryCents(startDay: Day, now: Date, timeZone: string, productIds: readonly string[]): number {
+  const categories = demoCategories();
+  const campaign = { id: "", team: "", wallet: "", productIds, startDay };
+  return demoHistoryDays(startDay, localDay(now, timeZone)).reduce((sum, day) => sum + factsCents(demoDemandFacts(day, campaign, timeZone, categories)), 0);
+}
+
+/**
+ * Seeds the demand of the days the demo's running campaign ran before it was seeded (28 at
+ * most), and debits each day's cost from its wallet as that day's settlement; returns how many
+ * days it added (0 when seeded before, or without that campaign).
  */
 export async function seedDemoDemand(storage: Storage, now: Date, timeZone: string): Promise<number> {
   const campaign = (await storage.campaigns.listForTeam(DEMO_TEAM_ID)).find((c) => c.status === "active" && c.wallet && c.campaignType === "sponsored-products" && c.startDate && Date.parse(c.startDate) < now.getTime());
   if (!campaign?.wallet || !campaign.startDate) return 0;
-  const today = localDay(now, timeZone);
+  const seededDay = localDay(new Date(Math.min(Date.parse(campaign.created), now.getTime())), timeZone);
   const startDay = localDay(new Date(campaign.startDate), timeZone);
-  const first = [startDay, addDays(today, -28)].sort()[1]!;
   const categories = demoCategories();
   const store = getMetricsStore();
   let added = 0;
-  for (let day = first; day < today; day = addDays(day, 1)) {
+  for (const day of demoHistoryDays(startDay, seededDay)) {
     const facts = demoDemandFacts(day, { id: campaign.id, team: campaign.team, wallet: campaign.wallet, productIds: campaign.productIds, startDay }, timeZone, categories);
     const result = await store.applyBatch(`demo-demand-${campaign.id}-${day}`, facts, null);
-    if (result.applied) added++;
+    if (!result.applied) continue;
+    added++;
+    // The day's spend, settled at its end as the settlement would have (isSettlementEntry).
+    const cents = factsCents(facts);
+    if (cents > 0) {
+      const posted = await storage.ledger.post(
+        { walletId: campaign.wallet, type: "debit", amount: cents, reference: `SPEND-${day.replaceAll("-", "")}`, comment: "Ad spend settled", by: "system", idempotencyKey: `demo-spend-${campaign.id}-${day}` },
+        new Date(dayStart(addDays(day, 1), timeZone).getTime() - 60_000),
+      );
+      if (!posted.ok) throw new Error(`Demo spend of ${day} not debited: ${posted.reason}`);
+    }
   }
   return added;
 }

@@ -22,7 +22,7 @@ describe("demo campaigns", () => {
     const now = new Date();
     expect(await seedDemoCampaigns(storage(), now)).toBe(5);
     const wallet = (await storage().wallets.getOne(DEMO_WALLET_ID))!;
-    expect(wallet).toMatchObject({ teamId: "acme-brand", balance: 500_000, credit: 500_000 });
+    expect(wallet).toMatchObject({ teamId: "acme-brand", balance: 2_500_000, credit: 2_500_000 });
 
     const campaigns = await storage().campaigns.listForTeam("acme-brand");
     const byName = Object.fromEntries(campaigns.map((c) => [c.name, c]));

@@ -47,6 +47,8 @@ describe("the demo's demand", () => {
     // The running demo campaign started 14 days ago: 14 days up to yesterday.
     expect(await demand.seedDemoDemand(storage, now, "Europe/Paris")).toBe(14);
     expect(await demand.seedDemoDemand(storage, now, "Europe/Paris")).toBe(0);
+    // A later start of the server, days later, seeds nothing more: those days are the simulator's.
+    expect(await demand.seedDemoDemand(storage, new Date(now.getTime() + 3 * 86_400_000), "Europe/Paris")).toBe(0);
 
     const retailer = { accountType: "retailer" as const, teams: null };
     const { hits: keywords } = await search.answerSearch("keyword", { query: "coff", size: 5 }, retailer, now);
@@ -71,6 +73,38 @@ describe("the demo's demand", () => {
     expect(categories[0]!.volume).toBeGreaterThan(0);
     const { hits: pdp } = await search.answerSearch("category", { includeIds: ["grocery--coffee-tea--coffee"], page_type: "pdp", size: 1 }, retailer, now);
     expect(pdp[0]!.volume).toBeGreaterThan(0);
+  });
+
+  it("is the campaign's spend: within its budgets, debited from its wallet day by day, in its total spend", async () => {
+    const storage = app.m.storageIndex.getStorage();
+    const campaign = (await storage.campaigns.listForTeam("acme-brand")).find((c) => c.name === "Acme everyday essentials")!;
+    const { localDay, addDays } = periods;
+    const today = localDay(new Date(), "Europe/Paris");
+    const history = { from: addDays(today, -28), to: today, filters: { campaign: [campaign.id] } };
+    const byDay = await metrics.query({ ...history, histogram: "day" });
+    expect(byDay).toHaveLength(14);
+    const cents = byDay.map((row) => row.costMicros / 10_000);
+    const wallet = (await storage.wallets.getOne(campaign.wallet!))!;
+    // Every day within the campaign's daily budget and the wallet's.
+    for (const c of cents) {
+      expect(c).toBeLessThanOrEqual(campaign.pacingDaily!);
+      expect(c).toBeLessThanOrEqual(wallet.dailyBudget!);
+    }
+    const total = cents.reduce((a, b) => a + b, 0);
+    expect(Number.isInteger(total)).toBe(true);
+    // The total spend is the history's cost, to the cent, and so are the wallet's debits.
+    expect(campaign.spend).toBe(total);
+    expect(wallet.debit).toBe(total);
+    expect(wallet.balance).toBe(wallet.credit - total);
+    expect(campaign.spend).toBeLessThan(campaign.pacingTotal!);
+    // One settlement entry a day, dated on the day it pays for, after the funding.
+    const { items } = await storage.ledger.list(wallet.id, { limit: 50 });
+    const debits = items.filter((e) => e.type === "debit");
+    expect(debits).toHaveLength(14);
+    expect(new Set(debits.map((e) => localDay(new Date(e.at), "Europe/Paris")))).toEqual(new Set(byDay.map((row) => row.bucket)));
+    const credit = items.find((e) => e.type === "credit")!;
+    expect(debits.every((e) => e.at > credit.at)).toBe(true);
+    expect(Date.parse(wallet.firstDebitAt!)).toBeLessThan(Date.now() - 13 * 86_400_000);
   });
 
   it("spreads each day over the hours shoppers come, on the campaign's products", async () => {
