@@ -2,7 +2,7 @@
  * The operators' tools of spec section 6: 'Log as' another user, the session's role step-down,
  * and the retailer staff e-mail domain. Pure: no I/O, no clock.
  */
-import { roleRank } from "~/domain/permissions";
+import { isTeamManager, roleRank } from "~/domain/permissions";
 import { ROLES, type Claims, type Role } from "~/domain/types";
 
 /** Why 'Log as' is refused: a stable code that is also the i18n key of the message. */
@@ -79,9 +79,9 @@ export function isStaffEmail(email: string, staffDomain: string | null | undefin
   return host === domain || host.endsWith(`.${domain}`);
 }
 
-/** Only an operator or a retailer ADMIN creates a user of the staff domain (spec section 6). */
+/** Only an operator (at ADMIN) or a retailer ADMIN creates a user of the staff domain (spec section 6): the team managers. */
 export function canCreateStaffUser(creator: Claims): boolean {
-  return creator.type === "operator" || (creator.type === "retailer" && creator.role === "ADMIN");
+  return isTeamManager(creator);
 }
 
 /**

@@ -92,13 +92,16 @@ const SUPPLIER: RightsTable = {
   VIEWER: supplierBase,
 };
 
-/** An operator is a super-admin; stepped down for a session, it keeps Health and settings reading. */
+/**
+ * An operator is a super-admin at their ADMIN role; stepped down for the session, their rights are
+ * exactly a retailer's of that role (ADR 40): nothing of the operator's stays, not even reading.
+ */
 const OPERATOR: RightsTable = {
   // Notifications are "own" for everybody, operators included (a user only ever reads their own).
   ADMIN: { ...(Object.fromEntries(RESOURCES.map((r) => [r, ALL])) as Record<Resource, Grant>), Notification: NOTIFICATIONS },
-  EDITOR: { ...RETAILER.EDITOR, Health: READ, RetailerSettings: READ },
-  REVIEWER: { ...RETAILER.REVIEWER, Health: READ, RetailerSettings: READ },
-  VIEWER: { ...RETAILER.VIEWER, Health: READ, RetailerSettings: READ },
+  EDITOR: RETAILER.EDITOR,
+  REVIEWER: RETAILER.REVIEWER,
+  VIEWER: RETAILER.VIEWER,
 };
 
 export const RIGHTS: Record<AccountType, RightsTable> = {
@@ -109,6 +112,25 @@ export const RIGHTS: Record<AccountType, RightsTable> = {
 
 /** Resources whose rights depend on the team for a supplier. */
 const TEAM_SCOPED: ReadonlySet<Resource> = new Set(["Campaign", "TeamPage", "Wallet", "Report"]);
+
+/**
+ * Whether the claims carry an operator's rights: an operator at the ADMIN role. Every right of an
+ * operator (and every "operators see/do more") asks this, never `claims.type === "operator"`,
+ * since `claims` is the session's effective claims and a stepped-down operator keeps the type
+ * (ADR 40). Being an operator as such (may 'Log as', may switch the session role back, signs in
+ * with a second factor, passes maintenance) is an identity fact and reads the account's own claims.
+ */
+export function hasOperatorRights(claims: Claims): boolean {
+  return claims.type === "operator" && claims.role === "ADMIN";
+}
+
+/**
+ * The account type whose rights the claims carry: an operator's own at ADMIN; an operator
+ * stepped down for the session is judged as a retailer of the session role (ADR 40).
+ */
+export function rightsAccountType(claims: Claims): AccountType {
+  return claims.type === "operator" && !hasOperatorRights(claims) ? "retailer" : claims.type;
+}
 
 export interface Subject {
   claims: Claims;
@@ -149,7 +171,7 @@ export function can(
   action: Action = "read",
   scope: { teamId?: string } = {},
 ): boolean {
-  const { type } = subject.claims;
+  const type = rightsAccountType(subject.claims);
   let role: Role | null = subject.claims.role;
   if (type === "supplier" && scope.teamId !== undefined && TEAM_SCOPED.has(resource)) {
     role = effectiveTeamRole(subject, scope.teamId);
@@ -158,19 +180,19 @@ export function can(
   return RIGHTS[type][role][resource]?.includes(action) ?? false;
 }
 
-/** Retailer REVIEWER or operator: approve or reject when moderation applies. */
+/** Retailer REVIEWER or operator (at ADMIN; stepped down to REVIEWER, as a retailer REVIEWER): approve or reject when moderation applies. */
 export function isReviewer(claims: Claims): boolean {
-  return claims.type === "operator" || (claims.type === "retailer" && claims.role === "REVIEWER");
+  return hasOperatorRights(claims) || (rightsAccountType(claims) === "retailer" && claims.role === "REVIEWER");
 }
 
-/** Retailer ADMIN or operator. */
+/** Retailer ADMIN or operator (at ADMIN: a stepped-down operator is no team manager). */
 export function isTeamManager(claims: Claims): boolean {
-  return claims.type === "operator" || (claims.type === "retailer" && claims.role === "ADMIN");
+  return hasOperatorRights(claims) || (rightsAccountType(claims) === "retailer" && claims.role === "ADMIN");
 }
 
-/** Operator, or a user whose (effective) role in the team is ADMIN. */
+/** Operator (at ADMIN), or a user whose (effective) role in the team is ADMIN. */
 export function isTeamAdmin(subject: Subject, teamId: string): boolean {
-  if (subject.claims.type === "operator") return true;
+  if (hasOperatorRights(subject.claims)) return true;
   return effectiveTeamRole(subject, teamId) === "ADMIN";
 }
 
@@ -181,13 +203,14 @@ export function isViewer(claims: Claims): boolean {
 
 /** Only operators and retailers see sensitive data (external ids, tags, comments, claims). */
 export function canSeeSensitive(claims: Claims): boolean {
-  return claims.type === "operator" || claims.type === "retailer";
+  const type = rightsAccountType(claims);
+  return type === "operator" || type === "retailer";
 }
 
 /** Nobody grants a right above their own. */
 export function canGrant(granter: Claims, target: Claims): boolean {
   if (!isTeamManager(granter)) return false;
-  if (granter.type === "retailer" && target.type === "operator") return false;
+  if (rightsAccountType(granter) === "retailer" && target.type === "operator") return false;
   return roleRank(target.role) <= roleRank(granter.role);
 }
 

@@ -11,7 +11,7 @@
  */
 import type { Dimension } from "~/domain/metrics/metrics";
 import { isDay, OVERVIEW_PRESETS, resolvePreset, type Day, type Period, type Preset } from "~/domain/metrics/periods";
-import { can, teamRoleOn } from "~/domain/permissions";
+import { can, canSeeSensitive, teamRoleOn } from "~/domain/permissions";
 import type { Schedule } from "~/domain/schedule";
 import type { DocMeta, User } from "~/domain/types";
 
@@ -228,7 +228,7 @@ export function mayCreateReportFor(user: Subject, teamId: string | null): boolea
 
 /** Wallet tags are sensitive (NOTES.md): only operators and retailers see or set the filter. */
 export function maySetWalletTags(user: Pick<User, "claims">): boolean {
-  return user.claims.type === "operator" || user.claims.type === "retailer";
+  return canSeeSensitive(user.claims);
 }
 
 /** Whether a download link's expiry has passed. */

@@ -2,6 +2,7 @@
  * The operators' second factor (issue 12, ADR 30): who needs it, what a sign-in must still do,
  * the shape of codes and recovery codes, the code throttle's keys. Pure.
  */
+import { hasOperatorRights } from "~/domain/permissions";
 import type { AccessSettings, Claims } from "~/domain/types";
 
 /** An operator signs in with a second factor when the retailer requires it (on by default). */
@@ -80,7 +81,8 @@ export function canResetSecondFactor(
   actor: { id: string; claims: Claims; loggedAsBy?: unknown },
   target: { id: string; totpSecret?: string | null },
 ): boolean {
-  return actor.claims.type === "operator" && !actor.loggedAsBy && actor.id !== target.id && Boolean(target.totpSecret);
+  // A right, not an identity fact: an operator stepped down for the session has none (ADR 40).
+  return hasOperatorRights(actor.claims) && !actor.loggedAsBy && actor.id !== target.id && Boolean(target.totpSecret);
 }
 
 /** Whether the second factor may be turned off: only when nothing requires it. */

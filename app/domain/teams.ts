@@ -1,4 +1,5 @@
 /** Team rules: who sees which team, status changes. Pure. */
+import { hasOperatorRights, rightsAccountType } from "~/domain/permissions";
 import type { Claims, TeamStatus } from "~/domain/types";
 
 /** Spec section 6: retailers and operators see active and suspended teams (operators archived ones too, when they ask); others the teams listing them. */
@@ -6,22 +7,23 @@ export function canSeeTeam(
   user: { claims: Claims; teamIds: readonly string[] },
   team: { id: string; status: TeamStatus },
 ): boolean {
-  if (user.claims.type === "operator") return true;
-  if (user.claims.type === "retailer") return team.status !== "archived";
+  // A stepped-down operator sees what a retailer of the session role sees (ADR 40).
+  if (hasOperatorRights(user.claims)) return true;
+  if (rightsAccountType(user.claims) === "retailer") return team.status !== "archived";
   return user.teamIds.includes(team.id) && team.status !== "archived";
 }
 
 /** The statuses a user may list teams by. */
 export function listableTeamStatuses(claims: Claims): TeamStatus[] {
-  return claims.type === "operator" ? ["active", "suspended", "archived"] : ["active", "suspended"];
+  return hasOperatorRights(claims) ? ["active", "suspended", "archived"] : ["active", "suspended"];
 }
 
 /** Status changes a team manager may make: any other status (restore = back to active). */
 export function canChangeTeamStatus(claims: Claims, from: TeamStatus, to: TeamStatus): boolean {
   if (from === to) return false;
   // Only operators see archived teams, so only they restore them.
-  if (from === "archived") return claims.type === "operator";
-  return claims.type === "operator" || (claims.type === "retailer" && claims.role === "ADMIN");
+  if (from === "archived") return hasOperatorRights(claims);
+  return hasOperatorRights(claims) || (rightsAccountType(claims) === "retailer" && claims.role === "ADMIN");
 }
 
 /** At most this many teams change status in one bulk change. */

@@ -3,7 +3,7 @@
  * table in app/domain/permissions.ts): nobody grants a right above their own, nobody changes themselves, a retailer admin never
  * sees or touches operators. Pure: no I/O, no clock.
  */
-import { canGrant, effectiveTeamRole, isTeamManager, roleRank, teamRoleOn, type Subject } from "~/domain/permissions";
+import { canGrant, effectiveTeamRole, isTeamManager, rightsAccountType, roleRank, teamRoleOn, type Subject } from "~/domain/permissions";
 import { ACCOUNT_TYPES, ROLES, type AccountType, type Claims, type Role } from "~/domain/types";
 
 /** How long an e-mailed invitation link stays valid. */
@@ -37,10 +37,11 @@ export function accountRank(type: AccountType): number {
   return { supplier: 0, retailer: 1, operator: 2 }[type];
 }
 
-/** The account types a user manager sees on /users (a retailer admin never sees operators). */
+/** The account types a user manager sees on /users (a retailer admin, or an operator stepped down, never sees operators). */
 export function visibleAccountTypes(claims: Claims): AccountType[] {
-  if (claims.type === "operator") return [...ACCOUNT_TYPES];
-  if (claims.type === "retailer") return ["retailer", "supplier"];
+  const type = rightsAccountType(claims);
+  if (type === "operator") return [...ACCOUNT_TYPES];
+  if (type === "retailer") return ["retailer", "supplier"];
   return [];
 }
 
@@ -57,7 +58,7 @@ export function grantableRoles(role: Role | null): Role[] {
 /** Account types a user manager may give (a retailer admin cannot make operators). */
 export function grantableAccountTypes(claims: Claims): AccountType[] {
   if (!isTeamManager(claims)) return [];
-  return claims.type === "operator" ? [...ACCOUNT_TYPES] : ["retailer", "supplier"];
+  return rightsAccountType(claims) === "operator" ? [...ACCOUNT_TYPES] : ["retailer", "supplier"];
 }
 
 /**
@@ -98,7 +99,7 @@ export function checkMemberChange(actor: Actor, member: Member, teamId: string, 
   if (!current) return refuse("users:refused.notMember");
   const ceiling = actorTeamRole(actor, teamId);
   if (!ceiling) return refuse("users:refused.notManager");
-  if (accountRank(member.claims.type) > accountRank(actor.claims.type)) return refuse("users:refused.targetAbove");
+  if (accountRank(member.claims.type) > accountRank(rightsAccountType(actor.claims))) return refuse("users:refused.targetAbove");
   if (roleRank(current) > roleRank(ceiling)) return refuse("users:refused.targetAbove");
   if (next && roleRank(next) > roleRank(ceiling)) return refuse("users:refused.roleAbove");
   return ok;

@@ -776,7 +776,7 @@ function ResetPanel() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Read-only (retailer ADMIN, operators stepped down)
+// Read-only (retailer ADMIN)
 
 function SettingsFacts({ settings, currency }: { settings: RetailerSettings; currency: string }) {
   const { t, i18n } = useTranslation("retailer");

@@ -13,7 +13,7 @@
 import { AVAILABILITIES, PARTIES, type Availability, type Party } from "~/domain/availability";
 import { getProductImageHosts } from "~/services/image-hosts.server";
 import { displayableImage, sponsorsOf, type CatalogFilters } from "~/domain/catalog-view";
-import { can } from "~/domain/permissions";
+import { can, hasOperatorRights } from "~/domain/permissions";
 import { forbidden, ok, type Result } from "~/domain/result";
 import { CAMPAIGN_TYPES, PLACEMENTS, slotPlacements, type CampaignType, type Placement } from "~/domain/retailer-settings";
 import { MAX_SEARCH_SIZE, type TargetHit } from "~/domain/search-contract";
@@ -204,7 +204,7 @@ export async function readInventory(user: User, query: string): Promise<Result<I
     types,
     keywords: table(keywords),
     categories: table(categories),
-    operatorFigures: user.claims.type === "operator",
+    operatorFigures: hasOperatorRights(user.claims),
     suggestedBids: settings.suggestedBids,
     floorPrices: settings.floorPrices,
   });

@@ -10,6 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, createLocalJWKSet, type JWK } from "jose";
+import { rightsAccountType } from "~/domain/permissions";
 import type { User } from "~/domain/types";
 import type { SigningKey } from "~/storage/port";
 import { getEnv } from "~/services/env.server";
@@ -64,7 +65,8 @@ function issuer(): string {
 export async function mintIdentityToken(user: Pick<User, "id" | "claims" | "teamIds">, now = new Date()): Promise<string> {
   const [key] = await signingKeys(now);
   const privateKey = await importJWK(key.privateJwk as JWK, "ES256");
-  return new SignJWT({ typ: user.claims.type, teams: metricsTeamsFor(user) })
+  // The type whose rights the session carries: a stepped-down operator's token says retailer (ADR 40).
+  return new SignJWT({ typ: rightsAccountType(user.claims), teams: metricsTeamsFor(user) })
     .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" })
     .setIssuer(issuer())
     .setAudience(TOKEN_AUDIENCE)

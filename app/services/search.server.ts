@@ -43,6 +43,7 @@ import {
   type SearchResponse,
   type TargetHit,
 } from "~/domain/search-contract";
+import { rightsAccountType } from "~/domain/permissions";
 import type { AccountType, User } from "~/domain/types";
 import type { DemandKind, SearchIndex } from "~/search/fts-index.server";
 import { getMetricsStore } from "~/metrics/index.server";
@@ -452,7 +453,7 @@ export async function fetchSearch<K extends SearchKind>(
   try {
     const url = process.env.SEARCH_API_URL?.trim();
     if (url) return ok(await callSearchApi(url, user, kind, request));
-    return ok(await answerSearch(kind, request, { accountType: user.claims.type, teams: metricsTeamsFor(user) }));
+    return ok(await answerSearch(kind, request, { accountType: rightsAccountType(user.claims), teams: metricsTeamsFor(user) }));
   } catch (error) {
     console.error(JSON.stringify({ level: "error", what: "search", kind, title, error: error instanceof Error ? error.message : String(error) }));
     return fail("unavailable", title, { details: ["errors.errorOccurred"] });

@@ -56,6 +56,8 @@ test.describe("operators' tools", () => {
     await expect(page).toHaveURL(/\/users$/);
     await page.goto("/");
 
+    const activity = shell.mainMenu.getByRole("link", { name: en("menu.activity"), exact: true });
+    await expect(activity).toHaveCount(1);
     await shell.openUserMenu();
     const roles = shell.userMenu.getByRole("group", { name: ot("stepDown.legend") });
     await expect(roles.getByRole("button", { name: en("roles.ADMIN"), exact: true })).toHaveAttribute("aria-pressed", "true");
@@ -65,7 +67,9 @@ test.describe("operators' tools", () => {
     await shell.openUserMenu();
     await expect(shell.userMenu).toContainText(`${en("accountTypes.operator")} · ${en("roles.VIEWER")}`);
     await expect(roles.getByRole("button", { name: en("roles.VIEWER"), exact: true })).toHaveAttribute("aria-pressed", "true");
-    // Every right follows at once: /users is not open to a read-only operator.
+    // Every right follows at once, exactly a retailer VIEWER's (ADR 40): no Activity in the menu,
+    // and /users is not open to a read-only operator.
+    await expect(activity).toHaveCount(0);
     await page.goto("/users");
     await expect(page).toHaveURL(/\/not-authorized$/);
 

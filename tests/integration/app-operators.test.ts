@@ -3,6 +3,7 @@
  * SQLite database: 'Log as' with its refusals and both identities in the audit, the session's
  * role step-down with a forged step-up refused.
  */
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { args, call, CookieJar, createDraftThroughForm, getRequest, postRequest, readOutbox, signIn, startApp, type TestApp } from "./app-helpers";
 
@@ -20,6 +21,11 @@ let routes: {
   wallets: typeof import("~/routes/teams.$teamId.wallets");
   teamSettings: typeof import("~/routes/teams.$teamId.settings._index");
   report: typeof import("~/routes/reports.$reportId._index");
+  campaign: typeof import("~/routes/campaigns.$campaignId");
+  general: typeof import("~/routes/campaigns.$campaignId._index");
+  campaignList: typeof import("~/routes/campaigns._index");
+  wallet: typeof import("~/routes/teams.$teamId.wallets_.$walletId");
+  health: typeof import("~/routes/health");
 };
 const cookies: Record<string, string> = {};
 
@@ -38,6 +44,11 @@ beforeAll(async () => {
     wallets: await import("~/routes/teams.$teamId.wallets"),
     teamSettings: await import("~/routes/teams.$teamId.settings._index"),
     report: await import("~/routes/reports.$reportId._index"),
+    campaign: await import("~/routes/campaigns.$campaignId"),
+    general: await import("~/routes/campaigns.$campaignId._index"),
+    campaignList: await import("~/routes/campaigns._index"),
+    wallet: await import("~/routes/teams.$teamId.wallets_.$walletId"),
+    health: await import("~/routes/health"),
   };
   for (const who of ["operator", "retailer.admin", "retailer.viewer", "supplier.admin"]) {
     cookies[who] = await signIn(app.m, `${who}@example.com`, app.demoPassword);
@@ -255,6 +266,111 @@ describe("role step-down for the session", () => {
     const refused = await sessionRole(cookie, "VIEWER");
     expect(refused.status).toBe(403);
     expect(refused.data.error).toBe("operators:refused.stepDownLoggedAs");
+  });
+});
+
+describe("an operator stepped down for the session has a retailer's rights of that role (ADR 40)", () => {
+  const TEAM = "acme-brand";
+  const ctx = { requestId: "t", clientIp: "127.0.0.1" };
+  const newDraft = (cookie: string, name: string) => createDraftThroughForm(routes.newCampaign.action, ctx, cookie, { team: TEAM, name });
+  const version = async (id: string) => String((await storage().campaigns.getOne(id))!.version);
+  const status = async (id: string) => (await storage().campaigns.getOne(id))!.status;
+  const layout = (cookie: string, id: string) =>
+    call(() => routes.campaign.loader({ request: getRequest(`/campaigns/${id}`, { cookie }), params: { campaignId: id }, context: ctx } as never));
+  const general = (cookie: string, id: string) =>
+    call(() => routes.general.loader({ request: getRequest(`/campaigns/${id}`, { cookie }), params: { campaignId: id }, context: ctx } as never));
+  const act = async (cookie: string, id: string, action: string) => {
+    const form = { intent: "campaign-action", action, returnTo: `/campaigns/${id}`, confirmed: "yes", version: await version(id) };
+    return call(() => routes.campaign.action({ request: postRequest(`/campaigns/${id}`, form, { cookie }), params: { campaignId: id }, context: ctx } as never));
+  };
+  const list = (cookie: string) => call(() => routes.campaignList.loader({ request: getRequest("/campaigns", { cookie }), params: {}, context: ctx } as never));
+  const bulk = async (cookie: string, intent: "bulk-review" | "bulk-apply", change: string, id: string) => {
+    const form: Record<string, string> = { intent, change, campaignId: id };
+    if (intent === "bulk-apply") form[`version.${id}`] = await version(id);
+    return call(() => routes.campaignList.action({ request: postRequest("/campaigns?index", form, { cookie }), params: {}, context: ctx } as never));
+  };
+  const credit = (cookie: string, walletId: string) =>
+    call(() =>
+      routes.wallet.action({
+        request: postRequest(`/teams/${TEAM}/wallets/${walletId}`, { intent: "post-entry", idempotencyKey: randomUUID(), type: "credit", amount: "12", reference: "STEP-DOWN" }, { cookie }),
+        params: { teamId: TEAM, walletId },
+        context: ctx,
+      } as never),
+    );
+  const walletPage = (cookie: string, walletId: string) =>
+    call(() => routes.wallet.loader({ request: getRequest(`/teams/${TEAM}/wallets/${walletId}`, { cookie }), params: { teamId: TEAM, walletId }, context: ctx } as never));
+  const health = (cookie: string) => call(() => routes.health.loader(args(getRequest("/health", { cookie })) as never));
+  const refused = (outcome: { status: number; data: unknown }, what: string) => {
+    expect(outcome.status, what).toBe(403);
+    expect(JSON.stringify(outcome.data), what).toContain("errors.insufficientPermissions");
+  };
+
+  it.each(["VIEWER", "REVIEWER"])(
+    "as %s: no test mode, suspend, disable or re-draft offered or accepted, no bulk edit, no wallet credit, no Activity; all again back at ADMIN",
+    async (role) => {
+      const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
+      const id = await newDraft(cookie, `Stepped down ${role} ${Date.now()}`);
+      const walletId = (await storage().wallets.listForTeam(TEAM))[0]!.id;
+      const balance = async () => (await storage().wallets.getOne(walletId))!.balance;
+      expect((await sessionRole(cookie, role)).status).toBe(302);
+
+      // What the screens offer: nothing to change, like a retailer of that role.
+      expect((await layout(cookie, id)).data.actions).toEqual([]);
+      expect((await general(cookie, id)).data.canEdit).toBe(false);
+      // A retailer REVIEWER approves in bulk (what moderation asks of them), nothing else.
+      expect((await list(cookie)).data.bulkChoices).toEqual(role === "REVIEWER" ? ["action:approve"] : []);
+      expect((await walletPage(cookie, walletId)).data.canManage).toBe(false);
+      expect((await health(cookie)).location).toBe("/not-authorized");
+
+      // What the server accepts: nothing either.
+      for (const action of ["test", "disable", "archive"]) refused(await act(cookie, id, action), `${role} ${action}`);
+      await storage().campaigns.update(id, { status: "disabled" }, { by: "system" });
+      refused(await act(cookie, id, "redraft"), `${role} redraft`);
+      refused(await bulk(cookie, "bulk-review", "action:redraft", id), `${role} bulk review`);
+      refused(await bulk(cookie, "bulk-apply", "action:redraft", id), `${role} bulk apply`);
+      expect(await status(id)).toBe("disabled");
+      const before = await balance();
+      refused(await credit(cookie, walletId), `${role} wallet credit`);
+      expect(await balance()).toBe(before);
+
+      // Back at ADMIN (always offered, always accepted): every right again.
+      expect((await root(cookie)).data.sessionRoles.choices).toContain("ADMIN");
+      expect((await sessionRole(cookie, "ADMIN")).status).toBe(302);
+      expect((await layout(cookie, id)).data.actions).toContain("redraft");
+      expect((await list(cookie)).data.bulkChoices).toEqual(expect.arrayContaining(["action:disable", "action:test", "action:redraft"]));
+      const back = await bulk(cookie, "bulk-apply", "action:redraft", id);
+      expect(back.status, JSON.stringify(back.data)).toBeLessThan(400);
+      expect(await status(id)).toBe("draft");
+      const disabled = await act(cookie, id, "disable");
+      expect(disabled.status, JSON.stringify(disabled.data)).toBe(302);
+      expect(await status(id)).toBe("disabled");
+      const credited = await credit(cookie, walletId);
+      expect(credited.status, JSON.stringify(credited.data)).toBe(302);
+      expect(await balance()).toBe(before + 1200);
+      expect((await health(cookie)).status).toBe(200);
+    },
+  );
+
+  it("as EDITOR: runs campaigns like a retailer EDITOR but neither approves nor rejects, nor disables", async () => {
+    const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
+    const id = await newDraft(cookie, `Stepped down EDITOR ${Date.now()}`);
+    expect((await sessionRole(cookie, "EDITOR")).status).toBe(302);
+    expect((await layout(cookie, id)).data.actions).toEqual(["enable", "archive", "delete"]);
+    expect((await general(cookie, id)).data.canEdit).toBe(true);
+    refused(await act(cookie, id, "disable"), "EDITOR disable");
+    refused(await act(cookie, id, "test"), "EDITOR test");
+
+    await storage().campaigns.update(id, { status: "pending_review" }, { by: "system" });
+    expect((await layout(cookie, id)).data.actions).not.toContain("approve");
+    refused(await act(cookie, id, "approve"), "EDITOR approve");
+    refused(await act(cookie, id, "reject"), "EDITOR reject");
+    expect(await status(id)).toBe("pending_review");
+
+    expect((await sessionRole(cookie, "ADMIN")).status).toBe(302);
+    expect((await layout(cookie, id)).data.actions).toEqual(expect.arrayContaining(["approve", "reject"]));
+    const approved = await act(cookie, id, "approve");
+    expect(approved.status, JSON.stringify(approved.data)).toBe(302);
+    expect(await status(id)).not.toBe("pending_review");
   });
 });
 

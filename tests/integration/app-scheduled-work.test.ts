@@ -34,7 +34,7 @@ const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 beforeAll(async () => {
   app = await startApp();
   for (const email of ["operator@example.com", "retailer.admin@example.com"]) cookies[email.split("@")[0]!] = await signIn(app.m, email, app.demoPassword);
-  const french = await app.createUser({ claims: { type: "operator", role: "VIEWER" }, locale: "fr", timezone: "America/New_York", roleByTeam: {} });
+  const french = await app.createUser({ claims: { type: "operator", role: "ADMIN" }, locale: "fr", timezone: "America/New_York", roleByTeam: {} });
   cookies.french = await signIn(app.m, french.email, french.password);
 });
 afterAll(async () => {

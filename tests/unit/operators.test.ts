@@ -92,3 +92,24 @@ describe("retailer staff e-mail domain", () => {
     expect(claimsForInvitedUser("anna@brand.example", "EDITOR", operator, "retailer.example")).toEqual({ type: "supplier", role: "EDITOR" });
   });
 });
+
+describe("an operator stepped down for the session: identity facts stay, rights follow the role (ADR 40)", () => {
+  const stepped = effectiveClaims(operator, "VIEWER");
+
+  it("may still switch back to ADMIN and 'Log as' (being an operator), judged on their own claims", () => {
+    expect(stepped).toEqual({ type: "operator", role: "VIEWER" });
+    expect(checkStepDown(operator, "ADMIN")).toEqual({ ok: true, role: null });
+    expect(stepDownChoices(operator)).toContain("ADMIN");
+    expect(checkLogAs({ id: "op", claims: operator, loggedAs: false }, { id: "s", claims: supplierAdmin, disabled: false })).toEqual({ ok: true });
+  });
+
+  it("holds no operator right meanwhile: no staff-domain user, no retailer settings, no Activity", () => {
+    for (const role of ["EDITOR", "REVIEWER", "VIEWER"] as const) {
+      const claims = effectiveClaims(operator, role);
+      expect(canCreateStaffUser(claims), role).toBe(false);
+      expect(can({ claims, roleByTeam: {} }, "RetailerSettings", "read"), role).toBe(false);
+      expect(can({ claims, roleByTeam: {} }, "Health", "read"), role).toBe(false);
+    }
+    expect(canCreateStaffUser(effectiveClaims(operator, "ADMIN"))).toBe(true);
+  });
+});

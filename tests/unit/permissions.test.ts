@@ -19,7 +19,9 @@ import {
   isTeamAdmin,
   isTeamManager,
   isViewer,
+  hasOperatorRights,
   lowerRole,
+  rightsAccountType,
   roleRank,
   teamRoleOn,
   type Action,
@@ -143,18 +145,16 @@ function supplier(campaign: Cell, teamPage: Cell): Row {
 }
 
 /**
- * An operator who stepped down for the session: NOTES.md leaves the cells open; the reading
- * pinned here is "what a retailer of that role may do, and still read Activity and the retailer
- * settings" (the doc comment of permissions.ts).
+ * An operator who stepped down for the session (spec section 6: "may temporarily downgrade own
+ * role"): exactly what a retailer of that role may do, and nothing of the operator's, not even
+ * reading Activity or the retailer settings (ADR 40). Written out again, not copied from below.
  */
-const steppedDownOperator = (row: Row): Row => ({ ...row, Health: "read", RetailerSettings: "read" });
-
 const EXPECTED: Record<AccountType, Record<Role, Row>> = {
   operator: {
     ADMIN: operatorAdmin,
-    EDITOR: steppedDownOperator(retailerStaff(CAMPAIGN_EDITOR)),
-    REVIEWER: steppedDownOperator(retailerStaff("read approve reject")),
-    VIEWER: steppedDownOperator(retailerStaff("read")),
+    EDITOR: retailerStaff(CAMPAIGN_EDITOR),
+    REVIEWER: retailerStaff("read approve reject"),
+    VIEWER: retailerStaff("read"),
   },
   retailer: {
     ADMIN: retailerAdmin,
@@ -299,14 +299,14 @@ describe("named helpers of spec section 6", () => {
   const everyone = TYPES.flatMap((type) => ROLE_ORDER.map((role) => ({ type, role }) as Claims));
   const label = (c: Claims) => `${c.type} ${c.role}`;
 
-  it("isReviewer: retailer REVIEWER or operator", () => {
+  it("isReviewer: retailer REVIEWER or operator; an operator stepped down is a reviewer only as REVIEWER", () => {
     const reviewers = everyone.filter(isReviewer).map(label);
-    expect(reviewers).toEqual(["operator VIEWER", "operator REVIEWER", "operator EDITOR", "operator ADMIN", "retailer REVIEWER"]);
+    expect(reviewers).toEqual(["operator REVIEWER", "operator ADMIN", "retailer REVIEWER"]);
   });
 
-  it("isTeamManager: retailer ADMIN or operator", () => {
+  it("isTeamManager: retailer ADMIN or operator at ADMIN; an operator stepped down is none", () => {
     const managers = everyone.filter(isTeamManager).map(label);
-    expect(managers).toEqual(["operator VIEWER", "operator REVIEWER", "operator EDITOR", "operator ADMIN", "retailer ADMIN"]);
+    expect(managers).toEqual(["operator ADMIN", "retailer ADMIN"]);
   });
 
   it("isViewer: the role is VIEWER, whatever the account type", () => {
@@ -323,7 +323,8 @@ describe("named helpers of spec section 6", () => {
   });
 
   it.each([
-    [subject("operator", "VIEWER"), "team-a", true],
+    [subject("operator", "VIEWER"), "team-a", false],
+    [subject("operator", "EDITOR"), "team-a", false],
     [subject("operator", "ADMIN"), "team-z", true],
     [subject("retailer", "ADMIN"), "team-a", true],
     [subject("retailer", "EDITOR"), "team-a", false],
@@ -338,13 +339,14 @@ describe("named helpers of spec section 6", () => {
   describe("canGrant: nobody grants a right above their own", () => {
     const c = (type: AccountType, role: Role): Claims => ({ type, role });
     it.each([
-      // Operators grant anything up to their (session) role.
+      // Operators (at ADMIN) grant anything; stepped down for the session, nothing, like a
+      // retailer of that role (ADR 40).
       [c("operator", "ADMIN"), c("operator", "ADMIN"), true],
       [c("operator", "ADMIN"), c("retailer", "ADMIN"), true],
       [c("operator", "ADMIN"), c("supplier", "VIEWER"), true],
-      [c("operator", "EDITOR"), c("retailer", "EDITOR"), true],
+      [c("operator", "EDITOR"), c("retailer", "EDITOR"), false],
       [c("operator", "EDITOR"), c("retailer", "ADMIN"), false],
-      [c("operator", "VIEWER"), c("supplier", "VIEWER"), true],
+      [c("operator", "VIEWER"), c("supplier", "VIEWER"), false],
       [c("operator", "VIEWER"), c("supplier", "REVIEWER"), false],
       // Retailer ADMIN: retailer and supplier users, never operators.
       [c("retailer", "ADMIN"), c("retailer", "ADMIN"), true],
@@ -359,6 +361,55 @@ describe("named helpers of spec section 6", () => {
     ] as [Claims, Claims, boolean][])("%o grants %o: %s", (granter, target, expected) => {
       expect(canGrant(granter, target)).toBe(expected);
     });
+  });
+});
+
+describe("an operator stepped down for the session has a retailer's rights of that role (ADR 40)", () => {
+  const STEPPED: Role[] = ["EDITOR", "REVIEWER", "VIEWER"];
+
+  it("only an operator at ADMIN holds operator rights; stepped down, the rights are a retailer's", () => {
+    expect(hasOperatorRights({ type: "operator", role: "ADMIN" })).toBe(true);
+    expect(rightsAccountType({ type: "operator", role: "ADMIN" })).toBe("operator");
+    for (const role of STEPPED) {
+      expect(hasOperatorRights({ type: "operator", role }), role).toBe(false);
+      expect(rightsAccountType({ type: "operator", role }), role).toBe("retailer");
+    }
+    expect(hasOperatorRights({ type: "retailer", role: "ADMIN" })).toBe(false);
+    expect(rightsAccountType({ type: "supplier", role: "ADMIN" })).toBe("supplier");
+  });
+
+  it.each(STEPPED)("as %s: every check answers what it answers a retailer of that role, on any team", (role) => {
+    const op = subject("operator", role);
+    const retailer = subject("retailer", role);
+    for (const resource of ALL_RESOURCES) {
+      for (const teamId of [undefined, "team-a"]) {
+        const scope = teamId ? { teamId } : {};
+        expect(allowedActions(op, resource, scope), `${resource} ${teamId}`).toEqual(allowedActions(retailer, resource, scope));
+      }
+    }
+    expect(isTeamManager(op.claims)).toBe(isTeamManager(retailer.claims));
+    expect(isReviewer(op.claims)).toBe(isReviewer(retailer.claims));
+    expect(isTeamAdmin(op, "team-a")).toBe(isTeamAdmin(retailer, "team-a"));
+    expect(canSeeSensitive(op.claims)).toBe(canSeeSensitive(retailer.claims));
+    for (const target of TYPES.flatMap((type) => ROLE_ORDER.map((r) => ({ type, role: r }) as Claims))) {
+      expect(canGrant(op.claims, target), `${target.type} ${target.role}`).toBe(canGrant(retailer.claims, target));
+    }
+  });
+
+  it("the auditor's case: stepped down to VIEWER or REVIEWER, no test mode, suspend, disable (team manager); as EDITOR, no approve or reject", () => {
+    for (const role of ["VIEWER", "REVIEWER"] as Role[]) {
+      expect(isTeamManager({ type: "operator", role }), role).toBe(false);
+      expect(can(subject("operator", role), "Campaign", "restricted-lifecycle"), role).toBe(false);
+      expect(can(subject("operator", role), "Campaign", "update"), role).toBe(false);
+    }
+    expect(isReviewer({ type: "operator", role: "EDITOR" })).toBe(false);
+    expect(can(subject("operator", "EDITOR"), "Campaign", "approve")).toBe(false);
+    expect(can(subject("operator", "EDITOR"), "Wallet", "update")).toBe(false);
+    expect(can(subject("operator", "EDITOR"), "Team", "update")).toBe(false);
+    // Back at ADMIN, every right again.
+    expect(isTeamManager({ type: "operator", role: "ADMIN" })).toBe(true);
+    expect(isReviewer({ type: "operator", role: "ADMIN" })).toBe(true);
+    expect(allowedActions(subject("operator", "ADMIN"), "Wallet")).toEqual([...ALL_ACTIONS]);
   });
 });
 
@@ -410,12 +461,8 @@ describe("route read rights per account type (spec sections 2 and 6)", () => {
   const RETAILER_STAFF = without("/health", "/users", "/teams", "/settings");
   const SUPPLIER = without("/health", "/users", "/teams", "/settings", "/catalog", "/inventory");
   const OPENS: Record<AccountType, Record<Role, string[]>> = {
-    operator: {
-      ADMIN: ALL_PATHS,
-      EDITOR: without("/users", "/teams"),
-      REVIEWER: without("/users", "/teams"),
-      VIEWER: without("/users", "/teams"),
-    },
+    // Stepped down, an operator opens what a retailer of the session role opens (ADR 40).
+    operator: { ADMIN: ALL_PATHS, EDITOR: RETAILER_STAFF, REVIEWER: RETAILER_STAFF, VIEWER: RETAILER_STAFF },
     retailer: { ADMIN: RETAILER_ADMIN, EDITOR: RETAILER_STAFF, REVIEWER: RETAILER_STAFF, VIEWER: RETAILER_STAFF },
     supplier: { ADMIN: SUPPLIER, EDITOR: SUPPLIER, REVIEWER: SUPPLIER, VIEWER: SUPPLIER },
   };

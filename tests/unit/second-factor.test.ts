@@ -68,6 +68,10 @@ describe("the sign-in's second step (ADR 30)", () => {
     expect(canResetSecondFactor(me, { id: "o-1", totpSecret: "S" })).toBe(false);
     expect(canResetSecondFactor({ ...me, loggedAsBy: { id: "x" } }, { id: "o-2", totpSecret: "S" })).toBe(false);
     expect(canResetSecondFactor({ id: "r", claims: { type: "retailer", role: "ADMIN" } }, { id: "o-2", totpSecret: "S" })).toBe(false);
+    // Stepped down for the session: a right, so none; enrolling one's own stays (ADR 40).
+    const steppedDown = { id: "o-1", claims: { type: "operator" as const, role: "EDITOR" as const } };
+    expect(canResetSecondFactor(steppedDown, { id: "o-2", totpSecret: "S" })).toBe(false);
+    expect(canEnrolSecondFactor(steppedDown)).toBe(true);
   });
 
   it("keeps a pending sign-in open for five minutes", () => {

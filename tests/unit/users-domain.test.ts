@@ -24,6 +24,9 @@ describe("who manages users", () => {
   it("a retailer admin sees and grants retailer and supplier accounts only", () => {
     expect(visibleAccountTypes(retailerAdmin.claims)).toEqual(["retailer", "supplier"]);
     expect(visibleAccountTypes(operator.claims)).toEqual(["operator", "retailer", "supplier"]);
+    // Stepped down for the session, an operator sees and grants what a retailer of that role does.
+    expect(visibleAccountTypes({ type: "operator", role: "EDITOR" })).toEqual(["retailer", "supplier"]);
+    expect(grantableAccountTypes({ type: "operator", role: "EDITOR" })).toEqual([]);
     expect(grantableAccountTypes(retailerAdmin.claims)).toEqual(["retailer", "supplier"]);
     expect(grantableAccountTypes(retailerEditor.claims)).toEqual([]);
   });
@@ -37,10 +40,11 @@ describe("who manages users", () => {
     expect(checkClaimsChange(retailerAdmin, supplier, { type: "operator", role: "VIEWER" })).toEqual({ ok: false, reason: "users:refused.roleAbove" });
     expect(checkClaimsChange(retailerAdmin, supplier, { type: "retailer", role: "ADMIN" })).toEqual({ ok: true });
     expect(checkClaimsChange(operator, supplier, { type: "operator", role: "ADMIN" })).toEqual({ ok: true });
-    // An operator stepped down to EDITOR grants up to EDITOR only.
+    // An operator stepped down to EDITOR manages nobody, like a retailer EDITOR (ADR 40).
     const stepped = person("op2", "operator", "EDITOR");
-    expect(checkClaimsChange(stepped, supplier, { type: "supplier", role: "ADMIN" })).toEqual({ ok: false, reason: "users:refused.roleAbove" });
-    expect(checkClaimsChange(stepped, supplier, { type: "supplier", role: "EDITOR" })).toEqual({ ok: true });
+    expect(checkClaimsChange(stepped, supplier, { type: "supplier", role: "ADMIN" })).toEqual({ ok: false, reason: "users:refused.notManager" });
+    expect(checkClaimsChange(stepped, supplier, { type: "supplier", role: "EDITOR" })).toEqual({ ok: false, reason: "users:refused.notManager" });
+    expect(checkUserEdit(stepped, supplier)).toEqual({ ok: false, reason: "users:refused.notManager" });
   });
 
   it("grantable roles stop at one's own", () => {

@@ -37,7 +37,7 @@ import {
   type DimensionPacing,
 } from "~/domain/wallets/settlement";
 import { microsToCents } from "~/domain/metrics/metrics";
-import { can, isReviewer, isTeamManager } from "~/domain/permissions";
+import { can, hasOperatorRights, isReviewer, isTeamManager } from "~/domain/permissions";
 import { isEnabledType, needsModeration, type BidStrategy, type Placement, type RetailerSettings } from "~/domain/retailer-settings";
 import { canSeeTeam } from "~/domain/teams";
 import type { Team, User, Wallet } from "~/domain/types";
@@ -136,7 +136,7 @@ export function invalidFields(fieldErrors: FieldErrors, formErrors: string[] = [
 
 /** 'Publish campaign error' is for super-admins only (spec section 8); others read 'Error occurred'. */
 function publishFailureMessage(user: User): string {
-  return user.claims.type === "operator" ? "campaigns:errors.publishError" : "errors.errorOccurred";
+  return hasOperatorRights(user.claims) ? "campaigns:errors.publishError" : "errors.errorOccurred";
 }
 
 function logFailure(msg: string, campaignId: string, error: unknown, extra: Record<string, unknown> = {}) {

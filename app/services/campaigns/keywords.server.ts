@@ -36,6 +36,7 @@ import {
 } from "~/domain/campaigns/targets";
 import { orderedOffers } from "~/domain/campaigns/products";
 import type { Campaign, CampaignData } from "~/domain/campaigns/campaign";
+import { hasOperatorRights } from "~/domain/permissions";
 import type { User } from "~/domain/types";
 import { ConflictError, NotFoundError, type Patch, type TargetChange } from "~/storage/port";
 import { editRefusal, publisherFor, type CampaignContext } from "~/services/campaigns/campaigns.server";
@@ -132,7 +133,7 @@ async function save(
     if (error instanceof ConflictError) return refusedAs(title, fail("conflict", "errors.conflict"));
     if (error instanceof NotFoundError) return refusedAs(title, notFound());
     console.error(JSON.stringify({ level: "error", msg: "Targets save failed", campaignId: ctx.campaign.id, error: error instanceof Error ? error.message : String(error) }));
-    return refusedAs(title, fail("invalid", user.claims.type === "operator" ? "campaigns:errors.publishError" : "errors.errorOccurred"));
+    return refusedAs(title, fail("invalid", hasOperatorRights(user.claims) ? "campaigns:errors.publishError" : "errors.errorOccurred"));
   }
 }
 
