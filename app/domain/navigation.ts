@@ -39,7 +39,7 @@ function stripTrailingSlash(pathname: string): string {
  */
 const SECTION_RESOURCE: Record<string, Resource | null> = {
   "": "Home",
-  /** Every campaign page: the lists, the editor and its sections (…/products, …/keywords, …/categories). */
+  /** Every campaign page: the lists, the editor and its sections (…/products, …/keywords, …/categories), the preview. */
   campaigns: "Campaign",
   users: "User",
   teams: "Team",

@@ -70,7 +70,8 @@ export default function CampaignLayoutRoute() {
   const { t } = useTranslation(["campaigns", "campaignEditor"]);
   // Message keys name their namespace ("campaigns:…") or are common's: the default t reads both.
   const { t: tc } = useTranslation();
-  const { campaign, team, actions, canDuplicate } = useLoaderData<typeof loader>();
+  const { t: tp } = useTranslation("campaignPreview");
+  const { campaign, team, actions, canDuplicate, canPreview } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const location = useLocation();
   const base = `/campaigns/${campaign.id}`;
@@ -127,6 +128,11 @@ export default function CampaignLayoutRoute() {
               {t("duplicate.submit")}
             </button>
           </Form>
+        ) : null}
+        {canPreview ? (
+          <Link to={`${base}/preview`} className="button">
+            {tp("link")}
+          </Link>
         ) : null}
       </div>
       <nav aria-label={t("editor.sections")} className="tabs campaign-tabs">

@@ -46,6 +46,8 @@ import enPickers from "../../locales/en-GB/pickers.json";
 import frPickers from "../../locales/fr/pickers.json";
 import enCatalogImport from "../../locales/en-GB/catalogImport.json";
 import frCatalogImport from "../../locales/fr/catalogImport.json";
+import enCampaignPreview from "../../locales/en-GB/campaignPreview.json";
+import frCampaignPreview from "../../locales/fr/campaignPreview.json";
 import enImageHosts from "../../locales/en-GB/imageHosts.json";
 import frImageHosts from "../../locales/fr/imageHosts.json";
 import { i18nConfig } from "~/i18n";
@@ -76,6 +78,7 @@ export const resources = {
     pickers: enPickers,
     catalogImport: enCatalogImport,
     imageHosts: enImageHosts,
+    campaignPreview: enCampaignPreview,
   },
   fr: {
     common: frCommon,
@@ -102,6 +105,7 @@ export const resources = {
     pickers: frPickers,
     catalogImport: frCatalogImport,
     imageHosts: frImageHosts,
+    campaignPreview: frCampaignPreview,
   },
 } as const;
 

@@ -5,11 +5,13 @@
 import fs from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./a11y";
-import { createCampaign, en, enTexts, expect, Shell, submitAndWait, test, uniqueName } from "./fixtures";
+import { CampaignEditor, createCampaign, createFundedWallet, en, enTexts, expect, parisDay, Shell, submitAndWait, test, uniqueName } from "./fixtures";
 
 const ct = enTexts("campaigns");
 const ih = enTexts("imageHosts");
 const kt = enTexts("campaignKeywords");
+const pt = enTexts("campaignPreview");
+const et = enTexts("campaignEditor");
 
 /** axe runs inside the page, so only where JavaScript is on. */
 async function checkA11y(page: Page, javaScriptEnabled: boolean) {
@@ -77,7 +79,7 @@ test.describe("retailer settings", () => {
   // A long form, axe over it, and several round trips: more than the default 30 s on a busy machine.
   test.slow();
 
-  test("an operator changes a bid limit, sees it saved, and resets to the defaults", { tag: "@nojs" }, async ({ app, javaScriptEnabled }) => {
+  test("an operator changes a bid limit, sees it saved, and resets to the defaults", { tag: "@nojs" }, async ({ app, baseURL, javaScriptEnabled }) => {
     const { page } = app;
     const screen = new RetailerSettingsPage(page);
     await page.goto("/settings");
@@ -97,8 +99,12 @@ test.describe("retailer settings", () => {
 
     const cpcMin = screen.limit("sponsored-products", "CPC", "min");
     await expect(cpcMin).toHaveValue("0.15");
+    const preview = page.getByRole("checkbox", { name: r("options.preview"), exact: true });
+    await expect(preview).not.toBeChecked();
     try {
       await cpcMin.fill("0.25");
+      // Campaign preview on (spec section 4): a running campaign's editor offers its preview.
+      await preview.check();
       await screen.saveAndSeeToast();
       await expect(page.getByText(r("lastChange", { by: "operator@example.com", at: "" }).trim())).toBeVisible();
 
@@ -106,6 +112,39 @@ test.describe("retailer settings", () => {
       await expect(screen.limit("sponsored-products", "CPC", "min")).toHaveValue("0.25");
       // The other type's limits are untouched.
       await expect(screen.limit("banner-ads", "CPM", "max")).toHaveValue("300.00");
+      await expect(preview).toBeChecked();
+
+      if (javaScriptEnabled) {
+        // A running campaign with two products: 'Preview' in its editor's header opens the ad as shoppers see it.
+        const walletLabel = await createFundedWallet(page);
+        const name = uniqueName("Preview e2e");
+        const id = await createCampaign(page, baseURL!, { name, startDay: parisDay() });
+        const added = await page.request.post(`/campaigns/${id}/products`, {
+          form: { intent: "add-products", version: "1", ids: "SKU-000001 SKU-000002" },
+          headers: { Origin: baseURL! },
+          maxRedirects: 0,
+        });
+        expect(added.status()).toBeLessThan(400);
+        const editor = new CampaignEditor(page);
+        await page.goto(`/campaigns/${id}/bidding`);
+        await editor.bid.fill("0.50");
+        await editor.saveSection();
+        await expect(editor.toast(en("toast.changesSaved"))).toBeVisible();
+        await editor.section("general");
+        await editor.wallet.selectOption({ label: et("general.walletOption", { label: walletLabel, balance: "€100.00", credit: "€100.00", status: et("general.walletStatus.active") }) });
+        await editor.saveSection();
+        await expect(editor.toast(en("toast.changesSaved"))).toBeVisible();
+        await editor.act("enable");
+        await expect(editor.badge).toHaveText(ct("liveStatus.running"));
+        await page.getByRole("link", { name: pt("link"), exact: true }).click();
+        await expect(page).toHaveURL(`/campaigns/${id}/preview`);
+        await expect(page.getByRole("heading", { level: 1, name: pt("title", { name }) })).toBeVisible();
+        const tiles = page.getByRole("region", { name: pt("products") }).getByRole("listitem");
+        await expect(tiles).toHaveCount(2);
+        await expect(tiles.first()).toContainText(pt("sponsored"));
+        await expect(tiles.first()).toContainText(/€\d/);
+        await checkA11y(page, javaScriptEnabled);
+      }
     } finally {
       await screen.goto();
       await screen.resetToDefaults();

@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeProductInput, makeTeamData } from "../factories";
-import { call, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
+import { call, createDraftThroughForm, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
 
 let app: TestApp;
 let route: typeof import("~/routes/teams.$teamId.campaigns.quick");
@@ -90,7 +90,8 @@ describe("quick campaign builder", () => {
     const id = created.location!.split("/").pop()!;
     expect(created.location).toBe(`/campaigns/${id}`);
     const campaign = (await storage().campaigns.getOne(id))!;
-    expect(campaign).toMatchObject({ name, status: "draft", team: TEAM });
+    // Stored as the quick builder's (the spec's Campaign field `quick`).
+    expect(campaign).toMatchObject({ name, status: "draft", team: TEAM, quick: true });
     expect(Object.keys(campaign.offers ?? {}).sort()).toEqual([sku("A"), sku("B")]);
     expect(campaign.counts).toEqual({ keywords: 2, categories: 1, hubs: 0, productCategories: 1 });
     const keywords = await storage().targets.list(id, "keyword");
@@ -98,6 +99,12 @@ describe("quick campaign builder", () => {
     expect(keywords["quickbrew coffee"]!.bid).toBe(100);
     expect(Object.keys(await storage().targets.list(id, "category"))).toEqual([coffee]);
     expect(Object.values(await storage().targets.list(id, "productCategory"))[0]).toMatchObject({ placement: "pdp" });
+  });
+
+  it("stores the creation form's drafts as not quick", async () => {
+    const form = await import("~/routes/teams.$teamId.campaigns.new.$type");
+    const id = await createDraftThroughForm(form.action, context, cookies["supplier.admin"]!, { team: TEAM, name: `Form ${RUN}` });
+    expect((await storage().campaigns.getOne(id))!.quick).toBe(false);
   });
 
   it("leaves no draft behind when a later step is refused, and says so", async () => {

@@ -57,6 +57,14 @@ describe("newCampaignData", () => {
   });
 });
 
+describe("newCampaignData, quick", () => {
+  it("marks a quick builder's draft quick, and any other draft not", () => {
+    const now = new Date("2026-11-22T10:00:00Z");
+    expect(newCampaignData({ name: "Q", team, quick: true }, DEFAULT_RETAILER_SETTINGS, "x", now, "Europe/Paris").quick).toBe(true);
+    expect(newCampaignData({ name: "F", team }, DEFAULT_RETAILER_SETTINGS, "x", now, "Europe/Paris").quick).toBe(false);
+  });
+});
+
 describe("duplicateCampaignData", () => {
   it("is a new draft copy without spend or review, pointing to its source", () => {
     const now = new Date("2026-11-22T10:00:00Z");
@@ -65,11 +73,14 @@ describe("duplicateCampaignData", () => {
       status: "active" as const,
       spend: 1234,
       review: { approved: true, rejectionReason: null, by: "r", date: "d" },
+      atmSkus: ["SKU-000001", "SKU-000002"],
       id: "c1",
       version: 7,
     };
     const copy = duplicateCampaignData(source, "Src (copy)", "me@x.y", now);
     expect(copy).toMatchObject({ name: "Src (copy)", status: "draft", spend: 0, review: null, sourceId: "c1", by: "me@x.y" });
+    // The spec's atmSkus (no behaviour yet) goes with the copy.
+    expect(copy.atmSkus).toEqual(["SKU-000001", "SKU-000002"]);
     expect(copy).not.toHaveProperty("id");
     expect(copy).not.toHaveProperty("version");
   });

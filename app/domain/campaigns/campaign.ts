@@ -153,6 +153,8 @@ export interface CampaignData {
   /** The campaign this one was duplicated from. */
   sourceId: string | null;
   quick: boolean;
+  /** The spec's `atmSkus` (section 3): a list of SKUs with no behaviour yet; absent reads as none (kept by a duplicate). */
+  atmSkus?: string[];
   /**
    * Keyword and category targeting (ADR 27): the targets live in chunk documents beside the
    * campaign (100,000 keywords do not fit Firestore's 1 MiB document); the campaign keeps their
@@ -235,6 +237,8 @@ export interface NewCampaignInput {
   endDay?: string | null;
   campaignType?: CampaignType;
   team: { id: string; name: string; account_type: TeamAccountType };
+  /** Made by the quick campaign builder (default false: the creation form's). */
+  quick?: boolean;
 }
 
 /** A new campaign with the defaults of spec section 9 (type, strategy, devices, capping): always a draft. */
@@ -288,7 +292,7 @@ export function newCampaignData(
     review: null,
     dayparting: null,
     sourceId: null,
-    quick: false,
+    quick: input.quick === true,
   };
 }
 

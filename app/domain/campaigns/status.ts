@@ -21,7 +21,7 @@ import { TZDate } from "@date-fns/tz";
 import { localDay } from "~/domain/metrics/periods";
 import type { PacingDevice, PacingPlacement } from "~/domain/campaigns/pacing";
 import type { Cents } from "~/domain/money";
-import type { BidStrategy } from "~/domain/retailer-settings";
+import type { BidStrategy, RetailerSettings } from "~/domain/retailer-settings";
 import type { WalletData } from "~/domain/types";
 import { reachesDailyCap, type CapsReached, type DaySpend } from "~/domain/wallets/settlement";
 
@@ -193,4 +193,24 @@ export function isComplete(campaign: CampaignCompletenessInput): boolean {
   if (!campaign.name || campaign.name.trim() === "") return false;
   if (!campaign.startDate) return false;
   return campaign.bidStrategy === "FIXED" || (typeof campaign.bid === "number" && campaign.bid > 0);
+}
+
+/** The live statuses a campaign may be previewed in (spec section 4). */
+export const PREVIEW_LIVE_STATUSES: readonly CampaignLiveStatus[] = ["running", "scheduled"];
+
+/** Why a preview is refused: the retailer has it switched off, or the campaign is not running or scheduled. */
+export type PreviewRefusal = "previewOff" | "notLive";
+
+/**
+ * Spec section 4: "Preview only when the retailer enables preview and live status is running or
+ * scheduled." The retailer's switch is checked first: with it off, no campaign has a preview.
+ */
+export function previewRefusal(settings: Pick<RetailerSettings, "preview">, liveStatus: CampaignLiveStatus): PreviewRefusal | null {
+  if (!settings.preview) return "previewOff";
+  return PREVIEW_LIVE_STATUSES.includes(liveStatus) ? null : "notLive";
+}
+
+/** The campaign may be previewed now (see previewRefusal). */
+export function canPreview(settings: Pick<RetailerSettings, "preview">, liveStatus: CampaignLiveStatus): boolean {
+  return previewRefusal(settings, liveStatus) === null;
 }

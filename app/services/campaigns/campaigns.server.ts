@@ -25,7 +25,7 @@ import {
   type SelectedWallet,
 } from "~/domain/campaigns/campaign";
 import { validatePacing } from "~/domain/campaigns/pacing";
-import { capNotices, deriveLiveStatus, isComplete, walletIsUnusable, type CampaignLiveStatus } from "~/domain/campaigns/status";
+import { canPreview, capNotices, deriveLiveStatus, isComplete, walletIsUnusable, type CampaignLiveStatus } from "~/domain/campaigns/status";
 import { localDay } from "~/domain/metrics/periods";
 import { formatMoney } from "~/domain/money";
 import {
@@ -177,13 +177,16 @@ function requireEdit(user: User, ctx: CampaignContext): SaveResult | null {
 // ---------------------------------------------------------------------------------------------
 // Creation
 
-/** A new draft for the team: the user needs the create right there, the type must be enabled. */
-export async function createCampaign(user: User, team: Team, value: CreateCampaignValue): Promise<Result<Campaign>> {
+/**
+ * A new draft for the team: the user needs the create right there, the type must be enabled.
+ * `quick` marks a draft of the quick builder (the spec's Campaign field `quick`).
+ */
+export async function createCampaign(user: User, team: Team, value: CreateCampaignValue, options: { quick?: boolean } = {}): Promise<Result<Campaign>> {
   if (!can(user, "Campaign", "create", { teamId: team.id })) return forbidden();
   const settings = await getRetailerSettings();
   if (!isEnabledType(settings, value.campaignType)) return fail("invalid", "campaigns:form.typeInvalid", { field: "campaignType" });
   const draft = newCampaignData(
-    { name: value.name, startDay: value.startDay, endDay: value.endDay, campaignType: value.campaignType, team },
+    { name: value.name, startDay: value.startDay, endDay: value.endDay, campaignType: value.campaignType, team, quick: options.quick === true },
     settings,
     user.email,
     new Date(),
@@ -692,13 +695,16 @@ export type CampaignRow = ReturnType<typeof presentCampaign>;
 
 /** The editor's frame: the campaign as its header shows it, the actions offered, the user's rights. */
 export async function campaignFrame(user: User, ctx: CampaignContext, locale: string) {
-  const wallet = ctx.campaign.wallet ? await getStorage().wallets.getOne(ctx.campaign.wallet) : null;
+  const [wallet, settings] = await Promise.all([ctx.campaign.wallet ? getStorage().wallets.getOne(ctx.campaign.wallet) : null, getRetailerSettings()]);
+  const campaign = presentCampaign(ctx.campaign, wallet, campaignViewContext(user, locale));
   return {
-    campaign: presentCampaign(ctx.campaign, wallet, campaignViewContext(user, locale)),
+    campaign,
     team: { id: ctx.team.id, name: ctx.team.name, status: ctx.team.status },
     actions: await offeredActions(user, ctx),
     canEdit: campaignEditable(user, ctx),
     canDuplicate: can(user, "Campaign", "create", { teamId: ctx.team.id }),
+    /** The header's 'Preview' link: the retailer enables preview and the campaign runs or is scheduled (spec section 4). */
+    canPreview: canPreview(settings, campaign.liveStatus),
   };
 }
 

@@ -136,7 +136,7 @@ export async function categoryNames(user: User, ids: readonly string[]): Promise
  */
 export async function createQuickCampaign(user: User, team: Team, value: QuickCampaignValue, locale: string): Promise<Result<Campaign>> {
   if (!can(user, "Campaign", "create", { teamId: team.id })) return forbidden();
-  const created = await createCampaign(user, team, { intent: "create-campaign", name: value.name, startDay: value.startDay, endDay: null, campaignType: value.campaignType });
+  const created = await createCampaign(user, team, { intent: "create-campaign", name: value.name, startDay: value.startDay, endDay: null, campaignType: value.campaignType }, { quick: true });
   if (!created.ok) return created;
   const ctx: CampaignContext = { campaign: created.value, team };
   const warnings: string[] = [];
