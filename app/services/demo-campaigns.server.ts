@@ -41,7 +41,7 @@ export async function seedDemoCampaigns(storage: Storage, now: Date): Promise<nu
   if (!wallet) {
     wallet = await storage.wallets.create(
       team.id,
-      { label: "Acme 2026 budget", currency: "EUR", status: "active", dailyBudget: 80_000, budgetEditing: false, external_id: "", tags: [] },
+      { label: "Acme 2026 budget", currency: "EUR", status: "active", dailyBudget: 80_000, budgetEditing: true, external_id: "", tags: [] },
       actor,
       DEMO_WALLET_ID,
     );
