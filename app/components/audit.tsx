@@ -19,13 +19,10 @@ export function AuditChanges({
   changes,
   emptyText,
   labels,
-  summary,
 }: {
   changes: AuditChangeView[];
   emptyText: string;
   labels?: AuditChangesLabels;
-  /** Extra lines under a field's label (e.g. which products changed). */
-  summary?: (change: AuditChangeView) => string[];
 }) {
   const { t } = useTranslation();
   const l = labels ?? {
@@ -49,7 +46,8 @@ export function AuditChanges({
       </thead>
       <tbody>
         {changes.map((change) => {
-          const lines = summary?.(change) ?? [];
+          // Under a field's label: which products a change added, removed, switched or moved.
+          const lines = change.lines;
           return (
             <tr key={change.field}>
               <th scope="row">

@@ -7,11 +7,15 @@
  * - references (team, wallet, campaign, a team's roles) by name;
  * - yes/no, numbers in the reader's locale, lists joined with commas;
  * - placements and slots by the labels the targeting screen shows, never their codes;
- * - records as "label: value" pairs, never JSON.
+ * - records as "label: value" pairs, never JSON;
+ * - products by their titles; keywords and categories as "name (on, bid, products)";
+ * - a change of products (the campaign's, or those a target advertises) as lines saying which
+ *   products were added, removed, switched on or off, or moved.
+ * The CSV of a campaign's history (app/domain/campaigns/history-csv.ts) writes these same texts.
  * Pure: the words (labels, enumerations) come from the caller's translations.
  */
-import { CENT_FIELDS, isCentsInRecord } from "~/domain/campaigns/history-csv";
-import { summariseOffersChange, type OffersChangeSummary } from "~/domain/campaigns/history-view";
+import { CENT_FIELDS, isCentsInRecord, isTargetAuditValue, TARGET_AUDIT_FIELD, UNAUDITED_CAMPAIGN_FIELDS, type TargetAuditValue } from "~/domain/campaigns/history-fields";
+import { summariseOffersChange } from "~/domain/campaigns/history-view";
 import { formatMoney } from "~/domain/money";
 import type { AuditEntry } from "~/domain/types";
 import { dateTimeFormat, labelled, numberFormat } from "~/domain/intl";
@@ -60,6 +64,8 @@ export interface AuditNames {
   campaigns: ReadonlyMap<string, string>;
   wallets: ReadonlyMap<string, string>;
   users: ReadonlyMap<string, string>;
+  /** Products by id: their titles. */
+  products: ReadonlyMap<string, string>;
 }
 
 /** The reader's words. */
@@ -83,6 +89,21 @@ export interface AuditWords {
   slot?(code: string): string;
   yes: string;
   no: string;
+  /** A target or a product switched on, or off ('on', 'off'). */
+  on: string;
+  off: string;
+  /** Beyond the targets named: '+3 more'. */
+  more(count: number): string;
+  /** A product's position ('position 2'). */
+  position(pos: number): string;
+  /** A target advertising every product of the campaign. */
+  allProducts: string;
+  /** Which products a change added, removed, switched on or off ('Added: Phone, Tablet'). */
+  offers(kind: "added" | "removed" | "switchedOn" | "switchedOff", titles: string): string;
+  /** A product moved ('Phone: position 1 → 2'). */
+  moved(title: string, before: string, after: string): string;
+  /** The products a target advertises changed ('laptop: products added: Phone'). */
+  targetOffers(kind: "added" | "removed" | "changed", target: string, titles: string): string;
   /** Who acted when no user did. */
   system: string;
   /** An operator logged as a user: both names. */
@@ -101,8 +122,8 @@ export interface AuditChangeView {
   label: string;
   before: AuditValueView;
   after: AuditValueView;
-  /** For a campaign's products: what changed, product by product. */
-  offers: OffersChangeSummary | null;
+  /** What a change of products did, product by product (empty for other changes). */
+  lines: string[];
 }
 
 export interface AuditEntryView {
@@ -144,6 +165,7 @@ const REFERENCES: Record<string, keyof AuditNames> = {
   campaignId: "campaigns",
   sourceId: "campaigns",
   userId: "users",
+  productIds: "products",
 };
 
 /**
@@ -169,6 +191,8 @@ function labelOf(vocabulary: "placement" | "slot", code: string, ctx: Ctx): stri
 
 /** Fields never worth a line: derived search keys. */
 const HIDDEN_FIELDS: ReadonlySet<string> = new Set(["nameLower", "searchTokens", "emailLower", "labelLower"]);
+/** A campaign's fields never recorded (older entries may hold some): not a reader's concern. */
+const HIDDEN_CAMPAIGN_FIELDS: ReadonlySet<string> = new Set(UNAUDITED_CAMPAIGN_FIELDS);
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -199,9 +223,80 @@ function money(value: number, ctx: Ctx): string {
   return formatMoney(value, ctx.format.currency, ctx.format.locale);
 }
 
+const TARGET_FIELDS: ReadonlySet<string> = new Set(Object.values(TARGET_AUDIT_FIELD));
+
+function productTitle(id: string, ctx: Ctx): string {
+  return ctx.names.products.get(id) ?? id;
+}
+
+function titles(ids: readonly string[], ctx: Ctx): string {
+  return ids.map((id) => productTitle(id, ctx)).join(", ");
+}
+
+/** Keywords or categories: "laptop (on, €0.50, Products: Phone)", "; " between, "+3 more" past those named. */
+function targetsText(value: TargetAuditValue, ctx: Ctx): string {
+  const shown = value.targets.map((t) => {
+    const details = [t.on ? ctx.words.on : ctx.words.off];
+    if (t.bid !== null && Number.isSafeInteger(t.bid)) details.push(money(t.bid, ctx));
+    if (t.offers) details.push(labelled(ctx.format.locale, ctx.words.field("campaign", "offers"), titles(t.offers, ctx)));
+    return `${t.name} (${details.join(", ")})`;
+  });
+  if (value.more > 0) shown.push(ctx.words.more(value.more));
+  return shown.join("; ");
+}
+
+/** A campaign's products: "Phone (on, position 1); Tablet (off)", by title. */
+function offersText(value: Record<string, unknown>, ctx: Ctx): string {
+  return Object.entries(value)
+    .map(([id, offer]) => {
+      const o = (offer && typeof offer === "object" ? offer : {}) as { on?: unknown; pos?: unknown; title?: unknown };
+      const title = typeof o.title === "string" && o.title ? o.title : productTitle(id, ctx);
+      const details = [o.on ? ctx.words.on : ctx.words.off];
+      if (typeof o.pos === "number") details.push(ctx.words.position(o.pos));
+      return `${title} (${details.join(", ")})`;
+    })
+    .join("; ");
+}
+
+/** What a change of products did, line by line: the campaign's products, or those each target advertises. */
+function offerLines(field: string, before: unknown, after: unknown, ctx: Ctx): string[] {
+  if (ctx.entity !== "campaign") return [];
+  if (field === "offers") {
+    const o = summariseOffersChange(before, after);
+    const titled = (ids: string[]) => titles(ids, ctx);
+    return [
+      o.added.length ? ctx.words.offers("added", titled(o.added)) : null,
+      o.removed.length ? ctx.words.offers("removed", titled(o.removed)) : null,
+      o.switchedOn.length ? ctx.words.offers("switchedOn", titled(o.switchedOn)) : null,
+      o.switchedOff.length ? ctx.words.offers("switchedOff", titled(o.switchedOff)) : null,
+      ...o.moved.map((m) => ctx.words.moved(productTitle(m.id, ctx), m.before === null ? "—" : String(m.before), m.after === null ? "—" : String(m.after))),
+    ].filter((line): line is string => !!line);
+  }
+  if (TARGET_FIELDS.has(field) && isTargetAuditValue(before) && isTargetAuditValue(after)) {
+    const was = new Map(before.targets.map((t) => [t.key, t]));
+    const lines: string[] = [];
+    for (const t of after.targets) {
+      const b = was.get(t.key);
+      if (!b) continue;
+      if (b.offers === null || t.offers === null) {
+        if (b.offers !== t.offers) lines.push(ctx.words.targetOffers("changed", t.name, t.offers ? titles(t.offers, ctx) : ctx.words.allProducts));
+        continue;
+      }
+      const added = t.offers.filter((id) => !b.offers!.includes(id));
+      const removed = b.offers.filter((id) => !t.offers!.includes(id));
+      if (added.length) lines.push(ctx.words.targetOffers("added", t.name, titles(added, ctx)));
+      if (removed.length) lines.push(ctx.words.targetOffers("removed", t.name, titles(removed, ctx)));
+    }
+    return lines;
+  }
+  return [];
+}
+
 /** A value as text; `field` is the field (or record key) it sits under, `parent` the record's field. */
 function text(field: string, value: unknown, ctx: Ctx, depth = 0, parent?: string): string {
   if (value === null || value === undefined || value === "") return "";
+  if (depth === 0 && ctx.entity === "campaign" && TARGET_FIELDS.has(field) && isTargetAuditValue(value)) return targetsText(value, ctx);
+  if (depth === 0 && ctx.entity === "campaign" && field === "offers" && typeof value === "object" && !Array.isArray(value)) return offersText(value as Record<string, unknown>, ctx);
   if (typeof value === "number" && Number.isSafeInteger(value) && isCents(ctx.entity, field)) return money(value, ctx);
   const ref = REFERENCES[field];
   if (ref && typeof value === "string") return ctx.names[ref].get(value) ?? value;
@@ -218,12 +313,12 @@ function text(field: string, value: unknown, ctx: Ctx, depth = 0, parent?: strin
     const parts = value.map((v) => text(field, v, ctx, depth + 1, parent)).filter(Boolean);
     return parts.join(value.every((v) => v === null || typeof v !== "object") ? ", " : "; ");
   }
-  if (typeof value === "object") return record(field, value as Record<string, unknown>, ctx, depth);
+  if (typeof value === "object") return record(field, value as Record<string, unknown>, ctx, depth, parent);
   return String(value);
 }
 
 /** A record as "label: value" pairs; a team's roles ({teamId: role}) by team name. */
-function record(field: string, value: Record<string, unknown>, ctx: Ctx, depth: number): string {
+function record(field: string, value: Record<string, unknown>, ctx: Ctx, depth: number, parent?: string): string {
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
   if (!entries.length) return "";
   const keys = keyVocabularyOf(field);
@@ -234,10 +329,10 @@ function record(field: string, value: Record<string, unknown>, ctx: Ctx, depth: 
       field === "roleByTeam"
         ? (ctx.names.teams.get(key) ?? key)
         : field === "offers"
-          ? key
+          ? productTitle(key, ctx)
           : keys
             ? labelOf(keys, key, ctx)
-            : (ctx.words.nested?.(field, key) ?? ctx.words.field(ctx.entity, key));
+            : (ctx.words.nested?.(field, key) ?? (parent ? ctx.words.nested?.(parent, key) : null) ?? ctx.words.field(ctx.entity, key));
     const shown =
       ctx.entity === "campaign" && isCentsInRecord(field, key) && typeof v === "number" && Number.isSafeInteger(v)
         ? money(v, ctx)
@@ -293,25 +388,45 @@ export function presentAuditEntry(entry: AuditEntry, format: AuditFormat, names:
     teamId: entry.teamId,
     teamName: entry.teamId ? (names.teams.get(entry.teamId) ?? null) : null,
     changes: entry.changes
-      .filter((c) => !HIDDEN_FIELDS.has(c.field))
+      .filter((c) => !HIDDEN_FIELDS.has(c.field) && !(entry.entity === "campaign" && HIDDEN_CAMPAIGN_FIELDS.has(c.field)))
       .map((c) => ({
         field: c.field,
         label: words.field(entry.entity, c.field),
         before: shown(c.field, c.before, ctx),
         after: shown(c.field, c.after, ctx),
-        offers: entry.entity === "campaign" && c.field === "offers" ? summariseOffersChange(c.before, c.after) : null,
+        lines: offerLines(c.field, c.before, c.after, ctx),
       }))
       // Nothing a reader could see changed (e.g. an empty field of a new record).
-      .filter((c) => c.before.text !== c.after.text || c.offers !== null),
+      .filter((c) => c.before.text !== c.after.text || c.lines.length > 0),
   };
+}
+
+/** Product titles the entries hold themselves (a campaign's products keep their titles), by id. */
+export function productTitlesIn(entries: readonly AuditEntry[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of entries) {
+    for (const c of e.changes) {
+      if (c.field !== "offers") continue;
+      for (const value of [c.before, c.after]) {
+        if (!value || typeof value !== "object" || Array.isArray(value)) continue;
+        for (const [id, offer] of Object.entries(value as Record<string, { title?: unknown }>)) {
+          if (offer && typeof offer.title === "string" && offer.title && !out.has(id)) out.set(id, offer.title);
+        }
+      }
+    }
+  }
+  return out;
 }
 
 /** The ids an entry refers to, by kind, so the caller can fetch their names once per page. */
 export function auditReferences(entries: readonly AuditEntry[]): Record<keyof AuditNames, Set<string>> {
-  const refs: Record<keyof AuditNames, Set<string>> = { teams: new Set(), campaigns: new Set(), wallets: new Set(), users: new Set() };
+  const refs: Record<keyof AuditNames, Set<string>> = { teams: new Set(), campaigns: new Set(), wallets: new Set(), users: new Set(), products: new Set() };
   const visit = (field: string, value: unknown) => {
     const kind = REFERENCES[field];
     if (kind && typeof value === "string" && value) refs[kind].add(value);
+    if (kind && Array.isArray(value)) for (const v of value) if (typeof v === "string" && v) refs[kind].add(v);
+    if (field === "offers" && value && typeof value === "object" && !Array.isArray(value)) for (const id of Object.keys(value)) refs.products.add(id);
+    if (TARGET_FIELDS.has(field) && isTargetAuditValue(value)) for (const t of value.targets) for (const id of t.offers ?? []) refs.products.add(id);
     if (field === "roleByTeam" && value && typeof value === "object") for (const id of Object.keys(value)) refs.teams.add(id);
   };
   for (const e of entries) {

@@ -4,7 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/http/auth.server";
 import { AuditChanges } from "~/components/audit";
-import { historyPage, type HistoryChange } from "~/services/campaigns/history.server";
+import { historyPage } from "~/services/campaigns/history.server";
 import { campaignViewContext, requireCampaign } from "~/services/campaigns/campaigns.server";
 import { getRequestLocale } from "~/http/i18n.server";
 
@@ -31,7 +31,6 @@ export default function CampaignHistoryRoute() {
   const { t } = useTranslation(["campaignProducts", "campaigns"]);
   const { campaignId, timeZone, entries, next, paged } = useLoaderData<typeof loader>();
   const base = `/campaigns/${encodeURIComponent(campaignId)}/history`;
-  const offerLines = useOfferLines();
   return (
     <section className="panel" aria-labelledby="history-title">
       <div className="page-header">
@@ -65,7 +64,6 @@ export default function CampaignHistoryRoute() {
                       none: t("history.none"),
                       showAll: t("history.showAll"),
                     }}
-                    summary={offerLines}
                   />
                 </div>
               </article>
@@ -81,22 +79,6 @@ export default function CampaignHistoryRoute() {
       ) : null}
     </section>
   );
-}
-
-/** What a change of the products did, product by product. */
-function useOfferLines() {
-  const { t } = useTranslation("campaignProducts");
-  return (change: HistoryChange): string[] => {
-    const o = change.offers;
-    if (!o) return [];
-    return [
-      o.added.length ? t("history.offers.added", { ids: o.added.join(", ") }) : null,
-      o.removed.length ? t("history.offers.removed", { ids: o.removed.join(", ") }) : null,
-      o.switchedOn.length ? t("history.offers.switchedOn", { ids: o.switchedOn.join(", ") }) : null,
-      o.switchedOff.length ? t("history.offers.switchedOff", { ids: o.switchedOff.join(", ") }) : null,
-      ...o.moved.map((m) => t("history.offers.moved", { id: m.id, before: m.before ?? "—", after: m.after ?? "—" })),
-    ].filter((line): line is string => !!line);
-  };
 }
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

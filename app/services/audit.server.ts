@@ -3,105 +3,39 @@
  * campaign or wallet) and a campaign's History share one presenter (app/domain/audit-view.ts);
  * this module fetches the entries and the names they refer to, and supplies the reader's words.
  */
-import type { TFunction } from "i18next";
 import {
   auditReferences,
   presentAuditEntry,
+  productTitlesIn,
   type AuditEntryView,
   type AuditFormat,
   type ActivityFilter,
   type AuditNames,
-  type AuditWords,
 } from "~/domain/audit-view";
+import { auditWords } from "~/services/audit-words";
 import type { AuditEntry } from "~/domain/types";
 import { getFixedT } from "~/services/i18n.server";
 import { getStorage } from "~/services/storage.server";
 import { dateTimeFormat } from "~/domain/intl";
-import { PACING_FIELD } from "~/domain/campaigns/campaign";
-import { labelDefault, placementLabelKey, slotLabelKey } from "~/domain/placement-labels";
+
+export { auditWords };
 
 export const ACTIVITY_PAGE_SIZE = 50;
-
-/** Labels of other namespaces, per entity (the Activity's own labels come first). */
-const FIELD_NAMESPACES: Record<string, string[]> = {
-  campaign: ["campaignProducts:history.fields"],
-  wallet: ["wallets:fields"],
-  team: ["teams:fields"],
-  report: ["reports:fields"],
-};
-
-/** Stored words shown in the reader's language, per entity and field (inside a record: 'field.key'). */
-const VALUE_KEYS: Record<string, Record<string, string>> = {
-  campaign: {
-    status: "campaigns:liveStatus",
-    campaignType: "campaigns:types",
-    bidStrategy: "campaigns:strategies",
-    devices: "campaignTargeting:devices",
-    "capping.type": "campaignTargeting:capping.types",
-    "teamInfo.account_type": "teams:accountTypes",
-  },
-  team: { status: "teams:status", account_type: "teams:accountTypes" },
-  wallet: { status: "wallets:status" },
-  user: { role: "common:roles", type: "common:accountTypes", locale: "common:languages" },
-  invitation: { role: "common:roles" },
-  report: { frequency: "reports:frequencies", format: "reports:formats" },
-};
-
-/** A campaign's daily budget per placement, field by field ('pacingPlp' → 'plp'). */
-const PACING_PLACEMENT_OF: ReadonlyMap<string, string> = new Map(Object.entries(PACING_FIELD).map(([placement, field]) => [field, placement]));
-
-/** 'dailyBudget' → 'Daily budget', 'external_id' → 'External id': a last resort, never an id. */
-function humanise(field: string): string {
-  const words = field.replace(/_/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-export function auditWords(t: TFunction): AuditWords {
-  const has = (key: string) => t(key, { defaultValue: "\u0000" }) !== "\u0000";
-  const placement = (code: string) => t(placementLabelKey(code), labelDefault(code));
-  return {
-    field(entity, field) {
-      const pacedPlacement = entity === "campaign" ? PACING_PLACEMENT_OF.get(field) : undefined;
-      if (pacedPlacement) return t("campaignProducts:history.fields.pacingPlacement", { placement: placement(pacedPlacement) });
-      for (const key of [`common:activity.fields.${entity}.${field}`, `common:activity.fields.any.${field}`, ...(FIELD_NAMESPACES[entity] ?? []).map((ns) => `${ns}.${field}`)]) {
-        if (has(key)) return t(key, { currency: "" }).replace(/\s*\(\s*\)$/, "");
-      }
-      return humanise(field);
-    },
-    nested(field, key) {
-      if (field === "pacingDevices" && has(`campaignEditor:budget.devices.${key}`)) return t(`campaignEditor:budget.devices.${key}`);
-      const name = `common:activity.fields.nested.${field}_${key}`;
-      return has(name) ? t(name) : null;
-    },
-    placement,
-    slot: (code) => t(slotLabelKey(code), labelDefault(code)),
-    action(entity, action) {
-      if (entity === "campaign" && has(`campaignProducts:history.actions.${action}`)) return t(`campaignProducts:history.actions.${action}`);
-      return has(`common:activity.actions.${action}`) ? t(`common:activity.actions.${action}`) : humanise(action);
-    },
-    entity(entity) {
-      return has(`common:activity.entities.${entity}`) ? t(`common:activity.entities.${entity}`) : humanise(entity);
-    },
-    value(entity, field, value) {
-      const ns = VALUE_KEYS[entity]?.[field];
-      return ns && has(`${ns}.${value}`) ? t(`${ns}.${value}`) : null;
-    },
-    yes: t("common:common.yes"),
-    no: t("common:common.no"),
-    system: t("common:activity.system"),
-    loggedAs: (operator, user) => t("common:activity.loggedAs", { operator, user }),
-  };
-}
 
 /** The names of the records these entries refer to (one read per kind, users one by one). */
 export async function auditNames(entries: readonly AuditEntry[]): Promise<AuditNames> {
   const refs = auditReferences(entries);
   const storage = getStorage();
-  const [teams, campaigns, wallets] = await Promise.all([
+  // Products by the titles the entries hold, else as the catalog names them now.
+  const products = productTitlesIn(entries);
+  const unnamed = [...refs.products].filter((id) => !products.has(id));
+  const [teams, campaigns, wallets, catalog] = await Promise.all([
     refs.teams.size ? storage.teams.getMany([...refs.teams]) : [],
     refs.campaigns.size ? storage.campaigns.getMany([...refs.campaigns]) : [],
     refs.wallets.size ? storage.wallets.getMany([...refs.wallets]) : [],
+    unnamed.length ? storage.catalog.getMany(unnamed) : [],
   ]);
+  for (const p of catalog) if (p.title) products.set(p.id, p.title);
   const users = new Map<string, string>();
   await Promise.all(
     [...refs.users].map(async (key) => {
@@ -114,6 +48,7 @@ export async function auditNames(entries: readonly AuditEntry[]): Promise<AuditN
     campaigns: new Map(campaigns.map((c) => [c.id, c.name])),
     wallets: new Map(wallets.map((w) => [w.id, w.label])),
     users,
+    products,
   };
 }
 

@@ -32,6 +32,7 @@ import type {
   UserData,
 } from "~/domain/types";
 import type { Campaign, CampaignData, DeletedCampaignData, SelectedWallet } from "~/domain/campaigns/campaign";
+import type { CampaignHistoryAction } from "~/domain/campaigns/history-fields";
 import type { CampaignStatus } from "~/domain/campaigns/status";
 import type { CampaignType } from "~/domain/retailer-settings";
 import type { Party } from "~/domain/availability";
@@ -445,7 +446,7 @@ export interface CampaignsRepo {
     id: string,
     patch: Patch<CampaignData>,
     actor: Actor,
-    options?: WriteOptions & { action?: string; publish?: (campaign: Campaign) => PublishedCampaign | null; walletBefore?: SelectedWallet | null },
+    options?: WriteOptions & { action?: CampaignHistoryAction; publish?: (campaign: Campaign) => PublishedCampaign | null; walletBefore?: SelectedWallet | null },
   ): Promise<Campaign>;
   /**
    * Moves a draft to deleted_campaign (deleted_by, deleted), removes its cache links and its target
@@ -1031,7 +1032,7 @@ export interface TargetsRepo {
     campaignId: string,
     change: TargetChange,
     actor: Actor,
-    options?: WriteOptions & { action?: string; publish?: (campaign: Campaign) => PublishedCampaign | null; patch?: Patch<CampaignData> },
+    options?: WriteOptions & { action?: CampaignHistoryAction; publish?: (campaign: Campaign) => PublishedCampaign | null; patch?: Patch<CampaignData> },
   ): Promise<{ campaign: Campaign; changed: number }>;
   /**
    * One page of the orphan sweep: the chunk documents (and their published twins) of campaigns

@@ -422,7 +422,7 @@ describe("history", () => {
 
     const outcome = await loadHistory("supplier.viewer", id);
     expect(outcome.status).toBe(200);
-    const entries = outcome.data.entries as { by: string; action: string; actionLabel: string; atText: string; at: string; changes: { field: string; label: string; before: { text: string }; after: { text: string }; offers: unknown }[] }[];
+    const entries = outcome.data.entries as { by: string; action: string; actionLabel: string; atText: string; at: string; changes: { field: string; label: string; before: { text: string }; after: { text: string }; lines: string[] }[] }[];
     expect(entries.map((e) => [e.action, e.by])).toEqual([
       ["update", "system"],
       ["update", "retailer.admin@example.com"],
@@ -436,16 +436,16 @@ describe("history", () => {
     expect(bid.before.text).toBe("€0.00");
     expect(bid.after.text).toBe("€1.50");
     expect(entries[0]!.changes.find((c) => c.field === "pacingTotal")!.after.text).toBe("€2,500.00");
-    // The toggle: offers before/after with a summary, and productIds.
+    // The toggle: the products before/after by title, with what changed, and productIds by title.
     const toggle = entries[1]!.changes;
-    expect(toggle.find((c) => c.field === "offers")!.offers).toMatchObject({ switchedOff: [sku("A")], added: [], removed: [] });
-    // Readable pairs, not JSON.
-    expect(toggle.find((c) => c.field === "offers")!.before.text).toMatch(/: \(On: Yes, Availability: in stock, Title: Alpha coffee/);
-    expect(toggle.find((c) => c.field === "offers")!.before.text).not.toContain('"on"');
+    expect(toggle.find((c) => c.field === "offers")!.lines).toEqual(["Switched off: Alpha coffee"]);
+    // In words, not JSON nor ids.
+    expect(toggle.find((c) => c.field === "offers")!.before.text).toBe("Alpha coffee (on); Charlie cocoa (on)");
+    expect(toggle.find((c) => c.field === "offers")!.after.text).toBe("Alpha coffee (off); Charlie cocoa (on)");
     const ids = toggle.find((c) => c.field === "productIds")!;
-    expect(ids.before.text).toBe(`${sku("A")}, ${sku("C")}`);
-    expect(ids.after.text).toBe(sku("C"));
-    expect(entries[2]!.changes.find((c) => c.field === "offers")!.offers).toMatchObject({ added: [sku("A"), sku("C")] });
+    expect(ids.before.text).toBe("Alpha coffee, Charlie cocoa");
+    expect(ids.after.text).toBe("Charlie cocoa");
+    expect(entries[2]!.changes.find((c) => c.field === "offers")!.lines).toEqual(["Added: Alpha coffee, Charlie cocoa"]);
     // Words shown in the reader's language.
     expect(entries[3]!.changes.find((c) => c.field === "status")!.after.text).toBe("Draft");
     expect(entries[3]!.changes.find((c) => c.field === "campaignType")!.after.text).toBe("Sponsored products");
@@ -479,7 +479,7 @@ describe("history", () => {
     expect((await loadHistory("supplier.admin", id, "?after=not-a-cursor")).status).toBe(400);
   });
 
-  it("downloads the history as CSV: headers, one row per field, money as decimals, formulas neutralised, named after the campaign", async () => {
+  it("downloads the history as CSV in the screen's words: headers, one row per field, money in the currency, formulas neutralised, named after the campaign", async () => {
     const name = `=Spring été ${randomUUID().slice(0, 4)}`;
     const id = await newCampaign("supplier.admin", name);
     await addIds("supplier.admin", id, sku("A"));
@@ -498,14 +498,18 @@ describe("history", () => {
     const body = rows.slice(1);
     // Oldest first: the creation rows, then the products, then the bid.
     expect(body[0]![2]).toBe("Created");
-    expect(body[0]![1]).toBe("supplier.admin@example.com");
+    expect(body[0]![1]).toBe("Sam Supplier");
     const nameRow = body.find((r) => r[3] === "Name")!;
-    expect(nameRow[5]).toBe(`'${name}`);
-    const productIds = body.find((r) => r[3] === "Products switched on" && r[4] === "[]")!;
-    expect(productIds[5]).toBe(JSON.stringify([sku("A")]));
+    expect(nameRow.slice(4)).toEqual(["(none)", `'${name}`]);
+    const productIds = body.find((r) => r[3] === "Products switched on" && r[4] === "(none)")!;
+    expect(productIds[5]).toBe("Alpha coffee");
+    expect(body.find((r) => r[3].startsWith("Products\n"))![3]).toBe("Products\nAdded: Alpha coffee");
     const bid = body.at(-1)!;
-    expect(bid.slice(1)).toEqual(["retailer.admin@example.com", "Edited", "Bid", "0.00", "1.50"]);
-    expect(bid[0]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(bid.slice(2)).toEqual(["Edited", "Bid", "€0.00", "€1.50"]);
+    expect(bid[1]).not.toContain("@");
+    // The time as the screen shows it, in the reader's zone.
+    expect(bid[0]).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2}$/);
+    expect(rows.flat().join("\n")).not.toMatch(/\d{4}-\d{2}-\d{2}T|[{}]|"on"|P-\w+-A/);
   });
 
   it("gives the CSV to every reader of the campaign, in their language", async () => {

@@ -65,6 +65,10 @@ export function runTargetsContract(name: string, makeStore: () => Promise<Docume
       expect(Object.keys(live).sort()).toEqual(["boots", "shoes"]);
       const history = await storage.campaigns.history(c.id, {});
       expect(history.items[0]?.changes.map((ch) => ch.field).sort()).toEqual(["negativeKeywords", "tKeywords"]);
+      // The keywords did not exist before: nothing before; after, each as it now is.
+      const recorded = history.items[0]!.changes.find((ch) => ch.field === "tKeywords")!;
+      expect(recorded.before).toBeNull();
+      expect(recorded.after).toMatchObject({ more: 0, targets: expect.arrayContaining([{ key: "socks", name: "Socks", on: false, bid: 55, offers: null }]) });
     });
 
     it("refuses a stale version and writes nothing; a missing campaign is not found", async () => {

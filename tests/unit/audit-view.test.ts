@@ -9,10 +9,18 @@ const words: AuditWords = {
   value: () => null,
   yes: "Yes",
   no: "No",
+  on: "on",
+  off: "off",
+  more: (count) => `+${count} more`,
+  position: (pos) => `position ${pos}`,
+  allProducts: "every product",
+  offers: (kind, titles) => `${kind}: ${titles}`,
+  moved: (title, before, after) => `${title}: ${before} → ${after}`,
+  targetOffers: (kind, target, titles) => `${target} ${kind}: ${titles}`,
   system: "the system",
   loggedAs: (operator: string, user: string) => `${operator}, logged as ${user}`,
 };
-const names = { teams: new Map([["acme", "Acme Brand"]]), campaigns: new Map(), wallets: new Map([["w1", "Acme 2026 budget"]]), users: new Map() };
+const names = { teams: new Map([["acme", "Acme Brand"]]), campaigns: new Map(), wallets: new Map([["w1", "Acme 2026 budget"]]), users: new Map(), products: new Map([["SKU-002503", "Wireless mouse"]]) };
 const format = { locale: "en-GB", currency: "EUR", timeZone: "Europe/Paris" };
 
 function entry(changes: AuditEntry["changes"]): AuditEntry {
@@ -40,7 +48,7 @@ describe("the audit presenter (Activity and History)", () => {
     expect(view.teamName).toBe("Acme Brand");
   });
 
-  it("names a record's keys by their field ('Capping by', not 'Account type') and products by their identifier", () => {
+  it("names a record's keys by their field ('Capping by', not 'Account type') and products by their title", () => {
     const labelled: AuditWords = {
       ...words,
       field: (_entity, field) => ({ capping: "Capping", offers: "Products", type: "Account type", on: "On", pos: "Position" })[field] ?? field,
@@ -57,7 +65,8 @@ describe("the audit presenter (Activity and History)", () => {
     );
     expect(view.changes[0]!.after.text).toContain("Capping by: views");
     expect(view.changes[0]!.after.text).not.toContain("Account type");
-    expect(view.changes[1]!.after.text).toMatch(/^SKU-002503: \(On: Yes, Position: 1\)/);
+    expect(view.changes[1]!.after.text).toBe("Wireless mouse (on, position 1)");
+    expect(view.changes[1]!.lines).toEqual(["added: Wireless mouse"]);
   });
 
   it("shows placements and slots by their labels wherever they sit: lists, a slot's placements, bids per placement, banners per slot", () => {

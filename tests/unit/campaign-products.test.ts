@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import type { CampaignOffer } from "~/domain/campaigns/campaign";
-import { formatInstant, historyValueText, summariseOffersChange, type HistoryFormat } from "~/domain/campaigns/history-view";
+import { summariseOffersChange } from "~/domain/campaigns/history-view";
 import {
   addOffers,
   exceedsProductWarning,
@@ -195,31 +195,8 @@ describe("campaign products rules", () => {
   });
 });
 
-describe("history values", () => {
-  const f: HistoryFormat = { locale: "en-GB", currency: "EUR", timeZone: "Europe/Paris", yes: "Yes", no: "No" };
-
-  it.each<[string, unknown, string]>([
-    ["bid", 150, "€1.50"],
-    ["pacingTotal", 250000, "€2,500.00"],
-    ["pacingDaily", null, ""],
-    ["placementBids", { plp: 120, search: 200 }, "plp: €1.20, search: €2.00"],
-    ["pacingDevices", { mobile: 500, app: null }, "mobile: €5.00, app: —"],
-    ["startDate", "2030-01-01T23:00:00.000Z", "2 Jan 2030, 00:00:00"],
-    ["insufficient_funds", true, "Yes"],
-    ["quick", false, "No"],
-    ["productIds", ["A", "B"], "A, B"],
-    ["name", "Spring", "Spring"],
-    ["capping", { enabled: true, type: "views", max: 5 }, '{"enabled":true,"type":"views","max":5}'],
-    ["devices", undefined, ""],
-  ])("%s %j → %j", (field, value, text) => {
-    expect(historyValueText(field, value, f)).toBe(text);
-  });
-
-  it("formats money in the reader's locale and instants in the reader's time zone", () => {
-    expect(historyValueText("bid", 150, { ...f, locale: "fr" }).replace(/\s/g, " ")).toBe("1,50 €");
-    expect(formatInstant("2030-06-01T12:00:00.000Z", { locale: "en-GB", timeZone: "America/New_York" })).toBe("1 Jun 2030, 08:00:00");
-  });
-
+// Values as the History shows them (and its CSV writes them): tests/unit/campaign-history-csv.test.ts.
+describe("history of products", () => {
   it("summarises a change of products", () => {
     const before = { A: { on: true, pos: null }, B: { on: true, pos: 1 }, C: { on: false, pos: null } };
     const after = { B: { on: false, pos: 2 }, C: { on: true, pos: null }, D: { on: true, pos: null } };

@@ -8,6 +8,7 @@
  */
 import { auditActor } from "~/domain/operators";
 import { applyAction, availableActions, type CampaignAction } from "~/domain/campaigns/actions";
+import type { CampaignHistoryAction } from "~/domain/campaigns/history-fields";
 import { ACTIVATION_TITLE, activationProblems, budgetWarning, walletFields, walletSnapshot, type ActivationRefusal } from "~/domain/campaigns/activation";
 import { allowedStrategies, applyMinBid, bidLimits, checkBid, coerceStrategy } from "~/domain/campaigns/bidding";
 import { budgetProgress, centsToInput, completenessGaps, hasBidBelowMinimum } from "~/domain/campaigns/editor";
@@ -148,7 +149,7 @@ async function save(
   ctx: CampaignContext,
   patch: Patch<CampaignData>,
   version: number,
-  action = "update",
+  action: CampaignHistoryAction = "update",
   warnings: string[] = [],
   options: { walletBefore?: SelectedWallet | null } = {},
 ): Promise<SaveResult> {

@@ -10,7 +10,7 @@ import { dayOfInstant, type Campaign } from "~/domain/campaigns/campaign";
 import { CSV_FORMULA_PATTERN } from "~/domain/wallets/ledger-csv";
 import { foldText } from "~/domain/search";
 import type { AuditEntry } from "~/domain/types";
-import { auditWords, presentAuditEntries } from "~/services/audit.server";
+import { presentAuditEntries } from "~/services/audit.server";
 import { getFixedT } from "~/services/i18n.server";
 import { getStorage } from "~/services/storage.server";
 
@@ -54,11 +54,13 @@ async function allEntries(campaignId: string): Promise<AuditEntry[]> {
   return entries;
 }
 
-/** The whole history as a CSV file (one row per changed field, oldest first). */
+/**
+ * The whole history as a CSV file (one row per changed field, oldest first), in the words the
+ * History screen shows: the same presenter writes both.
+ */
 export async function exportHistoryCsv(campaign: Campaign, ctx: HistoryContext, now = new Date()): Promise<{ fileName: string; body: string }> {
-  const t = await getFixedT(ctx.locale);
-  const words = auditWords(t);
-  const rows = campaignHistoryCsvRows(await allEntries(campaign.id), {
+  const [t, entries] = await Promise.all([getFixedT(ctx.locale), allEntries(campaign.id)]);
+  const rows = campaignHistoryCsvRows(await presentAuditEntries(entries, ctx), {
     headers: {
       at: t("campaignProducts:csv.at", { timeZone: ctx.timeZone }),
       by: t("campaignProducts:csv.by"),
@@ -67,9 +69,8 @@ export async function exportHistoryCsv(campaign: Campaign, ctx: HistoryContext, 
       before: t("campaignProducts:csv.before"),
       after: t("campaignProducts:csv.after"),
     },
-    timeZone: ctx.timeZone,
-    actionLabel: (action) => words.action("campaign", action),
-    fieldLabel: (field) => words.field("campaign", field),
+    none: t("campaignProducts:history.none"),
+    noFields: t("campaignProducts:history.noFields"),
   });
   const body = "\uFEFF" + Papa.unparse(rows, { escapeFormulae: CSV_FORMULA_PATTERN, newline: "\r\n" });
   // The file is named after the campaign (folded to plain letters) and today's date.

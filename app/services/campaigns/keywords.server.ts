@@ -9,6 +9,7 @@
  * campaign's products.
  */
 import { centsToInput } from "~/domain/campaigns/editor";
+import type { CampaignHistoryAction } from "~/domain/campaigns/history-fields";
 import { auditActor } from "~/domain/operators";
 import { categoryNodes, categoryUrl, keywordKey } from "~/domain/categories";
 import { floorPriceOf, suggestBids, targetBidLimits } from "~/domain/demand";
@@ -107,7 +108,7 @@ async function save(
   change: TargetChange,
   version: number,
   title: TargetFailureTitle,
-  options: { action?: string; patch?: Patch<CampaignData> } = {},
+  options: { action?: CampaignHistoryAction; patch?: Patch<CampaignData> } = {},
   unknownTarget?: () => TargetFailure,
 ): Promise<TargetOutcome> {
   const refusal = editRefusal(user, ctx);

@@ -20,6 +20,7 @@ import {
   type Where,
 } from "~/storage/port";
 import { appendAuditInTransaction, auditBy, diffFields } from "~/storage/repos/audit.server";
+import { UNAUDITED_CAMPAIGN_FIELDS } from "~/domain/campaigns/history-fields";
 import { fillPage, selectiveSearchKey } from "~/storage/repos/paging.server";
 import { preparePublication } from "~/storage/repos/publication.server";
 import { prepareTargetsCopy, removeTargetChunks } from "~/storage/repos/targets.server";
@@ -103,17 +104,7 @@ export const MAX_IN_VALUES = 30;
 const MAX_DISJUNCTIONS = 30;
 
 /** Derived keys are not history; nor is what the settlement keeps. */
-const UNAUDITED = new Set([
-  "nameLower",
-  "searchTokens",
-  "by",
-  "endSort",
-  "spendRevision",
-  "todaySpend",
-  "dailyCapReached",
-  "todaySpendMicros",
-  "capsReached",
-]);
+const UNAUDITED: ReadonlySet<string> = new Set(UNAUDITED_CAMPAIGN_FIELDS);
 
 function auditChanges(before: Record<string, unknown> | null, after: Record<string, unknown>) {
   return diffFields(before, after).filter((c) => !UNAUDITED.has(c.field));

@@ -11,7 +11,7 @@
  * nothing is ever half-applied and the ad server reads what the console shows.
  */
 import type { Campaign, CampaignData } from "~/domain/campaigns/campaign";
-import { centsToInput } from "~/domain/campaigns/editor";
+import { TARGET_AUDIT_FIELD, TARGET_AUDIT_LIMIT, type CampaignHistoryAction, type TargetAuditValue } from "~/domain/campaigns/history-fields";
 import { countTargets, NO_TARGET_COUNTS, type CampaignTarget, type TargetCounts, type TargetKind, type Targets } from "~/domain/campaigns/targets";
 import { applyPatch } from "~/storage/document-helpers";
 import {
@@ -142,17 +142,22 @@ function countField(kind: TargetKind): (keyof TargetCounts)[] {
   return kind === "keyword" ? ["keywords"] : kind === "productCategory" ? ["productCategories"] : ["categories", "hubs"];
 }
 
-/** The field the audit names for each kind (the spec's names). */
-const AUDIT_FIELD: Record<TargetKind, string> = { keyword: "tKeywords", category: "tCategories", productCategory: "tProductCategories" };
-
-/** A short, readable account of the targets changed, for the history (at most 20 named). */
-function describe(keys: readonly string[], targets: Targets): string | null {
-  if (!keys.length) return null;
-  const shown = keys.slice(0, 20).map((k) => {
-    const t = targets[k];
-    return t ? `${t.name} (${t.on ? "on" : "off"}${t.bid !== null ? `, ${centsToInput(t.bid)}` : ""})` : k;
-  });
-  return keys.length > 20 ? `${shown.join("; ")}; +${keys.length - 20}` : shown.join("; ");
+/**
+ * The targets changed as they stand on one side of the change, for the history (at most
+ * TARGET_AUDIT_LIMIT named): only those that exist on that side, so a target just added has
+ * nothing before (null) and one removed nothing after. Its offers are kept, so a change of the
+ * products a target advertises is a visible change.
+ */
+export function describeTargets(keys: readonly string[], targets: Targets): TargetAuditValue | null {
+  const present = keys.filter((k) => own(targets, k));
+  if (!present.length) return null;
+  return {
+    targets: present.slice(0, TARGET_AUDIT_LIMIT).map((key) => {
+      const t = own(targets, key)!;
+      return { key, name: t.name, on: t.on, bid: t.bid, offers: t.offers };
+    }),
+    more: Math.max(0, present.length - TARGET_AUDIT_LIMIT),
+  };
 }
 
 const TARGET_KINDS: readonly TargetKind[] = ["keyword", "category", "productCategory"];
@@ -278,7 +283,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
     change: TargetChange,
     actor: Actor,
     now: Date,
-    options: { action?: string; publish?: (campaign: Campaign) => PublishedCampaign | null; patch?: Patch<CampaignData> },
+    options: { action?: CampaignHistoryAction; publish?: (campaign: Campaign) => PublishedCampaign | null; patch?: Patch<CampaignData> },
   ): Promise<{ campaign: Campaign; changed: number }> {
     const campaignId = current.id;
     const get = (id: string) => tx.get<TargetChunkData>(T, id);
@@ -401,7 +406,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
           tx.delete(P, chunkId(campaignId, kind, b));
         }
       });
-      auditChanges.push({ field: AUDIT_FIELD[kind], before: describe(changedKeys, before), after: describe(changedKeys, after) });
+      auditChanges.push({ field: TARGET_AUDIT_FIELD[kind], before: describeTargets(changedKeys, before), after: describeTargets(changedKeys, after) });
     }
 
     const patch: Patch<StoredCampaignData> = { ...(options.patch ?? {}), counts, targetBuckets: bucketsOf, updated: now.toISOString(), by: actor.by };
