@@ -69,6 +69,7 @@ const FIELDS = {
   dayparting: true,
   sourceId: true,
   quick: true,
+  atmSkus: true,
   counts: true,
   negativeKeywords: true,
   autoTargeting: true,
