@@ -112,7 +112,7 @@ export default function WalletListRoute() {
                   <td className="num">{w.todaySpend}</td>
                   <td>
                     <RunwayText runway={w.runway} />
-                    <SpentMeter id={`spent-${w.id}`} share={w.spent.share} debit={w.debit} credit={w.credit} percent={w.spent.percent} />
+                    <SpentMeter id={`spent-${w.id}`} share={w.spent.share} spend={w.spend} funded={w.funded} percent={w.spent.percent} />
                   </td>
                   {seesSensitive ? <td>{w.tags?.length ? w.tags.join(", ") : <span className="muted">—</span>}</td> : null}
                   {seesSensitive ? <td>{w.external_id || <span className="muted">—</span>}</td> : null}
