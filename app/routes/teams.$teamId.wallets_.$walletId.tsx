@@ -559,7 +559,7 @@ function WalletStatistics() {
       {statisticsFailure ? <FormAlert title={t(statisticsFailure)} message={t("common:errors.errorOccurred")} /> : null}
       {statistics ? (
         <>
-          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} />
+          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} currency={statistics.currency} />
           <Freshness newestEvent={statistics.newestEvent} />
         </>
       ) : null}
