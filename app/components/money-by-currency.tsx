@@ -9,7 +9,7 @@ import { formatMoney } from "~/utils/format";
 export function MoneyByCurrency({ amounts }: { amounts: readonly { currency: string; cents: number }[] }) {
   const { i18n } = useTranslation();
   return (
-    <>
+    <span className="money-by-currency">
       {amounts.map((a, i) => (
         <Fragment key={a.currency}>
           {i > 0 ? <span aria-hidden="true"> · </span> : null}
@@ -19,6 +19,6 @@ export function MoneyByCurrency({ amounts }: { amounts: readonly { currency: str
           {i < amounts.length - 1 ? <span className="visually-hidden">, </span> : null}
         </Fragment>
       ))}
-    </>
+    </span>
   );
 }
