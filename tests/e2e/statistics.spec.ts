@@ -420,7 +420,7 @@ test.describe("statistics screens, as a retailer administrator", () => {
     const row = teamStatistics.getByRole("row").filter({ has: page.getByRole("link", { name: campaign.walletLabel, exact: true }) });
     await expect(row).toContainText("50");
     const csv = await downloadThrough(page, teamStatistics.getByRole("link", { name: mt("exportTable", { table: mt("dashboard.wallets") }) }));
-    expect(csv).toContain(`${campaign.walletLabel},50,0,2,4.00,0.90,29.99,33.32`);
+    expect(csv).toContain(`${campaign.walletLabel},EUR,50,0,2,4.00,0.90,29.99,33.32`);
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
   });
 });
