@@ -2,21 +2,18 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { TeamStatus } from "~/domain/types";
-import { useRootData } from "~/root";
-import { formatMoney } from "~/utils/format";
+import { MoneyByCurrency } from "~/components/money-by-currency";
 import { FormAlert } from "~/components/forms";
 import { TeamStatusBadge } from "~/components/team-status-badge";
 
 interface DashboardTeamsResult {
   ok: boolean;
-  rows: { id: string; name: string; status: TeamStatus; walletCount: number; balance: number; credit: number }[];
+  rows: { id: string; name: string; status: TeamStatus; walletCount: number; totals: { currency: string; balance: number; credit: number }[] }[];
   next: string | null;
 }
 
 export function DashboardTeams({ result, after }: { result: DashboardTeamsResult; after: string | null }) {
-  const { t, i18n } = useTranslation("teams");
-  const currency = useRootData()?.money.currency ?? "EUR";
-  const money = (cents: number) => formatMoney(cents, currency, i18n.language);
+  const { t } = useTranslation("teams");
   return (
     <section className="panel" aria-labelledby="dashboard-teams-title">
       <h2 id="dashboard-teams-title">{t("dashboard.title")}</h2>
@@ -51,8 +48,12 @@ export function DashboardTeams({ result, after }: { result: DashboardTeamsResult
                     <TeamStatusBadge status={row.status} />
                   </td>
                   <td className="num">{row.walletCount}</td>
-                  <td className="num">{money(row.balance)}</td>
-                  <td className="num">{money(row.credit)}</td>
+                  <td className="num">
+                    <MoneyByCurrency amounts={row.totals.map((m) => ({ currency: m.currency, cents: m.balance }))} />
+                  </td>
+                  <td className="num">
+                    <MoneyByCurrency amounts={row.totals.map((m) => ({ currency: m.currency, cents: m.credit }))} />
+                  </td>
                 </tr>
               ))}
             </tbody>

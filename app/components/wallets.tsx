@@ -82,14 +82,14 @@ export function RecentlyUpdatedBadge() {
   return <span className="wallet-badge wallet-badge-recent">{t("recentlyUpdated")}</span>;
 }
 
-/** Spent versus funded: a meter with its numbers in words beside it. */
-export function SpentMeter({ share, debit, credit, percent, id }: { share: number; debit: string; credit: string; percent: string; id: string }) {
+/** Ad spend versus funding (ADR 41): a meter with its numbers in words beside it. */
+export function SpentMeter({ share, spend, funded, percent, id }: { share: number; spend: string; funded: string; percent: string; id: string }) {
   const { t } = useTranslation("wallets");
   return (
     <div className="spent-meter">
       <meter id={id} min={0} max={1} value={share} aria-label={t("spent.label")} aria-describedby={`${id}-text`} />
       <span id={`${id}-text`} className="spent-text">
-        {t("spent.text", { debit, credit, percent })}
+        {t("spent.text", { spend, funded, percent })}
       </span>
     </div>
   );

@@ -10,7 +10,7 @@
 import type { MessageValues } from "~/domain/message";
 import { can, effectiveTeamRole } from "~/domain/permissions";
 import type { DocMeta, NotificationPreferences, User } from "~/domain/types";
-import { computeRunway, DEPLETION_ALERT_DAYS } from "~/domain/wallets/wallet";
+import { DEPLETION_ALERT_DAYS, runwayPace } from "~/domain/wallets/wallet";
 import type { WalletData } from "~/domain/types";
 
 /**
@@ -153,8 +153,13 @@ export const WALLET_ALERTS: readonly WalletAlert[] = ["walletsDepleting", "walle
 /** Days within which a wallet counts as "used up this week". */
 export const THIS_WEEK_DAYS = 7;
 
+/**
+ * Whether an active wallet is in the alert's state: empty at a balance of 0 or less; depleting or
+ * used up this week by its runway, which counts ad spend only (ADR 41: a reversed credit or a
+ * manual debit never makes a wallet look as if it were spending).
+ */
 export function walletAlertOf(
-  wallet: Pick<WalletData, "status" | "balance" | "debit" | "dailyBudget" | "firstDebitAt">,
+  wallet: Pick<WalletData, "status" | "balance" | "spend" | "dailyBudget" | "firstSpendAt">,
   alert: WalletAlert,
   now: Date,
   depletionDays = DEPLETION_ALERT_DAYS,
@@ -162,7 +167,7 @@ export function walletAlertOf(
   if (wallet.status !== "active") return false;
   if (alert === "emptyWallets") return wallet.balance <= 0;
   if (wallet.balance <= 0) return false;
-  const runway = computeRunway(wallet, now);
+  const runway = runwayPace(wallet, now);
   if (!runway) return false;
   return alert === "walletsDepleting" ? runway.daysToGo < depletionDays : runway.daysToGo <= THIS_WEEK_DAYS;
 }

@@ -97,6 +97,9 @@ export type TeamAccountType = (typeof ALL_TEAM_ACCOUNT_TYPES)[number];
 export const ALLOWED_TEAM_ACCOUNT_TYPES = ["brand", "marketplace_seller"] as const satisfies readonly TeamAccountType[];
 export const INTERNAL_BILLING_TAG = "internal billing";
 
+/** Money per currency code (see TeamData.totals). */
+export type TeamTotals = Record<string, { balance: Cents; credit: Cents }>;
+
 export interface TeamData {
   name: string;
   /** Lower-cased, accent-folded name: the uniqueness key and the sort key. */
@@ -120,8 +123,13 @@ export interface TeamData {
   pending_review_campaigns: string[];
   /** Derived copies kept by the ledger, so the teams list is a single query. */
   walletCount: number;
+  /**
+   * The team's balance and credit per currency (each wallet has one; amounts of two currencies
+   * are never added up): { EUR: { balance, credit }, PLN: {…} }, only currencies that had entries.
+   */
+  totals: TeamTotals;
+  /** The sort key of "by balance": the largest of the per-currency balances (0 without any). */
   balance: Cents;
-  credit: Cents;
   liveCampaigns: number;
   created: string;
   updated: string;
@@ -148,8 +156,17 @@ export interface WalletData {
   created: string;
   updated: string;
   balanceUpdated: string | null;
-  /** The first debit (the spec's "first event"), the start of the runway's average. */
+  /** The first debit of any kind (a ledger fact; the runway starts at firstSpendAt, ADR 41). */
   firstDebitAt: string | null;
+  /**
+   * Ad spend (ADR 41): the settlement's debits less their reversals. Manual debits and the
+   * reversals of credits are no spend. Kept by the ledger with credit and debit.
+   */
+  spend: Cents;
+  /** Funding (ADR 41): credits less their reversals (a reversed credit was never funded). */
+  funded: Cents;
+  /** The first ad spend (the runway's "first event", ADR 41). */
+  firstSpendAt: string | null;
   /** Spend of the retailer's current day. */
   todaySpend: { day: string; amount: Cents };
   /** Number of ledger entries, the sequence of the next one. */

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { ActiveFilters, DashboardFilterFields, DroppedFilters } from "~/components/dashboard-filters";
 import { DashboardTeams } from "~/components/dashboard-teams";
 import { FormAlert } from "~/components/forms";
-import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodFields, periodProps, type RowDrill } from "~/components/metrics/statistics";
+import { ExportLink, FiguresTable, Freshness, KpiTiles, MixedCurrenciesNote, PeriodFields, periodProps, type RowDrill } from "~/components/metrics/statistics";
 import { drillFilters, filterParams, hasFilters, noFilters, type DashboardFilters } from "~/domain/metrics/dashboard-filters";
 import { OVERVIEW_PRESETS as DASHBOARD_PRESETS, periodFromSearch } from "~/domain/metrics/periods";
 import { requireUser } from "~/http/auth.server";
@@ -105,7 +105,8 @@ export default function DashboardRoute() {
       {failure ? <FormAlert title={mt(failure)} message={t("errors.errorOccurred")} /> : null}
       {statistics ? (
         <>
-          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} />
+          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} currency={statistics.currency} />
+          {statistics.currency === null ? <MixedCurrenciesNote /> : null}
           <Freshness newestEvent={statistics.newestEvent} />
         </>
       ) : null}

@@ -15,7 +15,7 @@ import { redirectWithToast } from "~/http/toast.server";
 import { createWallet, listTeamWallets, retailerSettings, viewContext } from "~/services/wallets.server";
 import { useIsPending } from "~/utils/misc";
 import { FormAlert } from "~/components/forms";
-import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodForm, periodProps } from "~/components/metrics/statistics";
+import { ExportLink, FiguresTable, Freshness, KpiTiles, MixedCurrenciesNote, PeriodForm, periodProps } from "~/components/metrics/statistics";
 import { OVERVIEW_PRESETS as TEAM_PRESETS, periodFromSearch } from "~/domain/metrics/periods";
 import { retailerTimeZone } from "~/services/retailer-settings.server";
 import { teamWalletStatistics } from "~/services/wallet-statistics.server";
@@ -112,7 +112,7 @@ export default function WalletListRoute() {
                   <td className="num">{w.todaySpend}</td>
                   <td>
                     <RunwayText runway={w.runway} />
-                    <SpentMeter id={`spent-${w.id}`} share={w.spent.share} debit={w.debit} credit={w.credit} percent={w.spent.percent} />
+                    <SpentMeter id={`spent-${w.id}`} share={w.spent.share} spend={w.spend} funded={w.funded} percent={w.spent.percent} />
                   </td>
                   {seesSensitive ? <td>{w.tags?.length ? w.tags.join(", ") : <span className="muted">—</span>}</td> : null}
                   {seesSensitive ? <td>{w.external_id || <span className="muted">—</span>}</td> : null}
@@ -129,7 +129,8 @@ export default function WalletListRoute() {
           {statisticsFailure ? <FormAlert title={mt(statisticsFailure)} message={t("common:errors.errorOccurred")} /> : null}
           {statistics ? (
             <>
-              <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} />
+              <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} currency={statistics.currency} />
+              {statistics.currency === null ? <MixedCurrenciesNote /> : null}
               <Freshness newestEvent={statistics.newestEvent} />
               <FiguresTable caption={mt("walletsCaption", { team: team.name })} nameLabel={t("fields.label")} rows={statistics.rows} />
               <p>

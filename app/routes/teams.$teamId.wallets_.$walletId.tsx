@@ -33,7 +33,6 @@ import {
   postEntry,
   presentWallet,
   reverseEntry,
-  todaySpendOf,
   updateWallet,
   viewContext,
   walletFormDefaults,
@@ -68,15 +67,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     defaultPreset: "walletLifetime",
     prefix: STATS_PREFIX,
   });
-  const [statistics, todaySpend, page, reverse] = await Promise.all([
+  const [statistics, page, reverse] = await Promise.all([
     walletStatistics(user, wallet, choice.period, choice.previous),
-    todaySpendOf(wallet.id, ctx.now, ctx.retailerTimeZone),
     listLedgerPage(wallet, { ...(period.ok ? period.value : {}), after: search.get("after") }, ctx),
     canManage && reverseId ? getEntryView(wallet, reverseId, ctx) : null,
   ]);
   return {
     team: { id: team.id, name: team.name },
-    wallet: presentWallet(wallet, todaySpend, ctx),
+    wallet: presentWallet(wallet, ctx),
     form: canManage ? walletFormDefaults(wallet) : null,
     entries: page.entries,
     next: page.next,
@@ -214,7 +212,7 @@ export default function WalletRoute() {
           </dd>
           <dt>{t("spent.label")}</dt>
           <dd>
-            <SpentMeter id="wallet-spent" share={wallet.spent.share} debit={wallet.debit} credit={wallet.credit} percent={wallet.spent.percent} />
+            <SpentMeter id="wallet-spent" share={wallet.spent.share} spend={wallet.spend} funded={wallet.funded} percent={wallet.spent.percent} />
           </dd>
           <dt>{t("fields.currency")}</dt>
           <dd>{wallet.currency}</dd>
@@ -561,7 +559,7 @@ function WalletStatistics() {
       {statisticsFailure ? <FormAlert title={t(statisticsFailure)} message={t("common:errors.errorOccurred")} /> : null}
       {statistics ? (
         <>
-          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} />
+          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} currency={statistics.currency} />
           <Freshness newestEvent={statistics.newestEvent} />
         </>
       ) : null}

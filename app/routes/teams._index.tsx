@@ -18,13 +18,12 @@ import {
   TEAM_LIST_SORTS,
   TeamStatusesSchema,
 } from "~/forms/teams";
-import { useRootData } from "~/root";
 import { requirePermission, requireUser } from "~/http/auth.server";
 import { reply, replyInvalid, statusOf, unknownIntent } from "~/http/reply.server";
 import { requireVisibleTeam } from "~/http/scope.server";
 import { changeStatuses, changeTeamStatus, listTeams, reviewStatusChange } from "~/services/teams-admin.server";
 import { redirectWithToast } from "~/http/toast.server";
-import { formatMoney } from "~/utils/format";
+import { MoneyByCurrency } from "~/components/money-by-currency";
 
 /** The advertisers list (team managers): search, filters, sort and page all live in the URL. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -97,14 +96,11 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function TeamsListRoute() {
-  const { t, i18n } = useTranslation("teams");
+  const { t } = useTranslation("teams");
   const { query, statusOptions, rows, next, failed, canCreate, canUpdate, bulkStatuses, restorable } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const root = useRootData();
   const location = useLocation();
   const navigation = useNavigation();
-  const currency = root?.money.currency ?? "EUR";
-  const money = (cents: number) => formatMoney(cents, currency, i18n.language);
   const submittingIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
 
   const params = new URLSearchParams(location.search);
@@ -292,8 +288,12 @@ export default function TeamsListRoute() {
                   <td data-label={t("list.role")}>{row.role ? t(`common:roles.${row.role}`) : "—"}</td>
                   <td className="num" data-label={t("list.liveCampaigns")}>{row.liveCampaigns}</td>
                   <td className="num" data-label={t("list.wallets")}>{row.walletCount}</td>
-                  <td className="num" data-label={t("list.balance")}>{money(row.balance)}</td>
-                  <td className="num" data-label={t("list.credit")}>{money(row.credit)}</td>
+                  <td className="num" data-label={t("list.balance")}>
+                    <MoneyByCurrency amounts={row.totals.map((m) => ({ currency: m.currency, cents: m.balance }))} />
+                  </td>
+                  <td className="num" data-label={t("list.credit")}>
+                    <MoneyByCurrency amounts={row.totals.map((m) => ({ currency: m.currency, cents: m.credit }))} />
+                  </td>
                   {restorable ? (
                     <td>
                       {row.status === "archived" ? (

@@ -32,6 +32,9 @@ export async function boot(): Promise<void> {
   const env = getEnv();
   const storage = await initStorage();
   await storage.config.get();
+  // Wallets and teams stored before ADR 41 get their spend figures and per-currency totals.
+  const completed = await storage.wallets.completeOldRecords();
+  if (completed.wallets || completed.teams) console.log(`Completed ${completed.wallets} wallets and ${completed.teams} teams stored before ADR 41.`);
   if (env.SCHEDULER && !underTests() && !schedulerStarted) {
     schedulerStarted = true;
     await startScheduler(env.SETTLEMENT_INTERVAL_SECONDS);

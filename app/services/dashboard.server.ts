@@ -26,6 +26,7 @@ import { teamOptions, walletOptions, type TeamOption } from "~/services/campaign
 import { fetchMetrics } from "~/services/metrics.server";
 import { getRetailerSettings } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
+import { singleCurrency } from "~/services/wallet-statistics.server";
 
 
 export interface StatRow {
@@ -37,11 +38,18 @@ export interface StatRow {
   teamId?: string;
   teamName?: string;
   figures: Derived;
+  /**
+   * The row's currency (a wallet's, a campaign's wallet's, a team's when all its money is in one);
+   * null when the row adds up several currencies: its money is then not shown.
+   */
+  currency: string | null;
 }
 
 export interface DashboardStatistics {
   totals: Derived;
   previousTotals: Derived | null;
+  /** The totals' currency: the rows' one, or null when the rows are in several (money is then left out of the totals). */
+  currency: string | null;
   rows: StatRow[];
   /** Rows with figures beyond DASHBOARD_ROWS were left out. */
   truncated: boolean;
@@ -51,6 +59,15 @@ export interface DashboardStatistics {
 }
 
 const TERM: Record<DashboardTab, "team" | "wallet" | "campaign"> = { teams: "team", wallets: "wallet", campaigns: "campaign" };
+
+/**
+ * The one currency of the rows (the totals add up their money), or null when they are in several
+ * or a row itself is: the totals then leave money out. Rows beyond the shown ones are not read.
+ */
+export function totalsCurrency(rows: readonly Pick<StatRow, "currency">[]): string | null {
+  if (rows.some((r) => r.currency === null)) return null;
+  return singleCurrency(rows.map((r) => r.currency!));
+}
 
 function sortValue(row: StatRow, sort: StatSort): number | string {
   if (sort === "name") return row.name.toLocaleLowerCase();
@@ -76,7 +93,14 @@ async function nameRows(user: User, tab: DashboardTab, figures: Map<string, Meas
     const teams = await storage.teams.getMany(ids);
     return teams
       .filter((team) => canSeeTeam(user, team))
-      .map((team) => ({ id: team.id, name: team.name, href: `/teams/${team.id}/campaigns`, figures: derive(figures.get(team.id)!) }));
+      .map((team) => ({
+        id: team.id,
+        name: team.name,
+        href: `/teams/${team.id}/campaigns`,
+        figures: derive(figures.get(team.id)!),
+        // The currencies its wallets hold money in (its totals): one, or several never added up.
+        currency: singleCurrency(Object.keys(team.totals ?? {})),
+      }));
   }
   if (tab === "wallets") {
     const wallets = await storage.wallets.getMany(ids);
@@ -90,10 +114,16 @@ async function nameRows(user: User, tab: DashboardTab, figures: Map<string, Meas
         teamId: wallet.teamId,
         teamName: teams.get(wallet.teamId)!.name,
         figures: derive(figures.get(wallet.id)!),
+        currency: wallet.currency,
       }));
   }
   const campaigns = await storage.campaigns.getMany(ids);
-  const teams = new Map((await storage.teams.getMany([...new Set(campaigns.map((c) => c.team))])).map((t) => [t.id, t]));
+  const [teamList, wallets] = await Promise.all([
+    storage.teams.getMany([...new Set(campaigns.map((c) => c.team))]),
+    storage.wallets.getMany([...new Set(campaigns.map((c) => c.wallet).filter((id): id is string => !!id))]),
+  ]);
+  const teams = new Map(teamList.map((t) => [t.id, t]));
+  const walletCurrency = new Map(wallets.map((w) => [w.id, w.currency]));
   return campaigns
     .filter((campaign) => teams.has(campaign.team) && canSeeTeam(user, teams.get(campaign.team)!))
     .map((campaign) => ({
@@ -103,6 +133,8 @@ async function nameRows(user: User, tab: DashboardTab, figures: Map<string, Meas
       teamId: campaign.team,
       teamName: teams.get(campaign.team)!.name,
       figures: derive(figures.get(campaign.id)!),
+      // Its wallet's currency; a campaign without a wallet spends nothing: the retailer's.
+      currency: (campaign.wallet && walletCurrency.get(campaign.wallet)) || singleCurrency([]),
     }));
 }
 
@@ -139,6 +171,7 @@ export async function dashboardStatistics(
     const rows = sortRows(await nameRows(user, input.tab, figures), input.sort, input.dir);
     return ok({
       totals: derive(current.value.summary),
+      currency: totalsCurrency(rows),
       previousTotals: previous ? derive(previous.value.summary) : null,
       rows,
       truncated,

@@ -49,8 +49,8 @@ export async function exportDashboardCsv(user: User, tab: DashboardTab, period: 
   if (!result.ok) return result;
   const { t, metrics } = await metricHeaders(locale);
   const name = tab === "teams" ? t("metrics:dashboard.teams") : tab === "wallets" ? t("metrics:dashboard.wallet") : t("metrics:dashboard.campaign");
-  const rows: FiguresCsvRow[] = result.value.rows.map((row) => ({ name: row.name, team: row.teamName, figures: row.figures }));
-  const lines = figuresCsvRows({ name, team: tab === "teams" ? undefined : t("metrics:team"), metrics }, rows);
+  const rows: FiguresCsvRow[] = result.value.rows.map((row) => ({ name: row.name, team: row.teamName, figures: row.figures, currency: row.currency }));
+  const lines = figuresCsvRows({ name, team: tab === "teams" ? undefined : t("metrics:team"), currency: t("metrics:currency"), metrics }, rows);
   return ok(csvFile(t(`metrics:dashboard.${tab}`), period, lines, rows.length));
 }
 
@@ -85,8 +85,9 @@ export async function exportTeamWalletsCsv(user: User, team: Team, period: Perio
   const result = await teamWalletStatistics(user, team, period);
   if (!result.ok) return result;
   const { t, metrics } = await metricHeaders(locale);
-  const rows: FiguresCsvRow[] = result.value.rows.map((row) => ({ name: row.name, figures: row.figures }));
-  return ok(csvFile(`${team.name}-${t("metrics:dashboard.wallets")}`, period, figuresCsvRows({ name: t("metrics:dashboard.wallet"), metrics }, rows), rows.length));
+  const rows: FiguresCsvRow[] = result.value.rows.map((row) => ({ name: row.name, figures: row.figures, currency: row.currency }));
+  const lines = figuresCsvRows({ name: t("metrics:dashboard.wallet"), currency: t("metrics:currency"), metrics }, rows);
+  return ok(csvFile(`${team.name}-${t("metrics:dashboard.wallets")}`, period, lines, rows.length));
 }
 
 /**

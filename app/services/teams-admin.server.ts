@@ -17,6 +17,9 @@ import { republishTeam } from "~/services/campaigns/campaigns.server";
 import { fileUrl, getFileStore } from "~/services/files.server";
 import { getStorage } from "~/services/storage.server";
 import { notifyTeamCreated } from "~/services/notifications.server";
+import { getEnv } from "~/services/env.server";
+import { currencyForLocale } from "~/domain/money";
+import { totalsInOrder } from "~/domain/wallets/team-totals";
 
 // ---------------------------------------------------------------------------------------------
 // What the browser may know of a team
@@ -42,8 +45,7 @@ export function toTeamView(team: Team, user: User) {
     tags: sensitive ? team.tags : null,
     external_id: sensitive ? team.external_id : null,
     walletCount: team.walletCount,
-    balance: team.balance,
-    credit: team.credit,
+    totals: teamMoney(team),
     liveCampaigns: team.liveCampaigns,
     created: team.created,
     updated: team.updated,
@@ -56,6 +58,14 @@ export function roleOnTeam(user: User, teamId: string): Role | null {
   return effectiveTeamRole(user, teamId);
 }
 
+/**
+ * A team's balance and credit per currency, the retailer's first (each wallet has one currency;
+ * amounts of two are never added up), in cents; shown each in its own currency.
+ */
+function teamMoney(team: Team) {
+  return totalsInOrder(team.totals, currencyForLocale(getEnv().RETAILER_CURRENCY_LOCALE));
+}
+
 function toTeamRow(team: Team, user: User) {
   return {
     id: team.id,
@@ -66,8 +76,7 @@ function toTeamRow(team: Team, user: User) {
     role: roleOnTeam(user, team.id),
     liveCampaigns: team.liveCampaigns,
     walletCount: team.walletCount,
-    balance: team.balance,
-    credit: team.credit,
+    totals: teamMoney(team),
   };
 }
 export type TeamRow = ReturnType<typeof toTeamRow>;

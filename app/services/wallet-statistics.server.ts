@@ -10,13 +10,17 @@ import { ok, type Result } from "~/domain/result";
 import type { Team, User, Wallet } from "~/domain/types";
 import { fetchMetrics, rowsByKey } from "~/services/metrics.server";
 import { getStorage } from "~/services/storage.server";
+import { retailerSettings } from "~/services/wallets.server";
 
 const TITLE = "metrics:errors.fetchTeam";
 
 export interface TeamWalletStatistics {
   totals: Derived;
   previousTotals: Derived | null;
-  rows: { id: string; name: string; href: string; figures: Derived }[];
+  /** The totals' currency: the wallets' one, or null when they are in several (money is then left out of the totals). */
+  currency: string | null;
+  /** Each wallet's figures, in its own currency. */
+  rows: { id: string; name: string; href: string; figures: Derived; currency: string }[];
   newestEvent: string | null;
 }
 
@@ -35,12 +39,28 @@ export async function teamWalletStatistics(user: User, team: Team, period: Perio
     name: w.label,
     href: `/teams/${encodeURIComponent(team.id)}/wallets/${encodeURIComponent(w.id)}`,
     figures: derive(byWallet.get(w.id) ?? zeroMeasures()),
+    currency: w.currency,
   }));
-  return ok({ totals: derive(result.value.summary), previousTotals: before ? derive(before.value.summary) : null, rows, newestEvent: result.value.newestEvent });
+  return ok({
+    totals: derive(result.value.summary),
+    previousTotals: before ? derive(before.value.summary) : null,
+    currency: singleCurrency(wallets.map((w) => w.currency)),
+    rows,
+    newestEvent: result.value.newestEvent,
+  });
+}
+
+/** The one currency of these wallets, or null when there are several (undefined: none, the retailer's). */
+export function singleCurrency(currencies: readonly string[]): string | null {
+  const set = new Set(currencies);
+  if (set.size === 0) return retailerSettings().currency;
+  return set.size === 1 ? [...set][0]! : null;
 }
 
 export interface WalletStatistics {
   period: Period;
+  /** The wallet's currency: its spend, sales and CPC are in it. */
+  currency: string;
   totals: Derived;
   previousTotals: Derived | null;
   newestEvent: string | null;
@@ -55,5 +75,5 @@ export async function walletStatistics(user: User, wallet: Wallet, period: Perio
   ]);
   if (!result.ok) return result;
   if (before && !before.ok) return before;
-  return ok({ period, totals: derive(result.value.summary), previousTotals: before ? derive(before.value.summary) : null, newestEvent: result.value.newestEvent });
+  return ok({ period, currency: wallet.currency, totals: derive(result.value.summary), previousTotals: before ? derive(before.value.summary) : null, newestEvent: result.value.newestEvent });
 }

@@ -7,14 +7,14 @@
  */
 import { auditActor } from "~/domain/operators";
 import Papa from "papaparse";
-import { CSV_FORMULA_PATTERN, csvFileName, ledgerCsvRows, minorToDecimal, spendOf, type CsvEntry } from "~/domain/wallets/ledger-csv";
+import { CSV_FORMULA_PATTERN, csvFileName, ledgerCsvRows, minorToDecimal, type CsvEntry } from "~/domain/wallets/ledger-csv";
 import { dayOf, todayInstants, type PeriodInstants } from "~/domain/wallets/ledger-period";
 import { currencyForLocale, formatMoney, type Cents } from "~/domain/money";
 import { canSeeSensitive } from "~/domain/permissions";
 import { conflict, fail, notFound, ok, type Failure, type Result } from "~/domain/result";
 import type { EntryType, LedgerEntry, Team, User, Wallet } from "~/domain/types";
 import { computeRunway, deriveWalletLiveStatus, isRecentlyUpdated, spentShare } from "~/domain/wallets/wallet";
-import { reachesDailyCap } from "~/domain/wallets/settlement";
+import { reachesDailyCap, spendOfDay } from "~/domain/wallets/settlement";
 import { localDay } from "~/domain/metrics/periods";
 import type { WalletFormValue } from "~/forms/wallets";
 import { ConflictError, type Page, type PostEntryResult, type WalletInput } from "~/storage/port";
@@ -70,11 +70,12 @@ export async function findTeamWallet(team: Team, walletId: string | undefined): 
   return wallet && wallet.teamId === team.id ? ok(wallet) : notFound();
 }
 
-/** Spend of the retailer's current day, from the ledger. */
-export async function todaySpendOf(walletId: string, now: Date, retailerTimeZone: string): Promise<number> {
-  const today = todayInstants(now, retailerTimeZone);
-  const entries = await listAll(walletId, { from: today.from, to: today.to });
-  return spendOf(entries);
+/**
+ * Ad spend of the retailer's current day (ADR 41): the settlement's spend of today, the figure
+ * the wallet's daily budget is held to. Manual debits and reversals are no ad spend.
+ */
+export function todaySpendOf(wallet: Pick<Wallet, "todaySpend">, now: Date, retailerTimeZone: string): Cents {
+  return spendOfDay(wallet.todaySpend, localDay(now, retailerTimeZone));
 }
 
 async function listAll(walletId: string, period: PeriodInstants): Promise<LedgerEntry[]> {
@@ -88,9 +89,9 @@ async function listAll(walletId: string, period: PeriodInstants): Promise<Ledger
   return all;
 }
 
-export function presentWallet(wallet: Wallet, todaySpend: Cents, ctx: ViewContext) {
+export function presentWallet(wallet: Wallet, ctx: ViewContext) {
   const money = (minor: number) => formatMoney(minor, wallet.currency, ctx.locale);
-  const runway = computeRunway(wallet, ctx.now);
+  const runway = computeRunway(wallet, ctx.now, ctx.retailerTimeZone);
   const share = spentShare(wallet);
   return {
     id: wallet.id,
@@ -104,10 +105,13 @@ export function presentWallet(wallet: Wallet, todaySpend: Cents, ctx: ViewContex
     balance: money(wallet.balance),
     credit: money(wallet.credit),
     debit: money(wallet.debit),
+    /** Ad spend and funding (ADR 41), for spent versus funded. */
+    spend: money(wallet.spend),
+    funded: money(wallet.funded),
     dailyBudget: wallet.dailyBudget === null ? null : money(wallet.dailyBudget),
     /** The daily budget is reached today (settled spend, ADR 18): its campaigns serve again tomorrow. */
     dailyBudgetReached: reachesDailyCap(wallet.todaySpend, localDay(ctx.now, ctx.retailerTimeZone), wallet.dailyBudget),
-    todaySpend: money(todaySpend),
+    todaySpend: money(todaySpendOf(wallet, ctx.now, ctx.retailerTimeZone)),
     budgetEditing: wallet.budgetEditing,
     tags: ctx.seesSensitive ? wallet.tags : null,
     external_id: ctx.seesSensitive ? wallet.external_id : null,
@@ -139,8 +143,7 @@ export function walletFormDefaults(wallet: Wallet) {
 
 export async function listTeamWallets(team: Team, ctx: ViewContext): Promise<WalletView[]> {
   const wallets = await getStorage().wallets.listForTeam(team.id);
-  const spends = await Promise.all(wallets.map((w) => todaySpendOf(w.id, ctx.now, ctx.retailerTimeZone)));
-  return wallets.map((w, i) => presentWallet(w, spends[i], ctx));
+  return wallets.map((w) => presentWallet(w, ctx));
 }
 
 function toInput(value: Omit<WalletFormValue, "intent">): WalletInput {

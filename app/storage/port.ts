@@ -251,7 +251,7 @@ export interface UsersRepo {
 /** What a form gives for a team; derived fields are kept by the repository. */
 export type TeamInput = Omit<
   TeamData,
-  "nameLower" | "searchTokens" | "walletCount" | "balance" | "credit" | "liveCampaigns" | "pending_review_campaigns" | "created" | "updated"
+  "nameLower" | "searchTokens" | "walletCount" | "totals" | "balance" | "liveCampaigns" | "pending_review_campaigns" | "created" | "updated"
 >;
 
 export const TEAM_SORTS = ["name", "created", "balance"] as const;
@@ -303,6 +303,12 @@ export interface WalletsRepo {
   create(teamId: string, data: WalletInput, actor: Actor, id?: string): Promise<Wallet>;
   /** Audited; money fields are the ledger's and cannot be patched here. */
   update(id: string, patch: Partial<WalletInput>, actor: Actor, options?: WriteOptions): Promise<Wallet>;
+  /**
+   * Completes records stored before ADR 41 (run at boot, idempotent): each wallet without spend
+   * figures gets them from its ledger, each team without per-currency totals gets them from its
+   * wallets. Returns how many of each were completed.
+   */
+  completeOldRecords(): Promise<{ wallets: number; teams: number }>;
 }
 
 export interface PostEntryInput {

@@ -199,7 +199,7 @@ test.describe("statistics screens, as a retailer administrator", () => {
     await expect(campaignRow).toContainText("50");
 
     const csv = await downloadThrough(page, page.getByRole("link", { name: mt("exportTable", { table: mt("dashboard.campaigns") }) }));
-    expect(csv).toContain(`${campaign.name},Acme Brand,50,0,2,4.00,0.90,29.99,33.32`);
+    expect(csv).toContain(`${campaign.name},Acme Brand,EUR,50,0,2,4.00,0.90,29.99,33.32`);
   });
 
   test("the dashboard's filters narrow the figures without JavaScript, drill down from a row, export what is shown and wrap on a phone", { tag: "@nojs" }, async ({ app, baseURL, server, javaScriptEnabled }) => {
@@ -237,7 +237,7 @@ test.describe("statistics screens, as a retailer administrator", () => {
     const href = (await exportLink.getAttribute("href"))!;
     for (const part of ["period=today", "team=acme-brand", `wallet=${campaign.wallet}`, "placement=plp", "device=desktop", "tab=campaigns"]) expect(href).toContain(part);
     const csv = await downloadThrough(page, exportLink);
-    expect(csv.trim().split("\r\n")).toEqual([expect.stringContaining("Campaign,Advertiser,Displays"), expect.stringMatching(new RegExp(`^${campaign.name},Acme Brand,10,0,0,`))]);
+    expect(csv.trim().split("\r\n")).toEqual([expect.stringContaining("Campaign,Advertiser,Currency,Displays"), expect.stringMatching(new RegExp(`^${campaign.name},Acme Brand,EUR,10,0,0,`))]);
 
     // 390 px wide: the filters wrap, nothing scrolls sideways.
     await page.setViewportSize({ width: 390, height: 844 });
@@ -420,7 +420,7 @@ test.describe("statistics screens, as a retailer administrator", () => {
     const row = teamStatistics.getByRole("row").filter({ has: page.getByRole("link", { name: campaign.walletLabel, exact: true }) });
     await expect(row).toContainText("50");
     const csv = await downloadThrough(page, teamStatistics.getByRole("link", { name: mt("exportTable", { table: mt("dashboard.wallets") }) }));
-    expect(csv).toContain(`${campaign.walletLabel},50,0,2,4.00,0.90,29.99,33.32`);
+    expect(csv).toContain(`${campaign.walletLabel},EUR,50,0,2,4.00,0.90,29.99,33.32`);
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
   });
 });

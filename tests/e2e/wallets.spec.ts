@@ -1,6 +1,6 @@
 /**
  * Wallets and their ledger (issue 3 §3-§4) in the browser, with JavaScript on and off: create a
- * wallet, credit 100.00, debit 30.00, the runway, reverse the debit after a confirmation, archive
+ * wallet, credit 100.00, debit 30.00 (no ad spend, so no runway: ADR 41), reverse the debit after a confirmation, archive
  * the wallet and a credit is refused; a keyboard-only credit; what a supplier reads; the date
  * filter and the CSV export; axe on the wallet pages.
  *
@@ -166,10 +166,10 @@ test.describe("as a retailer administrator", () => {
 
     await wallet.post("debit", "30.00", "PO-30");
     await expect(wallet.balance).toHaveText("€70.00");
-    // 70.00 at 30.00 a day (the first day of spend) lasts 2 whole days.
-    await expect(wallet.money).toContainText("About 2 days to go at €30.00 a day");
-    await expect(wallet.money.getByRole("meter", { name: wt("spent.label") })).toHaveAttribute("value", "0.3");
-    await expect(wallet.money).toContainText(wt("spent.text", { debit: "€30.00", credit: "€100.00", percent: "30%" }));
+    // A manual debit lowers the balance but is no ad spend (ADR 41): no runway, nothing spent.
+    await expect(wallet.money).toContainText(wt("runway.none"));
+    await expect(wallet.money.getByRole("meter", { name: wt("spent.label") })).toHaveAttribute("value", "0");
+    await expect(wallet.money).toContainText(wt("spent.text", { spend: "€0.00", funded: "€100.00", percent: "0%" }));
     await expect(wallet.entryRow("PO-30", "debit")).toContainText("€70.00");
 
     // A debit larger than the balance is refused, and nothing changes.

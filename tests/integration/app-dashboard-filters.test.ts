@@ -249,8 +249,8 @@ describe("the export", () => {
   it("downloads the tab with the page's filters", async () => {
     const file = await download("operator", `/statistics.csv?tab=campaigns&period=today&team=${ids.teamA}&wallet=${ids.walletA1}&placement=search`);
     expect(file.status).toBe(200);
-    expect(dataLines(file.text)).toEqual(["Alpha products,Alpha Filters,100,90,5,5.00,1.00,0.00,0.00"]);
+    expect(dataLines(file.text)).toEqual(["Alpha products,Alpha Filters,EUR,100,90,5,5.00,1.00,0.00,0.00"]);
     const wallets = await download("operator", `/statistics.csv?tab=wallets&period=today&device=desktop`);
-    expect(dataLines(wallets.text).map((line) => line.split(",").slice(0, 3).join(","))).toEqual(["Alpha banners wallet,Alpha Filters,30", "Alpha main wallet,Alpha Filters,40"]);
+    expect(dataLines(wallets.text).map((line) => line.split(",").slice(0, 4).join(","))).toEqual(["Alpha banners wallet,Alpha Filters,EUR,30", "Alpha main wallet,Alpha Filters,EUR,40"]);
   });
 });

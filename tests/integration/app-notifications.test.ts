@@ -234,9 +234,16 @@ describe("weekly wallet alerts", () => {
       const wallet = await storage().wallets.create(team.id, makeWalletInput({ label, status: "active" }), { by: "system" });
       const at = new Date("2026-11-23T10:00:00.000Z");
       await storage().ledger.post(makePosting(wallet.id, { amount: 100_000 }), at);
-      await storage().ledger.post(makePosting(wallet.id, { type: "debit", amount: debit }), at);
+      // Ad spend, settled as the settlement does it (ADR 41: a manual debit would be no spend).
+      const batchId = `alerts-${wallet.id}`;
+      const cost = { [wallet.id]: { total: debit * 10_000, campaigns: { "no-campaign": debit * 10_000 } } };
+      await storage().spend.openBatch({ batchId, eventsHash: batchId, accepted: 1, refused: [], cost, newestEvent: at.toISOString(), received: at.toISOString() });
+      await storage().spend.recordBatch(batchId, at);
+      await storage().spend.settle(wallet.id, { now: at, timeZone: "Europe/Paris" });
+      // A manual debit moves the balance, not the runway's spend.
+      await storage().ledger.post(makePosting(wallet.id, { type: "debit", amount: 1 }), at);
     };
-    // A week after the first debit: 300 spent (about 43 a day) of 1,000 leaves 16 days; 800 spent leaves 1 day.
+    // A week after the first spend: 300 spent (about 43 a day) of 1,000 leaves 16 days; 800 spent leaves 1 day.
     await spent("Slow wallet", 30_000);
     await spent("Fast wallet", 80_000);
     await spent("Calm wallet", 1_000);

@@ -179,13 +179,13 @@ describe("a wallet's page and a team's Wallets tab", () => {
     const csv = await download(routes.walletsCsv.loader, "supplier", `/teams/${ids.teamA}/wallets/statistics.csv?period=last7`, { teamId: ids.teamA });
     expect(csv.status).toBe(200);
     expect(csv.type).toContain("text/csv");
-    expect(dataLines(csv.text)).toEqual(["Alpha screens wallet,70,50,3,4.29,0.40,0.00,0.00"]);
+    expect(dataLines(csv.text)).toEqual(["Alpha screens wallet,EUR,70,50,3,4.29,0.40,0.00,0.00"]);
     expect(csv.text).not.toContain("Beta");
 
     const refused = await download(routes.walletsCsv.loader, "supplier", `/teams/${ids.teamB}/wallets/statistics.csv`, { teamId: ids.teamB });
     expect(refused.status).toBe(404);
     const operator = await download(routes.walletsCsv.loader, "operator", `/teams/${ids.teamB}/wallets/statistics.csv?period=yesterday`, { teamId: ids.teamB });
-    expect(dataLines(operator.text)).toEqual(["Beta screens wallet,70,60,7,10.00,0.70,0.00,0.00"]);
+    expect(dataLines(operator.text)).toEqual(["Beta screens wallet,EUR,70,60,7,10.00,0.70,0.00,0.00"]);
   });
 });
 

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Team } from "~/domain/types";
-import { makeTeamData } from "../factories";
+import { makePosting, makeTeamData, makeWalletInput } from "../factories";
 import { args, BASE_URL, call, getRequest, postRequest, signIn, startApp, type Outcome, type TestApp } from "./app-helpers";
 
 let app: TestApp;
@@ -609,6 +609,23 @@ describe("team pages", () => {
     expect(viewer.data.team.tags).toEqual(["internal billing"]);
   });
 
+  it("shows a team's money per currency on /teams and the dashboard, never euros and zlotys added up", async () => {
+    const team = await storage().teams.create(makeTeamData({ name: `Beta Seller ${suffix}` }), { by: "system" });
+    const eur = await storage().wallets.create(team.id, makeWalletInput({ currency: "EUR" }), { by: "system" });
+    const pln = await storage().wallets.create(team.id, makeWalletInput({ currency: "PLN" }), { by: "system" });
+    await storage().ledger.post(makePosting(eur.id, { amount: 10_000 }), new Date());
+    await storage().ledger.post(makePosting(pln.id, { amount: 40_000 }), new Date());
+    const expected = [
+      { currency: "EUR", balance: 10_000, credit: 10_000 },
+      { currency: "PLN", balance: 40_000, credit: 40_000 },
+    ];
+    const list = await load(routes.list.loader, `/teams?q=${encodeURIComponent(`Beta Seller ${suffix}`)}`, cookies["retailer.admin"]);
+    expect(list.data.rows.find((r: { id: string }) => r.id === team.id).totals).toEqual(expected);
+    const dashboard = await load(app.m.routes.home.loader, "/?tab=teams", cookies["operator"]);
+    const row = dashboard.data.teams.rows.find((r: { id: string }) => r.id === team.id);
+    if (row) expect(row.totals).toEqual(expected);
+  });
+
   it("sends /teams/{id} to the campaigns tab", async () => {
     const outcome = await load(routes.teamIndex.loader, "/teams/acme-brand", cookies["supplier.viewer"], { teamId: "acme-brand" });
     expect(outcome.status).toBe(302);
@@ -618,7 +635,7 @@ describe("team pages", () => {
   it("lists on the dashboard a supplier's own teams only, and a retailer's active and suspended teams", async () => {
     const supplier = await load(app.m.routes.home.loader, "/", cookies["supplier.admin"]);
     expect(supplier.data.teams.rows.map((r: { id: string }) => r.id)).toEqual(["acme-brand"]);
-    expect(supplier.data.teams.rows[0]).toMatchObject({ balance: expect.any(Number), credit: expect.any(Number), tags: null });
+    expect(supplier.data.teams.rows[0]).toMatchObject({ totals: [{ currency: "EUR", balance: expect.any(Number), credit: expect.any(Number) }], tags: null });
     const retailer = await load(app.m.routes.home.loader, "/", cookies["retailer.admin"]);
     expect(retailer.data.teams.rows.map((r: { id: string }) => r.id)).toContain("acme-brand");
     expect(retailer.data.teams.rows.every((r: { status: string }) => r.status !== "archived")).toBe(true);

@@ -52,6 +52,16 @@ async function exportCsv(who: string, walletId: string, query = "", teamId = TEA
 async function newWallet(overrides: Parameters<typeof makeWalletInput>[0] = {}, teamId = TEAM): Promise<Wallet> {
   return storage().wallets.create(teamId, makeWalletInput(overrides), { by: "system" });
 }
+/** Ad spend settled into a wallet as the settlement does it (ADR 18): one batch of events' cost, then the settlement. */
+let batches = 0;
+async function settle(walletId: string, cents: number): Promise<void> {
+  const now = new Date();
+  const batchId = `test-${++batches}-${randomUUID()}`;
+  const cost = { [walletId]: { total: cents * 10_000, campaigns: { "no-campaign": cents * 10_000 } } };
+  await storage().spend.openBatch({ batchId, eventsHash: batchId, accepted: 1, refused: [], cost, newestEvent: now.toISOString(), received: now.toISOString() });
+  await storage().spend.recordBatch(batchId, now);
+  await storage().spend.settle(walletId, { now, timeZone: "Europe/Paris" });
+}
 const fresh = async (id: string) => (await storage().wallets.getOne(id))!;
 const spaces = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
 
@@ -294,15 +304,22 @@ describe("posting to the ledger", () => {
     expect(await fresh(wallet.id)).toEqual(before);
   });
 
-  it("debits 30.00: the runway appears, with spent versus funded and today's spend", async () => {
+  it("a manual debit of 30.00 lowers the balance but is no ad spend: no runway, nothing spent today (ADR 41)", async () => {
     const outcome = await postAs("retailer.admin", wallet.id, { type: "debit", amount: "30", reference: "PO-30" });
     expect(outcome.status).toBe(302);
     const page = await loadWallet("retailer.admin", wallet.id);
-    expect(page.data.wallet).toMatchObject({ balance: "€90.00", debit: "€30.00", todaySpend: "€30.00" });
-    // 30.00 spent in its first day: 90.00 lasts 3 days at 30.00 a day.
-    expect(page.data.wallet.runway).toMatchObject({ daysToGo: 3, averageDailySpend: "€30.00" });
-    expect(page.data.wallet.spent.share).toBeCloseTo(0.25);
+    expect(page.data.wallet).toMatchObject({ balance: "€90.00", debit: "€30.00", todaySpend: "€0.00", spend: "€0.00", funded: "€120.00", runway: null });
+    expect(page.data.wallet.spent.share).toBe(0);
     expect(page.data.entries[0]).toMatchObject({ type: "debit", amount: "€30.00", balanceAfter: "€90.00", reversible: true });
+  });
+
+  it("settles 30.00 of ad spend: the runway appears, with spent versus funded and today's spend", async () => {
+    await settle(wallet.id, 3_000);
+    const page = await loadWallet("retailer.admin", wallet.id);
+    expect(page.data.wallet).toMatchObject({ balance: "€60.00", debit: "€60.00", todaySpend: "€30.00", spend: "€30.00", funded: "€120.00" });
+    // 30.00 spent in its first day: 60.00 lasts 2 days at 30.00 a day.
+    expect(page.data.wallet.runway).toMatchObject({ daysToGo: 2, averageDailySpend: "€30.00" });
+    expect(page.data.wallet.spent.share).toBeCloseTo(0.25);
   });
 
   it("names the rate the days were counted at: a daily budget below the average spend", async () => {
@@ -310,8 +327,8 @@ describe("posting to the ledger", () => {
     await storage().wallets.update(wallet.id, { dailyBudget: 1_000 }, { by: "system" });
     try {
       const page = await loadWallet("retailer.admin", wallet.id);
-      // 90.00 at the 10.00 daily budget (below the 30.00 average) lasts 9 days: the sentence says 10.00.
-      expect(page.data.wallet.runway).toMatchObject({ daysToGo: 9, dailyRate: "€10.00", averageDailySpend: "€30.00" });
+      // 60.00 at the 10.00 daily budget (below the 30.00 average) lasts 6 days: the sentence says 10.00.
+      expect(page.data.wallet.runway).toMatchObject({ daysToGo: 6, dailyRate: "€10.00", averageDailySpend: "€30.00" });
     } finally {
       await storage().wallets.update(wallet.id, { dailyBudget: current.dailyBudget }, { by: "system" });
     }
@@ -368,6 +385,39 @@ describe("reversing an entry", () => {
     const outcome = await walletAction("operator", wallet.id, { intent: "reverse-entry", entryId: foreign.entry.id });
     expect(outcome.status).toBe(404);
     expect((await fresh(otherWallet.id)).entryCount).toBe(1);
+  });
+});
+
+describe("what counts as spend (ADR 41) and money in each wallet's currency", () => {
+  it("credit 400, its reversal, credit 40 in zlotys: nothing spent, no runway, PLN 0.00 spent of PLN 40.00 funded", async () => {
+    const wallet = await newWallet({ label: "Typo PLN", currency: "PLN" });
+    expect((await postAs("retailer.admin", wallet.id, { amount: "400" })).status).toBe(302);
+    const creditId = (await storage().ledger.list(wallet.id, { limit: 1 })).items[0].id;
+    expect((await walletAction("retailer.admin", wallet.id, { intent: "reverse-entry", entryId: creditId, comment: "typo" })).status).toBe(302);
+    expect((await postAs("retailer.admin", wallet.id, { amount: "40" })).status).toBe(302);
+    // The ledger keeps balance = credit - debit as posted.
+    expect(await fresh(wallet.id)).toMatchObject({ credit: 44_000, debit: 40_000, balance: 4_000, spend: 0, funded: 4_000, firstSpendAt: null });
+    const page = await loadWallet("retailer.admin", wallet.id);
+    expect(spaces(page.data.wallet.balance)).toMatch(/PLN 40\.00|40,00 PLN/);
+    expect(page.data.wallet).toMatchObject({ runway: null, spent: { share: 0 } });
+    expect(spaces(page.data.wallet.spend)).toBe("PLN 0.00");
+    expect(spaces(page.data.wallet.funded)).toBe("PLN 40.00");
+    expect(spaces(page.data.wallet.todaySpend)).toBe("PLN 0.00");
+    // Its statistics are in zlotys, not in the retailer's euros.
+    expect(page.data.statistics.currency).toBe("PLN");
+  });
+
+  it("the team's wallets tab: each wallet's row in its own currency, totals without money when they mix", async () => {
+    const team = await storage().teams.create(makeTeamData({ name: `Beta Seller ${randomUUID().slice(0, 6)}` }), { by: "system" });
+    const eur = await newWallet({ label: "Euros", currency: "EUR" }, team.id);
+    const pln = await newWallet({ label: "Zlotys", currency: "PLN" }, team.id);
+    await storage().ledger.post(makePosting(eur.id, { amount: 10_000 }), new Date());
+    await storage().ledger.post(makePosting(pln.id, { amount: 40_000 }), new Date());
+    const list = await loadList("retailer.admin", team.id);
+    expect(list.data.statistics.currency).toBeNull();
+    expect(list.data.statistics.rows.map((r: { name: string; currency: string }) => [r.name, r.currency])).toEqual([["Euros", "EUR"], ["Zlotys", "PLN"]]);
+    // The team's totals stay per currency: never €500.00.
+    expect((await storage().teams.getOne(team.id))!.totals).toEqual({ EUR: { balance: 10_000, credit: 10_000 }, PLN: { balance: 40_000, credit: 40_000 } });
   });
 });
 

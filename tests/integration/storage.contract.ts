@@ -4,7 +4,7 @@
  * exactly like the others.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { AuditEntryData, EntryType, LedgerEntry } from "~/domain/types";
+import type { AuditEntryData, EntryType, LedgerEntry, TeamData, WalletData } from "~/domain/types";
 import type { Campaign as StoredCampaign, CampaignData } from "~/domain/campaigns/campaign";
 import type { WalletCost } from "~/domain/metrics/events";
 import {
@@ -1277,7 +1277,7 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(await storage.wallets.getOne("w-1")).toEqual(later.wallet);
 
           okOf(await post("w-2", { amount: 4_000 }, t3));
-          expect(await storage.teams.getOne("team-l")).toMatchObject({ walletCount: 2, balance: 11_000, credit: 14_000 });
+          expect(await storage.teams.getOne("team-l")).toMatchObject({ walletCount: 2, balance: 11_000, totals: { EUR: { balance: 11_000, credit: 14_000 } } });
           expect(await store.count(COLLECTIONS.walletTransaction)).toBe(4);
         });
 
@@ -1286,7 +1286,7 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           const funded = okOf(await post("w-1", { amount: 3_000 }));
           const unchanged = async () => {
             expect(await storage.wallets.getOne("w-1")).toEqual(funded.wallet);
-            expect(await storage.teams.getOne("team-l")).toMatchObject({ balance: 3_000, credit: 3_000 });
+            expect(await storage.teams.getOne("team-l")).toMatchObject({ balance: 3_000, totals: { EUR: { balance: 3_000, credit: 3_000 } } });
             expect(await store.count(COLLECTIONS.walletTransaction)).toBe(1);
           };
 
@@ -1310,7 +1310,7 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(await storage.ledger.reverse("w-1", all.entry.id, FINANCE, "Undo", T1)).toEqual({ ok: false, reason: "ledger.walletArchived" });
           expect(await storage.wallets.getOne("w-1")).toEqual(archived);
           expect(await store.count(COLLECTIONS.walletTransaction)).toBe(2);
-          expect(await storage.teams.getOne("team-l")).toMatchObject({ balance: 0, credit: 3_000 });
+          expect(await storage.teams.getOne("team-l")).toMatchObject({ balance: 0, totals: { EUR: { balance: 0, credit: 3_000 } } });
         });
 
         it("records both identities on an entry posted or reversed while logged as someone, only the user otherwise (ADR 30)", async () => {
@@ -1347,7 +1347,7 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
 
           expect(await storage.wallets.getOne("w-1")).toMatchObject({ credit: 2_300, debit: 0, balance: 2_300, entryCount: 2 });
           expect(await store.count(COLLECTIONS.walletTransaction, [["walletId", "==", "w-1"]])).toBe(2);
-          expect(await storage.teams.getOne("team-l")).toMatchObject({ balance: 2_600, credit: 2_600 });
+          expect(await storage.teams.getOne("team-l")).toMatchObject({ balance: 2_600, totals: { EUR: { balance: 2_600, credit: 2_600 } } });
         }, 60_000);
 
         it("keeps exact totals under 50 concurrent postings to one wallet, none lost or doubled, and the team's with them", async () => {
@@ -1387,7 +1387,7 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
 
           const sideTotal = sum(side, "credit");
           expect(await storage.wallets.getOne("w-side")).toMatchObject({ credit: sideTotal, balance: sideTotal, entryCount: 10 });
-          expect(await storage.teams.getOne("team-hot")).toMatchObject({ balance: credit - debit + sideTotal, credit: credit + sideTotal });
+          expect(await storage.teams.getOne("team-hot")).toMatchObject({ balance: credit - debit + sideTotal, totals: { EUR: { balance: credit - debit + sideTotal, credit: credit + sideTotal } } });
         }, 120_000);
 
         it("lets through exactly the racing debits the balance covers and refuses the rest", async () => {
@@ -1402,7 +1402,7 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           const entries = (await allEntries("w-1", { limit: 50 })).flat();
           expect(entries).toHaveLength(34);
           expect(entries.map((e) => e.balanceAfter)).toEqual(Array.from({ length: 34 }, (_, i) => 100 + i * 300));
-          expect(await storage.teams.getOne("team-l")).toMatchObject({ balance: 100, credit: 10_000 });
+          expect(await storage.teams.getOne("team-l")).toMatchObject({ balance: 100, totals: { EUR: { balance: 100, credit: 10_000 } } });
         }, 120_000);
 
         it("corrects an entry with a reversing entry pointing to it, once; a reversal is not reversed", async () => {
@@ -1442,9 +1442,69 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(await storage.ledger.reversedIds("w-1", [credit.entry.id, debit.entry.id])).toEqual(new Set([credit.entry.id, debit.entry.id]));
 
           expect(await storage.wallets.getOne("w-1")).toMatchObject({ credit: 6_200, debit: 6_200, balance: 0, entryCount: 4 });
-          expect(await storage.teams.getOne("team-l")).toMatchObject({ balance: 0, credit: 6_200 });
+          expect(await storage.teams.getOne("team-l")).toMatchObject({ balance: 0, totals: { EUR: { balance: 0, credit: 6_200 } } });
           expect(await store.count(COLLECTIONS.walletTransaction)).toBe(4);
         }, 60_000);
+
+        it("keeps ad spend apart from funding (ADR 41): a reversed credit lowers funding, a manual debit is neither, balance = credit - debit", async () => {
+          await teamWithWallets("team-r", "w-r");
+          const funded = okOf(await post("w-r", { amount: 40_000 }, T0));
+          const reversed = okOf(await storage.ledger.reverse("w-r", funded.entry.id, FINANCE, "typo", T1));
+          expect(reversed.wallet).toMatchObject({ credit: 40_000, debit: 40_000, balance: 0, spend: 0, funded: 0, firstSpendAt: null });
+          const again = okOf(await post("w-r", { amount: 4_000 }, T2));
+          expect(again.wallet).toMatchObject({ credit: 44_000, debit: 40_000, balance: 4_000, spend: 0, funded: 4_000, firstSpendAt: null });
+          const manual = okOf(await post("w-r", { type: "debit", amount: 1_000 }, T3));
+          expect(manual.wallet).toMatchObject({ debit: 41_000, balance: 3_000, spend: 0, funded: 4_000, firstSpendAt: null });
+          // The reversal of the manual debit gives the money back, still neither spend nor funding.
+          const undone = okOf(await storage.ledger.reverse("w-r", manual.entry.id, FINANCE, "fee waived", T3));
+          expect(undone.wallet).toMatchObject({ credit: 45_000, debit: 41_000, balance: 4_000, spend: 0, funded: 4_000 });
+          expect(await storage.wallets.getOne("w-r")).toEqual(undone.wallet);
+        });
+
+        it("keeps a team's totals per currency: euros and zlotys are never added up", async () => {
+          await storage.teams.create(makeTeamData(), ADMIN, "team-cur");
+          await storage.wallets.create("team-cur", makeWalletInput({ label: "Euros", currency: "EUR" }), ADMIN, "w-eur");
+          await storage.wallets.create("team-cur", makeWalletInput({ label: "Zlotys", currency: "PLN" }), ADMIN, "w-pln");
+          okOf(await post("w-eur", { amount: 10_000 }, T0));
+          okOf(await post("w-pln", { amount: 40_000 }, T0));
+          okOf(await post("w-pln", { type: "debit", amount: 5_000 }, T1));
+          const team = await storage.teams.getOne("team-cur");
+          expect(team!.totals).toEqual({ EUR: { balance: 10_000, credit: 10_000 }, PLN: { balance: 35_000, credit: 40_000 } });
+          // Sorted by its largest balance in one currency, never by a sum.
+          expect(team!.balance).toBe(35_000);
+        });
+
+        it("completes wallets and teams stored before ADR 41 from their ledger and wallets, once", async () => {
+          await storage.teams.create(makeTeamData(), ADMIN, "team-old");
+          await storage.wallets.create("team-old", makeWalletInput({ currency: "EUR" }), ADMIN, "w-old-eur");
+          await storage.wallets.create("team-old", makeWalletInput({ currency: "PLN" }), ADMIN, "w-old-pln");
+          const credit = okOf(await post("w-old-pln", { amount: 40_000 }, T0));
+          okOf(await storage.ledger.reverse("w-old-pln", credit.entry.id, FINANCE, "typo", T1));
+          okOf(await post("w-old-pln", { amount: 4_000 }, T2));
+          okOf(await post("w-old-eur", { amount: 10_000 }, T2));
+          // As stored before: no spend figures on the wallets, one summed balance and credit on the team.
+          for (const id of ["w-old-eur", "w-old-pln"]) {
+            const { id: _id, version: _v, spend: _s, funded: _f, firstSpendAt: _t, ...old } = (await store.get<WalletData>(COLLECTIONS.wallet, id))!;
+            await store.set(COLLECTIONS.wallet, id, old);
+          }
+          const { id: _id, version: _v, totals: _totals, ...oldTeam } = (await store.get<TeamData>(COLLECTIONS.team, "team-old"))!;
+          await store.set(COLLECTIONS.team, "team-old", { ...oldTeam, balance: 14_000, credit: 54_000 });
+          // Read before completion: the old figures (debit and credit), as shown until then.
+          expect(await storage.wallets.getOne("w-old-pln")).toMatchObject({ spend: 40_000, funded: 44_000 });
+
+          expect(await storage.wallets.completeOldRecords()).toEqual({ wallets: 2, teams: 1 });
+          expect(await storage.wallets.getOne("w-old-pln")).toMatchObject({ balance: 4_000, spend: 0, funded: 4_000, firstSpendAt: null });
+          expect(await storage.wallets.getOne("w-old-eur")).toMatchObject({ balance: 10_000, spend: 0, funded: 10_000 });
+          expect(await storage.teams.getOne("team-old")).toMatchObject({
+            balance: 10_000,
+            totals: { EUR: { balance: 10_000, credit: 10_000 }, PLN: { balance: 4_000, credit: 44_000 } },
+          });
+          // Completed records are left alone, and postings carry on from them.
+          expect(await storage.wallets.completeOldRecords()).toEqual({ wallets: 0, teams: 0 });
+          okOf(await post("w-old-pln", { amount: 1_000 }, T3));
+          expect(await storage.teams.getOne("team-old")).toMatchObject({ totals: { PLN: { balance: 5_000, credit: 45_000 } } });
+          expect(await storage.wallets.getOne("w-old-pln")).toMatchObject({ funded: 5_000, spend: 0 });
+        });
 
         it("lists the running balance newest first, in pages, between two instants", async () => {
           await teamWithWallets("team-l", "w-1", "w-2");
@@ -1566,6 +1626,16 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(accrual.due).toBe(false);
         }, 60_000);
 
+        it("counts the settlement's debit as ad spend and its reversal as spend taken back (ADR 41)", async () => {
+          await fundedWallet("team-sr", "w-sr", 10_000);
+          await activeCampaign("c-sr", "team-sr", "w-sr");
+          await record("b-sr", { "w-sr": { total: 1_230_000, campaigns: { "c-sr": 1_230_000 } } });
+          const settlement = (await storage.spend.settle("w-sr", { now: NOW, timeZone: PARIS }))!;
+          expect(settlement.wallet).toMatchObject({ debit: 123, balance: 9_877, spend: 123, funded: 10_000, firstSpendAt: NOW.toISOString() });
+          const refunded = okOf(await storage.ledger.reverse("w-sr", settlement.entry!.id, "finance@retailer.example", "Refund", NOW));
+          expect(refunded.wallet).toMatchObject({ credit: 10_123, debit: 123, balance: 10_000, spend: 0, funded: 10_000, firstSpendAt: NOW.toISOString() });
+        });
+
         it("settles whole cents in one debit per wallet, carries the rest, may go below zero, and moves the campaigns' spend", async () => {
           await fundedWallet("team-s", "w-s", 100, { dailyBudget: 5_000 });
           const campaign = await activeCampaign("c-s1", "team-s", "w-s");
@@ -1577,8 +1647,10 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(settlement.entry).toMatchObject({ type: "debit", amount: 123, balanceAfter: -23, by: "system", reference: "SPEND-000001", reversalOf: null, at: NOW.toISOString() });
           // The balance goes below zero: spend already served is owed.
           expect(settlement.wallet).toMatchObject({ credit: 100, debit: 123, balance: -23, firstDebitAt: NOW.toISOString(), todaySpend: { day: "2025-06-02", amount: 123 } });
+          // The settlement's debit is ad spend (ADR 41): spend and its first time move with it.
+          expect(settlement.wallet).toMatchObject({ spend: 123, funded: 100, firstSpendAt: NOW.toISOString() });
           expect(await storage.wallets.getOne("w-s")).toEqual(settlement.wallet);
-          expect(await storage.teams.getOne("team-s")).toMatchObject({ balance: -23, credit: 100 });
+          expect(await storage.teams.getOne("team-s")).toMatchObject({ balance: -23, totals: { EUR: { balance: -23, credit: 100 } } });
           expect((await storage.ledger.list("w-s", {})).items.map((e) => [e.type, e.amount])).toEqual([["debit", 123], ["credit", 100]]);
           // Its funds ran out: the follow-up says so.
           expect(settlement.followUp).toEqual({ seq: 1, campaigns: [], walletFunds: true, walletCapDay: null });

@@ -56,7 +56,7 @@ describe("wallet alerts", () => {
   const now = new Date("2026-11-20T12:00:00Z");
   const tenDaysAgo = new Date(now.getTime() - 10 * 86_400_000).toISOString();
   // 100.00 spent over 10 days: 10.00 a day.
-  const wallet = (balance: number, status: "active" | "archived" = "active") => ({ status, balance, debit: 10_000, dailyBudget: null, firstDebitAt: tenDaysAgo });
+  const wallet = (balance: number, status: "active" | "archived" = "active") => ({ status, balance, spend: 10_000, dailyBudget: null, firstSpendAt: tenDaysAgo });
 
   it("depleting under 45 days, used up this week within 7 days, empty at 0 or less, active wallets only", () => {
     expect(walletAlertOf(wallet(44_000), "walletsDepleting", now)).toBe(true);
@@ -67,7 +67,15 @@ describe("wallet alerts", () => {
     expect(walletAlertOf(wallet(0), "walletsDepleting", now)).toBe(false);
     expect(walletAlertOf(wallet(0, "archived"), "emptyWallets", now)).toBe(false);
     // No spend yet: no runway to speak of.
-    expect(walletAlertOf({ ...wallet(100), debit: 0, firstDebitAt: null }, "walletsDepleting", now)).toBe(false);
+    expect(walletAlertOf({ ...wallet(100), spend: 0, firstSpendAt: null }, "walletsDepleting", now)).toBe(false);
+  });
+
+  it("a reversed credit or a manual debit is no spend: no depleting or used-up alert (ADR 41)", () => {
+    // Credit 400, reversed, credit 40: the ledger's debit is 400, but nothing was spent on ads.
+    const funded = { status: "active" as const, balance: 4_000, spend: 0, dailyBudget: null, firstSpendAt: null };
+    expect(walletAlertOf(funded, "walletsDepleting", now)).toBe(false);
+    expect(walletAlertOf(funded, "walletsUsedUpThisWeek", now)).toBe(false);
+    expect(walletAlertOf(funded, "emptyWallets", now)).toBe(false);
   });
 
   it("a campaign is soon started when it starts within the threshold, not once it has begun", () => {

@@ -116,7 +116,7 @@ describe("date presets in the retailer's days", () => {
     expect(periodFromSearch(new URLSearchParams(""), ctx, PRESETS, { defaultPreset: "last30" })).toMatchObject({ preset: "last30", period: { from: "2026-10-25", to: "2026-11-23" } });
     // A default the screen does not offer is not taken.
     expect(periodFromSearch(new URLSearchParams(""), ctx, ["today", "yesterday"], { defaultPreset: "last30" }).preset).toBe("today");
-    const wallet = { ...ctx, ...walletPresetContext({ firstDebitAt: "2026-11-02T10:00:00Z", created: "2026-10-01T10:00:00Z" }) };
+    const wallet = { ...ctx, ...walletPresetContext({ firstSpendAt: "2026-11-02T10:00:00Z", created: "2026-10-01T10:00:00Z" }) };
     expect(periodFromSearch(new URLSearchParams("from=2026-11-20&to=2026-11-21"), wallet, PRESETS, { defaultPreset: "walletLifetime", prefix: "stats" })).toMatchObject({
       preset: "walletLifetime",
       period: { from: "2026-11-02", to: "2026-11-24" },

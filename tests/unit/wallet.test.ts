@@ -9,6 +9,8 @@ import {
   type WalletLiveStatus,
 } from "~/domain/wallets/wallet";
 
+const PARIS = "Europe/Paris";
+
 /** Every case runs at this instant. */
 const NOW = new Date("2025-06-10T12:00:00.000Z");
 const HOUR = 60 * 60 * 1000;
@@ -51,13 +53,13 @@ describe("isRecentlyUpdated: the balance changed within 2 days", () => {
   });
 });
 
-describe("computeRunway: average daily spend since the first debit, days to go and end date", () => {
-  type RunwayWallet = Pick<WalletData, "debit" | "balance" | "dailyBudget" | "firstDebitAt">;
+describe("computeRunway: average daily ad spend since the first spend, days to go and end date", () => {
+  type RunwayWallet = Pick<WalletData, "spend" | "balance" | "dailyBudget" | "firstSpendAt">;
   const wallet = (overrides: Partial<RunwayWallet>): RunwayWallet => ({
-    debit: 10_000,
+    spend: 10_000,
     balance: 50_000,
     dailyBudget: null,
-    firstDebitAt: ago(10 * DAY),
+    firstSpendAt: ago(10 * DAY),
     ...overrides,
   });
 
@@ -70,32 +72,43 @@ describe("computeRunway: average daily spend since the first debit, days to go a
     ["days to go are whole days, rounded down", { balance: 2_999 }, { averageDailySpendCents: 1_000, dailyRateCents: 1_000, daysToGo: 2, shouldEndBy: "2025-06-12" }],
     ["an empty wallet ends today", { balance: 0 }, { averageDailySpendCents: 1_000, dailyRateCents: 1_000, daysToGo: 0, shouldEndBy: "2025-06-10" }],
     ["an overdrawn wallet ends today", { balance: -700 }, { averageDailySpendCents: 1_000, dailyRateCents: 1_000, daysToGo: 0, shouldEndBy: "2025-06-10" }],
-    ["a first debit today counts as one day", { firstDebitAt: ago(2 * HOUR), debit: 3_000, balance: 9_000 }, { averageDailySpendCents: 3_000, dailyRateCents: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
-    ["partial days are not counted", { firstDebitAt: ago(2 * DAY - 1), debit: 3_000, balance: 9_000 }, { averageDailySpendCents: 3_000, dailyRateCents: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
-    ["a first debit in the future counts as one day", { firstDebitAt: new Date(NOW.getTime() + HOUR).toISOString(), debit: 3_000, balance: 9_000 }, { averageDailySpendCents: 3_000, dailyRateCents: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
-    ["the shown average is rounded to the cent", { firstDebitAt: ago(3 * DAY), debit: 1_000, balance: 1_000 }, { averageDailySpendCents: 333, dailyRateCents: 333, daysToGo: 3, shouldEndBy: "2025-06-13" }],
+    ["a first debit today counts as one day", { firstSpendAt: ago(2 * HOUR), spend: 3_000, balance: 9_000 }, { averageDailySpendCents: 3_000, dailyRateCents: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
+    ["partial days are not counted", { firstSpendAt: ago(2 * DAY - 1), spend: 3_000, balance: 9_000 }, { averageDailySpendCents: 3_000, dailyRateCents: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
+    ["a first debit in the future counts as one day", { firstSpendAt: new Date(NOW.getTime() + HOUR).toISOString(), spend: 3_000, balance: 9_000 }, { averageDailySpendCents: 3_000, dailyRateCents: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
+    ["the shown average is rounded to the cent", { firstSpendAt: ago(3 * DAY), spend: 1_000, balance: 1_000 }, { averageDailySpendCents: 333, dailyRateCents: 333, daysToGo: 3, shouldEndBy: "2025-06-13" }],
   ])("%s", (_, overrides, expected) => {
-    expect(computeRunway(wallet(overrides), NOW)).toEqual(expected);
+    expect(computeRunway(wallet(overrides), NOW, PARIS)).toEqual(expected);
   });
 
   it.each<[string, Partial<RunwayWallet>]>([
-    ["before a first debit", { firstDebitAt: null, debit: 0 }],
-    ["a first debit date but nothing debited", { debit: 0 }],
+    ["before a first debit", { firstSpendAt: null, spend: 0 }],
+    ["a first spend time but nothing spent", { spend: 0 }],
   ])("shows nothing %s", (_, overrides) => {
-    expect(computeRunway(wallet(overrides), NOW)).toBeNull();
+    expect(computeRunway(wallet(overrides), NOW, PARIS)).toBeNull();
   });
 
-  it("counts from today in UTC days", () => {
-    const lateEvening = new Date("2025-06-10T23:30:00.000Z");
-    expect(computeRunway(wallet({ firstDebitAt: "2025-06-09T23:30:00.000Z", debit: 1_000, balance: 1_000 }), lateEvening)).toEqual({
-      averageDailySpendCents: 1_000, dailyRateCents: 1_000,
+  it("counts from today in the retailer's days: at 00:30 in Paris, today is Paris's day, not UTC's", () => {
+    // 2025-06-10T22:30Z is 00:30 on 11 June in Paris (summer time); UTC still says 10 June.
+    const halfPastMidnight = new Date("2025-06-10T22:30:00.000Z");
+    expect(computeRunway(wallet({ firstSpendAt: "2025-06-09T22:30:00.000Z", spend: 1_000, balance: 1_000 }), halfPastMidnight, PARIS)).toEqual({
+      averageDailySpendCents: 1_000,
+      dailyRateCents: 1_000,
       daysToGo: 1,
-      shouldEndBy: "2025-06-11",
+      shouldEndBy: "2025-06-12",
     });
+    // Nothing left: the balance runs out today, Paris's today.
+    expect(computeRunway(wallet({ firstSpendAt: "2025-06-09T22:30:00.000Z", spend: 1_000, balance: 0 }), halfPastMidnight, PARIS)?.shouldEndBy).toBe("2025-06-11");
+    // In winter too (00:30 in Paris is 23:30 UTC the day before).
+    expect(computeRunway(wallet({ firstSpendAt: "2025-01-14T23:30:00.000Z", spend: 1_000, balance: 0 }), new Date("2025-01-15T23:30:00.000Z"), PARIS)?.shouldEndBy).toBe("2025-01-16");
+  });
+
+  it("counts ad spend only: no runway from a reversed credit or a manual debit (ADR 41)", () => {
+    // Credit 400, reverse it, credit 40: the ledger's debit is 400, the ad spend 0.
+    expect(computeRunway({ spend: 0, firstSpendAt: null, balance: 4_000, dailyBudget: null }, NOW, PARIS)).toBeNull();
   });
 });
 
-describe("spentShare: spent versus funded, between 0 and 1", () => {
+describe("spentShare: ad spend versus funding, between 0 and 1", () => {
   it.each<[number, number, number]>([
     [10_000, 0, 0],
     [10_000, 2_500, 0.25],
@@ -104,7 +117,7 @@ describe("spentShare: spent versus funded, between 0 and 1", () => {
     [0, 0, 0],
     [0, 5, 1],
     [-100, 0, 0],
-  ])("credit %i, debit %i -> %d", (credit, debit, expected) => {
-    expect(spentShare({ credit, debit })).toBe(expected);
+  ])("funded %i, spend %i -> %d", (funded, spend, expected) => {
+    expect(spentShare({ funded, spend })).toBe(expected);
   });
 });

@@ -42,21 +42,34 @@ export interface PeriodFormProps extends Omit<PeriodFieldsProps, "form"> {
   keep?: Record<string, string>;
 }
 
-/** Formats one figure for reading. */
-export function useFigureFormat() {
+/**
+ * A figure's currency: a code (a wallet's, NOTES: each wallet has one), undefined for the
+ * retailer's, or null for figures that add up money of several currencies, which are never shown
+ * as one amount (money and ROAS read "—").
+ */
+export type FigureCurrency = string | null | undefined;
+
+/** The metrics that are money, or a ratio of money (ROAS), so depend on one currency. */
+const MONEY_METRICS = new Set(["cost", "sales", "cpc", "roas"]);
+
+/** Formats one figure for reading; money in `currency` (see FigureCurrency), or a row's own. */
+export function useFigureFormat(currency?: FigureCurrency) {
   const { i18n } = useTranslation();
   const root = useRootData();
-  const currency = root?.money.currency ?? "EUR";
+  const retailerCurrency = root?.money.currency ?? "EUR";
   const locale = i18n.language;
   // The formatters are made once per render of the table, not once per cell.
   const integer = numberFormat(locale);
   const percent = numberFormat(locale, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const ratio = numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  const money = numberFormat(locale, { style: "currency", currency });
+  const moneyIn = (code: string) => numberFormat(locale, { style: "currency", currency: code });
   /** A figure of a row; a row may carry only the figures its table shows (the campaign list's). */
-  return (metric: Metric | "cpc" | "quantity", figures: Partial<Derived>): string => {
+  return (metric: Metric | "cpc" | "quantity", figures: Partial<Derived>, rowCurrency?: FigureCurrency): string => {
     const value = figures[metric];
     if (value === null || value === undefined) return "—";
+    const code = rowCurrency !== undefined ? rowCurrency : currency !== undefined ? currency : retailerCurrency;
+    if (code === null && MONEY_METRICS.has(metric)) return "—";
+    const money = moneyIn(code ?? retailerCurrency);
     switch (metric) {
       case "ctr":
         return percent.format(value);
@@ -150,9 +163,10 @@ export function Freshness({ newestEvent }: { newestEvent: string | null }) {
   );
 }
 
-export function KpiTiles({ totals, previous }: { totals: Derived; previous: Derived | null }) {
+/** The period's totals; `currency` null when they add up several currencies (money left out, with a note). */
+export function KpiTiles({ totals, previous, currency }: { totals: Derived; previous: Derived | null; currency?: FigureCurrency }) {
   const { t, i18n } = useTranslation("metrics");
-  const format = useFigureFormat();
+  const format = useFigureFormat(currency);
   const signed = numberFormat(i18n.language, { style: "percent", signDisplay: "exceptZero", maximumFractionDigits: 1 });
   return (
     <ul className="kpi-tiles" aria-label={t("totals")}>
@@ -175,6 +189,16 @@ export function KpiTiles({ totals, previous }: { totals: Derived; previous: Deri
   );
 }
 
+/** The note beside totals that leave money out, as they would add up several currencies. */
+export function MixedCurrenciesNote() {
+  const { t } = useTranslation("metrics");
+  return (
+    <p className="notice" role="note">
+      {t("mixedCurrencies")}
+    </p>
+  );
+}
+
 export interface FigureRow {
   id: string;
   name: string;
@@ -182,6 +206,8 @@ export interface FigureRow {
   teamId?: string;
   teamName?: string;
   figures: Derived;
+  /** The row's currency (a wallet's or a campaign's wallet's); null: the row adds up several. */
+  currency?: FigureCurrency;
 }
 
 /** A link of each row narrowing the page to it (the dashboard's drill-down), in a column after the name. */
@@ -265,7 +291,7 @@ export function FiguresTable({
                 {showTeam ? <td>{row.teamName}</td> : null}
                 {METRICS.map((metric) => (
                   <td key={metric} className="num">
-                    {format(metric, row.figures)}
+                    {format(metric, row.figures, row.currency)}
                   </td>
                 ))}
               </tr>

@@ -15,7 +15,11 @@ export interface FiguresCsvRow {
   name: string;
   team?: string;
   figures: Derived;
+  /** The row's currency (written with a currency header); null: several, its money left empty. */
+  currency?: string | null;
 }
+
+const MONEY = new Set(["cost", "sales", "roas"]);
 
 export function figureCell(metric: (typeof METRICS)[number], figures: Derived): string {
   switch (metric) {
@@ -33,9 +37,21 @@ export function figureCell(metric: (typeof METRICS)[number], figures: Derived): 
 }
 
 /** The header line and the data lines of a figures table. */
-export function figuresCsvRows(headers: { name: string; team?: string; metrics: Record<string, string> }, rows: readonly FiguresCsvRow[]): string[][] {
-  const head = [headers.name, ...(headers.team ? [headers.team] : []), ...METRICS.map((m) => headers.metrics[m])];
-  return [head, ...rows.map((row) => [row.name, ...(headers.team ? [row.team ?? ""] : []), ...METRICS.map((m) => figureCell(m, row.figures))])];
+export function figuresCsvRows(
+  headers: { name: string; team?: string; currency?: string; metrics: Record<string, string> },
+  rows: readonly FiguresCsvRow[],
+): string[][] {
+  const head = [headers.name, ...(headers.team ? [headers.team] : []), ...(headers.currency ? [headers.currency] : []), ...METRICS.map((m) => headers.metrics[m])];
+  return [
+    head,
+    ...rows.map((row) => [
+      row.name,
+      ...(headers.team ? [row.team ?? ""] : []),
+      ...(headers.currency ? [row.currency ?? ""] : []),
+      // Money of several currencies is never added up: such a row leaves it empty.
+      ...METRICS.map((m) => (row.currency === null && MONEY.has(m) ? "" : figureCell(m, row.figures))),
+    ]),
+  ];
 }
 
 /** A safe file name: letters, digits and dashes, then the period. */

@@ -135,9 +135,9 @@ export function campaignPresetContext(campaign: { startDate?: string | null; end
   return { campaign: { startDate: campaign.startDate, endDate: campaign.endDate, created: campaign.created } };
 }
 
-/** What a wallet's lifetime preset needs of it: it runs from its first debit (or its creation). */
-export function walletPresetContext(wallet: { firstDebitAt?: string | null; created?: string | null }): Pick<PresetContext, "wallet"> {
-  return { wallet: { firstEvent: wallet.firstDebitAt, created: wallet.created } };
+/** What a wallet's lifetime preset needs of it: it runs from its first ad spend (ADR 41), or its creation. */
+export function walletPresetContext(wallet: { firstSpendAt?: string | null; created?: string | null }): Pick<PresetContext, "wallet"> {
+  return { wallet: { firstEvent: wallet.firstSpendAt, created: wallet.created } };
 }
 
 /** The period a preset names, in the retailer's days; never after today. */

@@ -40,3 +40,60 @@ export function totalsBefore(
   const debit = wallet.debit - (entry.type === "debit" ? entry.amount : 0);
   return { credit, debit, balance: credit - debit };
 }
+
+/** What a posting is, for the spend figures (ADR 41). */
+export interface PostingFacts {
+  type: EntryType;
+  amount: Cents;
+  /** A settlement of ad spend (the settlement's own debit). */
+  settlement: boolean;
+  /** The entry this posting reverses: its type and whether it was a settlement; null for no reversal. */
+  reverses: { type: EntryType; settlement: boolean } | null;
+}
+
+/**
+ * The wallet's spend figures after a posting (ADR 41): spend is what ads cost, the settlement's
+ * debits; funding is the credits. A reversal cancels its entry: a reversed credit lowers funding
+ * (not spend up), a reversed settlement lowers spend. A manual debit (and its reversal) moves the
+ * balance only. firstSpendAt is the first settlement debit. Balance = credit - debit is untouched.
+ */
+export function spendFiguresAfter(
+  wallet: Pick<WalletData, "spend" | "funded" | "firstSpendAt">,
+  posting: PostingFacts,
+  at: string,
+): Pick<WalletData, "spend" | "funded" | "firstSpendAt"> {
+  let { spend, funded, firstSpendAt } = wallet;
+  const reversed = posting.reverses;
+  if (!reversed) {
+    if (posting.type === "credit") funded += posting.amount;
+    else if (posting.settlement) {
+      spend += posting.amount;
+      firstSpendAt ??= at;
+    }
+  } else if (reversed.type === "credit") funded -= posting.amount;
+  else if (reversed.settlement) spend -= posting.amount;
+  return { spend, funded, firstSpendAt };
+}
+
+/** The spend figures of a whole ledger, oldest first (old wallets' figures, made once). */
+export function spendFiguresOf(
+  entries: readonly (Pick<LedgerEntryData, "type" | "amount" | "at" | "reversalOf" | "by" | "reference"> & { id: string })[],
+  isSettlement: (entry: Pick<LedgerEntryData, "by" | "reference">) => boolean,
+): Pick<WalletData, "spend" | "funded" | "firstSpendAt"> {
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  let figures: Pick<WalletData, "spend" | "funded" | "firstSpendAt"> = { spend: 0, funded: 0, firstSpendAt: null };
+  for (const e of entries) {
+    const original = e.reversalOf ? byId.get(e.reversalOf) : null;
+    figures = spendFiguresAfter(
+      figures,
+      {
+        type: e.type,
+        amount: e.amount,
+        settlement: !e.reversalOf && isSettlement(e),
+        reverses: e.reversalOf ? { type: original?.type ?? (e.type === "credit" ? "debit" : "credit"), settlement: !!original && isSettlement(original) } : null,
+      },
+      e.at,
+    );
+  }
+  return figures;
+}

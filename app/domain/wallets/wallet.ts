@@ -1,6 +1,7 @@
 /** Wallet rules of spec section 4 (live status, recently updated, runway). Pure: `now` is passed in. */
 import type { Cents } from "~/domain/money";
 import type { WalletData } from "~/domain/types";
+import { addDays, localDay } from "~/domain/metrics/periods";
 
 export const RECENTLY_UPDATED_MS = 2 * 24 * 60 * 60 * 1000;
 export const DEPLETION_ALERT_DAYS = 45;
@@ -20,7 +21,7 @@ export function isRecentlyUpdated(wallet: Pick<WalletData, "balanceUpdated">, no
 }
 
 export interface Runway {
-  /** Per day, since the first debit. */
+  /** Per day, since the first ad spend. */
   averageDailySpendCents: Cents;
   /**
    * Cents per day the days to go were counted at: the smaller of the daily budget and the
@@ -29,36 +30,47 @@ export interface Runway {
   dailyRateCents: Cents;
   /** Whole days the balance lasts (rounded down); 0 when nothing is left. */
   daysToGo: number;
-  /** ISO date (yyyy-mm-dd) the balance should run out by. */
+  /** The retailer's day (yyyy-mm-dd) the balance should run out by: today there, plus the days to go. */
   shouldEndBy: string;
 }
 
+/** What the runway reads of a wallet: ad spend and its first time (ADR 41), the balance, the daily budget. */
+export type RunwayWallet = Pick<WalletData, "spend" | "firstSpendAt" | "balance" | "dailyBudget">;
+
 /**
- * Average daily spend = debit / days since the first debit (at least 1); days to go = balance /
- * the smaller of dailyBudget and that average; should end by = today + days to go. Nothing
- * before a first debit, nor when nothing is spent per day.
+ * Average daily spend = ad spend / days since the first ad spend (at least 1); days to go =
+ * balance / the smaller of dailyBudget and that average. Spend is what ads cost (settled spend,
+ * less its reversals): a manual debit or the reversal of a credit is no spend (ADR 41). Nothing
+ * before a first spend, nor when nothing is spent per day. Without `shouldEndBy` (no time zone).
  */
-export function computeRunway(
-  wallet: Pick<WalletData, "debit" | "balance" | "dailyBudget" | "firstDebitAt">,
-  now: Date,
-): Runway | null {
-  if (!wallet.firstDebitAt || wallet.debit <= 0) return null;
-  const days = Math.max(1, Math.floor((now.getTime() - Date.parse(wallet.firstDebitAt)) / DAY_MS));
-  const averageDailySpend = wallet.debit / days;
+export function runwayPace(wallet: RunwayWallet, now: Date): Omit<Runway, "shouldEndBy"> | null {
+  if (!wallet.firstSpendAt || wallet.spend <= 0) return null;
+  const days = Math.max(1, Math.floor((now.getTime() - Date.parse(wallet.firstSpendAt)) / DAY_MS));
+  const averageDailySpend = wallet.spend / days;
   const pace = wallet.dailyBudget && wallet.dailyBudget > 0 ? Math.min(wallet.dailyBudget, averageDailySpend) : averageDailySpend;
   if (!(pace > 0)) return null;
-  const daysToGo = Math.max(0, Math.floor(wallet.balance / pace));
-  const end = new Date(now.getTime() + daysToGo * DAY_MS);
   return {
     averageDailySpendCents: Math.round(averageDailySpend),
     dailyRateCents: Math.round(pace),
-    daysToGo,
-    shouldEndBy: end.toISOString().slice(0, 10),
+    daysToGo: Math.max(0, Math.floor(wallet.balance / pace)),
   };
 }
 
-/** Share of the funded amount already spent, 0..1, for the spent-versus-funded bar. */
-export function spentShare(wallet: Pick<WalletData, "debit" | "credit">): number {
-  if (wallet.credit <= 0) return wallet.debit > 0 ? 1 : 0;
-  return Math.min(1, Math.max(0, wallet.debit / wallet.credit));
+/**
+ * The runway (runwayPace) with the day it should end by: today in the retailer's time zone (which
+ * cuts days, NOTES) plus the days to go, so between midnight and 01:00 in Paris it is not a day early.
+ */
+export function computeRunway(wallet: RunwayWallet, now: Date, retailerTimeZone: string): Runway | null {
+  const pace = runwayPace(wallet, now);
+  if (!pace) return null;
+  return { ...pace, shouldEndBy: addDays(localDay(now, retailerTimeZone), pace.daysToGo) };
+}
+
+/**
+ * Share of the funded amount spent on ads, 0..1, for the spent-versus-funded bar: ad spend over
+ * funding (credits less their reversals; ADR 41). Manual debits count in neither.
+ */
+export function spentShare(wallet: Pick<WalletData, "spend" | "funded">): number {
+  if (wallet.funded <= 0) return wallet.spend > 0 ? 1 : 0;
+  return Math.min(1, Math.max(0, wallet.spend / wallet.funded));
 }

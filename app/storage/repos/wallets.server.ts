@@ -1,5 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
-import { applyEntry, checkPosting, reversalOf } from "~/domain/wallets/ledger";
+import { applyEntry, checkPosting, reversalOf, spendFiguresAfter, spendFiguresOf } from "~/domain/wallets/ledger";
+import { isSettlementEntry } from "~/domain/wallets/settlement";
+import { addToTeamTotals, balanceSortKey, teamTotalsOf } from "~/domain/wallets/team-totals";
 import type { EntryType, LedgerEntryData, TeamData, WalletData } from "~/domain/types";
 import { applyPatch } from "~/storage/document-helpers";
 import {
@@ -18,18 +20,28 @@ import {
 import { appendAuditInTransaction, auditBy, diffFields } from "~/storage/repos/audit.server";
 import type { Cents } from "~/domain/money";
 
+/**
+ * A wallet as read: one stored before ADR 41 and not yet completed (completeOldRecords runs at
+ * boot) reads its spend figures as debits and credits, as they were shown until then.
+ */
+function withFigures<W extends WalletData>(wallet: W): W {
+  if (wallet.spend !== undefined) return wallet;
+  return { ...wallet, spend: wallet.debit, funded: wallet.credit, firstSpendAt: wallet.firstDebitAt };
+}
+
 export function createWalletsRepo(store: DocumentStore): WalletsRepo {
   const C = COLLECTIONS.wallet;
   return {
     async getOne(id) {
-      return store.get<WalletData>(C, id);
+      const wallet = await store.get<WalletData>(C, id);
+      return wallet && withFigures(wallet);
     },
     async getMany(ids) {
-      return store.getMany<WalletData>(C, ids);
+      return (await store.getMany<WalletData>(C, ids)).map(withFigures);
     },
     async listForTeam(teamId) {
       const { items } = await store.query<WalletData>(C, { where: [["teamId", "==", teamId]], limit: 500 });
-      return items.sort((a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id));
+      return items.map(withFigures).sort((a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id));
     },
     async create(teamId, input, actor, id = randomUUID()) {
       const now = new Date();
@@ -43,6 +55,9 @@ export function createWalletsRepo(store: DocumentStore): WalletsRepo {
         updated: now.toISOString(),
         balanceUpdated: null,
         firstDebitAt: null,
+        spend: 0,
+        funded: 0,
+        firstSpendAt: null,
         todaySpend: { day: "", amount: 0 },
         entryCount: 0,
       };
@@ -80,7 +95,60 @@ export function createWalletsRepo(store: DocumentStore): WalletsRepo {
         return { ...after, id, version: version + 1 };
       });
     },
+    async completeOldRecords() {
+      let wallets = 0;
+      let teams = 0;
+      for (let after: string | null = null, first = true; first || after; first = false) {
+        const page: Awaited<ReturnType<typeof store.query<WalletData>>> = await store.query<WalletData>(C, { limit: 200, after });
+        for (const w of page.items) if (w.spend === undefined && (await completeWalletFigures(store, w.id))) wallets += 1;
+        after = page.next;
+      }
+      for (let after: string | null = null, first = true; first || after; first = false) {
+        const page: Awaited<ReturnType<typeof store.query<TeamData>>> = await store.query<TeamData>(COLLECTIONS.team, { limit: 200, after });
+        for (const t of page.items) if (t.totals === undefined && (await completeTeamTotals(store, t.id))) teams += 1;
+        after = page.next;
+      }
+      return { wallets, teams };
+    },
   };
+}
+
+/**
+ * A wallet stored before ADR 41: its spend, funding and first spend time from its whole ledger,
+ * written when no entry came in meanwhile (else left for the next run). True when written.
+ */
+async function completeWalletFigures(store: DocumentStore, walletId: string): Promise<boolean> {
+  const entries: (StoredEntry & { id: string })[] = [];
+  for (let after: string | null = null, first = true; first || after; first = false) {
+    const page: Awaited<ReturnType<typeof store.query<StoredEntry>>> = await store.query<StoredEntry>(COLLECTIONS.walletTransaction, {
+      where: [["walletId", "==", walletId]],
+      orderBy: { field: "sortKey", direction: "asc" },
+      limit: 500,
+      after,
+    });
+    entries.push(...page.items);
+    after = page.next;
+  }
+  const figures = spendFiguresOf(entries, isSettlementEntry);
+  return store.transaction(async (tx) => {
+    const wallet = await tx.get<WalletData>(COLLECTIONS.wallet, walletId);
+    if (!wallet || wallet.spend !== undefined || wallet.entryCount !== entries.length) return false;
+    tx.update<WalletData>(COLLECTIONS.wallet, walletId, figures);
+    return true;
+  });
+}
+
+/** A team stored with its money added up across currencies: its totals per currency from its wallets. True when written. */
+async function completeTeamTotals(store: DocumentStore, teamId: string): Promise<boolean> {
+  const { items } = await store.query<WalletData>(COLLECTIONS.wallet, { where: [["teamId", "==", teamId]], limit: 500 });
+  return store.transaction(async (tx) => {
+    const team = await tx.get<TeamData>(COLLECTIONS.team, teamId);
+    if (!team || team.totals !== undefined) return false;
+    const wallets = (await Promise.all(items.map((w) => tx.get<WalletData>(COLLECTIONS.wallet, w.id)))).filter((w): w is WalletData & { id: string; version: number } => !!w && w.teamId === teamId);
+    const totals = teamTotalsOf(wallets);
+    tx.update<TeamData>(COLLECTIONS.team, teamId, { totals, balance: balanceSortKey(totals) });
+    return true;
+  });
 }
 
 /** Entry ids derive from the idempotency key, so a second submission finds the first entry. */
@@ -114,11 +182,14 @@ export interface EntryToPost {
   settlement?: boolean;
   /** Further wallet fields written with the entry (the settlement's today's spend). */
   walletPatch?: Patch<WalletData>;
+  /** The entry a reversal cancels (with reversalOf): whether it was a credit or a settlement (ADR 41). */
+  reverses?: Pick<LedgerEntryData, "type" | "by" | "reference">;
 }
 
 /**
  * Posts one entry inside the caller's transaction (reads first, then writes): the entry, the
- * wallet's totals, balanceUpdated, firstDebitAt and entry count, and its team's totals.
+ * wallet's totals, balanceUpdated, firstDebitAt and entry count, its spend figures (ADR 41), and
+ * its team's totals in the wallet's currency.
  */
 export async function postInTransaction(tx: TransactionContext, input: EntryToPost, now: Date): Promise<PostEntryResult> {
   const E = COLLECTIONS.walletTransaction;
@@ -154,16 +225,29 @@ export async function postInTransaction(tx: TransactionContext, input: EntryToPo
     sortKey: sortKey(at, seq),
   };
   tx.create<StoredEntry>(E, input.id, entry);
-  const walletPatch: Patch<WalletData> = { ...input.walletPatch, ...totals, balanceUpdated: at, entryCount: seq, updated: at };
+  // A wallet stored before ADR 41 gets its spend figures from its whole ledger (completeOldRecords).
+  const figures =
+    wallet.spend === undefined
+      ? {}
+      : spendFiguresAfter(
+          wallet,
+          {
+            type: input.type,
+            amount: input.amount,
+            settlement: !!input.settlement,
+            reverses: input.reversalOf && input.reverses ? { type: input.reverses.type, settlement: isSettlementEntry(input.reverses) } : null,
+          },
+          at,
+        );
+  const walletPatch: Patch<WalletData> = { ...input.walletPatch, ...totals, ...figures, balanceUpdated: at, entryCount: seq, updated: at };
   if (input.type === "debit" && !wallet.firstDebitAt) walletPatch.firstDebitAt = at;
   tx.update<WalletData>(COLLECTIONS.wallet, wallet.id, walletPatch);
-  if (team) {
-    tx.update<TeamData>(COLLECTIONS.team, team.id, {
-      balance: team.balance + (totals.balance - wallet.balance),
-      credit: team.credit + (totals.credit - wallet.credit),
-    });
+  // A team stored before per-currency totals gets them from its wallets (completeOldRecords).
+  if (team && team.totals !== undefined) {
+    const teamTotals = addToTeamTotals(team.totals, wallet.currency, { balance: totals.balance - wallet.balance, credit: totals.credit - wallet.credit });
+    tx.update<TeamData>(COLLECTIONS.team, team.id, { totals: teamTotals, balance: balanceSortKey(teamTotals) });
   }
-  const updatedWallet = { ...wallet, ...(input.walletPatch as Partial<WalletData>), ...totals, balanceUpdated: at, entryCount: seq, updated: at, version: wallet.version + 1 };
+  const updatedWallet = { ...wallet, ...(input.walletPatch as Partial<WalletData>), ...totals, ...figures, balanceUpdated: at, entryCount: seq, updated: at, version: wallet.version + 1 };
   if (walletPatch.firstDebitAt) updatedWallet.firstDebitAt = at;
   return { ok: true, entry: { ...entry, id: input.id, version: 1 }, wallet: updatedWallet, duplicate: false };
 }
@@ -194,6 +278,7 @@ export function createLedgerRepo(store: DocumentStore): LedgerRepo {
             realBy,
             id: entryId(walletId, `reversal:${originalId}`),
             reversalOf: originalId,
+            reverses: original,
           },
           now,
         );
