@@ -95,6 +95,7 @@ describe("the demo's demand", () => {
     // The total spend is the history's cost, to the cent, and so are the wallet's debits.
     expect(campaign.spend).toBe(total);
     expect(wallet.debit).toBe(total);
+    expect(wallet.spend).toBe(total);
     expect(wallet.balance).toBe(wallet.credit - total);
     expect(campaign.spend).toBeLessThan(campaign.pacingTotal!);
     // One settlement entry a day, dated on the day it pays for, after the funding.
@@ -105,6 +106,7 @@ describe("the demo's demand", () => {
     const credit = items.find((e) => e.type === "credit")!;
     expect(debits.every((e) => e.at > credit.at)).toBe(true);
     expect(Date.parse(wallet.firstDebitAt!)).toBeLessThan(Date.now() - 13 * 86_400_000);
+    expect(wallet.firstSpendAt).toBe(wallet.firstDebitAt);
   });
 
   it("spreads each day over the hours shoppers come, on the campaign's products", async () => {

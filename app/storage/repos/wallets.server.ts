@@ -234,7 +234,8 @@ export async function postInTransaction(tx: TransactionContext, input: EntryToPo
           {
             type: input.type,
             amount: input.amount,
-            settlement: !!input.settlement,
+            // The settlement's own postings, and the system's settlement entries posted otherwise (the demo's history).
+            settlement: !!input.settlement || isSettlementEntry(input),
             reverses: input.reversalOf && input.reverses ? { type: input.reverses.type, settlement: isSettlementEntry(input.reverses) } : null,
           },
           at,
