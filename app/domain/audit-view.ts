@@ -138,6 +138,7 @@ const CENTS: Record<string, ReadonlySet<string>> = {
 const REFERENCES: Record<string, keyof AuditNames> = {
   team: "teams",
   teamId: "teams",
+  teamIds: "teams",
   wallet: "wallets",
   walletId: "wallets",
   campaign: "campaigns",
@@ -167,8 +168,14 @@ function labelOf(vocabulary: "placement" | "slot", code: string, ctx: Ctx): stri
   return (vocabulary === "placement" ? ctx.words.placement?.(code) : ctx.words.slot?.(code)) ?? code;
 }
 
-/** Fields never worth a line: derived search keys. */
-const HIDDEN_FIELDS: ReadonlySet<string> = new Set(["nameLower", "searchTokens", "emailLower", "labelLower"]);
+/**
+ * Fields never worth a line: derived search keys, and a user's internal fields (password hashes,
+ * the session epoch, the second factor's secret, codes and flags, the last refresh token).
+ */
+const HIDDEN_FIELDS: ReadonlySet<string> = new Set([
+  "nameLower", "searchTokens", "emailLower", "labelLower",
+  "passwordHash", "passwordHistory", "sessionEpoch", "totpSecret", "recoveryCodeHashes", "totpLastStep", "secondFactorExempt", "last_refresh_token",
+]);
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -312,6 +319,7 @@ export function auditReferences(entries: readonly AuditEntry[]): Record<keyof Au
   const visit = (field: string, value: unknown) => {
     const kind = REFERENCES[field];
     if (kind && typeof value === "string" && value) refs[kind].add(value);
+    if (kind && Array.isArray(value)) for (const id of value) if (typeof id === "string" && id) refs[kind].add(id);
     if (field === "roleByTeam" && value && typeof value === "object") for (const id of Object.keys(value)) refs.teams.add(id);
   };
   for (const e of entries) {
