@@ -48,6 +48,8 @@ import enCatalogImport from "../../locales/en-GB/catalogImport.json";
 import frCatalogImport from "../../locales/fr/catalogImport.json";
 import enImageHosts from "../../locales/en-GB/imageHosts.json";
 import frImageHosts from "../../locales/fr/imageHosts.json";
+import enTitles from "../../locales/en-GB/titles.json";
+import frTitles from "../../locales/fr/titles.json";
 import { i18nConfig } from "~/i18n";
 
 export const resources = {
@@ -76,6 +78,7 @@ export const resources = {
     pickers: enPickers,
     catalogImport: enCatalogImport,
     imageHosts: enImageHosts,
+    titles: enTitles,
   },
   fr: {
     common: frCommon,
@@ -102,6 +105,7 @@ export const resources = {
     pickers: frPickers,
     catalogImport: frCatalogImport,
     imageHosts: frImageHosts,
+    titles: frTitles,
   },
 } as const;
 

@@ -25,11 +25,15 @@ test.describe("a wallet in French", () => {
     await shell.chooseLanguage(en("languages.fr"));
     try {
       await expect(page.getByRole("heading", { level: 2, name: wfr("list.title"), exact: true })).toBeVisible();
+      // The browser tab and the list speak French too: "d'Acme Brand", elided.
+      await expect(page).toHaveTitle("Portefeuilles · Console publicitaire");
+      await expect(page.getByRole("table", { name: "Portefeuilles d'Acme Brand" })).toBeVisible();
       const createForm = page.locator("#create-wallet-form");
       await page.getByText(wfr("create.title"), { exact: true }).click();
       await createForm.getByLabel(wfr("fields.label"), { exact: true }).fill(label);
       await submitAndWait(page, "/teams/acme-brand/wallets", () => createForm.getByRole("button", { name: wfr("create.submit") }).click());
       await expect(page.getByRole("heading", { level: 2, name: label, exact: true })).toBeVisible();
+      await expect(page).toHaveTitle(`${label} · Console publicitaire`);
 
       const post = page.getByRole("region", { name: wfr("entry.title") });
       await post.getByLabel(wfr("fields.amount", { currency: "EUR" }), { exact: true }).fill("100,00");
