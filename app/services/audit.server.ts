@@ -45,7 +45,7 @@ const VALUE_KEYS: Record<string, Record<string, string>> = {
   },
   team: { status: "teams:status", account_type: "teams:accountTypes" },
   wallet: { status: "wallets:status" },
-  user: { status: "users:statuses", role: "common:roles", type: "common:accountTypes", locale: "common:languages" },
+  user: { status: "users:statuses", "preferences.theme": "common:themes", role: "common:roles", type: "common:accountTypes", locale: "common:languages" },
   invitation: { role: "common:roles" },
   report: { frequency: "reports:frequencies", format: "reports:formats" },
 };

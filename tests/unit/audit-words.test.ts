@@ -43,6 +43,7 @@ const names: AuditNames = { teams: new Map([["acme-brand", "Acme Brand"]]), camp
 function userCreated(): AuditEntry {
   const after: Record<string, unknown> = {
     email: "sam@example.com", status: "active", teamIds: ["acme-brand"], roleByTeam: { "acme-brand": "ADMIN" },
+    preferences: { theme: "dark" },
     passwordHash: "[redacted]", passwordHistory: "[redacted]", sessionEpoch: 0, secondFactorExempt: false, totpSecret: "[redacted]",
     recoveryCodeHashes: "[redacted]", totpLastStep: 12, last_refresh_token: "abc", emailLower: "sam@example.com", searchTokens: ["sam"],
   };
@@ -68,11 +69,13 @@ describe("Activity's words", () => {
     it(`hides a user's internal fields and shows teams by name and the status as elsewhere, ${locale}`, async () => {
       const t = await getFixedT(locale);
       const view = presentAuditEntry(userCreated(), { locale, currency: "EUR", timeZone: "Europe/Paris" }, names, auditWords(t));
-      expect(view.changes.map((c) => c.field).sort()).toEqual(["email", "roleByTeam", "status", "teamIds"]);
+      expect(view.changes.map((c) => c.field).sort()).toEqual(["email", "preferences", "roleByTeam", "status", "teamIds"]);
       const shown = Object.fromEntries(view.changes.map((c) => [c.field, c.after.text]));
       expect(shown.teamIds).toBe("Acme Brand");
       expect(shown.status).toBe(t("users:statuses.active"));
       expect(shown.status).not.toBe("active");
+      expect(shown.preferences).toContain(t("common:themes.dark"));
+      expect(shown.preferences).not.toContain("dark");
     });
   }
 });
