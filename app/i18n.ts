@@ -8,7 +8,7 @@ export const i18nConfig = {
   fallbackLng: FALLBACK_LOCALE,
   defaultNS: "common",
   /** One namespace per area, so areas can be translated (and edited) independently. */
-  ns: ["common", "teams", "wallets", "users", "campaigns", "campaignList", "campaignEditor", "campaignTargeting", "campaignProducts", "retailer", "media", "metrics", "operators", "catalog", "sso", "reports", "profile", "secondFactor", "campaignProductPicker", "campaignKeywords", "quickBuilder", "pickers", "catalogImport", "imageHosts", "campaignPreview"],
+  ns: ["common", "teams", "wallets", "users", "campaigns", "campaignList", "campaignEditor", "campaignTargeting", "campaignProducts", "retailer", "media", "metrics", "operators", "catalog", "sso", "reports", "profile", "secondFactor", "campaignProductPicker", "campaignKeywords", "quickBuilder", "pickers", "catalogImport", "imageHosts", "campaignPreview", "titles"],
   interpolation: {
     escapeValue: false,
     /** `{{value, name}}`: the formats of app/domain (e.g. French "de" elided: `{{team, de}}`); `{{count, number}}` groups digits in the language's way. */

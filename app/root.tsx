@@ -23,13 +23,14 @@ import { toSessionUser } from "~/services/users.server";
 import { unreadCount } from "~/services/notifications.server";
 import stylesUrl from "~/styles/app.css";
 import { useNonce } from "~/utils/nonce-provider";
+import { pageTitle } from "~/utils/page-title";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesUrl },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export const meta: MetaFunction = () => [{ title: "Ads console" }];
+export const meta: MetaFunction<typeof loader> = ({ matches }) => pageTitle(matches);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ user, mustEnrol }, { toast, headers: toastHeaders }, config, locale] = await Promise.all([

@@ -159,6 +159,7 @@ const CENTS: Record<string, ReadonlySet<string>> = {
 const REFERENCES: Record<string, keyof AuditNames> = {
   team: "teams",
   teamId: "teams",
+  teamIds: "teams",
   wallet: "wallets",
   walletId: "wallets",
   campaign: "campaigns",
@@ -189,8 +190,14 @@ function labelOf(vocabulary: "placement" | "slot", code: string, ctx: Ctx): stri
   return (vocabulary === "placement" ? ctx.words.placement?.(code) : ctx.words.slot?.(code)) ?? code;
 }
 
-/** Fields never worth a line: derived search keys. */
-const HIDDEN_FIELDS: ReadonlySet<string> = new Set(["nameLower", "searchTokens", "emailLower", "labelLower"]);
+/**
+ * Fields never worth a line: derived search keys, and a user's internal fields (password hashes,
+ * the session epoch, the second factor's secret, codes and flags, the last refresh token).
+ */
+const HIDDEN_FIELDS: ReadonlySet<string> = new Set([
+  "nameLower", "searchTokens", "emailLower", "labelLower",
+  "passwordHash", "passwordHistory", "sessionEpoch", "totpSecret", "recoveryCodeHashes", "totpLastStep", "secondFactorExempt", "last_refresh_token",
+]);
 /** A campaign's fields never recorded (older entries may hold some): not a reader's concern. */
 const HIDDEN_CAMPAIGN_FIELDS: ReadonlySet<string> = new Set(UNAUDITED_CAMPAIGN_FIELDS);
 

@@ -12,8 +12,9 @@ import { requireUser } from "~/http/auth.server";
 import { campaignEditable, generalSection, requireCampaign, updateGeneral } from "~/services/campaigns/campaigns.server";
 import { getRequestLocale } from "~/http/i18n.server";
 import { useIsPending } from "~/utils/misc";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "General · Campaign · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "general", "campaign");
 
 /** The General section: name, dates, wallet, type; what is still missing before activation. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

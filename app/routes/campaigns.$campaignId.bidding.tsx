@@ -13,8 +13,9 @@ import { getRequestLocale } from "~/http/i18n.server";
 import { splitMessage } from "~/domain/message";
 import { useIsPending } from "~/utils/misc";
 import { labelDefault, placementLabelKey } from "~/domain/placement-labels";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Bidding · Campaign · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "bidding", "campaign");
 
 const MIN_BID_KEY = "campaigns:bidding.minBid";
 /** The name of the Bidding form's 'Apply min bid' button (present in the form data when it was pressed). */

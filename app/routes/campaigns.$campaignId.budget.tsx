@@ -15,8 +15,9 @@ import { getRequestLocale } from "~/http/i18n.server";
 import { useIsPending } from "~/utils/misc";
 import { TableWrap } from "~/components/table-wrap";
 import { labelDefault, placementLabelKey } from "~/domain/placement-labels";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Budget and pacing · Campaign · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "budget", "campaign");
 
 /** The Budget section: total, daily, per placement and per device budgets, and the pacing view. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

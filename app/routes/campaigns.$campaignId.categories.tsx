@@ -43,8 +43,9 @@ import {
 } from "~/services/campaigns/keywords.server";
 import { searchCampaignCategories } from "~/services/campaigns/category-picker.server";
 import { dateTimeFormat } from "~/domain/intl";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Categories · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "categories");
 
 /**
  * The campaign's categories (product-list pages and hubs) and product categories (product pages),

@@ -29,8 +29,9 @@ import { requireCampaign, type SaveResult } from "~/services/campaigns/campaigns
 import { readCampaignAssetForm } from "~/http/multipart.server";
 import { savedReply } from "~/http/campaigns.server";
 import { labelDefault, placementLabelKey } from "~/domain/placement-labels";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Banners and creative · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "creative");
 
 const IMAGE_ACCEPT = IMAGE_TYPES.join(",");
 const VIDEO_ACCEPT = VIDEO_TYPES.join(",");

@@ -7,8 +7,9 @@ import { AuditChanges } from "~/components/audit";
 import { historyPage } from "~/services/campaigns/history.server";
 import { campaignViewContext, requireCampaign } from "~/services/campaigns/campaigns.server";
 import { getRequestLocale } from "~/http/i18n.server";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "History · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "history");
 
 /** Every recorded change of the campaign, newest first, a page at a time (cursor in the URL). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -47,8 +47,9 @@ import {
   targetsSection,
   titleOf,
 } from "~/services/campaigns/keywords.server";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Keywords · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "keywords");
 
 /** The campaign's keywords (a page of them, filtered by ?q=), with the period's figures (?period=…). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -54,8 +54,9 @@ import { PeriodForm, periodProps, useFigureFormat } from "~/components/metrics/s
 import { CAMPAIGN_PRESETS, campaignPresetContext, periodFromSearch } from "~/domain/metrics/periods";
 import type { Derived } from "~/domain/metrics/metrics";
 import { retailerTimeZone } from "~/services/retailer-settings.server";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Products · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "products");
 
 /** The campaign's products, in display order (position, then availability). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

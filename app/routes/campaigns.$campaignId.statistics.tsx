@@ -15,8 +15,9 @@ import { retailerTimeZone } from "~/services/retailer-settings.server";
 import { dateTimeFormat } from "~/domain/intl";
 import { TableWrap } from "~/components/table-wrap";
 import { labelDefault, placementLabelKey, slotLabelKey } from "~/domain/placement-labels";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Statistics · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "statistics");
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Campaign");

@@ -23,8 +23,9 @@ import { targetingView, updateTargeting } from "~/services/campaigns/targeting.s
 import { getRequestLocale } from "~/http/i18n.server";
 import { useIsPending } from "~/utils/misc";
 import { labelDefault, placementLabelKey, slotLabelKey } from "~/domain/placement-labels";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Targeting · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "targeting");
 
 /**
  * Devices, frequency capping, placements and slots, and dayparting of a campaign, with beside the

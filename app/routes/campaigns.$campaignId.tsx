@@ -16,8 +16,9 @@ import { getRequestLocale } from "~/http/i18n.server";
 import { getFixedT } from "~/services/i18n.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { useByName } from "~/components/by-name";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.campaign.name ?? "Campaign"} · Ads console` }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data ? { name: data.campaign.name } : "campaign");
 
 /** The editor's frame: the campaign (404 outside the user's scope), its header, actions and sections. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

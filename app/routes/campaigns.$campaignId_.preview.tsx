@@ -1,3 +1,4 @@
+import { pageTitle } from "~/utils/page-title";
 import { redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useParams, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -13,7 +14,7 @@ import previewStyles from "~/styles/campaign-preview.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: previewStyles }];
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.campaign.name ?? "Preview"} · Ads console` }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => (data ? pageTitle(matches, "preview", { name: data.campaign.name }) : pageTitle(matches, "preview"));
 
 /**
  * The campaign as shoppers would see it (read only), for anyone who may read the campaign: 404

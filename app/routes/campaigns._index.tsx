@@ -3,8 +3,9 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { CampaignListScreen, type CampaignListActionView } from "~/components/campaigns/list-screen";
 import { requireUser } from "~/http/auth.server";
 import { campaignListAction, campaignListLoader } from "~/http/campaign-list.server";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Campaigns · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "campaigns");
 
 /**
  * Every campaign the user may see (suppliers: their teams'): filters, search, sort, columns and

@@ -4,8 +4,9 @@ import { CampaignFiltersScreen } from "~/components/campaigns/list-screen";
 import { parseListState } from "~/domain/campaigns/list";
 import { requireUser } from "~/http/auth.server";
 import { campaignFiltersPage } from "~/services/campaigns/list.server";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Statuses and columns · Campaigns · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "columns", "campaigns");
 
 /**
  * The campaign list's filter form with its statuses, columns and period (ADR 25): the list page

@@ -11,8 +11,9 @@ import { requireUser } from "~/http/auth.server";
 import { statusOf } from "~/http/reply.server";
 import { useRootData } from "~/root";
 import { browseCatalog, parseCatalogFilters } from "~/services/catalog.server";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Catalog · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "catalog");
 
 /** The retailer's products (operators and retailer staff): search, filters and page in the URL. */
 export async function loader({ request }: LoaderFunctionArgs) {

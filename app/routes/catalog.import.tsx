@@ -14,8 +14,9 @@ import { orThrow, reply, replyInvalid } from "~/http/reply.server";
 import { importCatalogFeed, recentCatalogImports } from "~/services/catalog-import.server";
 import { formatDateTime } from "~/utils/format";
 import { useIsPending } from "~/utils/misc";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Catalog import · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "catalogImport");
 
 /** The catalog import (operators: the right to update the catalog); others are not authorized. The latest imports are listed. */
 export async function loader({ request }: LoaderFunctionArgs) {

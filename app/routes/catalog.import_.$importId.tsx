@@ -11,8 +11,9 @@ import { requireUser } from "~/http/auth.server";
 import { orThrow } from "~/http/reply.server";
 import { getCatalogImport } from "~/services/catalog-import.server";
 import { formatDateTime } from "~/utils/format";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Catalog import · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "catalogImport");
 
 /** How often the page asks again while the import is under way (JavaScript on; without it, the Refresh link). */
 const POLL_MS = 1_500;

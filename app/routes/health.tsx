@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuditChanges } from "~/components/audit";
@@ -18,6 +18,10 @@ import { zoneWords } from "~/domain/schedule";
  * campaign or by wallet; and the scheduled work with its outcomes (paged by `work` in the URL);
  * names, money and times as people read them.
  */
+import { pageTitle } from "~/utils/page-title";
+
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "activity");
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Health");
   const params = new URL(request.url).searchParams;

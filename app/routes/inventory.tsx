@@ -9,8 +9,9 @@ import { requireUser } from "~/http/auth.server";
 import { statusOf } from "~/http/reply.server";
 import { useRootData } from "~/root";
 import { readInventory } from "~/services/catalog.server";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Inventory · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "inventory");
 
 /** What advertisers can buy (operators and retailer staff): page types and their slots, and the demand for keywords and categories. */
 export async function loader({ request }: LoaderFunctionArgs) {

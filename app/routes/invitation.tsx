@@ -12,6 +12,7 @@ import { getRequestLocale } from "~/http/i18n.server";
 import { acceptAsUser, acceptWithNewAccount, describeInvitation } from "~/services/invitations.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { useIsPending } from "~/utils/misc";
+import { pageTitle } from "~/utils/page-title";
 
 /** Public: the link of the invitation e-mail lands here (/invitation?token=…). */
 export const handle = { layout: "full" };
@@ -157,6 +158,6 @@ export default function InvitationRoute() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Invitation · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "invitation");
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -13,6 +13,7 @@ import { reply, replyInvalid } from "~/http/reply.server";
 import { useIsPending } from "~/utils/misc";
 import { SsoSignIn } from "~/components/sso-sign-in";
 import { ssoOffered } from "~/services/sso/settings.server";
+import { pageTitle } from "~/utils/page-title";
 
 export const handle = { layout: "full", name: "auth-login" };
 
@@ -87,6 +88,6 @@ export default function LoginRoute() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Sign in · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "signIn");
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

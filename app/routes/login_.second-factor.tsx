@@ -18,6 +18,7 @@ import { readPending } from "~/http/second-factor.server";
 import { getSession } from "~/http/session.server";
 import { getStorage } from "~/services/storage.server";
 import { useIsPending } from "~/utils/misc";
+import { pageTitle } from "~/utils/page-title";
 
 export const handle = { layout: "full", name: "auth-second-factor" };
 
@@ -100,6 +101,6 @@ export default function SecondFactorRoute() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Two-step verification · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "secondFactor");
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -8,8 +8,9 @@ import { requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
 import { orThrow, reply, validOrThrow } from "~/http/reply.server";
 import { markAllNotificationsRead, markNotificationRead, notificationCentre } from "~/services/notifications.server";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Notifications · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "notifications");
 
 /** The signed-in user's own notifications, newest first, dates in their time zone. */
 export async function loader({ request }: LoaderFunctionArgs) {

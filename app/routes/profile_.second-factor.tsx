@@ -33,6 +33,7 @@ import {
   secondFactorStatus,
 } from "~/services/second-factor.server";
 import { useIsPending } from "~/utils/misc";
+import { pageTitle } from "~/utils/page-title";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -264,6 +265,6 @@ export default function SecondFactorProfileRoute() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Two-step verification · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "secondFactor");
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

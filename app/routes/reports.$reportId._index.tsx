@@ -13,8 +13,9 @@ import { getRequestLocale } from "~/http/i18n.server";
 import { orThrow, reply, replyInvalid, validOrThrow } from "~/http/reply.server";
 import { deleteReport, reportForEdit, runReportNow, saveReport } from "~/services/reports.server";
 import { useIsPending } from "~/utils/misc";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Report · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "report");
 
 const reportIdOf = (id: string | undefined) => (!id || id === "new" ? null : id);
 

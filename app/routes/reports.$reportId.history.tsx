@@ -7,8 +7,9 @@ import { requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
 import { orThrow } from "~/http/reply.server";
 import { reportHistory } from "~/services/reports.server";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Report history · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "reportHistory");
 
 /** The runs of a report, newest first: status, period, rows, the file while it lasts. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -6,8 +6,9 @@ import { requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
 import { orThrow } from "~/http/reply.server";
 import { listReports } from "~/services/reports.server";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Reports · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "reports");
 
 /** The reports the user may see (everyone's for operators and retailer admins, else their own). */
 export async function loader({ request }: LoaderFunctionArgs) {

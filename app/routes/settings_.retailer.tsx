@@ -46,6 +46,7 @@ import { labelDefault, placementLabelKey, slotLabelKey } from "~/domain/placemen
 import { SsoSettingsLink } from "~/components/sso-settings-link";
 import { ImageHostsSchema, saveImageHostsIntent } from "~/forms/image-hosts";
 import { readImageHostsForEdit, updateImageHosts } from "~/services/image-hosts.server";
+import { pageTitle } from "~/utils/page-title";
 
 const PATH = "/settings/retailer";
 
@@ -125,7 +126,7 @@ async function replySettings<F extends "save" | "reset" | "floors">(
   });
 }
 
-export const meta: MetaFunction = () => [{ title: "Retailer settings · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "retailer");
 
 export default function RetailerSettingsRoute() {
   const { t, i18n } = useTranslation("retailer");

@@ -10,6 +10,7 @@ import { requirePermission, requireUser } from "~/http/auth.server";
 import { reply, replyInvalid, unknownIntent } from "~/http/reply.server";
 import { readSsoSettingsForEdit, updateSsoSettings } from "~/services/sso/settings.server";
 import { formatDateTime } from "~/utils/format";
+import { pageTitle } from "~/utils/page-title";
 
 const PATH = "/settings/retailer/sso";
 
@@ -35,7 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
-export const meta: MetaFunction = () => [{ title: "Single sign-on · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "sso");
 
 export default function SsoSettingsRoute() {
   const { t } = useTranslation("sso");

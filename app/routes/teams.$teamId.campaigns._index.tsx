@@ -4,8 +4,9 @@ import { CampaignListScreen, type CampaignListActionView } from "~/components/ca
 import { requireUser } from "~/http/auth.server";
 import { campaignListAction, campaignListLoader } from "~/http/campaign-list.server";
 import { requireVisibleTeam } from "~/http/scope.server";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Campaigns · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "campaigns");
 
 /** A team's Campaigns tab (the spec's /campaigns/team-{id} leads here): the list, on this team only. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

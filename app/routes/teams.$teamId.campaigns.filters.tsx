@@ -5,8 +5,9 @@ import { parseListState } from "~/domain/campaigns/list";
 import { requireUser } from "~/http/auth.server";
 import { requireVisibleTeam } from "~/http/scope.server";
 import { campaignFiltersPage } from "~/services/campaigns/list.server";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Statuses and columns · Campaigns · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "columns", "campaigns");
 
 /** A team's Campaigns tab's filter form with statuses, columns and period (see campaigns.filters.tsx). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

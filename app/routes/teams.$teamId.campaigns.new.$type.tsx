@@ -14,8 +14,9 @@ import { getRetailerSettings } from "~/services/retailer-settings.server";
 import { requireVisibleTeam } from "~/http/scope.server";
 import { reply, replyInvalid } from "~/http/reply.server";
 import { useIsPending } from "~/utils/misc";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "New campaign · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "newCampaign");
 export const handle = { routeName: "campaign-new" };
 
 /** Creating a campaign for a team (route name campaign-new): a draft, then the editor. */

@@ -18,8 +18,9 @@ import { categoryNames, createQuickCampaign, quickProducts, suggestedCategories,
 import { getRetailerSettings } from "~/services/retailer-settings.server";
 import { retailerSettings as walletRetailerSettings } from "~/services/wallets.server";
 import { useIsPending } from "~/utils/misc";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Quick campaign · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "quick");
 export const handle = { routeName: "campaign-quick" };
 
 /**

@@ -24,6 +24,7 @@ import { reply, replyInvalid, unknownIntent, validOrThrow } from "~/http/reply.s
 import { requireVisibleTeam } from "~/http/scope.server";
 import { changeMemberRole, listTeamMembers, removeMember } from "~/services/users-admin.server";
 import { formatDateTime } from "~/utils/format";
+import { pageTitle } from "~/utils/page-title";
 
 /** Team managers (retailer ADMIN, operator) and the team's ADMINs manage its members. */
 async function authorize(request: Request, teamId: string | undefined) {
@@ -334,6 +335,6 @@ export default function TeamMembersRoute() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Members · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "members");
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -19,8 +19,9 @@ import { ExportLink, FiguresTable, Freshness, KpiTiles, MixedCurrenciesNote, Per
 import { OVERVIEW_PRESETS as TEAM_PRESETS, periodFromSearch } from "~/domain/metrics/periods";
 import { retailerTimeZone } from "~/services/retailer-settings.server";
 import { teamWalletStatistics } from "~/services/wallet-statistics.server";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction = () => [{ title: "Wallets · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "wallets");
 
 /** The Wallets tab of a team: every wallet with its money and runway; team managers create. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

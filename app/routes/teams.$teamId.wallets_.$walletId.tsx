@@ -39,8 +39,9 @@ import {
 } from "~/services/wallets.server";
 import { cn } from "~/utils/misc";
 import { useByName } from "~/components/by-name";
+import { pageTitle } from "~/utils/page-title";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.wallet.label} · Ads console` : "Ads console" }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => (data ? pageTitle(matches, { name: data.wallet.label }) : pageTitle(matches, "wallets"));
 
 /**
  * The URL names of the wallet's statistics period (statsPeriod, statsFrom…): from and to are the

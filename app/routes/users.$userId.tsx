@@ -32,6 +32,7 @@ import { canResetSecondFactor } from "~/domain/second-factor";
 import { resetSecondFactorIntent, ResetSecondFactorSchema } from "~/forms/second-factor";
 import { resetSecondFactor } from "~/services/second-factor.server";
 import { formatDateTime } from "~/utils/format";
+import { pageTitle } from "~/utils/page-title";
 
 /** One user (/users/$userId): claims, team roles, disable or enable. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -386,6 +387,6 @@ export default function UserRoute() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "User · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "user");
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -7,6 +7,7 @@ import { UsersFilterSchema } from "~/forms/users";
 import { requireUser } from "~/http/auth.server";
 import { listUsersForAdmin } from "~/services/users-admin.server";
 import { formatDateTime } from "~/utils/format";
+import { pageTitle } from "~/utils/page-title";
 
 const FETCH_FAILED = { type: "error" as const, title: "users:errors.fetchFailed", description: "errors.errorOccurred" };
 
@@ -121,6 +122,6 @@ export default function UsersRoute() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Users · Ads console" }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "users");
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-boundary";

@@ -25,10 +25,13 @@ const VALUE_KEYS: Record<string, Record<string, string>> = {
     devices: "campaignTargeting:devices",
     "capping.type": "campaignTargeting:capping.types",
     "teamInfo.account_type": "teams:accountTypes",
+    availability: "catalog:availability",
+    party: "catalog:party",
+    "selectedWallet.status": "wallets:status",
   },
   team: { status: "teams:status", account_type: "teams:accountTypes" },
   wallet: { status: "wallets:status" },
-  user: { role: "common:roles", type: "common:accountTypes", locale: "common:languages" },
+  user: { status: "users:statuses", "preferences.theme": "common:themes", role: "common:roles", type: "common:accountTypes", locale: "common:languages" },
   invitation: { role: "common:roles" },
   report: { frequency: "reports:frequencies", format: "reports:formats" },
 };
@@ -42,26 +45,44 @@ function humanise(field: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+const hasKey = (t: TFunction, key: string) => t(key, { defaultValue: "\u0000" }) !== "\u0000";
+
+/** The translation key of a field's label, or null when it has none (then it is made readable). */
+function fieldLabelKey(t: TFunction, entity: string, field: string): string | null {
+  const keys = [`common:activity.fields.${entity}.${field}`, `common:activity.fields.any.${field}`, ...(FIELD_NAMESPACES[entity] ?? []).map((ns) => `${ns}.${field}`)];
+  return keys.find((key) => hasKey(t, key)) ?? null;
+}
+
+/** The translation key of a key's label inside a record field, where it differs from the key's own. */
+function nestedLabelKey(t: TFunction, field: string, key: string): string | null {
+  if (field === "pacingDevices" && hasKey(t, `campaignEditor:budget.devices.${key}`)) return `campaignEditor:budget.devices.${key}`;
+  return [`common:activity.fields.nested.${field}_${key}`, `campaignProducts:history.nested.${field}.${key}`].find((name) => hasKey(t, name)) ?? null;
+}
+
+/** Whether a field (or a key inside it) has a translated label: what the locale tests check. */
+export function auditFieldLabelled(t: TFunction, entity: string, field: string, key?: string): boolean {
+  if (key === undefined) return (entity === "campaign" && PACING_PLACEMENT_OF.has(field)) || fieldLabelKey(t, entity, field) !== null;
+  return nestedLabelKey(t, field, key) !== null || fieldLabelKey(t, entity, key) !== null;
+}
+
 /** What had no label of its own and was shown from its code (tests/unit/campaign-history-labels.test.ts). */
 export type MissingLabel = { kind: "field" | "nested" | "action"; entity: string; name: string };
 
 export function auditWords(t: TFunction, onMissing?: (missing: MissingLabel) => void): AuditWords {
-  const has = (key: string) => t(key, { defaultValue: "\u0000" }) !== "\u0000";
+  const has = (key: string) => hasKey(t, key);
   const placement = (code: string) => t(placementLabelKey(code), labelDefault(code));
   return {
     field(entity, field) {
       const pacedPlacement = entity === "campaign" ? PACING_PLACEMENT_OF.get(field) : undefined;
       if (pacedPlacement) return t("campaignProducts:history.fields.pacingPlacement", { placement: placement(pacedPlacement) });
-      for (const key of [`common:activity.fields.${entity}.${field}`, `common:activity.fields.any.${field}`, ...(FIELD_NAMESPACES[entity] ?? []).map((ns) => `${ns}.${field}`)]) {
-        if (has(key)) return t(key, { currency: "" }).replace(/\s*\(\s*\)$/, "");
-      }
+      const key = fieldLabelKey(t, entity, field);
+      if (key) return t(key, { currency: "" }).replace(/\s*\(\s*\)$/, "");
       onMissing?.({ kind: "field", entity, name: field });
       return humanise(field);
     },
     nested(field, key) {
-      if (field === "pacingDevices" && has(`campaignEditor:budget.devices.${key}`)) return t(`campaignEditor:budget.devices.${key}`);
-      for (const name of [`common:activity.fields.nested.${field}_${key}`, `campaignProducts:history.nested.${field}.${key}`]) if (has(name)) return t(name);
-      return null;
+      const name = nestedLabelKey(t, field, key);
+      return name ? t(name) : null;
     },
     placement,
     slot: (code) => t(slotLabelKey(code), labelDefault(code)),
@@ -76,7 +97,10 @@ export function auditWords(t: TFunction, onMissing?: (missing: MissingLabel) => 
     },
     value(entity, field, value) {
       const ns = VALUE_KEYS[entity]?.[field];
-      return ns && has(`${ns}.${value}`) ? t(`${ns}.${value}`) : null;
+      if (!ns) return null;
+      // Stored as the feed had it ('in stock'), keyed as the catalog keys it ('in_stock').
+      const key = [value, value.trim().toLowerCase().replace(/[\s-]+/g, "_")].find((k) => has(`${ns}.${k}`));
+      return key ? t(`${ns}.${key}`) : null;
     },
     yes: t("common:common.yes"),
     no: t("common:common.no"),

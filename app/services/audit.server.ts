@@ -12,13 +12,13 @@ import {
   type ActivityFilter,
   type AuditNames,
 } from "~/domain/audit-view";
-import { auditWords } from "~/services/audit-words";
+import { auditFieldLabelled, auditWords } from "~/services/audit-words";
 import type { AuditEntry } from "~/domain/types";
 import { getFixedT } from "~/services/i18n.server";
 import { getStorage } from "~/services/storage.server";
 import { dateTimeFormat } from "~/domain/intl";
 
-export { auditWords };
+export { auditFieldLabelled, auditWords };
 
 export const ACTIVITY_PAGE_SIZE = 50;
 

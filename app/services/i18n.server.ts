@@ -50,6 +50,8 @@ import enCampaignPreview from "../../locales/en-GB/campaignPreview.json";
 import frCampaignPreview from "../../locales/fr/campaignPreview.json";
 import enImageHosts from "../../locales/en-GB/imageHosts.json";
 import frImageHosts from "../../locales/fr/imageHosts.json";
+import enTitles from "../../locales/en-GB/titles.json";
+import frTitles from "../../locales/fr/titles.json";
 import { i18nConfig } from "~/i18n";
 
 export const resources = {
@@ -79,6 +81,7 @@ export const resources = {
     catalogImport: enCatalogImport,
     imageHosts: enImageHosts,
     campaignPreview: enCampaignPreview,
+    titles: enTitles,
   },
   fr: {
     common: frCommon,
@@ -106,6 +109,7 @@ export const resources = {
     catalogImport: frCatalogImport,
     imageHosts: frImageHosts,
     campaignPreview: frCampaignPreview,
+    titles: frTitles,
   },
 } as const;
 

@@ -8,6 +8,7 @@ import path from "node:path";
 import { expect, test as base, type Browser, type BrowserContext, type Locator, type Page, type Request } from "@playwright/test";
 import { formKey, formsSubmittedBy } from "./nojs-forms";
 import type { E2EServer } from "./servers";
+import { withDe } from "../../app/domain/elision";
 
 // ---------------------------------------------------------------------------------------------
 // Demo accounts (seeded by SEED_DEMO_DATA=true, see app/services/seed.server.ts)
@@ -46,7 +47,12 @@ function loadTexts(locale: "en-GB" | "fr", ns = "common"): Texts {
   return (key, values = {}) => {
     const found = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], dict);
     if (typeof found !== "string") throw new Error(`No ${locale} ${ns} text for ${key}`);
-    return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? `{{${name}}}`));
+    // `{{name, de}}`: French "de" elided before the name, as app/i18n.ts formats it.
+    return found.replace(/\{\{(\w+)(?:,\s*(\w+))?\}\}/g, (_, name: string, format?: string) => {
+      const value = values[name];
+      if (value === undefined) return `{{${name}}}`;
+      return format === "de" ? withDe(String(value)) : String(value);
+    });
   };
 }
 
@@ -133,7 +139,8 @@ export class Shell {
     this.mainMenu = page.getByRole("navigation", { name: t("shell.mainMenu") });
     this.main = page.getByRole("main");
     const [before, after] = t("userMenu.label", { name: "\u0000" }).split("\u0000").map(escapeRegExp);
-    this.userMenuButton = page.getByLabel(new RegExp(`^${before}.+${after}$`));
+    // French elides "de" before a vowel: "Menu utilisateur d'Olivia" as well as "de Sam".
+    this.userMenuButton = page.getByLabel(new RegExp(`^${before!.replace(/de $/, "(?:de |d')")}.+${after}$`));
     this.userMenu = page.getByRole("group").filter({ has: this.userMenuButton });
     this.shortcutsDialog = page.getByRole("dialog", { name: t("shortcuts.title") });
   }

@@ -20,16 +20,20 @@ test.describe("a wallet in French", () => {
     test.slow();
     const { page, shell } = app;
     const french = new Shell(page, fr);
-    const label = `Portefeuille ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    // A label starting with a vowel: French elides "de" before it ("Transactions d'Épargne …").
+    const label = `Épargne ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     await page.goto("/teams/acme-brand/wallets");
     await shell.chooseLanguage(en("languages.fr"));
     try {
       await expect(page.getByRole("heading", { level: 2, name: wfr("list.title"), exact: true })).toBeVisible();
+      // The browser tab speaks French too.
+      await expect(page).toHaveTitle("Portefeuilles · Console publicitaire");
       const createForm = page.locator("#create-wallet-form");
       await page.getByText(wfr("create.title"), { exact: true }).click();
       await createForm.getByLabel(wfr("fields.label"), { exact: true }).fill(label);
       await submitAndWait(page, "/teams/acme-brand/wallets", () => createForm.getByRole("button", { name: wfr("create.submit") }).click());
       await expect(page.getByRole("heading", { level: 2, name: label, exact: true })).toBeVisible();
+      await expect(page).toHaveTitle(`${label} · Console publicitaire`);
 
       const post = page.getByRole("region", { name: wfr("entry.title") });
       await post.getByLabel(wfr("fields.amount", { currency: "EUR" }), { exact: true }).fill("100,00");
@@ -39,7 +43,7 @@ test.describe("a wallet in French", () => {
 
       const balance = page.getByRole("region", { name: wfr("page.money") }).locator(".wallet-balance strong");
       await expect(balance).toHaveText(/^100,00\s€$/);
-      await expect(page.getByRole("table", { name: /^Transactions de / }).getByRole("row").filter({ hasText: "FAC-100" })).toContainText(wfr("entry.types.credit"));
+      await expect(page.getByRole("table", { name: `Transactions d'${label}, les plus récentes d'abord` }).getByRole("row").filter({ hasText: "FAC-100" })).toContainText(wfr("entry.types.credit"));
     } finally {
       await french.chooseLanguage(fr("languages.en-GB"));
     }
