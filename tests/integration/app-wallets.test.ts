@@ -371,6 +371,29 @@ describe("reversing an entry", () => {
   });
 });
 
+describe("the 'insufficient funds' notification", () => {
+  it("tells the team's admins once when a manual debit to zero, then disabling the wallet, stops an active campaign", async () => {
+    const team = await storage().teams.create(makeTeamData({ name: `Funds Brand ${randomUUID().slice(0, 6)}` }), { by: "system" });
+    const admin = await app.createUser({ claims: { type: "supplier", role: "ADMIN" }, roleByTeam: { [team.id]: "ADMIN" } });
+    const wallet = await newWallet({ label: "Running dry", status: "active" }, team.id);
+    await storage().ledger.post(makePosting(wallet.id, { type: "credit", amount: 5000 }), new Date());
+    const campaign = await storage().campaigns.create({ ...makeCampaignData({ team: team.id, status: "active" }), wallet: wallet.id }, { by: "system" });
+    const told = async () => (await storage().notifications.list(admin.id, { limit: 50 })).items.filter((n) => n.type === "insufficientFunds");
+    expect(await told()).toHaveLength(0);
+
+    const debit = await walletAction("retailer.admin", wallet.id, { intent: "post-entry", idempotencyKey: randomUUID(), type: "debit", amount: "50.00", reference: "REFUND-1" }, team.id);
+    expect(debit.status).toBe(302);
+    expect((await storage().campaigns.getOne(campaign.id))!.insufficient_funds).toBe(true);
+    expect(await told()).toHaveLength(1);
+
+    // Still flagged: disabling the wallet now tells nobody again.
+    const current = await fresh(wallet.id);
+    const disabled = await walletAction("retailer.admin", wallet.id, { intent: "update-wallet", version: String(current.version), label: current.label, currency: "EUR", status: "disabled" }, team.id);
+    expect(disabled.status).toBe(302);
+    expect(await told()).toHaveLength(1);
+  });
+});
+
 describe("editing a wallet", () => {
   it("saves the settings; a stale version is a conflict that keeps the input", async () => {
     const wallet = await newWallet({ label: "Editable" });
