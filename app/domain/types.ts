@@ -125,6 +125,8 @@ export interface TeamData {
   liveCampaigns: number;
   created: string;
   updated: string;
+  /** The record version the last edit of its editable fields produced (money totals and counters also raise the version, and must not make an edit stale). */
+  settingsSavedAtVersion?: number;
 }
 export type Team = TeamData & DocMeta;
 
@@ -147,6 +149,8 @@ export interface WalletData {
   tags: string[];
   created: string;
   updated: string;
+  /** The record version the last edit of its editable fields produced (money totals and counters also raise the version, and must not make an edit stale). */
+  settingsSavedAtVersion?: number;
   balanceUpdated: string | null;
   /** The first debit (the spec's "first event"), the start of the runway's average. */
   firstDebitAt: string | null;

@@ -408,6 +408,28 @@ describe("editing a wallet", () => {
     expect((await fresh(wallet.id)).label).toBe("Edited");
   });
 
+  it("saves settings loaded before a settlement (postings never conflict); a second editor of the same version is refused", async () => {
+    const wallet = await newWallet({ label: "Busy wallet", dailyBudget: 10_000 });
+    const loaded = String(wallet.version);
+    // Ad spend settles (and a manual credit is posted) while two managers edit the daily budget.
+    await storage().ledger.post(makePosting(wallet.id, { type: "credit", amount: 5000 }), new Date());
+    await storage().ledger.post(makePosting(wallet.id, { type: "debit", amount: 23 }), new Date());
+    expect((await fresh(wallet.id)).version).toBeGreaterThan(wallet.version);
+    const form = { intent: "update-wallet", version: loaded, label: "Busy wallet", currency: "EUR", status: "active" };
+    const first = await walletAction("retailer.admin", wallet.id, { ...form, dailyBudget: "175" });
+    expect(first.status).toBe(302);
+    expect((await fresh(wallet.id)).dailyBudget).toBe(17_500);
+    const second = await walletAction("operator", wallet.id, { ...form, dailyBudget: "90" });
+    expect(second.status).toBe(409);
+    expect(second.data.result.error[""]).toEqual(["errors.conflict"]);
+    expect((await fresh(wallet.id)).dailyBudget).toBe(17_500);
+    // A posting after the save does not make the saved page stale either.
+    const saved = await fresh(wallet.id);
+    await storage().ledger.post(makePosting(wallet.id, { type: "credit", amount: 100 }), new Date());
+    expect((await walletAction("retailer.admin", wallet.id, { ...form, version: String(saved.version), dailyBudget: "180" })).status).toBe(302);
+    expect((await fresh(wallet.id)).balance).toBe(5077);
+  });
+
   it("keeps the currency of a wallet that holds entries", async () => {
     const wallet = await newWallet({ label: "Currency lock" });
     await storage().ledger.post(makePosting(wallet.id), new Date());
