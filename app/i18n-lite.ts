@@ -34,6 +34,8 @@ export interface LiteConfig {
   interpolation?: { format?: (value: unknown, format: string | undefined, lng: string | undefined, options: Options) => string; [key: string]: unknown };
   fallbackLng: string;
   defaultNS: string;
+  /** i18next's `fallbackNS`: looked up last when a key without a namespace prefix is missing from the namespaces asked for. */
+  fallbackNS?: string;
   ns: string[];
   react?: Record<string, unknown>;
   [key: string]: unknown;
@@ -288,7 +290,9 @@ export class I18nLite extends Emitter {
       namespaces = parts.shift()!;
       key = parts.join(KEY_SEPARATOR);
     }
-    return { key, namespaces: isString(namespaces) ? [namespaces] : namespaces };
+    const list = isString(namespaces) ? [namespaces] : namespaces;
+    // As i18next does: the fallback namespace is appended to every lookup's list.
+    return { key, namespaces: this.options.fallbackNS ? [...list, this.options.fallbackNS] : list };
   }
 
   private resolve(keys: string[], options: Options) {

@@ -7,6 +7,8 @@ export const i18nConfig = {
   supportedLngs: [...SUPPORTED_LOCALES],
   fallbackLng: FALLBACK_LOCALE,
   defaultNS: "common",
+  /** A key missing from an area's namespace is looked up in common (shared messages such as errors.conflict, which services return to every form). */
+  fallbackNS: "common",
   /** One namespace per area, so areas can be translated (and edited) independently. */
   ns: ["common", "teams", "wallets", "users", "campaigns", "campaignList", "campaignEditor", "campaignTargeting", "campaignProducts", "retailer", "media", "metrics", "operators", "catalog", "sso", "reports", "profile", "secondFactor", "campaignProductPicker", "campaignKeywords", "quickBuilder", "pickers", "catalogImport", "imageHosts", "campaignPreview", "titles"],
   interpolation: {

@@ -133,6 +133,8 @@ export interface TeamData {
   liveCampaigns: number;
   created: string;
   updated: string;
+  /** The record version the last edit of its editable fields produced (money totals and counters also raise the version, and must not make an edit stale). */
+  settingsSavedAtVersion?: number;
 }
 export type Team = TeamData & DocMeta;
 
@@ -155,6 +157,8 @@ export interface WalletData {
   tags: string[];
   created: string;
   updated: string;
+  /** The record version the last edit of its editable fields produced (money totals and counters also raise the version, and must not make an edit stale). */
+  settingsSavedAtVersion?: number;
   balanceUpdated: string | null;
   /** The first debit of any kind (a ledger fact; the runway starts at firstSpendAt, ADR 41). */
   firstDebitAt: string | null;

@@ -186,7 +186,7 @@ export default function TeamMembersRoute() {
                       ) : (
                         roleLabel(m.teamRole)
                       )}
-                      {m.effectiveRole !== m.teamRole ? (
+                      {m.effectiveRole && m.effectiveRole !== m.teamRole ? (
                         <p className="field-help">{t("members.cappedBy", { role: roleLabel(m.effectiveRole) })}</p>
                       ) : null}
                     </td>

@@ -2,6 +2,7 @@
  * Team management use cases (issue 3, section 1): the teams list, create and edit with a logo,
  * status changes. Routes authorize first; these functions scope again what they read and write.
  */
+import { isStaleEdit } from "~/domain/edit-version";
 import { auditActor } from "~/domain/operators";
 import { randomBytes, randomUUID } from "node:crypto";
 import { canSeeSensitive, effectiveTeamRole } from "~/domain/permissions";
@@ -227,19 +228,37 @@ export async function updateTeam(
     logo = await prepareLogo(value.logo);
     if (!logo.ok) return fail("invalid", logo.reason, { field: "logo" });
   }
-  if (value.version !== team.version) return conflict();
+  // Balance totals and campaign counters raise the version too: only another edit makes this one stale.
+  if (isStaleEdit(value.version, team)) return conflict();
   const files = getFileStore();
   const newKey = logo?.ok ? logoKey(team.id, logo.extension) : null;
   const nextLogo = newKey ?? (value.removeLogo ? null : team.logo);
   if (newKey && logo?.ok) await files.put(newKey, logo.bytes);
+  let current = team;
   try {
-    const saved = await getStorage().teams.update(team.id, { ...teamInputFrom(value), logo: nextLogo }, auditActor(user), { expectVersion: value.version });
-    if (team.logo && team.logo !== nextLogo) await files.delete(team.logo);
-    return ok(saved);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (isStaleEdit(value.version, current)) break;
+      try {
+        const saved = await getStorage().teams.update(
+          team.id,
+          { ...teamInputFrom(value), logo: nextLogo },
+          auditActor(user),
+          { expectVersion: current.version },
+        );
+        if (team.logo && team.logo !== nextLogo) await files.delete(team.logo);
+        return ok(saved);
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error;
+        const reread = await getStorage().teams.getOne(team.id);
+        if (!reread) break;
+        current = reread;
+      }
+    }
+    if (newKey) await files.delete(newKey);
+    return conflict();
   } catch (error) {
     if (newKey) await files.delete(newKey);
     if (error instanceof AlreadyExistsError) return alreadyExists();
-    if (error instanceof ConflictError) return conflict();
     throw error;
   }
 }
@@ -252,15 +271,23 @@ export type StatusChangeResult = Result<Team>;
 /** Changes the status of one team (the caller has found it visible and confirmed the change). */
 export async function changeTeamStatus(user: User, team: Team, to: TeamStatus, version: number): Promise<StatusChangeResult> {
   if (!canChangeTeamStatus(user.claims, team.status, to)) return fail("forbidden", "teams:errors.statusNotAllowed");
-  try {
-    const saved = await getStorage().teams.update(team.id, { status: to }, auditActor(user), { expectVersion: version });
-    // A suspended or archived team's campaigns leave the ad server; restored, they come back.
-    await republishTeam(saved);
-    return ok(saved);
-  } catch (error) {
-    if (error instanceof ConflictError) return conflict();
-    throw error;
+  let current = team;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    // Balance totals and campaign counters raise the version too: only another edit makes this one stale.
+    if (isStaleEdit(version, current)) return conflict();
+    try {
+      const saved = await getStorage().teams.update(team.id, { status: to }, auditActor(user), { expectVersion: current.version });
+      // A suspended or archived team's campaigns leave the ad server; restored, they come back.
+      await republishTeam(saved);
+      return ok(saved);
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+      const reread = await getStorage().teams.getOne(team.id);
+      if (!reread) return conflict();
+      current = reread;
+    }
   }
+  return conflict();
 }
 
 export interface StatusReview {

@@ -4,7 +4,7 @@
  * app/domain/users.ts; this file reads, checks and writes.
  */
 import { auditActor } from "~/domain/operators";
-import { roleRank, teamRoleOn } from "~/domain/permissions";
+import { canSeeSensitive, roleRank, teamRoleOn } from "~/domain/permissions";
 import { conflict, fail, notFound, ok, type Failure, type Result } from "~/domain/result";
 import { canSeeTeam, listableTeamStatuses } from "~/domain/teams";
 import type { AccountType, Role, Team, User, UserStatus } from "~/domain/types";
@@ -177,10 +177,11 @@ export interface MemberRow {
   email: string;
   status: UserStatus;
   disabled: boolean;
-  accountType: AccountType;
+  /** Claims data: sent only to those who may see other users' claims (operators, retailers), and for the viewer's own row. */
+  accountType?: AccountType;
   teamRole: Role;
-  /** The role that governs what they do on the team (a supplier's claim role may cap it). */
-  effectiveRole: Role;
+  /** The role that governs what they do on the team (a supplier's claim role may cap it); claims data, as accountType. */
+  effectiveRole?: Role;
   /** What the viewer may do: change the role (to these roles) and remove. */
   grantable: Role[];
   editable: boolean;
@@ -194,15 +195,16 @@ export async function listTeamMembers(actor: User, teamId: string): Promise<Memb
     const teamRole = teamRoleOn(m.roleByTeam, teamId)!;
     const editable = checkMemberChange(actor, m, teamId, null).ok;
     const effectiveRole = m.claims.type === "supplier" && roleRank(m.claims.role) < roleRank(teamRole) ? m.claims.role : teamRole;
+    // Other users' claims are sensitive (NOTES): a supplier admin sees only the team role.
+    const claimsShown = canSeeSensitive(actor.claims) || m.id === actor.id;
     return {
       id: m.id,
       displayName: m.displayName,
       email: m.email,
       status: m.status,
       disabled: m.disabled,
-      accountType: m.claims.type,
+      ...(claimsShown ? { accountType: m.claims.type, effectiveRole } : {}),
       teamRole,
-      effectiveRole,
       grantable: editable ? grantableRoles(ceiling) : [],
       editable,
       self: m.id === actor.id,

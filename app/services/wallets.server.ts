@@ -19,6 +19,7 @@ import { localDay } from "~/domain/metrics/periods";
 import type { WalletFormValue } from "~/forms/wallets";
 import { ConflictError, type Page, type PostEntryResult, type WalletInput } from "~/storage/port";
 import { refreshWalletCampaigns } from "~/services/campaigns/wallets.server";
+import { isStaleEdit } from "~/domain/edit-version";
 import { getEnv } from "~/services/env.server";
 import { getFixedT } from "~/services/i18n.server";
 import { getStorage } from "~/services/storage.server";
@@ -164,17 +165,30 @@ export async function createWallet(user: User, team: Team, value: Omit<WalletFor
 
 /** Saves the wallet's settings; the currency of a wallet that holds entries stays what it is. */
 export async function updateWallet(user: User, wallet: Wallet, value: Omit<WalletFormValue, "intent"> & { version: number }): Promise<Result<Wallet>> {
-  if (value.version !== wallet.version) return conflict();
-  if (value.currency !== wallet.currency && wallet.entryCount > 0) return fail("invalid", "wallets:form.currencyLocked", { field: "currency" });
-  try {
-    const updated = await getStorage().wallets.update(wallet.id, toInput(value), auditActor(user), { expectVersion: value.version });
-    // The version matched: `wallet` is the wallet as it was just before.
-    await refreshWalletCampaigns(updated.id, { walletBefore: walletSnapshot(wallet) });
-    return ok(updated);
-  } catch (error) {
-    if (error instanceof ConflictError) return conflict();
-    throw error;
+  // Money postings raise the version too: only another settings edit makes this one stale (ADR on edit versions, app/domain/edit-version.ts).
+  let current = wallet;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (isStaleEdit(value.version, current)) return conflict();
+    if (value.currency !== current.currency && current.entryCount > 0) return fail("invalid", "wallets:form.currencyLocked", { field: "currency" });
+    try {
+      const updated = await getStorage().wallets.update(
+        current.id,
+        toInput(value),
+        auditActor(user),
+        { expectVersion: current.version },
+      );
+      // The version matched: `current` is the wallet as it was just before.
+      await refreshWalletCampaigns(updated.id, { walletBefore: walletSnapshot(current) });
+      return ok(updated);
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+      // A posting or another edit landed meanwhile: read again and decide.
+      const reread = await getStorage().wallets.getOne(current.id);
+      if (!reread) return conflict();
+      current = reread;
+    }
   }
+  return conflict();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -264,6 +264,30 @@ describe("creating and editing a team", () => {
     expect(first.name).toBe(`Alpha ${suffix}`);
   });
 
+  it("saves details and status loaded before money moved on the team's wallet; a second editor of the same version is refused", async () => {
+    const team = await createViaForm(`Busy ${suffix}`);
+    const params = { teamId: team.id };
+    const wallet = await storage().wallets.create(team.id, { label: "Main", currency: "EUR", status: "active", dailyBudget: null, budgetEditing: true, external_id: "", tags: [] } as never, { by: "system" });
+    const loaded = (await storage().teams.getOne(team.id))!;
+    // A credit and a settlement debit write the team's balance totals (its version goes up).
+    await storage().ledger.post({ walletId: wallet.id, type: "credit", amount: 5000, reference: "PO-1", comment: "", by: "system", idempotencyKey: `c-${suffix}` } as never, new Date());
+    await storage().ledger.post({ walletId: wallet.id, type: "debit", amount: 23, reference: "Ad spend", comment: "", by: "system", idempotencyKey: `d-${suffix}` } as never, new Date());
+    expect((await storage().teams.getOne(team.id))!.version).toBeGreaterThan(loaded.version);
+    const edit = (contact: string, who: string) =>
+      postMultipart(routes.details.action, `/teams/${team.id}/settings?index`, { ...teamForm(`Busy ${suffix}`), contact, intent: "update-team", version: String(loaded.version) }, cookies[who], params);
+    expect((await edit("First manager", "operator")).status).toBe(302);
+    const second = await edit("Second manager", "retailer.admin");
+    expect(second.status).toBe(409);
+    expect(second.data.result.error[""]).toEqual(["errors.conflict"]);
+    expect((await storage().teams.getOne(team.id))!.contact).toBe("First manager");
+    // The status form, loaded after that save, still saves after another posting.
+    const saved = (await storage().teams.getOne(team.id))!;
+    await storage().ledger.post({ walletId: wallet.id, type: "credit", amount: 100, reference: "PO-2", comment: "", by: "system", idempotencyKey: `e-${suffix}` } as never, new Date());
+    const status = await post(routes.details.action, `/teams/${team.id}/settings?index`, { intent: "change-status", version: String(saved.version), status: "suspended", confirmed: "yes" }, cookies.operator, params);
+    expect(status.status).toBe(302);
+    expect((await storage().teams.getOne(team.id))!.status).toBe("suspended");
+  });
+
   it("answers an edit made on a stale version with a conflict, keeping the input and the stored team", async () => {
     const team = await createViaForm(`Stale ${suffix}`);
     const params = { teamId: team.id };

@@ -168,6 +168,18 @@ describe("team members page", () => {
     }
   });
 
+  it("sends other members' claims (account type, a claim role capping the team role) to retailer staff and operators only, not to the team's supplier ADMIN", async () => {
+    const capped = await app.createUser({ claims: { type: "supplier", role: "VIEWER" }, roleByTeam: { "acme-brand": "EDITOR" } });
+    const rowOf = async (who: string, id: string) => ((await openMembers(cookies[who], "acme-brand")).data.members as Record<string, unknown>[]).find((m) => m.id === id)!;
+    for (const who of ["retailer.admin", "operator"]) expect(await rowOf(who, capped.id), who).toMatchObject({ teamRole: "EDITOR", accountType: "supplier", effectiveRole: "VIEWER" });
+    const seen = await rowOf("supplier.admin", capped.id);
+    expect(seen.teamRole).toBe("EDITOR");
+    expect(seen).not.toHaveProperty("accountType");
+    expect(seen).not.toHaveProperty("effectiveRole");
+    const staff = ((await openMembers(cookies["supplier.admin"], "acme-brand")).data.members as Record<string, unknown>[]).find((m) => m.email === "retailer.admin@example.com");
+    if (staff) expect(staff).not.toHaveProperty("accountType");
+  });
+
   it("refuses the page to a supplier viewer and a retailer viewer (403) and hides another team (404)", async () => {
     expect((await openMembers(cookies["supplier.viewer"], "acme-brand")).status).toBe(403);
     expect((await openMembers(cookies["retailer.viewer"], "acme-brand")).status).toBe(403);

@@ -421,6 +421,29 @@ describe("what counts as spend (ADR 41) and money in each wallet's currency", ()
   });
 });
 
+describe("the 'insufficient funds' notification", () => {
+  it("tells the team's admins once when a manual debit to zero, then disabling the wallet, stops an active campaign", async () => {
+    const team = await storage().teams.create(makeTeamData({ name: `Funds Brand ${randomUUID().slice(0, 6)}` }), { by: "system" });
+    const admin = await app.createUser({ claims: { type: "supplier", role: "ADMIN" }, roleByTeam: { [team.id]: "ADMIN" } });
+    const wallet = await newWallet({ label: "Running dry", status: "active" }, team.id);
+    await storage().ledger.post(makePosting(wallet.id, { type: "credit", amount: 5000 }), new Date());
+    const campaign = await storage().campaigns.create({ ...makeCampaignData({ team: team.id, status: "active" }), wallet: wallet.id }, { by: "system" });
+    const told = async () => (await storage().notifications.list(admin.id, { limit: 50 })).items.filter((n) => n.type === "insufficientFunds");
+    expect(await told()).toHaveLength(0);
+
+    const debit = await walletAction("retailer.admin", wallet.id, { intent: "post-entry", idempotencyKey: randomUUID(), type: "debit", amount: "50.00", reference: "REFUND-1" }, team.id);
+    expect(debit.status).toBe(302);
+    expect((await storage().campaigns.getOne(campaign.id))!.insufficient_funds).toBe(true);
+    expect(await told()).toHaveLength(1);
+
+    // Still flagged: disabling the wallet now tells nobody again.
+    const current = await fresh(wallet.id);
+    const disabled = await walletAction("retailer.admin", wallet.id, { intent: "update-wallet", version: String(current.version), label: current.label, currency: "EUR", status: "disabled" }, team.id);
+    expect(disabled.status).toBe(302);
+    expect(await told()).toHaveLength(1);
+  });
+});
+
 describe("editing a wallet", () => {
   it("saves the settings; a stale version is a conflict that keeps the input", async () => {
     const wallet = await newWallet({ label: "Editable" });
@@ -433,6 +456,28 @@ describe("editing a wallet", () => {
     expect(stale.data.result.error[""]).toEqual(["errors.conflict"]);
     expect(stale.data.result.initialValue.label).toBe("Mine wins?");
     expect((await fresh(wallet.id)).label).toBe("Edited");
+  });
+
+  it("saves settings loaded before a settlement (postings never conflict); a second editor of the same version is refused", async () => {
+    const wallet = await newWallet({ label: "Busy wallet", dailyBudget: 10_000 });
+    const loaded = String(wallet.version);
+    // Ad spend settles (and a manual credit is posted) while two managers edit the daily budget.
+    await storage().ledger.post(makePosting(wallet.id, { type: "credit", amount: 5000 }), new Date());
+    await storage().ledger.post(makePosting(wallet.id, { type: "debit", amount: 23 }), new Date());
+    expect((await fresh(wallet.id)).version).toBeGreaterThan(wallet.version);
+    const form = { intent: "update-wallet", version: loaded, label: "Busy wallet", currency: "EUR", status: "active" };
+    const first = await walletAction("retailer.admin", wallet.id, { ...form, dailyBudget: "175" });
+    expect(first.status).toBe(302);
+    expect((await fresh(wallet.id)).dailyBudget).toBe(17_500);
+    const second = await walletAction("operator", wallet.id, { ...form, dailyBudget: "90" });
+    expect(second.status).toBe(409);
+    expect(second.data.result.error[""]).toEqual(["errors.conflict"]);
+    expect((await fresh(wallet.id)).dailyBudget).toBe(17_500);
+    // A posting after the save does not make the saved page stale either.
+    const saved = await fresh(wallet.id);
+    await storage().ledger.post(makePosting(wallet.id, { type: "credit", amount: 100 }), new Date());
+    expect((await walletAction("retailer.admin", wallet.id, { ...form, version: String(saved.version), dailyBudget: "180" })).status).toBe(302);
+    expect((await fresh(wallet.id)).balance).toBe(5077);
   });
 
   it("keeps the currency of a wallet that holds entries", async () => {

@@ -1207,6 +1207,21 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(await storage.wallets.getOne("w-1")).toMatchObject({ label: "Search ads 2025", version: 3 });
           expect((await auditOf("w-1")).filter((e) => e.action === "update")).toHaveLength(1);
         });
+
+        it("marks the version an edit produced; a posting raises the wallet's and team's versions but keeps their marks", async () => {
+          await storage.teams.create(makeTeamData(), ADMIN, "team-m");
+          await storage.wallets.create("team-m", makeWalletInput(), ADMIN, "w-m");
+          const team = await storage.teams.update("team-m", { contact: "Edited" }, ADMIN);
+          expect(team.settingsSavedAtVersion).toBe(team.version);
+          const wallet = await storage.wallets.update("w-m", { label: "Edited" }, ADMIN, { expectVersion: 1 });
+          expect(wallet).toMatchObject({ version: 2, settingsSavedAtVersion: 2 });
+          okOf(await storage.ledger.post(makePosting("w-m", { amount: 500 }), T0));
+          expect(await storage.wallets.getOne("w-m")).toMatchObject({ version: 3, settingsSavedAtVersion: 2, balance: 500 });
+          const teamAfter = (await storage.teams.getOne("team-m"))!;
+          expect(teamAfter.version).toBeGreaterThan(team.version);
+          expect(teamAfter.settingsSavedAtVersion).toBe(team.version);
+          expect((await auditOf("w-m")).flatMap((e) => e.changes.map((c) => c.field))).not.toContain("settingsSavedAtVersion");
+        });
       });
 
       describe("ledger", () => {

@@ -69,8 +69,9 @@ async function refreshOne(campaignId: string, walletId: string, options: Refresh
           publish: (next) => publishedCampaign(next, { settings, teamStatus: team?.status ?? null, timeZone: retailerTimeZone(), now: new Date() }),
         },
       );
-      // The settlement stopped a serving campaign for want of funds: its people are told.
-      if (options.flagOnly && fields.insufficient_funds && !campaign.insufficient_funds && campaign.status === "active") {
+      // A serving campaign stopped for want of funds (settlement, manual debit, wallet disabled or
+      // archived): its people are told once, when the flag turns on (the key is this transition's).
+      if (fields.insufficient_funds && !campaign.insufficient_funds && campaign.status === "active") {
         await notifyCampaign("insufficientFunds", campaign, { key: `insufficient-funds:${campaign.id}:${campaign.version}` });
       }
       return true;

@@ -12,7 +12,7 @@ export function diffFields(
   const changes: AuditEntryData["changes"] = [];
   const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after)]);
   for (const field of keys) {
-    if (field === "version" || field === "updated") continue;
+    if (field === "version" || field === "updated" || field === "settingsSavedAtVersion") continue;
     const a = before?.[field];
     const b = after[field];
     if (JSON.stringify(a) === JSON.stringify(b)) continue;

@@ -88,7 +88,8 @@ export function createTeamsRepo(store: DocumentStore): TeamsRepo {
         const current = await tx.get<TeamData>(C, id);
         if (!current) throw new NotFoundError(C, id);
         if (options?.expectVersion !== undefined && options.expectVersion !== current.version) throw new ConflictError(C, id);
-        const full: Patch<TeamData> = { ...patch, updated: now.toISOString() };
+        // An edit of the editable fields: marked, so that balance totals and campaign counters (which raise the version too) never make the next edit look stale.
+        const full: Patch<TeamData> = { ...patch, updated: now.toISOString(), settingsSavedAtVersion: current.version + 1 };
         if (patch.name !== undefined && foldText(patch.name) !== current.nameLower) {
           const newKey = teamNameKey(patch.name);
           if (await tx.get(COLLECTIONS.teamName, newKey)) throw new AlreadyExistsError(COLLECTIONS.teamName, patch.name);

@@ -84,7 +84,8 @@ export function createWalletsRepo(store: DocumentStore): WalletsRepo {
         const current = await tx.get<WalletData>(C, id);
         if (!current) throw new NotFoundError(C, id);
         if (options?.expectVersion !== undefined && options.expectVersion !== current.version) throw new ConflictError(C, id);
-        const full: Patch<WalletData> = { ...allowed, updated: now.toISOString() };
+        // An edit of the editable fields: marked, so that money postings (which raise the version too) never make the next edit look stale.
+        const full: Patch<WalletData> = { ...allowed, updated: now.toISOString(), settingsSavedAtVersion: current.version + 1 };
         const { id: _id, version, ...before } = current;
         const after = applyPatch(before, full, now.toISOString()) as unknown as WalletData;
         tx.update<WalletData>(C, id, full);
