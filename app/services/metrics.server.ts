@@ -10,11 +10,13 @@
 import type { MetricsRequest, MetricsResponse } from "~/domain/metrics/contract";
 import { answeredTerms, parseMetricsResponse, requestToWire, scopeRequest } from "~/domain/metrics/contract";
 import { MEASURE_KEYS, type Dimension, type Measures, zeroMeasures } from "~/domain/metrics/metrics";
+import { fillHistogram } from "~/domain/metrics/periods";
 import { fail, ok, type Result } from "~/domain/result";
 import type { User } from "~/domain/types";
 import { SPARSE_DIMENSIONS } from "~/metrics/grains";
 import { getMetricsStore } from "~/metrics/index.server";
 import type { MetricsRow } from "~/metrics/port";
+import { retailerTimeZone } from "~/services/retailer-settings.server";
 
 function measuresOf(row: MetricsRow | Measures | undefined): Measures {
   const out = zeroMeasures();
@@ -86,11 +88,24 @@ export async function fetchMetrics(user: Pick<User, "id" | "claims" | "teamIds">
   try {
     const scoped = scopeRequest(request, metricsTeamsFor(user));
     const url = process.env.METRICS_API_URL?.trim();
-    return ok(url ? await callMetricsApi(url, user, scoped) : await answerMetrics(scoped));
+    const response = url ? await callMetricsApi(url, user, scoped) : await answerMetrics(scoped);
+    return ok(withEveryBucket(response, scoped));
   } catch (error) {
     console.error(JSON.stringify({ level: "error", what: "metrics", title, error: error instanceof Error ? error.message : String(error) }));
     return fail("unavailable", title, { details: ["errors.errorOccurred"] });
   }
+}
+
+/**
+ * A response whose hour or day histogram has every bucket of the period, zeros where the service
+ * had no figures: every screen reads through fetchMetrics, so none draws an hour without data as
+ * missing (a chart would space the others evenly and a table skip the row).
+ */
+export function withEveryBucket(response: MetricsResponse, request: MetricsRequest): MetricsResponse {
+  const unit = request.histogram;
+  if (!response.histogram || (unit !== "hour" && unit !== "day")) return response;
+  const period = { from: request.dateFrom, to: request.dateTo };
+  return { ...response, histogram: fillHistogram(response.histogram, period, unit, retailerTimeZone(), (bucket) => ({ bucket, ...zeroMeasures() }), Date.now()) };
 }
 
 /** The rows of one group of a response, by key. */

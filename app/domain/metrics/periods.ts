@@ -253,3 +253,49 @@ export function periodFromSearch(
   const compare = compareValue === "1" || compareValue === "on";
   return { preset, period, previous: compare ? previousPeriod(period) : null, custom };
 }
+
+/**
+ * Every bucket of a period's histogram, in order: for 'hour' the start of each hour of its local
+ * days as a UTC ISO instant (24 a day, 23 or 25 on a day the clocks change), for 'day' each local
+ * day. The buckets a statistics service answers are those with figures only; these are the ones a
+ * chart and a table show, each with zeros when it has none. Hours that start after `now` (the
+ * rest of today) are not buckets yet.
+ */
+export function histogramBuckets(period: Period, unit: "hour" | "day", timeZone: string, now = Infinity): string[] {
+  if (unit === "day") return daysOf(period);
+  const { start, end } = periodBounds(period, timeZone);
+  const out: string[] = [];
+  for (let t = start.getTime(); t < end.getTime() && t <= now; t += 3_600_000) out.push(new Date(t).toISOString());
+  return out;
+}
+
+/**
+ * A histogram with every bucket of the period (histogramBuckets), those without a row given
+ * `zero()`'s figures. Rows outside the period are dropped; an hour bucket is matched by its
+ * instant, whatever ISO spelling the service used.
+ */
+export function fillHistogram<Row extends { bucket: string }>(
+  rows: readonly Row[],
+  period: Period,
+  unit: "hour" | "day",
+  timeZone: string,
+  zero: (bucket: string) => Row,
+  now = Infinity,
+): Row[] {
+  const keyOf = (bucket: string) => {
+    if (unit === "day") return bucket.slice(0, 10);
+    const t = Date.parse(bucket);
+    return Number.isNaN(t) ? bucket : new Date(t).toISOString();
+  };
+  const byBucket = new Map(rows.map((row) => [keyOf(row.bucket), row]));
+  const buckets = histogramBuckets(period, unit, timeZone, now);
+  // A bucket with figures is kept even when the clock says it has not started (clocks differ).
+  const every = new Set(histogramBuckets(period, unit, timeZone));
+  const shown = new Set(buckets);
+  for (const key of byBucket.keys()) if (every.has(key) && !shown.has(key)) buckets.push(key);
+  buckets.sort();
+  return buckets.map((bucket) => {
+    const row = byBucket.get(bucket);
+    return row ? { ...row, bucket } : zero(bucket);
+  });
+}
