@@ -105,7 +105,7 @@ export default function DashboardRoute() {
       {failure ? <FormAlert title={mt(failure)} message={t("errors.errorOccurred")} /> : null}
       {statistics ? (
         <>
-          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} />
+          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} comparedUntil={statistics.comparedUntil} />
           <Freshness newestEvent={statistics.newestEvent} />
         </>
       ) : null}

@@ -10,7 +10,7 @@
 import type { MetricsRequest, MetricsResponse } from "~/domain/metrics/contract";
 import { answeredTerms, parseMetricsResponse, requestToWire, scopeRequest } from "~/domain/metrics/contract";
 import { MEASURE_KEYS, type Dimension, type Measures, zeroMeasures } from "~/domain/metrics/metrics";
-import { fillHistogram } from "~/domain/metrics/periods";
+import { comparisonOf, fillHistogram, sumHoursUntil, type Period } from "~/domain/metrics/periods";
 import { fail, ok, type Result } from "~/domain/result";
 import type { User } from "~/domain/types";
 import { SPARSE_DIMENSIONS } from "~/metrics/grains";
@@ -120,4 +120,34 @@ export async function newestEventReceived(): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+/**
+ * The figures a period is compared with (comparisonOf): the whole previous period when the period
+ * is over; when it is still under way, the same elapsed part of the previous one (its whole days,
+ * plus its last day by the hour up to the same time). `until` says where that part ends (null for
+ * a whole period), for the page to say what it compares with.
+ */
+export async function fetchComparison(
+  user: Pick<User, "id" | "claims" | "teamIds">,
+  request: Pick<MetricsRequest, "filters">,
+  period: Period,
+  title: string,
+  now: Date = new Date(),
+): Promise<Result<{ summary: Measures; until: string | null }>> {
+  const { previous, partial } = comparisonOf(period, now, retailerTimeZone());
+  const base = request.filters ? { filters: request.filters } : {};
+  if (!partial) {
+    const whole = await fetchMetrics(user, { dateFrom: previous.from, dateTo: previous.to, ...base }, title);
+    return whole.ok ? ok({ summary: whole.value.summary, until: null }) : whole;
+  }
+  const [whole, lastDay] = await Promise.all([
+    partial.whole ? fetchMetrics(user, { dateFrom: partial.whole.from, dateTo: partial.whole.to, ...base }, title) : Promise.resolve(null),
+    fetchMetrics(user, { dateFrom: partial.lastDay, dateTo: partial.lastDay, histogram: "hour", ...base }, title),
+  ]);
+  if (whole && !whole.ok) return whole;
+  if (!lastDay.ok) return lastDay;
+  const summary = sumHoursUntil(lastDay.value.histogram ?? [], partial.until, MEASURE_KEYS, zeroMeasures);
+  if (whole) for (const key of MEASURE_KEYS) summary[key] += whole.value.summary[key];
+  return ok({ summary, until: partial.until });
 }

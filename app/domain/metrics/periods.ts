@@ -299,3 +299,47 @@ export function fillHistogram<Row extends { bucket: string }>(
     return row ? { ...row, bucket } : zero(bucket);
   });
 }
+
+/**
+ * What a period is compared with. A period over (it ends before today) is compared with the whole
+ * previous period. A period still under way (it runs to today: today, this month, this year, a
+ * lifetime, a custom period to today) has only part of today behind it, so it is compared with
+ * the same elapsed part of the previous period: its days before the last in full, and its last day
+ * up to as long after its start as now is after today's start (today 00:00-01:26 against
+ * yesterday 00:00-01:26; on a 23- or 25-hour day the time elapsed, not the clock, is matched).
+ */
+export interface Comparison {
+  previous: Period;
+  /** For a period under way: the previous period's last day ends at `until` (ISO instant). */
+  partial: { whole: Period | null; lastDay: Day; until: string } | null;
+}
+
+export function comparisonOf(period: Period, now: Date | number, timeZone: string): Comparison {
+  const previous = previousPeriod(period);
+  const today = localDay(now, timeZone);
+  if (period.to < today) return { previous, partial: null };
+  const nowMs = typeof now === "number" ? now : now.getTime();
+  const elapsed = nowMs - dayStart(today, timeZone).getTime();
+  const lastStart = dayStart(previous.to, timeZone).getTime();
+  const lastEnd = dayStart(addDays(previous.to, 1), timeZone).getTime();
+  const until = new Date(Math.min(lastEnd, lastStart + elapsed)).toISOString();
+  const whole = previous.from < previous.to ? { from: previous.from, to: addDays(previous.to, -1) } : null;
+  return { previous, partial: { whole, lastDay: previous.to, until } };
+}
+
+/**
+ * The figures of hour buckets (UTC ISO starts) before `until`: whole hours in full, the hour
+ * `until` falls in by its elapsed share (figures are counted by the hour, not the minute),
+ * rounded to whole units.
+ */
+export function sumHoursUntil<K extends string, M extends Record<K, number>>(rows: readonly ({ bucket: string } & Record<K, number>)[], until: string, keys: readonly K[], zero: () => M): M {
+  const end = Date.parse(until);
+  const out = zero();
+  for (const row of rows) {
+    const start = Date.parse(row.bucket);
+    const share = Math.max(0, Math.min(1, (end - start) / 3_600_000));
+    if (share > 0) for (const key of keys) (out as Record<K, number>)[key] += row[key] * share;
+  }
+  for (const key of keys) (out as Record<K, number>)[key] = Math.round(out[key]);
+  return out;
+}
