@@ -61,6 +61,7 @@ export default function CampaignStatisticsRoute() {
     placement: placementLabelKey,
     slot: slotLabelKey,
   };
+  const overTimeEmpty = !statistics || statistics.overTime.every(({ figures: f }) => !f.displays && !f.views && !f.clicks && !f.cost && !f.sales && !f.quantity);
   const breakdownName = (term: string, key: string) => tc(names[term]!(key), labelDefault(key));
   return (
     <section className="panel" aria-labelledby="statistics-title">
@@ -69,11 +70,12 @@ export default function CampaignStatisticsRoute() {
       {failure ? <FormAlert title={t(failure)} message={tc("errors.errorOccurred")} /> : null}
       {statistics ? (
         <>
-          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} />
+          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} comparedUntil={statistics.comparedUntil} />
           <Freshness newestEvent={statistics.newestEvent} />
           <h3>{statistics.unit === "hour" ? t("campaign.byHour", { zone }) : t("campaign.byDay")}</h3>
-          <TimeChart points={statistics.overTime.map((row) => ({ label: bucketLabel(row.bucket), figures: row.figures as Derived }))} />
-          {statistics.overTime.length === 0 ? (
+          {/* Every bucket of the period is listed (zeros included); a period without any figure says so instead. */}
+          {overTimeEmpty ? null : <TimeChart points={statistics.overTime.map((row) => ({ label: bucketLabel(row.bucket), figures: row.figures as Derived }))} />}
+          {overTimeEmpty ? (
             <p className="empty-state">{t("campaign.empty")}</p>
           ) : (
             <FiguresTable
@@ -82,7 +84,7 @@ export default function CampaignStatisticsRoute() {
               rows={statistics.overTime.map((row) => ({ id: row.bucket, name: bucketLabel(row.bucket), figures: row.figures as Derived }))}
             />
           )}
-          {statistics.overTime.length ? (
+          {!overTimeEmpty ? (
             <p>
               <ExportLink path={csvPath} extra={{ table: "overTime" }} label={t("exportTable", { table: statistics.unit === "hour" ? t("campaign.hour") : t("campaign.day") })} />
             </p>

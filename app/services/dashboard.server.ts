@@ -23,7 +23,7 @@ import { fail, ok, type Result } from "~/domain/result";
 import { canSeeTeam } from "~/domain/teams";
 import type { User } from "~/domain/types";
 import { teamOptions, walletOptions, type TeamOption } from "~/services/campaigns/list.server";
-import { fetchMetrics } from "~/services/metrics.server";
+import { fetchComparison, fetchMetrics } from "~/services/metrics.server";
 import { getRetailerSettings } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
 import { singleCurrency } from "~/services/wallet-statistics.server";
@@ -50,6 +50,8 @@ export interface DashboardStatistics {
   previousTotals: Derived | null;
   /** The totals' currency: the rows' one, or null when the rows are in several (money is then left out of the totals). */
   currency: string | null;
+  /** When the period is still under way: the instant the compared part of the previous period ends (ISO). */
+  comparedUntil: string | null;
   rows: StatRow[];
   /** Rows with figures beyond DASHBOARD_ROWS were left out. */
   truncated: boolean;
@@ -160,7 +162,8 @@ export async function dashboardStatistics(
   const filters = Object.keys(terms).length ? { filters: { terms } } : {};
   const [current, previous] = await Promise.all([
     fetchMetrics(user, { dateFrom: input.period.from, dateTo: input.period.to, groups: { terms: [term], size }, ...filters }, title),
-    input.previous ? fetchMetrics(user, { dateFrom: input.previous.from, dateTo: input.previous.to, ...filters }, title) : Promise.resolve(null),
+    // A period still under way is compared with the same elapsed part of the previous one.
+    input.previous ? fetchComparison(user, filters, input.period, title) : Promise.resolve(null),
   ]);
   if (!current.ok) return current;
   if (previous && !previous.ok) return previous;
@@ -173,6 +176,7 @@ export async function dashboardStatistics(
       totals: derive(current.value.summary),
       currency: totalsCurrency(rows),
       previousTotals: previous ? derive(previous.value.summary) : null,
+      comparedUntil: previous ? previous.value.until : null,
       rows,
       truncated,
       count: groupRows.length,

@@ -10,11 +10,13 @@
 import type { MetricsRequest, MetricsResponse } from "~/domain/metrics/contract";
 import { answeredTerms, parseMetricsResponse, requestToWire, scopeRequest } from "~/domain/metrics/contract";
 import { MEASURE_KEYS, type Dimension, type Measures, zeroMeasures } from "~/domain/metrics/metrics";
+import { comparisonOf, fillHistogram, sumHoursUntil, type Period } from "~/domain/metrics/periods";
 import { fail, ok, type Result } from "~/domain/result";
 import type { User } from "~/domain/types";
 import { SPARSE_DIMENSIONS } from "~/metrics/grains";
 import { getMetricsStore } from "~/metrics/index.server";
 import type { MetricsRow } from "~/metrics/port";
+import { retailerTimeZone } from "~/services/retailer-settings.server";
 
 function measuresOf(row: MetricsRow | Measures | undefined): Measures {
   const out = zeroMeasures();
@@ -86,11 +88,24 @@ export async function fetchMetrics(user: Pick<User, "id" | "claims" | "teamIds">
   try {
     const scoped = scopeRequest(request, metricsTeamsFor(user));
     const url = process.env.METRICS_API_URL?.trim();
-    return ok(url ? await callMetricsApi(url, user, scoped) : await answerMetrics(scoped));
+    const response = url ? await callMetricsApi(url, user, scoped) : await answerMetrics(scoped);
+    return ok(withEveryBucket(response, scoped));
   } catch (error) {
     console.error(JSON.stringify({ level: "error", what: "metrics", title, error: error instanceof Error ? error.message : String(error) }));
     return fail("unavailable", title, { details: ["errors.errorOccurred"] });
   }
+}
+
+/**
+ * A response whose hour or day histogram has every bucket of the period, zeros where the service
+ * had no figures: every screen reads through fetchMetrics, so none draws an hour without data as
+ * missing (a chart would space the others evenly and a table skip the row).
+ */
+export function withEveryBucket(response: MetricsResponse, request: MetricsRequest): MetricsResponse {
+  const unit = request.histogram;
+  if (!response.histogram || (unit !== "hour" && unit !== "day")) return response;
+  const period = { from: request.dateFrom, to: request.dateTo };
+  return { ...response, histogram: fillHistogram(response.histogram, period, unit, retailerTimeZone(), (bucket) => ({ bucket, ...zeroMeasures() }), Date.now()) };
 }
 
 /** The rows of one group of a response, by key. */
@@ -105,4 +120,34 @@ export async function newestEventReceived(): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+/**
+ * The figures a period is compared with (comparisonOf): the whole previous period when the period
+ * is over; when it is still under way, the same elapsed part of the previous one (its whole days,
+ * plus its last day by the hour up to the same time). `until` says where that part ends (null for
+ * a whole period), for the page to say what it compares with.
+ */
+export async function fetchComparison(
+  user: Pick<User, "id" | "claims" | "teamIds">,
+  request: Pick<MetricsRequest, "filters">,
+  period: Period,
+  title: string,
+  now: Date = new Date(),
+): Promise<Result<{ summary: Measures; until: string | null }>> {
+  const { previous, partial } = comparisonOf(period, now, retailerTimeZone());
+  const base = request.filters ? { filters: request.filters } : {};
+  if (!partial) {
+    const whole = await fetchMetrics(user, { dateFrom: previous.from, dateTo: previous.to, ...base }, title);
+    return whole.ok ? ok({ summary: whole.value.summary, until: null }) : whole;
+  }
+  const [whole, lastDay] = await Promise.all([
+    partial.whole ? fetchMetrics(user, { dateFrom: partial.whole.from, dateTo: partial.whole.to, ...base }, title) : Promise.resolve(null),
+    fetchMetrics(user, { dateFrom: partial.lastDay, dateTo: partial.lastDay, histogram: "hour", ...base }, title),
+  ]);
+  if (whole && !whole.ok) return whole;
+  if (!lastDay.ok) return lastDay;
+  const summary = sumHoursUntil(lastDay.value.histogram ?? [], partial.until, MEASURE_KEYS, zeroMeasures);
+  if (whole) for (const key of MEASURE_KEYS) summary[key] += whole.value.summary[key];
+  return ok({ summary, until: partial.until });
 }

@@ -115,9 +115,26 @@ describe("the dashboard's statistics", () => {
     const yesterday = localDay(new Date(yesterdayInstant), "Europe/Paris");
     const compared = await m.dashboard.dashboardStatistics(supplier, input("teams", { previous: { from: yesterday, to: yesterday } }));
     if (!compared.ok) throw new Error(compared.reason);
-    expect(compared.value.previousTotals?.displays).toBe(50);
+    // Today is under way: compared with yesterday up to the same time, so yesterday's event (24
+    // hours ago, in the hour the cut falls in) counts by the share of that hour before the cut.
+    expect(compared.value.comparedUntil).not.toBeNull();
+    expect(compared.value.previousTotals?.displays).toBeLessThanOrEqual(50);
     const onlyYesterday = await m.dashboard.dashboardStatistics(supplier, input("teams", { period: { from: yesterday, to: yesterday } }));
     expect(onlyYesterday.ok && onlyYesterday.value.totals.displays).toBe(50);
+  });
+
+  it("compares a day under way with the same elapsed part of the day before, across the autumn clock change", async () => {
+    // Sunday 25 October 2026 lasts 25 hours in Paris (it starts at 22:00Z on the 24th).
+    const at = (iso: string, displays: number) => fact(iso, { team: ids.teamA, wallet: ids.walletA, campaign: ids.campaignA, displays, clicks: 0, costMicros: 10_000 * displays });
+    await metrics.applyBatch("stats-dst", [at("2026-10-24T22:30:00.000Z", 30), at("2026-10-25T00:30:00.000Z", 20), at("2026-10-25T01:30:00.000Z", 40), at("2026-10-25T10:00:00.000Z", 100)], new Date().toISOString());
+    const filters = { filters: { terms: { team: [ids.teamA] } } };
+    // Monday 26 October at 03:00 in Paris (02:00Z): 3 hours of the day have passed; the Sunday's
+    // first 3 hours run to 01:00Z (its 02:00 happens twice), so 30 + 20 displays, not 40 or 100.
+    const partial = await (await import("~/services/metrics.server")).fetchComparison(operator, filters, { from: "2026-10-26", to: "2026-10-26" }, "metrics:errors.fetchTeam", new Date("2026-10-26T02:00:00Z"));
+    expect(partial).toMatchObject({ ok: true, value: { summary: { displays: 50, costMicros: 500_000 }, until: "2026-10-25T01:00:00.000Z" } });
+    // Once the Monday is over, the whole Sunday.
+    const whole = await (await import("~/services/metrics.server")).fetchComparison(operator, filters, { from: "2026-10-26", to: "2026-10-26" }, "metrics:errors.fetchTeam", new Date("2026-10-27T09:00:00Z"));
+    expect(whole).toMatchObject({ ok: true, value: { summary: { displays: 190 }, until: null } });
   });
 
   it("gives 'Fetch team statistics' when statistics fail, without throwing", async () => {

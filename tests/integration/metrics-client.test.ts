@@ -51,6 +51,18 @@ describe("the statistics client with METRICS_API_URL", () => {
     expect(await tokens.verifyIdentityToken(token)).toEqual({ userId: supplier.id, accountType: "supplier", teams: ["team-a"] });
   });
 
+  it("gives every hour of the day, zeros where the service had no figures (a chart and table show them all)", async () => {
+    // The service answers hours with figures only: 00:00 and 02:00 of 24 November in Paris.
+    const hour = (bucket: string) => ({ bucket, ...summary });
+    upstream.answer = () => ({ summary, newestEvent: null, histogram: [hour("2026-11-23T23:00:00.000Z"), hour("2026-11-24T01:00:00.000Z")] });
+    const result = await metrics.fetchMetrics(operator, { dateFrom: "2026-11-24", dateTo: "2026-11-24", histogram: "hour" }, "metrics:errors.fetchCampaign");
+    if (!result.ok) throw new Error("expected figures");
+    const rows = result.value.histogram ?? [];
+    expect(rows).toHaveLength(24);
+    expect(rows.slice(0, 3).map((r) => r.clicks)).toEqual([24, 0, 24]);
+    expect(rows[1]).toMatchObject({ bucket: "2026-11-24T00:00:00.000Z", displays: 0, costMicros: 0 });
+  });
+
   it("sends and reads the spec's names on the wire (campaign_type; cost and sales) and the console's inside", async () => {
     upstream.answer = { raw: { summary: { displays: 3, views: 2, clicks: 1, cost: 45_000, quantity: 1, sales: 2_999 }, newestEvent: null, campaign_type: [{ key: "banner-ads", displays: 3, views: 2, clicks: 1, cost: 45_000, quantity: 1, sales: 2_999 }] } };
     const result = await metrics.fetchMetrics(operator, { dateFrom: "2026-11-24", dateTo: "2026-11-24", groups: { terms: ["campaignType"] }, filters: { terms: { campaignType: ["banner-ads"] } } }, "metrics:errors.fetchOverall");

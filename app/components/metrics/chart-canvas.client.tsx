@@ -7,6 +7,7 @@ import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Line, LineChart,
 import type { Derived, Metric } from "~/domain/metrics/metrics";
 import type { ChartCanvasProps } from "~/components/metrics/chart";
 import { numberFormat } from "~/domain/intl";
+import { niceTicks } from "~/domain/metrics/ticks";
 
 const COLOURS = ["#2f6fd0", "#c76a00"];
 
@@ -21,6 +22,22 @@ function value(metric: Metric, figures: Derived): number {
 function tick(value: unknown): string {
   const lang = typeof document === "undefined" ? undefined : document.documentElement.lang || undefined;
   return typeof value === "number" ? numberFormat(lang, { notation: "compact", maximumFractionDigits: 2 }).format(value) : String(value);
+}
+
+/**
+ * A metric's axis: round ticks from zero (niceTicks) and, for money and ratios, the tables'
+ * formatting (the retailer's currency, percentages); counts stay short (1.2k).
+ */
+function axisOf(props: ChartCanvasProps, metric: Metric | undefined, data: Record<string, number | string>[]) {
+  if (!metric) return {};
+  const isMoney = metric === "cost" || metric === "sales";
+  const max = Math.max(0, ...data.map((row) => Number(row[metric]) || 0));
+  const ticks = niceTicks(max, 5, isMoney ? 0.01 : metric === "ctr" || metric === "roas" ? 0 : 1);
+  const formatter =
+    isMoney || metric === "ctr" || metric === "roas"
+      ? (v: unknown) => (typeof v === "number" ? props.format(metric, { [metric]: isMoney ? Math.round(v * 100) : v } as unknown as Derived) : String(v))
+      : tick;
+  return { ticks, domain: [0, ticks[ticks.length - 1]!] as [number, number], tickFormatter: formatter, interval: 0 as const };
 }
 
 function rows(props: ChartCanvasProps) {
@@ -48,8 +65,8 @@ export function TimeCanvas(props: ChartCanvasProps) {
     <>
       <CartesianGrid strokeDasharray="3 3" />
       <XAxis dataKey="label" minTickGap={16} />
-      <YAxis yAxisId="first" tickFormatter={tick} />
-      {second ? <YAxis yAxisId="second" orientation="right" tickFormatter={tick} /> : null}
+      <YAxis yAxisId="first" width={80} {...axisOf(props, props.metrics[0], data)} />
+      {second ? <YAxis yAxisId="second" orientation="right" width={80} {...axisOf(props, second, data)} /> : null}
       <Tooltip formatter={tooltipFormatter(props) as never} />
       <Legend />
     </>
@@ -84,11 +101,11 @@ export function TimeCanvas(props: ChartCanvasProps) {
 }
 
 /**
- * A bar's name as its axis shows it: a long name (a product's) keeps its start and its end, where
- * products of one range differ (size, colour); the tooltip has it whole.
+ * A bar's name as its axis shows it: a long name (a product's) is cut at its end, on one line; the
+ * tooltip and the table below the chart have it whole.
  */
 function shortLabel(label: string): string {
-  return label.length > 24 ? `${label.slice(0, 11).trimEnd()}…${label.slice(-12).trimStart()}` : label;
+  return label.length > 20 ? `${label.slice(0, 19).trimEnd()}…` : label;
 }
 
 export function BreakdownCanvas(props: ChartCanvasProps) {
@@ -98,7 +115,7 @@ export function BreakdownCanvas(props: ChartCanvasProps) {
     <ResponsiveContainer width="100%" height={Math.max(220, 48 + data.length * 32)}>
       <BarChart data={data} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
         <CartesianGrid strokeDasharray="3 3" />
-        <XAxis type="number" tickFormatter={tick} />
+        <XAxis type="number" {...axisOf(props, metric, data)} />
         <YAxis type="category" dataKey="label" width={150} interval={0} tickFormatter={shortLabel} />
         <Tooltip formatter={tooltipFormatter(props) as never} />
         <Bar dataKey={metric} name={props.names[metric]} fill={COLOURS[0]} isAnimationActive={false} />

@@ -6,8 +6,18 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { Fragment, useId, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { change, METRICS, type Derived, type Metric } from "~/domain/metrics/metrics";
-import { periodParamNames, type Period, type PeriodChoice, type Preset } from "~/domain/metrics/periods";
+import {
+  change,
+  METRICS,
+  type Derived,
+  type Metric,
+} from "~/domain/metrics/metrics";
+import {
+  periodParamNames,
+  type Period,
+  type PeriodChoice,
+  type Preset,
+} from "~/domain/metrics/periods";
 import { EXPORT_WARNING_ROWS } from "~/domain/metrics/csv";
 import { useRootData } from "~/root";
 import { formatDateTime } from "~/utils/format";
@@ -33,8 +43,15 @@ export interface PeriodFieldsProps {
 }
 
 /** The fields' values for a period chosen from the URL (periodFromSearch). */
-export function periodProps(choice: PeriodChoice): Pick<PeriodFieldsProps, "preset" | "period" | "custom" | "compare"> {
-  return { preset: choice.preset, period: choice.period, custom: choice.custom, compare: choice.previous !== null };
+export function periodProps(
+  choice: PeriodChoice
+): Pick<PeriodFieldsProps, "preset" | "period" | "custom" | "compare"> {
+  return {
+    preset: choice.preset,
+    period: choice.period,
+    custom: choice.custom,
+    compare: choice.previous !== null,
+  };
 }
 
 export interface PeriodFormProps extends Omit<PeriodFieldsProps, "form"> {
@@ -89,22 +106,43 @@ export function useFigureFormat(currency?: FigureCurrency) {
  * The period's fields: the preset, the custom bounds, the comparison and a line saying which days
  * are shown. Inside any GET form (the campaign list's filters) or PeriodForm.
  */
-export function PeriodFields({ presets, preset, period, custom, compare, compareOption = true, prefix, idPrefix = "period", form, children }: PeriodFieldsProps) {
+export function PeriodFields({
+  presets,
+  preset,
+  period,
+  custom,
+  compare,
+  compareOption = true,
+  prefix,
+  idPrefix = "period",
+  form,
+  children,
+}: PeriodFieldsProps) {
   const { t, i18n } = useTranslation("metrics");
   const names = periodParamNames(prefix);
-  const days = dateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" });
+  const days = dateTimeFormat(i18n.language, {
+    dateStyle: "medium",
+    timeZone: "UTC",
+  });
   const show = (day: string) => days.format(new Date(`${day}T00:00:00Z`));
   const id = (name: string) => `${idPrefix}-${name}`;
   // With JavaScript, typing a date chooses the custom period (without it, the help says so).
   const chooseCustom = () => {
-    const select = document.getElementById(id("preset")) as HTMLSelectElement | null;
+    const select = document.getElementById(
+      id("preset")
+    ) as HTMLSelectElement | null;
     if (select && presets.includes("custom")) select.value = "custom";
   };
   return (
     <>
       <div className="field">
         <label htmlFor={id("preset")}>{t("period.preset")}</label>
-        <select id={id("preset")} name={names.period} defaultValue={preset} form={form}>
+        <select
+          id={id("preset")}
+          name={names.period}
+          defaultValue={preset}
+          form={form}
+        >
           {presets.map((p) => (
             <option key={p} value={p}>
               {t(`presets.${p}`)}
@@ -114,22 +152,53 @@ export function PeriodFields({ presets, preset, period, custom, compare, compare
       </div>
       <div className="field">
         <label htmlFor={id("from")}>{t("period.from")}</label>
-        <input id={id("from")} type="date" name={names.from} defaultValue={custom.from} aria-describedby={id("custom-help")} form={form} onInput={chooseCustom} />
+        <input
+          id={id("from")}
+          type="date"
+          name={names.from}
+          defaultValue={custom.from}
+          aria-describedby={id("custom-help")}
+          form={form}
+          onInput={chooseCustom}
+        />
       </div>
       <div className="field">
         <label htmlFor={id("to")}>{t("period.to")}</label>
-        <input id={id("to")} type="date" name={names.to} defaultValue={custom.to} aria-describedby={id("custom-help")} form={form} onInput={chooseCustom} />
+        <input
+          id={id("to")}
+          type="date"
+          name={names.to}
+          defaultValue={custom.to}
+          aria-describedby={id("custom-help")}
+          form={form}
+          onInput={chooseCustom}
+        />
       </div>
       {compareOption ? (
         <div className="field checkbox">
-          <input id={id("compare")} type="checkbox" name={names.compare} value="1" defaultChecked={compare} form={form} />
+          <input
+            id={id("compare")}
+            type="checkbox"
+            name={names.compare}
+            value="1"
+            defaultChecked={compare}
+            form={form}
+          />
           <label htmlFor={id("compare")}>{t("period.compare")}</label>
+          <p className="field-help">{t("period.compareHelp")}</p>
         </div>
       ) : null}
       {children}
       <p id={id("custom-help")} className="field-help period-shown">
         {t("period.custom")}{" "}
-        <strong>{period.from === period.to ? show(period.from) : t("period.range", { from: show(period.from), to: show(period.to) })}</strong>
+        <strong>
+          {period.from === period.to
+            ? show(period.from)
+            : t("period.range", {
+                from: show(period.from),
+                to: show(period.to),
+              })}
+        </strong>
         {presets.includes("custom") ? `. ${t("period.datesHelp")}` : null}
       </p>
     </>
@@ -158,34 +227,81 @@ export function Freshness({ newestEvent }: { newestEvent: string | null }) {
   const zone = root?.user?.timezone ?? "Europe/Paris";
   return (
     <p className="muted freshness">
-      {newestEvent ? t("freshness.newest", { time: formatDateTime(newestEvent, i18n.language, zone) }) : t("freshness.none")}
+      {newestEvent
+        ? t("freshness.newest", {
+            time: formatDateTime(newestEvent, i18n.language, zone),
+          })
+        : t("freshness.none")}
     </p>
   );
 }
 
-/** The period's totals; `currency` null when they add up several currencies (money left out, with a note). */
-export function KpiTiles({ totals, previous, currency }: { totals: Derived; previous: Derived | null; currency?: FigureCurrency }) {
+/**
+ * The totals, each with its change on the previous period when compared; `currency` null when they
+ * add up several currencies (money left out, with a note). `comparedUntil` (ISO): the period is
+ * still under way and is compared with the previous one up to that instant only, which a line
+ * under the tiles says.
+ */
+export function KpiTiles({
+  totals,
+  previous,
+  currency,
+  comparedUntil = null,
+}: {
+  totals: Derived;
+  previous: Derived | null;
+  currency?: FigureCurrency;
+  comparedUntil?: string | null;
+}) {
   const { t, i18n } = useTranslation("metrics");
   const format = useFigureFormat(currency);
+  const root = useRootData();
+  const zone = root?.user?.timezone ?? "Europe/Paris";
   const signed = numberFormat(i18n.language, { style: "percent", signDisplay: "exceptZero", maximumFractionDigits: 1 });
   return (
-    <ul className="kpi-tiles" aria-label={t("totals")}>
-      {METRICS.map((metric) => {
-        const delta = previous ? change(totals[metric], previous[metric]) : null;
-        return (
-          <li key={metric} className="kpi-tile">
-            <span className="kpi-label">{t(`metric.${metric}`)}</span>
-            <strong className="kpi-value">{format(metric, totals)}</strong>
-            {previous ? (
-              <span className={`kpi-change${delta === null ? "" : delta > 0 ? " up" : delta < 0 ? " down" : ""}`}>
-                {delta === null ? t("change.none") : t("change.value", { value: signed.format(delta) })}
-                <span className="visually-hidden"> {t("change.previous", { value: format(metric, previous) })}</span>
-              </span>
-            ) : null}
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      <ul className="kpi-tiles" aria-label={t("totals")}>
+        {METRICS.map((metric) => {
+          const delta = previous
+            ? change(totals[metric], previous[metric])
+            : null;
+          return (
+            <li key={metric} className="kpi-tile">
+              <span className="kpi-label">{t(`metric.${metric}`)}</span>
+              <strong className="kpi-value">{format(metric, totals)}</strong>
+              {previous ? (
+                <span
+                  className={`kpi-change${
+                    delta === null
+                      ? ""
+                      : delta > 0
+                      ? " up"
+                      : delta < 0
+                      ? " down"
+                      : ""
+                  }`}
+                >
+                  {delta === null
+                    ? t("change.none")
+                    : t("change.value", { value: signed.format(delta) })}
+                  <span className="visually-hidden">
+                    {" "}
+                    {t("change.previous", { value: format(metric, previous) })}
+                  </span>
+                </span>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+      {previous && comparedUntil ? (
+        <p className="muted compared-until">
+          {t("change.partial", {
+            until: formatDateTime(comparedUntil, i18n.language, zone),
+          })}
+        </p>
+      ) : null}
+    </>
   );
 }
 
@@ -213,7 +329,9 @@ export interface FigureRow {
 /** A link of each row narrowing the page to it (the dashboard's drill-down), in a column after the name. */
 export interface RowDrill {
   column: string;
-  link: (row: FigureRow) => { href: string; text: string; label: string } | null;
+  link: (
+    row: FigureRow
+  ) => { href: string; text: string; label: string } | null;
 }
 
 /** A table of rows with their figures; each header links to the same URL sorted by it. */
@@ -239,7 +357,12 @@ export function FiguresTable({
   const location = useLocation();
   const sortHref = (key: string) => {
     const params = new URLSearchParams(location.search);
-    const nextDir = sort === key && dir === "desc" ? "asc" : key === "name" && sort !== key ? "asc" : "desc";
+    const nextDir =
+      sort === key && dir === "desc"
+        ? "asc"
+        : key === "name" && sort !== key
+        ? "asc"
+        : "desc";
     params.set("sort", key);
     params.set("dir", nextDir);
     return `?${params.toString()}`;
@@ -247,11 +370,19 @@ export function FiguresTable({
   const header = (key: string, label: string, numeric: boolean) => {
     const current = sort === key;
     return (
-      <th scope="col" className={numeric ? "num" : undefined} aria-sort={current ? (dir === "asc" ? "ascending" : "descending") : undefined}>
+      <th
+        scope="col"
+        className={numeric ? "num" : undefined}
+        aria-sort={
+          current ? (dir === "asc" ? "ascending" : "descending") : undefined
+        }
+      >
         {sort !== undefined ? (
           <Link to={sortHref(key)} preventScrollReset>
             {label}
-            {current ? <span aria-hidden="true">{dir === "asc" ? " ▲" : " ▼"}</span> : null}
+            {current ? (
+              <span aria-hidden="true">{dir === "asc" ? " ▲" : " ▼"}</span>
+            ) : null}
           </Link>
         ) : (
           label
@@ -269,7 +400,9 @@ export function FiguresTable({
             {drill ? <th scope="col">{drill.column}</th> : null}
             {showTeam ? <th scope="col">{t("team")}</th> : null}
             {METRICS.map((metric) => (
-              <Fragment key={metric}>{header(metric, t(`metric.${metric}`), true)}</Fragment>
+              <Fragment key={metric}>
+                {header(metric, t(`metric.${metric}`), true)}
+              </Fragment>
             ))}
           </tr>
         </thead>
@@ -278,7 +411,9 @@ export function FiguresTable({
             const link = drill?.link(row);
             return (
               <tr key={row.id}>
-                <th scope="row">{row.href ? <Link to={row.href}>{row.name}</Link> : row.name}</th>
+                <th scope="row">
+                  {row.href ? <Link to={row.href}>{row.name}</Link> : row.name}
+                </th>
                 {drill ? (
                   <td className="drill">
                     {link ? (
@@ -308,7 +443,19 @@ export function FiguresTable({
  * the given query), and beside it the spec's warning when the table is large: `rows` is what the
  * loader counted (it may stop counting just past the warning's threshold).
  */
-export function ExportLink({ path, extra = {}, label, rows, search }: { path: string; extra?: Record<string, string>; label?: string; rows?: number; search?: URLSearchParams }) {
+export function ExportLink({
+  path,
+  extra = {},
+  label,
+  rows,
+  search,
+}: {
+  path: string;
+  extra?: Record<string, string>;
+  label?: string;
+  rows?: number;
+  search?: URLSearchParams;
+}) {
   const { t, i18n } = useTranslation("metrics");
   const location = useLocation();
   const warningId = useId();
@@ -327,12 +474,19 @@ export function ExportLink({ path, extra = {}, label, rows, search }: { path: st
   const large = rows !== undefined && rows > EXPORT_WARNING_ROWS;
   return (
     <span className="export">
-      <a className="export-link" href={`${path}?${params.toString()}`} download aria-describedby={large ? warningId : undefined}>
+      <a
+        className="export-link"
+        href={`${path}?${params.toString()}`}
+        download
+        aria-describedby={large ? warningId : undefined}
+      >
         {label ?? t("export")}
       </a>
       {large ? (
         <span id={warningId} className="export-warning" role="note">
-          {t("exportLarge", { limit: numberFormat(i18n.language).format(EXPORT_WARNING_ROWS) })}
+          {t("exportLarge", {
+            limit: numberFormat(i18n.language).format(EXPORT_WARNING_ROWS),
+          })}
         </span>
       ) : null}
     </span>

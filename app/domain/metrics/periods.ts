@@ -253,3 +253,93 @@ export function periodFromSearch(
   const compare = compareValue === "1" || compareValue === "on";
   return { preset, period, previous: compare ? previousPeriod(period) : null, custom };
 }
+
+/**
+ * Every bucket of a period's histogram, in order: for 'hour' the start of each hour of its local
+ * days as a UTC ISO instant (24 a day, 23 or 25 on a day the clocks change), for 'day' each local
+ * day. The buckets a statistics service answers are those with figures only; these are the ones a
+ * chart and a table show, each with zeros when it has none. Hours that start after `now` (the
+ * rest of today) are not buckets yet.
+ */
+export function histogramBuckets(period: Period, unit: "hour" | "day", timeZone: string, now = Infinity): string[] {
+  if (unit === "day") return daysOf(period);
+  const { start, end } = periodBounds(period, timeZone);
+  const out: string[] = [];
+  for (let t = start.getTime(); t < end.getTime() && t <= now; t += 3_600_000) out.push(new Date(t).toISOString());
+  return out;
+}
+
+/**
+ * A histogram with every bucket of the period (histogramBuckets), those without a row given
+ * `zero()`'s figures. Rows outside the period are dropped; an hour bucket is matched by its
+ * instant, whatever ISO spelling the service used.
+ */
+export function fillHistogram<Row extends { bucket: string }>(
+  rows: readonly Row[],
+  period: Period,
+  unit: "hour" | "day",
+  timeZone: string,
+  zero: (bucket: string) => Row,
+  now = Infinity,
+): Row[] {
+  const keyOf = (bucket: string) => {
+    if (unit === "day") return bucket.slice(0, 10);
+    const t = Date.parse(bucket);
+    return Number.isNaN(t) ? bucket : new Date(t).toISOString();
+  };
+  const byBucket = new Map(rows.map((row) => [keyOf(row.bucket), row]));
+  const buckets = histogramBuckets(period, unit, timeZone, now);
+  // A bucket with figures is kept even when the clock says it has not started (clocks differ).
+  const every = new Set(histogramBuckets(period, unit, timeZone));
+  const shown = new Set(buckets);
+  for (const key of byBucket.keys()) if (every.has(key) && !shown.has(key)) buckets.push(key);
+  buckets.sort();
+  return buckets.map((bucket) => {
+    const row = byBucket.get(bucket);
+    return row ? { ...row, bucket } : zero(bucket);
+  });
+}
+
+/**
+ * What a period is compared with. A period over (it ends before today) is compared with the whole
+ * previous period. A period still under way (it runs to today: today, this month, this year, a
+ * lifetime, a custom period to today) has only part of today behind it, so it is compared with
+ * the same elapsed part of the previous period: its days before the last in full, and its last day
+ * up to as long after its start as now is after today's start (today 00:00-01:26 against
+ * yesterday 00:00-01:26; on a 23- or 25-hour day the time elapsed, not the clock, is matched).
+ */
+export interface Comparison {
+  previous: Period;
+  /** For a period under way: the previous period's last day ends at `until` (ISO instant). */
+  partial: { whole: Period | null; lastDay: Day; until: string } | null;
+}
+
+export function comparisonOf(period: Period, now: Date | number, timeZone: string): Comparison {
+  const previous = previousPeriod(period);
+  const today = localDay(now, timeZone);
+  if (period.to < today) return { previous, partial: null };
+  const nowMs = typeof now === "number" ? now : now.getTime();
+  const elapsed = nowMs - dayStart(today, timeZone).getTime();
+  const lastStart = dayStart(previous.to, timeZone).getTime();
+  const lastEnd = dayStart(addDays(previous.to, 1), timeZone).getTime();
+  const until = new Date(Math.min(lastEnd, lastStart + elapsed)).toISOString();
+  const whole = previous.from < previous.to ? { from: previous.from, to: addDays(previous.to, -1) } : null;
+  return { previous, partial: { whole, lastDay: previous.to, until } };
+}
+
+/**
+ * The figures of hour buckets (UTC ISO starts) before `until`: whole hours in full, the hour
+ * `until` falls in by its elapsed share (figures are counted by the hour, not the minute),
+ * rounded to whole units.
+ */
+export function sumHoursUntil<K extends string, M extends Record<K, number>>(rows: readonly ({ bucket: string } & Record<K, number>)[], until: string, keys: readonly K[], zero: () => M): M {
+  const end = Date.parse(until);
+  const out = zero();
+  for (const row of rows) {
+    const start = Date.parse(row.bucket);
+    const share = Math.max(0, Math.min(1, (end - start) / 3_600_000));
+    if (share > 0) for (const key of keys) (out as Record<K, number>)[key] += row[key] * share;
+  }
+  for (const key of keys) (out as Record<K, number>)[key] = Math.round(out[key]);
+  return out;
+}

@@ -6,6 +6,7 @@
  * transaction. Every use case returns a Result (app/domain/result.ts) whose failure reason is the
  * i18n key of the message; it knows nothing of HTTP (app/http/reply.server.ts answers).
  */
+import { apportionCents } from "~/domain/apportion";
 import { auditActor } from "~/domain/operators";
 import { applyAction, availableActions, type CampaignAction } from "~/domain/campaigns/actions";
 import type { CampaignHistoryAction } from "~/domain/campaigns/history-fields";
@@ -463,7 +464,15 @@ export async function budgetSection(ctx: CampaignContext, locale: string) {
   const now = new Date();
   const today = localDay(now, retailerTimeZone());
   const byDimension = dimensionPacingOn(c, today);
-  const dimensionRow = <K extends string>(r: DimensionPacing<K>) => ({ key: r.key, spent: money(microsToCents(r.spentMicros), locale), cap: fmt(r.capCents), reached: r.reached });
+  const todayCents = spendOfDay(c.todaySpend, today);
+  // Parts shown beside today's total add up to it (apportionCents), when they are all of it; a
+  // part rounded on its own could make the column read a cent off the total above it.
+  const dimensionRows = <K extends string>(rows: DimensionPacing<K>[]) => {
+    const micros = rows.map((r) => r.spentMicros);
+    const ownTotal = microsToCents(micros.reduce((s, m) => s + m, 0));
+    const cents = apportionCents(micros, Math.abs(ownTotal - todayCents) <= rows.length ? todayCents : ownTotal);
+    return rows.map((r, i) => ({ key: r.key, spent: money(cents[i], locale), cap: fmt(r.capCents), reached: r.reached }));
+  };
   return {
     values: {
       version: String(c.version),
@@ -483,9 +492,9 @@ export async function budgetSection(ctx: CampaignContext, locale: string) {
       totalCents: total.budget,
       daily: fmt(c.pacingDaily),
       /** Spend settled today (the retailer's day), per placement and per device against their caps. */
-      today: money(spendOfDay(c.todaySpend, today), locale),
-      placements: byDimension.placements.map(dimensionRow),
-      devices: byDimension.devices.map(dimensionRow),
+      today: money(todayCents, locale),
+      placements: dimensionRows(byDimension.placements),
+      devices: dimensionRows(byDimension.devices),
       /** The caps that stop the campaign today, each until tomorrow. */
       caps: capNotices(c, liveStatusOf(c, wallet, now), now, retailerTimeZone()),
     },

@@ -14,7 +14,7 @@ import { histogramUnit, type Period } from "~/domain/metrics/periods";
 import { ok, type Result } from "~/domain/result";
 import type { User } from "~/domain/types";
 import type { CampaignContext } from "~/services/campaigns/campaigns.server";
-import { fetchMetrics } from "~/services/metrics.server";
+import { fetchComparison, fetchMetrics } from "~/services/metrics.server";
 import { getStorage } from "~/services/storage.server";
 
 /** Products listed at most (the most spent first). */
@@ -23,6 +23,8 @@ export const CAMPAIGN_PRODUCT_ROWS = 200;
 export interface CampaignStatistics {
   totals: Derived;
   previousTotals: Derived | null;
+  /** When the period is still under way: the instant the compared part of the previous period ends (ISO). */
+  comparedUntil: string | null;
   unit: "hour" | "day";
   /** Each bucket of the period that has figures: a UTC hour (ISO) or a local day. */
   overTime: { bucket: string; figures: Derived }[];
@@ -66,7 +68,8 @@ export async function campaignStatistics(
     fetchMetrics(user, { ...range, filters, histogram: unit, groups: { terms: [...BREAKDOWNS] } }, TITLE),
     fetchMetrics(user, { ...range, filters, groups: { terms: ["product"], size: asked } }, TITLE),
     fetchMetrics(user, heatmapRequest(ctx, input.period), TITLE),
-    input.previous ? fetchMetrics(user, { dateFrom: input.previous.from, dateTo: input.previous.to, filters }, TITLE) : Promise.resolve(null),
+    // A period still under way is compared with the same elapsed part of the previous one.
+    input.previous ? fetchComparison(user, { filters }, input.period, TITLE) : Promise.resolve(null),
   ]);
   for (const result of [main, products, heat, previous]) if (result && !result.ok) return result;
   if (!main.ok || !products.ok || !heat.ok) throw new Error("unreachable");
@@ -80,6 +83,7 @@ export async function campaignStatistics(
   return ok({
     totals: derive(main.value.summary),
     previousTotals: previous && previous.ok ? derive(previous.value.summary) : null,
+    comparedUntil: previous && previous.ok ? previous.value.until : null,
     unit,
     overTime: (main.value.histogram ?? []).map((row) => ({ bucket: row.bucket, figures: derive(row as Measures) })),
     breakdowns,
