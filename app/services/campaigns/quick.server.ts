@@ -9,7 +9,7 @@
 import { checkPartyMix } from "~/domain/availability";
 import { scopeOfTeams } from "~/domain/brand-scope";
 import { categoryIdOf, categoryPath, categorySegments } from "~/domain/categories";
-import { allowedStrategies, bidLimits, checkBid, coerceStrategy } from "~/domain/campaigns/bidding";
+import { allowedStrategies, bidLimits, checkBid, coerceStrategy, defaultStrategy } from "~/domain/campaigns/bidding";
 import type { Campaign } from "~/domain/campaigns/campaign";
 import { centsToInput } from "~/domain/campaigns/editor";
 import { withValues } from "~/domain/message";
@@ -138,7 +138,8 @@ export async function quickBidding(team: Team, type: CampaignType, chosen: strin
   const settings = await getRetailerSettings();
   const currency = walletRetailerSettings().currency;
   const money = (cents: number) => formatMoney(cents, currency, locale);
-  const strategy = coerceStrategy(settings, type, team.account_type, chosen);
+  // None chosen yet: the editor's default (CPC where allowed), as a new campaign gets.
+  const strategy = chosen ? coerceStrategy(settings, type, team.account_type, chosen) : defaultStrategy(settings, type, team.account_type);
   const strategies = allowedStrategies(settings, type, team.account_type).map((s) => {
     const l = bidLimits(settings, type, s);
     return { strategy: s, min: money(l.minCents), max: money(l.maxCents) };
