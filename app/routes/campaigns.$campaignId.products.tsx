@@ -389,7 +389,7 @@ export default function CampaignProductsRoute() {
             {announce}
           </p>
           <div className="table-wrap">
-            <table className="products-table">
+            <table className="products-table list-table">
               <caption className="visually-hidden">{t("caption")}</caption>
               <thead>
                 <tr>
@@ -582,7 +582,7 @@ function ProductRowView({
       }
     >
       {handle ? (
-        <td>
+        <td className="list-table-select">
           <button
             type="button"
             id={handleId(p.id)}
@@ -599,11 +599,11 @@ function ProductRowView({
         </td>
       ) : null}
       {canEdit ? (
-        <td>
+        <td className="list-table-select">
           <input type="checkbox" name="selected" value={p.id} form="products-bulk-form" aria-label={t("select", { name })} key={`sel-${version}`} />
         </td>
       ) : null}
-      <td>
+      <td data-label={t("columns.position")}>
         {canEdit ? (
           <>
             <input type="hidden" name={`positions[${index}].id`} value={p.id} form="products-positions-form" />
@@ -626,25 +626,25 @@ function ProductRowView({
           (p.pos ?? "—")
         )}
       </td>
-      <td>
+      <td className="products-image-cell">
         {displayableImage(p.image_link, imageHosts) ? (
           <img src={p.image_link} alt="" width={48} height={48} loading="lazy" className="products-image" />
         ) : (
           <span className="products-image products-image-none" aria-hidden="true" />
         )}
       </td>
-      <td className="products-name">
+      <td className="products-name list-table-title">
         <strong>{p.title}</strong>
         <br />
         <span className="muted products-id">{p.id}</span>
       </td>
-      <td>{availabilityLabel(p.availability)}</td>
-      <td>{partyLabel(p.party)}</td>
-      <td>
+      <td data-label={t("columns.availability")}>{availabilityLabel(p.availability)}</td>
+      <td data-label={t("columns.party")}>{partyLabel(p.party)}</td>
+      <td data-label={t("columns.status")}>
         <span className={cn("badge", p.on ? "products-on" : "products-off-badge")}>{p.on ? t("status.on") : t("status.off")}</span>
       </td>
       {canEdit ? (
-        <td>
+        <td data-label={t("columns.actions")}>
           <div className="products-actions">
             <Form method="post" action={here} className="products-move" preventScrollReset>
               <input type="hidden" name="intent" value={moveProductIntent} />
@@ -706,7 +706,7 @@ function ProductRowView({
         </td>
       ) : null}
       {STAT_COLUMNS.map((metric) => (
-        <td key={metric} className="num">
+        <td key={metric} className="num" data-label={t(`campaignProductPicker:stats.${metric}`)}>
           {figures ? format(metric, figures) : figures === null ? (metric === "ctr" || metric === "roas" ? "—" : format(metric, ZERO_FIGURES)) : "—"}
         </td>
       ))}

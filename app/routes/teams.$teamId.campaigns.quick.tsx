@@ -7,14 +7,14 @@ import { SearchCombobox, useHydrated } from "~/components/search-combobox";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
 import { splitMessage } from "~/domain/message";
 import { formatMoney, parseAmountToMinor } from "~/domain/money";
-import { DEFAULT_CAMPAIGN_TYPE, isEnabledType } from "~/domain/retailer-settings";
+import { DEFAULT_CAMPAIGN_TYPE, isEnabledType, type CampaignType } from "~/domain/retailer-settings";
 import { QUICK_KEYWORDS_MAX, QUICK_STEPS, QuickCampaignSchema, QuickGeneralSchema, createQuickCampaignIntent, type QuickStep } from "~/forms/campaigns/quick";
 import { requirePermission, requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
 import { reply, replyInvalid } from "~/http/reply.server";
 import { requireVisibleTeam } from "~/http/scope.server";
 import { creationDefaults, teamWallets } from "~/services/campaigns/campaigns.server";
-import { categoryNames, createQuickCampaign, quickProducts, suggestedCategories, suggestedKeywords } from "~/services/campaigns/quick.server";
+import { categoryNames, checkQuickBid, createQuickCampaign, quickBidding, quickProducts, suggestedCategories, suggestedKeywords } from "~/services/campaigns/quick.server";
 import { getRetailerSettings } from "~/services/retailer-settings.server";
 import { retailerSettings as walletRetailerSettings } from "~/services/wallets.server";
 import { useIsPending } from "~/utils/misc";
@@ -34,6 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const team = await requireVisibleTeam(user, params.teamId);
   requirePermission(user, "Campaign", "create", { teamId: team.id });
   const settings = await getRetailerSettings();
+  const locale = await getRequestLocale(request);
   const search = new URL(request.url).searchParams;
   const asked = search.get("step");
   let step: QuickStep = QUICK_STEPS.includes(asked as QuickStep) ? (asked as QuickStep) : "general";
@@ -43,6 +44,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     startDay: search.get("startDay") ?? creationDefaults().startDay,
     campaignType: search.get("campaignType") ?? (isEnabledType(settings, DEFAULT_CAMPAIGN_TYPE) ? DEFAULT_CAMPAIGN_TYPE : (settings.enabledTypes[0] ?? DEFAULT_CAMPAIGN_TYPE)),
     wallet: search.get("wallet") ?? "",
+    bidStrategy: search.get("bidStrategy") ?? "",
+    campaignBid: search.get("campaignBid"),
     bid: search.get("bid") ?? "",
     products,
     /** Set once the products step was sent (the suggestions are no longer ticked for the user). */
@@ -59,8 +62,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const general = parseWithZod(search, { schema: QuickGeneralSchema });
     if (general.status !== "success") errors = Object.fromEntries(Object.entries(general.error ?? {}).map(([k, v]) => [k, v ?? []]));
     else if (!isEnabledType(settings, general.value.campaignType)) errors = { campaignType: ["campaigns:form.typeInvalid"] };
+    else {
+      const refused = await checkQuickBid(team, general.value.campaignType, general.value.bidStrategy, general.value.campaignBid, locale);
+      if (refused) errors = { [refused === "campaigns:form.strategyInvalid" ? "bidStrategy" : "campaignBid"]: [refused] };
+    }
     if (Object.keys(errors).length) step = "general";
   }
+  const typeForBid = isEnabledType(settings, state.campaignType as never) ? (state.campaignType as CampaignType) : (settings.enabledTypes[0] ?? DEFAULT_CAMPAIGN_TYPE);
+  const bidding = await quickBidding(team, typeForBid, state.bidStrategy || null, state.campaignBid, locale);
   const wallets = (await teamWallets(team.id)).map((w) => ({ id: w.id, name: w.label }));
   let view: {
     rows?: { id: string; title: string; brand: string; price: number | null }[];
@@ -84,7 +93,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (step === "review" || step === "categories") {
     view.names = Object.fromEntries(await categoryNames(user, [...state.categories, ...state.productCategories]));
   }
-  return { team: { id: team.id, name: team.name }, types: settings.enabledTypes, wallets, currency: walletRetailerSettings().currency, step, state, errors, view };
+  return { team: { id: team.id, name: team.name }, types: settings.enabledTypes, bidding, wallets, currency: walletRetailerSettings().currency, step, state, errors, view };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -109,7 +118,7 @@ function Carried({ state, except }: { state: State; except: QuickStep }) {
   const hidden = (name: string, value: string) => <input key={`${name}=${value}`} type="hidden" name={name} value={value} />;
   return (
     <>
-      {except !== "general" ? [hidden("name", state.name), hidden("startDay", state.startDay), hidden("campaignType", state.campaignType), hidden("wallet", state.wallet), hidden("bid", state.bid)] : null}
+      {except !== "general" ? [hidden("name", state.name), hidden("startDay", state.startDay), hidden("campaignType", state.campaignType), hidden("wallet", state.wallet), hidden("bidStrategy", state.bidStrategy), hidden("campaignBid", state.campaignBid ?? ""), hidden("bid", state.bid)] : null}
       {except !== "products" ? [...state.products.map((id) => hidden("products", id)), state.productsSeen ? hidden("productsSeen", "1") : null] : null}
       {except !== "keywords" && state.keywords !== null ? hidden("keywords", state.keywords) : null}
       {except !== "categories"
@@ -125,15 +134,17 @@ function StepButtons({ step, pending }: { step: QuickStep; pending: boolean }) {
   const next = QUICK_STEPS[index + 1];
   const previous = QUICK_STEPS[index - 1];
   return (
-    <div className="form-actions">
-      {next ? (
-        <button type="submit" name="step" value={next} className="button primary" aria-disabled={pending || undefined}>
-          {t("next")}
-        </button>
-      ) : null}
+    <div className="form-actions quick-step-buttons">
+      {/* Enter in a field submits the form's first submit button: Next, though Back is shown first. */}
+      {next && previous ? <button type="submit" name="step" value={next} hidden tabIndex={-1} /> : null}
       {previous ? (
         <button type="submit" name="step" value={previous} className="button" formNoValidate>
           {t("back")}
+        </button>
+      ) : null}
+      {next ? (
+        <button type="submit" name="step" value={next} className="button primary" aria-disabled={pending || undefined}>
+          {t("next")}
         </button>
       ) : null}
     </div>
@@ -143,7 +154,8 @@ function StepButtons({ step, pending }: { step: QuickStep; pending: boolean }) {
 export default function QuickCampaignRoute() {
   const { t, i18n } = useTranslation("quickBuilder");
   const { t: tc } = useTranslation("campaigns");
-  const { team, types, wallets, currency, step, state, errors, view } = useLoaderData<typeof loader>();
+  const { team, types, bidding, wallets, currency, step, state, errors, view } = useLoaderData<typeof loader>();
+  const { t: te } = useTranslation("campaignEditor");
   const actionData = useActionData<typeof action>();
   const location = useLocation();
   const pending = useIsPending();
@@ -152,6 +164,8 @@ export default function QuickCampaignRoute() {
   const productLabel = (row: { id: string; title: string; brand: string; price: number | null }) => [row.title || row.id, row.brand, money(row.price)].filter(Boolean).join(" · ");
   const parsedBid = state.bid ? parseAmountToMinor(state.bid) : null;
   const bidCents = parsedBid?.ok ? parsedBid.value : null;
+  const parsedCampaignBid = /^0+(?:[.,]0{1,2})?$/.test(bidding.bid.trim()) ? ({ ok: true, value: 0 } as const) : parseAmountToMinor(bidding.bid);
+  const campaignBidCents = parsedCampaignBid.ok ? parsedCampaignBid.value : null;
   const keywordsText = state.keywords ?? (view.keywords ?? []).join("\n");
   const keywordLines = keywordsText.split(/\r\n|\r|\n/).map((k) => k.trim()).filter(Boolean);
   const failure = actionData && "error" in actionData && actionData.error ? splitMessage(actionData.error) : null;
@@ -198,6 +212,26 @@ export default function QuickCampaignRoute() {
               ))}
             </select>
           </div>
+          <div className="field">
+            <label htmlFor="quick-strategy">{tc("fields.bidStrategy")}</label>
+            <select id="quick-strategy" name="bidStrategy" defaultValue={bidding.strategy} aria-describedby="quick-strategy-help">
+              {bidding.strategies.map((s) => (
+                <option key={s.strategy} value={s.strategy}>
+                  {s.strategy === "FIXED" ? tc(`strategies.${s.strategy}`) : `${tc(`strategies.${s.strategy}`)} · ${te("bidding.range", { min: s.min, max: s.max })}`}
+                </option>
+              ))}
+            </select>
+            <p id="quick-strategy-help" className="field-help">
+              {te("bidding.strategyHelp")}
+            </p>
+            <ErrorList errors={errors.bidStrategy} />
+          </div>
+          <Field
+            label={t("campaignBid", { currency })}
+            errors={errors.campaignBid}
+            help={t("campaignBidHelp")}
+            inputProps={{ id: "quick-campaign-bid", name: "campaignBid", inputMode: "decimal", defaultValue: bidding.bid, autoComplete: "off", required: true, className: "money-input" }}
+          />
           <Field label={t("bid", { currency })} errors={errors.bid} help={t("bidHelp")} inputProps={{ id: "quick-bid", name: "bid", inputMode: "decimal", defaultValue: state.bid, autoComplete: "off" }} />
           <StepButtons step={step} pending={pending} />
         </Form>
@@ -255,6 +289,10 @@ export default function QuickCampaignRoute() {
             <dd>{new Intl.DateTimeFormat(i18n.language, { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${state.startDay}T00:00:00Z`))}</dd>
             <dt>{t("wallet")}</dt>
             <dd>{wallets.find((w) => w.id === state.wallet)?.name ?? t("noWallet")}</dd>
+            <dt>{tc("fields.bidStrategy")}</dt>
+            <dd>{tc(`strategies.${bidding.strategy}`)}</dd>
+            <dt>{t("campaignBid", { currency })}</dt>
+            <dd>{campaignBidCents !== null ? money(campaignBidCents) : t("none")}</dd>
             <dt>{t("bid", { currency })}</dt>
             <dd>{bidCents !== null ? money(bidCents) : t("none")}</dd>
             <dt>{t("steps.products")}</dt>
@@ -267,16 +305,16 @@ export default function QuickCampaignRoute() {
             <dd>{state.productCategories.length ? state.productCategories.map((id) => view.names?.[id] ?? id).join("; ") : t("none")}</dd>
           </dl>
           <div className="quick-actions">
-            <Form method="post" id="quick-create" action={`${location.pathname}${location.search}`}>
-              <input type="hidden" name="intent" value={createQuickCampaignIntent} />
-              <Carried state={state} except="review" />
-              <SubmitButton pending={pending}>{t("create")}</SubmitButton>
-            </Form>
             <Form method="get" id="quick-review-back">
               <Carried state={state} except="review" />
               <button type="submit" name="step" value="categories" className="button">
                 {t("back")}
               </button>
+            </Form>
+            <Form method="post" id="quick-create" action={`${location.pathname}${location.search}`}>
+              <input type="hidden" name="intent" value={createQuickCampaignIntent} />
+              <Carried state={state} except="review" />
+              <SubmitButton pending={pending}>{t("create")}</SubmitButton>
             </Form>
           </div>
         </>

@@ -44,6 +44,14 @@ test.describe("campaign keywords and categories", () => {
     await expect(table.locator("tbody tr")).toHaveCount(2);
     await expect(table.getByRole("textbox", { name: kt("bid.of", { name: "running shoes" }) })).toHaveValue("0.15");
     await expect(table.locator("tbody tr").first()).toContainText("€0.15"); // the floor beside the bid
+    // At 390 px the rows are label–value cards: the row's Save button on screen, no sideways scroll.
+    const size = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 800 });
+    expect(await table.locator("tbody tr").first().evaluate((e) => getComputedStyle(e).display)).toBe("block");
+    const save = (await table.locator("tbody tr").first().getByRole("button", { name: kt("row.save") }).boundingBox())!;
+    expect(save.x + save.width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await page.setViewportSize(size);
 
     // A CSV with bad lines: the good ones imported, the bad ones counted with their line numbers.
     const importForm = page.getByRole("form", { name: kt("import.title") });

@@ -107,6 +107,18 @@ test.describe("campaign products", () => {
     await expect(products.table.locator("tbody tr")).toHaveCount(4);
     await expect(products.row("SKU-000002")).toContainText("In stock");
     await expect(products.row("SKU-000002")).toContainText("1P");
+    // The table fits its card at 1,280 px (no inner scroll; the last figure visible) and becomes
+    // label–value cards at 390 px, its Remove button on screen.
+    const size = page.viewportSize()!;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const wrap = products.table.locator("xpath=..");
+    expect(await wrap.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 390, height: 800 });
+    expect(await products.table.locator("tbody tr").first().evaluate((e) => getComputedStyle(e).display)).toBe("block");
+    const remove = (await products.rowButton("SKU-000002", pt("remove")).boundingBox())!;
+    expect(remove.x + remove.width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await page.setViewportSize(size);
 
     // A 3P product in this 1P campaign: refused with the spec's message, nothing added.
     await products.addIds("SKU-000006");

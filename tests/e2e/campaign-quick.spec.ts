@@ -11,6 +11,7 @@ import { enTexts, expect, submitAndWait, test, uniqueName } from "./fixtures";
 const qt = enTexts("quickBuilder");
 const ct = enTexts("campaigns");
 const xt = enTexts("pickers");
+const et = enTexts("campaignEditor");
 
 test.describe("quick campaign builder", () => {
   test.use({ role: "supplierAdmin" });
@@ -30,12 +31,21 @@ test.describe("quick campaign builder", () => {
     await expect(step(1, "general")).toBeVisible();
     const name = uniqueName("Quick e2e");
     await page.getByLabel(ct("fields.name"), { exact: true }).fill(name);
+    // The campaign's own bid comes filled with the retailer's minimum for the chosen strategy (its option names the range).
+    const campaignBid = await page.getByLabel(qt("campaignBid", { currency: "EUR" }), { exact: true }).inputValue();
+    expect(Number(campaignBid)).toBeGreaterThan(0);
+    await expect(page.getByLabel(ct("fields.bidStrategy"), { exact: true }).locator("option:checked")).toContainText(`€${campaignBid} `);
     await page.getByLabel(qt("bid", { currency: "EUR" }), { exact: true }).fill("0.50");
     await next.click();
 
     // Products: the suggestions come ticked.
     await expect(step(2, "products")).toBeVisible();
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
+    // Back first, then the primary Next, apart from each other.
+    const buttons = page.locator(".quick-step-buttons").getByRole("button");
+    await expect(buttons).toHaveText([qt("back"), qt("next")]);
+    const [backBox, nextBox] = [await buttons.nth(0).boundingBox(), await buttons.nth(1).boundingBox()];
+    expect(nextBox!.x - (backBox!.x + backBox!.width)).toBeGreaterThanOrEqual(6);
     const products = page.getByRole("group", { name: qt("suggested") }).getByRole("checkbox");
     await expect(products.first()).toBeChecked();
     const ticked = await products.evaluateAll((boxes) => boxes.filter((b) => (b as HTMLInputElement).checked).length);
@@ -84,5 +94,7 @@ test.describe("quick campaign builder", () => {
     await expect(page).toHaveURL(/\/campaigns\/[0-9a-f-]{36}$/);
     await expect(page.getByRole("status").filter({ hasText: qt("toast.created", { name }) })).toBeVisible();
     await expect(page.getByRole("heading", { name })).toBeVisible();
+    // Complete with the campaign bid of step 1: nothing says it cannot be activated.
+    await expect(page.getByText(et("readiness.incomplete"))).toHaveCount(0);
   });
 });

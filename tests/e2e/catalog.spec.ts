@@ -111,6 +111,12 @@ test.describe("as an operator", () => {
     await expect(page).toHaveURL("/catalog/import");
     await expect(page.getByRole("heading", { level: 1, name: ct("import.title") })).toBeVisible();
     await expect(page.getByRole("table", { name: ct("import.columns.title") }).getByRole("rowheader", { name: "stroke_price" })).toBeVisible();
+    // Column names are code, kept whole on one line at 1,280 px ("availabilit|y" was broken).
+    const size = page.viewportSize()!;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const broken = await page.locator("table.import-columns th[scope=row] code").evaluateAll((codes) => codes.filter((c) => c.getClientRects().length > 1).map((c) => c.textContent));
+    expect(broken).toEqual([]);
+    await page.setViewportSize(size);
 
     const csv = [
       "id,title,availability,party,brand,price,stroke_price",

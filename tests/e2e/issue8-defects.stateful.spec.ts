@@ -141,6 +141,38 @@ test.describe("in French, as an operator", () => {
         await expect(region.getByRole("button", { name: /^Dupliquer / }).first()).toBeVisible();
         const { scrollWidth, clientWidth } = await region.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
         expect(scrollWidth, path).toBeLessThanOrEqual(clientWidth);
+        // The "By" column's e-mails wrap only after "@" and the dots, never inside a part ("examp|le").
+        const brokenParts = await region.locator("td.by-col").evaluateAll((cells) =>
+          cells.flatMap((cell) =>
+            [...cell.childNodes]
+              .filter((n) => n.nodeType === Node.TEXT_NODE && n.textContent)
+              .filter((n) => {
+                const range = document.createRange();
+                range.selectNodeContents(n);
+                return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+              })
+              .map((n) => n.textContent),
+          ),
+        );
+        expect(brokenParts, path).toEqual([]);
+        if (path !== "/campaigns") continue;
+        await expect(region.locator("td.by-col").filter({ hasText: "operator@example.com" }).first()).toBeVisible();
+        // The filter bar's selects show their whole choice ("Tous les annonceurs", not "Tous les annon").
+        const clipped = await page.locator(".campaign-filters-row select").evaluateAll((selects) =>
+          (selects as HTMLSelectElement[]).flatMap((select) => {
+            const style = getComputedStyle(select);
+            const context = document.createElement("canvas").getContext("2d")!;
+            context.font = style.font;
+            const text = select.selectedOptions[0]?.text ?? "";
+            const needed = context.measureText(text).width + parseFloat(style.paddingLeft) + 16; // the arrow
+            return needed > select.clientWidth ? [text] : [];
+          }),
+        );
+        expect(clipped).toEqual([]);
+        // The bulk change's inputs on one line, though Daily budget has help text under its input.
+        const tops = await page.locator(".bulk-edit-fields .field").evaluateAll((fields) => fields.map((f) => Math.round(f.querySelector("input, select")!.getBoundingClientRect().top)));
+        expect(tops.length).toBeGreaterThan(1);
+        expect(new Set(tops).size, JSON.stringify(tops)).toBe(1);
       }
     } finally {
       await new Shell(page, fr).chooseLanguage(fr("languages.en-GB"));

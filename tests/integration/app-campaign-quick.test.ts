@@ -36,6 +36,8 @@ const general = (name: string): [string, string][] => [
   ["startDay", "2030-01-01"],
   ["campaignType", "sponsored-products"],
   ["wallet", ""],
+  ["bidStrategy", "CPC"],
+  ["campaignBid", "0.90"],
 ];
 
 beforeAll(async () => {
@@ -92,6 +94,10 @@ describe("quick campaign builder", () => {
     const campaign = (await storage().campaigns.getOne(id))!;
     // Stored as the quick builder's (the spec's Campaign field `quick`).
     expect(campaign).toMatchObject({ name, status: "draft", team: TEAM, quick: true });
+    // The first step's campaign bid is saved: the draft is complete (no "a bid above zero" missing).
+    expect(campaign).toMatchObject({ bidStrategy: "CPC", bid: 90 });
+    const { isComplete } = await import("~/domain/campaigns/status");
+    expect(isComplete(campaign)).toBe(true);
     expect(Object.keys(campaign.offers ?? {}).sort()).toEqual([sku("A"), sku("B")]);
     expect(campaign.counts).toEqual({ keywords: 2, categories: 1, hubs: 0, productCategories: 1 });
     const keywords = await storage().targets.list(id, "keyword");
@@ -99,6 +105,22 @@ describe("quick campaign builder", () => {
     expect(keywords["quickbrew coffee"]!.bid).toBe(100);
     expect(Object.keys(await storage().targets.list(id, "category"))).toEqual([coffee]);
     expect(Object.values(await storage().targets.list(id, "productCategory"))[0]).toMatchObject({ placement: "pdp" });
+  });
+
+  it("offers the campaign bid filled with the strategy's minimum, and refuses one under it with the editor's message", async () => {
+    const first = await load("supplier.admin", []);
+    const { bidding } = first.data;
+    expect(bidding.strategies.map((s: { strategy: string }) => s.strategy)).toContain("CPC");
+    const settings = await (await import("~/services/retailer-settings.server")).getRetailerSettings();
+    const { bidLimits } = await import("~/domain/campaigns/bidding");
+    const min = bidLimits(settings, "sponsored-products", bidding.strategy).minCents;
+    expect(bidding.bid).toBe((min / 100).toFixed(2));
+    const low = await load("supplier.admin", [["step", "products"], ...general("Low").filter(([k]) => k !== "campaignBid"), ["campaignBid", "0.01"]]);
+    expect(low.data.step).toBe("general");
+    expect(t(low.data.errors.campaignBid[0].split("::")[0], JSON.parse(low.data.errors.campaignBid[0].split("::")[1]))).toMatch(/^Minimum allowed bid: /);
+    const empty = await load("supplier.admin", [["step", "products"], ...general("Empty").filter(([k]) => k !== "campaignBid"), ["campaignBid", ""]]);
+    expect(empty.data.step).toBe("general");
+    expect(t(empty.data.errors.campaignBid[0])).toBe(t("campaigns:form.bidRequired"));
   });
 
   it("stores the creation form's drafts as not quick", async () => {

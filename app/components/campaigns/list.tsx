@@ -27,7 +27,7 @@ import {
 } from "~/domain/campaigns/list";
 import { CAMPAIGN_STATUSES, DERIVED_LIVE_STATUSES, type CampaignLiveStatus, type CampaignStatus, type CapNotice } from "~/domain/campaigns/status";
 import { duplicateCampaignIntent } from "~/forms/campaigns/campaigns";
-import { useByName } from "~/components/by-name";
+import { ByText } from "~/components/by-name";
 import { dateTimeFormat } from "~/domain/intl";
 
 /** A campaign as the list shows it (CampaignListRow of services/campaigns/list.server.ts). */
@@ -369,7 +369,6 @@ function ariaSort(column: CampaignListColumn, sort: CampaignSort, dir: SortDirec
 }
 
 export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, caption }: TableProps) {
-  const byName = useByName();
   const { t } = useTranslation(["campaignList", "campaigns"]);
   const hydrated = useHydrated();
   const navigation = useNavigation();
@@ -449,7 +448,9 @@ export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, ca
       case "updated":
         return <td key={column}>{row.updated ?? "—"}</td>;
       case "by":
-        return <td key={column} className="by-col">{byName(row.by)}</td>;
+        return <td key={column} className="by-col">
+            <ByText by={row.by} />
+          </td>;
     }
   }
 

@@ -112,7 +112,7 @@ export function TargetsTable({
         </Form>
       ) : null}
       <div className="table-wrap">
-        <table className="targets-table">
+        <table className="targets-table list-table">
           <caption className="visually-hidden">{t(`caption.${kind}`)}</caption>
           <thead>
             <tr>
@@ -149,7 +149,7 @@ export function TargetsTable({
               return (
                 <tr key={`${r.key}-${version}`} id={`target-${kind}-${encodeURIComponent(r.key)}`} className={cn(!r.on && "targets-off", refused && "targets-failed")}>
                   {canEdit ? (
-                    <td>
+                    <td className="list-table-select">
                       <input type="checkbox" name="keys" value={r.key} form={removeFormId} aria-label={t("select", { name: r.name })} />
                     </td>
                   ) : null}
@@ -158,7 +158,7 @@ export function TargetsTable({
                     {kind !== "keyword" ? <span className="muted targets-placement"> · {placementLabel(r.placement)}</span> : null}
                     {r.auto ? <span className="badge targets-auto">{t("auto.badge")}</span> : null}
                   </th>
-                  <td>
+                  <td data-label={t("columns.status")}>
                     {canEdit ? (
                       <label className="targets-on">
                         <input type="checkbox" name="on" value="yes" form={formId} defaultChecked={on} />
@@ -169,7 +169,7 @@ export function TargetsTable({
                       <span className={cn("badge", r.on ? "products-on" : "products-off-badge")}>{r.on ? t("status.on") : t("status.off")}</span>
                     )}
                   </td>
-                  <td>
+                  <td data-label={t("columns.bid")}>
                     {canEdit ? (
                       <>
                         <input
@@ -194,12 +194,12 @@ export function TargetsTable({
                       (r.bid ?? t("bid.campaign"))
                     )}
                   </td>
-                  <td>
+                  <td data-label={t("columns.floor")}>
                     {r.floor ?? "—"}
                     {r.belowFloor ? <span className="targets-under"> {t("belowFloor")}</span> : null}
                   </td>
-                  <td>{r.suggested ?? "—"}</td>
-                  <td>
+                  <td data-label={t("columns.suggested")}>{r.suggested ?? "—"}</td>
+                  <td data-label={t("columns.products")}>
                     {r.offers === null ? t("offers.all") : t("offers.some", { count: r.offers.length })}
                     {canEdit ? (
                       <>
@@ -211,11 +211,11 @@ export function TargetsTable({
                       </>
                     ) : null}
                   </td>
-                  <td className="num">{r.figures ? figure("displays", r.figures) : "—"}</td>
-                  <td className="num">{r.figures ? figure("clicks", r.figures) : "—"}</td>
-                  <td className="num">{r.figures ? figure("cost", r.figures) : "—"}</td>
+                  <td className="num" data-label={t("columns.displays")}>{r.figures ? figure("displays", r.figures) : "—"}</td>
+                  <td className="num" data-label={t("columns.clicks")}>{r.figures ? figure("clicks", r.figures) : "—"}</td>
+                  <td className="num" data-label={t("columns.spend")}>{r.figures ? figure("cost", r.figures) : "—"}</td>
                   {canEdit ? (
-                    <td>
+                    <td data-label={t("columns.actions")}>
                       <div className="targets-actions">
                         <Form method="post" action={here} id={formId} preventScrollReset>
                           <input type="hidden" name="intent" value={updateTargetIntent} />

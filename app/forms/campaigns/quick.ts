@@ -5,8 +5,8 @@
  */
 import * as z from "zod/mini";
 import { isDay } from "~/domain/metrics/periods";
-import { CAMPAIGN_TYPES } from "~/domain/retailer-settings";
-import { optionalCents } from "~/forms/campaigns/campaigns";
+import { BID_STRATEGIES, CAMPAIGN_TYPES } from "~/domain/retailer-settings";
+import { optionalCents, requiredCents } from "~/forms/campaigns/campaigns";
 
 /** The keywords text travels in the URL: kept well under the server's 16 KB header limit. */
 export const QUICK_KEYWORDS_MAX = 6_000;
@@ -33,6 +33,9 @@ const general = {
     z.optional(z.string().check(z.trim())),
     z.transform((v) => v || null),
   ),
+  /** The campaign's bid strategy and bid, checked as the editor's Bidding (the same schema parts). */
+  bidStrategy: z.enum(BID_STRATEGIES, { error: "campaigns:form.strategyInvalid" }),
+  campaignBid: requiredCents,
   /** The bid of the keywords and categories (currency units), empty = none. */
   bid: optionalCents,
 };

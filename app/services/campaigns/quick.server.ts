@@ -9,7 +9,12 @@
 import { checkPartyMix } from "~/domain/availability";
 import { scopeOfTeams } from "~/domain/brand-scope";
 import { categoryIdOf, categoryPath, categorySegments } from "~/domain/categories";
+import { allowedStrategies, bidLimits, checkBid, coerceStrategy, defaultStrategy } from "~/domain/campaigns/bidding";
 import type { Campaign } from "~/domain/campaigns/campaign";
+import { centsToInput } from "~/domain/campaigns/editor";
+import { withValues } from "~/domain/message";
+import { formatMoney } from "~/domain/money";
+import type { BidStrategy, CampaignType } from "~/domain/retailer-settings";
 import { pickerRows, suggestProducts, SUGGESTION_COUNT, SUGGESTION_POOL, PICKER_QUERY_MAX, PICKER_SIZE, type PickerRow } from "~/domain/campaigns/product-picker";
 import { parseKeywordLines } from "~/domain/campaigns/targets";
 import { auditActor } from "~/domain/operators";
@@ -17,7 +22,9 @@ import { fail, failureMessage, forbidden, ok, type Result } from "~/domain/resul
 import { can } from "~/domain/permissions";
 import type { Team, User } from "~/domain/types";
 import type { QuickCampaignValue } from "~/forms/campaigns/quick";
-import { createCampaign, updateGeneral, type CampaignContext } from "~/services/campaigns/campaigns.server";
+import { createCampaign, updateBidding, updateGeneral, type CampaignContext } from "~/services/campaigns/campaigns.server";
+import { getRetailerSettings } from "~/services/retailer-settings.server";
+import { retailerSettings as walletRetailerSettings } from "~/services/wallets.server";
 import { addProducts } from "~/services/campaigns/products.server";
 import { addCategory, addKeywords } from "~/services/campaigns/keywords.server";
 import { fetchSearch } from "~/services/search.server";
@@ -122,6 +129,36 @@ export async function suggestedCategories(user: User, team: Team, ids: readonly 
   return ok([...out.values()]);
 }
 
+/**
+ * The campaign bid of the first step, as the editor's Bidding offers it: the strategies the type
+ * (and the team's account type) allows, each with its limits, the chosen one (or the default)
+ * and the bid to show (the typed one, else the chosen strategy's minimum).
+ */
+export async function quickBidding(team: Team, type: CampaignType, chosen: string | null, typed: string | null, locale: string) {
+  const settings = await getRetailerSettings();
+  const currency = walletRetailerSettings().currency;
+  const money = (cents: number) => formatMoney(cents, currency, locale);
+  // None chosen yet: the editor's default (CPC where allowed), as a new campaign gets.
+  const strategy = chosen ? coerceStrategy(settings, type, team.account_type, chosen) : defaultStrategy(settings, type, team.account_type);
+  const strategies = allowedStrategies(settings, type, team.account_type).map((s) => {
+    const l = bidLimits(settings, type, s);
+    return { strategy: s, min: money(l.minCents), max: money(l.maxCents) };
+  });
+  const bid = typed ?? centsToInput(bidLimits(settings, type, strategy).minCents);
+  return { strategy, strategies, bid };
+}
+
+/** The first step's campaign bid against its strategy's limits (the editor's messages), or null. */
+export async function checkQuickBid(team: Team, type: CampaignType, chosen: BidStrategy, cents: number, locale: string): Promise<string | null> {
+  const settings = await getRetailerSettings();
+  const strategy = coerceStrategy(settings, type, team.account_type, chosen);
+  if (strategy !== chosen) return "campaigns:form.strategyInvalid";
+  if (strategy === "FIXED") return null;
+  const result = checkBid(cents, bidLimits(settings, type, strategy));
+  if (result.ok) return null;
+  return result.limitCents === undefined ? result.reason : withValues(result.reason, { 0: formatMoney(result.limitCents, walletRetailerSettings().currency, locale) });
+}
+
 /** Names of categories by id (the review step lists the ticked ones by name). */
 export async function categoryNames(user: User, ids: readonly string[]): Promise<Map<string, string>> {
   if (!ids.length) return new Map();
@@ -149,6 +186,10 @@ export async function createQuickCampaign(user: User, team: Team, value: QuickCa
   };
   const keywords = parseKeywordLines(value.keywords).keywords;
   const steps: (() => Promise<Result<Campaign>>)[] = [];
+  // The campaign's bid and strategy first, as the editor's Bidding saves them (limits checked there).
+  steps.push(() =>
+    updateBidding(user, ctx, { intent: "update-bidding", version: ctx.campaign.version, bidStrategy: value.bidStrategy, bid: value.campaignBid, bid_search: null, bid_plp: null, bid_pdp: null, bid_hub: null, bid_home: null }, locale),
+  );
   if (value.wallet) {
     steps.push(() => updateGeneral(user, ctx, { intent: "update-general", version: ctx.campaign.version, name: value.name, startDay: value.startDay, endDay: null, wallet: value.wallet }, locale));
   }
