@@ -8,6 +8,7 @@
  *
  * What is measured here is judged by the pure rules of app/domain/media.ts.
  */
+import { mp4TablesFit } from "~/domain/mp4-tables";
 import { imageSize } from "image-size";
 import { createFile, MP4BoxBuffer, type Movie, type Track } from "mp4box";
 import {
@@ -105,6 +106,8 @@ export function measureVideo(bytes: Uint8Array, mime: string | null | undefined)
   const type = resolveMediaType("video", mime, sniffed);
   if (!type.ok) return type;
 
+  // Declared counts are checked before the parser allocates for them (a forged table took the server down).
+  if (!mp4TablesFit(bytes)) return failure("media:errors.unreadableVideo");
   const file = createFile();
   let info: Movie | null = null;
   let parseError = false;

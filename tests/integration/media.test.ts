@@ -90,6 +90,37 @@ describe("measureVideo", () => {
     expect(media.measureVideo(upsideDown, "video/mp4")).toMatchObject({ ok: true, width: 1920, height: 1080 });
   });
 
+  it("refuses, at once and without the memory to hold them, sample tables claiming more than the file holds", () => {
+    const valid = fixture("video-2s-1920x1080.mp4");
+    /** The file with one field of its first `box` rewritten (offset from the box's type). */
+    const forged = (box: string, offset: number, value: number) => {
+      const bytes = valid.slice();
+      const at = Buffer.from(bytes).indexOf(box, 0, "latin1");
+      new DataView(bytes.buffer).setUint32(at + offset, value);
+      return bytes;
+    };
+    const rss = process.memoryUsage().rss;
+    const started = performance.now();
+    for (const bytes of [
+      forged("stsz", 12, 0xffffffff), // 4,294,967,295 samples of 16 bytes (the probe's 732-byte crash)
+      forged("stsz", 12, 1_000_000), // a million samples in a file of a few hundred bytes
+      (() => {
+        const b = forged("stsz", 8, 0); // sizes in a table...
+        new DataView(b.buffer).setUint32(Buffer.from(b).indexOf("stsz", 0, "latin1") + 12, 50_000); // ...of 50,000 entries it does not have
+        return b;
+      })(),
+      forged("stts", 8, 0x0fffffff), // a time-to-sample table of 268 million entries
+      forged("stts", 12, 0xffffffff), // one entry covering 4 billion samples
+      forged("stco", 8, 0x40000000), // a billion chunk offsets
+    ]) {
+      expect(media.measureVideo(bytes, "video/mp4")).toEqual({ ok: false, reason: "media:errors.unreadableVideo" });
+    }
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(process.memoryUsage().rss - rss).toBeLessThan(100 * 1024 * 1024);
+    // The files as written still pass.
+    expect(media.measureVideo(valid, "video/mp4")).toMatchObject({ ok: true, durationSeconds: 2 });
+  });
+
   it.each([
     ["text named .mp4", fixture("not-a-video.mp4"), "video/mp4", "media:errors.unreadableVideo"],
     ["text of no declared type", fixture("not-a-video.mp4"), "", "media:errors.unsupportedVideoType"],
