@@ -113,7 +113,8 @@ export function BreakdownCanvas(props: ChartCanvasProps) {
   const [metric] = props.metrics;
   return (
     <ResponsiveContainer width="100%" height={Math.max(220, 48 + data.length * 32)}>
-      <BarChart data={data} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+      {/* Room on the right for the last tick's label ("200k", "€1,500.00"), centred on the axis' end. */}
+      <BarChart data={data} layout="vertical" margin={{ top: 8, right: 40, bottom: 8, left: 8 }}>
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis type="number" {...axisOf(props, metric, data)} />
         <YAxis type="category" dataKey="label" width={150} interval={0} tickFormatter={shortLabel} />
