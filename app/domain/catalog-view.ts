@@ -4,6 +4,10 @@
  */
 import { onImageHost } from "~/domain/image-hosts";
 import type { Availability, Party } from "~/domain/availability";
+import { collator } from "~/domain/intl";
+
+/** Campaign names in English order, case and accents aside (made once). */
+const byName = collator("en", { sensitivity: "base" });
 
 export interface CatalogFilters {
   /** Words searched (through the search client); empty: the catalog by title. */
@@ -48,7 +52,7 @@ export function sponsorsOf(
   const seen = campaignIds
     .map((id) => visible.get(id))
     .filter((c): c is { id: string; name: string } => !!c)
-    .sort((a, b) => a.name.localeCompare(b.name, "en", { sensitivity: "base" }));
+    .sort((a, b) => byName.compare(a.name, b.name));
   return { campaigns: seen.slice(0, max), more: Math.max(0, seen.length - max) };
 }
 

@@ -5,6 +5,7 @@
  */
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+const collators = new Map<string, Intl.Collator>();
 /** Bounds the caches if locales or options ever come from input. */
 const MAX_CACHED = 500;
 
@@ -24,6 +25,11 @@ export function numberFormat(locale: string | undefined, options: Intl.NumberFor
 
 export function dateTimeFormat(locale: string | undefined, options: Intl.DateTimeFormatOptions = {}): Intl.DateTimeFormat {
   return cached(dateTimeFormats, JSON.stringify([locale, options]), () => new Intl.DateTimeFormat(locale, options));
+}
+
+/** A collator for sorting text by the locale's rules (use `.compare` as the sort function). */
+export function collator(locale: string | undefined, options: Intl.CollatorOptions = {}): Intl.Collator {
+  return cached(collators, JSON.stringify([locale, options]), () => new Intl.Collator(locale, options));
 }
 
 /**

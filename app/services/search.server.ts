@@ -53,6 +53,7 @@ import { getEnv } from "~/services/env.server";
 import { answerMetrics, metricsTeamsFor } from "~/services/metrics.server";
 import { getFloorPrices, getRetailerSettings, retailerTimeZone } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
+import { collator } from "~/domain/intl";
 
 /** Who searches: what an identity token says (the account type; a supplier's teams). */
 export interface SearchIdentity {
@@ -407,7 +408,7 @@ export async function catalogCategories(): Promise<{ id: string; path: string; l
 /** The catalog's brands as written in the catalog, in alphabetical order (the catalog screen's filter). */
 export async function catalogBrands(): Promise<string[]> {
   const index = await syncSearchIndex();
-  return index.brands().sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base" }));
+  return index.brands().sort(collator("en", { sensitivity: "base" }).compare);
 }
 
 /** The catalog category a typed path names ("grocery > coffee & TEA" names Grocery > Coffee & tea), or null. */

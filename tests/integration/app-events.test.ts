@@ -254,6 +254,16 @@ describe("the body", () => {
     expect(await post(null, { raw: "batchId=b1", contentType: "application/x-www-form-urlencoded" })).toMatchObject({ status: 415, body: { error: "jsonExpected" } });
   });
 
+  it("answers 400 notABatch, not 500, to events nested 200,000 levels deep (in the list or in a field)", async () => {
+    const deep = "[".repeat(200_000) + "]".repeat(200_000);
+    expect(await post(null, { raw: `{"batchId":"deep-1","events":[${deep}]}` })).toMatchObject({ status: 400, body: { error: "events.notABatch" } });
+    const deepObject = '{"a":'.repeat(100_000) + "1" + "}".repeat(100_000);
+    expect(await post(null, { raw: `{"batchId":"deep-2","events":[{"type":"click","product":${deepObject}}]}` })).toMatchObject({
+      status: 400,
+      body: { error: "events.notABatch" },
+    });
+  });
+
   it("answers 413 past 5 MB, by Content-Length or while a chunked body streams, without reading it", async () => {
     const limit = modules.requestBody.EVENTS_BODY_LIMIT;
     expect(limit).toBe(5 * 1024 * 1024);

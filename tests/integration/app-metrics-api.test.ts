@@ -150,6 +150,8 @@ describe("POST /api/metrics", () => {
     expect((await post({ dateFrom: "yesterday", dateTo: DAY }, token)).status).toBe(400);
     expect((await post({ ...teamsRequest, groups: { terms: ["team; DROP TABLE"] } }, token)).status).toBe(400);
     expect((await post(null, token, "{not json")).status).toBe(400);
+    const deep = "[".repeat(200_000) + "]".repeat(200_000);
+    expect((await post(null, token, `{"dateFrom":"${DAY}","dateTo":"${DAY}","groups":{"terms":${deep}},"filters":${deep}}`)).status).toBe(400);
     expect((await m.route.loader()).status).toBe(405);
   });
 

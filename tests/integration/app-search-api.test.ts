@@ -285,6 +285,12 @@ describe("refusals", () => {
     expect((await response.json()).error).toMatch(reason);
   });
 
+  it.each(["product", "keyword", "category"])("400, not 500, on /%s for a body nested 200,000 levels deep", async (kind) => {
+    const deep = "[".repeat(200_000) + "]".repeat(200_000);
+    const response = await post(kind, undefined, tokens.operator, `{"query":${deep},"includeIds":${deep}}`);
+    expect(response.status).toBe(400);
+  });
+
   it("404 for another kind, 405 for other methods", async () => {
     expect((await post("users", {}, tokens.operator)).status).toBe(404);
     expect((await m.route.loader()).status).toBe(405);

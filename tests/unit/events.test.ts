@@ -42,6 +42,8 @@ describe("parseBatch", () => {
   it("takes a batch id and a list of 1 to 10,000 events", () => {
     expect(parseBatch({ batchId: "srv-7:000123", events: [{}] })).toEqual({ ok: true, batchId: "srv-7:000123", events: [{}] });
     expect(parseBatch({ batchId: "b".repeat(128), events: [1] }).ok).toBe(true);
+    // Shapes refused event by event later (notAnObject, badValue), not the whole batch.
+    expect(parseBatch({ batchId: "b1", events: [["click"], { type: "click", product: ["p1"] }] }).ok).toBe(true);
   });
 
   it.each<[string, unknown, string]>([
@@ -55,6 +57,8 @@ describe("parseBatch", () => {
     ["events not a list", { batchId: "b1", events: {} }, "notABatch"],
     ["no events", { batchId: "b1", events: [] }, "noEvents"],
     ["too many events", { batchId: "b1", events: new Array(MAX_EVENTS_PER_BATCH + 1).fill({}) }, "tooManyEvents"],
+    ["events nested in lists of lists", { batchId: "b1", events: [[[["x"]]]] }, "notABatch"],
+    ["an event's field nested twice", { batchId: "b1", events: [{ type: "click", product: { a: { b: 1 } } }] }, "notABatch"],
   ])("refuses %s", (_label, body, reason) => {
     expect(parseBatch(body)).toEqual({ ok: false, reason });
   });

@@ -113,6 +113,26 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+function isContainer(value: unknown): value is object {
+  return typeof value === "object" && value !== null;
+}
+
+/**
+ * An event is one object of scalar values; each is refused later, on its own, when it is not.
+ * Anything nested deeper than an event's values (e.g. 200,000 nested lists) refuses the batch
+ * whole, before anything (hashing, storage) walks it recursively. Checked without recursion.
+ */
+function tooDeep(events: readonly unknown[]): boolean {
+  for (const event of events) {
+    if (!isContainer(event)) continue;
+    for (const value of Object.values(event)) {
+      if (!isContainer(value)) continue;
+      for (const inner of Object.values(value)) if (isContainer(inner)) return true;
+    }
+  }
+  return false;
+}
+
 /** The batch's id and its list of events (each checked later, one by one). */
 export function parseBatch(body: unknown): BatchParse {
   if (!isRecord(body)) return { ok: false, reason: "notABatch" };
@@ -121,6 +141,7 @@ export function parseBatch(body: unknown): BatchParse {
   if (!Array.isArray(events)) return { ok: false, reason: "notABatch" };
   if (events.length === 0) return { ok: false, reason: "noEvents" };
   if (events.length > MAX_EVENTS_PER_BATCH) return { ok: false, reason: "tooManyEvents" };
+  if (tooDeep(events)) return { ok: false, reason: "notABatch" };
   return { ok: true, batchId, events };
 }
 

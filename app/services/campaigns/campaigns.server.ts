@@ -52,12 +52,18 @@ import { getRetailerSettings, retailerTimeZone } from "~/services/retailer-setti
 import { getStorage } from "~/services/storage.server";
 import { campaignStartedKey, hasStarted, notifyCampaign } from "~/services/notifications.server";
 import { retailerSettings as walletRetailerSettings } from "~/services/wallets.server";
-import { dateTimeFormat } from "~/domain/intl";
+import { collator, dateTimeFormat } from "~/domain/intl";
 
 // ---------------------------------------------------------------------------------------------
 // Scope
 
 /** The teams whose campaigns the user may see: undefined = all (retailers, operators). */
+/** Sorts by label in the locale's order (one collator for the whole sort). */
+function byLabel(locale: string | undefined): (a: { label: string }, b: { label: string }) => number {
+  const compare = collator(locale).compare;
+  return (a, b) => compare(a.label, b.label);
+}
+
 export function campaignTeamScope(user: User): string[] | undefined {
   return user.claims.type === "supplier" ? [...user.teamIds] : undefined;
 }
@@ -409,7 +415,7 @@ export async function generalSection(user: User, ctx: CampaignContext, locale: s
     campaignType: c.campaignType,
     timeZone: tz,
     wallets: wallets
-      .sort((a, b) => a.label.localeCompare(b.label, locale))
+      .sort(byLabel(locale))
       .map(
         (w): WalletOption => ({
           id: w.id,

@@ -47,6 +47,7 @@ import { getEnv } from "~/services/env.server";
 import { getFloorPrices, getRetailerSettings } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
 import { retailerSettings as walletRetailerSettings } from "~/services/wallets.server";
+import { collator } from "~/domain/intl";
 
 /** The failure titles of spec section 8 (i18n keys of the campaignKeywords namespace). */
 export const TARGET_FAILURE = {
@@ -509,9 +510,10 @@ export async function targetsSection(
   }
   const bids = await bidContext();
   const q = keywordKey(input.query);
+  const byName = collator(locale).compare;
   const keys = Object.keys(all)
     .filter((k) => !q || k.includes(q) || keywordKey(all[k]!.name).includes(q))
-    .sort((a, b) => all[a]!.name.localeCompare(all[b]!.name, locale));
+    .sort((a, b) => byName(all[a]!.name, all[b]!.name));
   const pages = Math.max(1, Math.ceil(keys.length / TARGET_PAGE_SIZE));
   const page = Math.min(Math.max(1, input.page), pages);
   const shownKeys = keys.slice((page - 1) * TARGET_PAGE_SIZE, page * TARGET_PAGE_SIZE);
