@@ -76,6 +76,10 @@ beforeAll(async () => {
       // Yesterday: Alpha products 10 on search/mobile, Beta 70.
       fact(new Date(`${yesterday}T11:00:00Z`).toISOString(), { ...A1, placement: "search", device: "mobile", displays: 10, costMicros: 10_000 }),
       fact(new Date(`${yesterday}T11:00:00Z`).toISOString(), { ...B, placement: "search", device: "mobile", displays: 70, costMicros: 10_000 }),
+      // The day before: Alpha products 4 on search/mobile and 2 on plp/desktop, Beta 9.
+      fact(new Date(`${addDays(today, -2)}T11:00:00Z`).toISOString(), { ...A1, placement: "search", device: "mobile", displays: 4, costMicros: 10_000 }),
+      fact(new Date(`${addDays(today, -2)}T11:00:00Z`).toISOString(), { ...A1, placement: "plp", device: "desktop", displays: 2, costMicros: 10_000 }),
+      fact(new Date(`${addDays(today, -2)}T11:00:00Z`).toISOString(), { ...B, placement: "search", device: "mobile", displays: 9, costMicros: 10_000 }),
     ],
     now.toISOString(),
   );
@@ -139,10 +143,12 @@ describe("the dashboard's filters narrow the tiles and the tabs", () => {
   });
 
   it("compare the period before with the same filters", async () => {
-    const page = await load("operator", `/?tab=teams&period=today&compare=1&team=${ids.teamA}&device=mobile`);
-    expect(page.data.statistics.totals.displays).toBe(100);
-    expect(page.data.statistics.previousTotals.displays).toBe(10);
-    expect(rowsOf(page.data)).toEqual([["Alpha Filters", 100]]);
+    // A whole day against the whole day before (a period under way compares only its elapsed part, which the clock decides).
+    const page = await load("operator", `/?tab=teams&period=yesterday&compare=1&team=${ids.teamA}&device=mobile`);
+    expect(page.data.statistics.totals.displays).toBe(10);
+    expect(page.data.statistics.previousTotals.displays).toBe(4);
+    expect(page.data.statistics.comparedUntil).toBeNull();
+    expect(rowsOf(page.data)).toEqual([["Alpha Filters", 10]]);
   });
 
   it("match nothing: no row, zero totals, the filters still shown", async () => {
