@@ -67,8 +67,9 @@ export function TimeCanvas(props: ChartCanvasProps) {
       <XAxis dataKey="label" minTickGap={16} />
       <YAxis yAxisId="first" width={80} {...axisOf(props, props.metrics[0], data)} />
       {second ? <YAxis yAxisId="second" orientation="right" width={80} {...axisOf(props, second, data)} /> : null}
-      <Tooltip formatter={tooltipFormatter(props) as never} />
-      <Legend />
+      {/* Both list the first metric first, as the form chose them (recharts sorts them by name). */}
+      <Tooltip formatter={tooltipFormatter(props) as never} itemSorter={null as never} />
+      <Legend itemSorter={null} />
     </>
   );
   const series = props.metrics.map((m, i) => {
