@@ -522,7 +522,8 @@ async function buildCsv(owner: User, report: Report, lines: Line[], period: Peri
 export async function reportMail(owner: Pick<User, "locale" | "displayName" | "email">, report: Pick<Report, "name">, run: Pick<ReportRun, "rows" | "expiresAt" | "period">, link: string, to: string) {
   const locale = normaliseLocale(owner.locale) ?? FALLBACK_LOCALE;
   const t = await getFixedT(locale);
-  const expires = dateTimeFormat(locale, { dateStyle: "long", timeStyle: "short", timeZone: retailerTimeZone() }).format(new Date(run.expiresAt!));
+  // Recipients may have no account (no time zone of theirs): the retailer's, named.
+  const expires = dateTimeFormat(locale, { year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short", timeZone: retailerTimeZone() }).format(new Date(run.expiresAt!));
   const days = dateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" });
   const period = run.period.from === run.period.to ? days.format(new Date(`${run.period.from}T12:00:00Z`)) : `${days.format(new Date(`${run.period.from}T12:00:00Z`))} – ${days.format(new Date(`${run.period.to}T12:00:00Z`))}`;
   return {

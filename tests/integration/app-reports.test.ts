@@ -216,6 +216,8 @@ describe("a run", () => {
     expect(mail).toBeDefined();
     const { headers, text } = decodeRawMail(mail!.raw);
     expect(headers.subject).toBe("Report: Acme by campaign");
+    // Its expiry names the time zone it is given in (a recipient may be anywhere).
+    expect(text).toMatch(/until \d{1,2} \w+ \d{4} at \d{2}:\d{2} (CET|CEST):/);
     const link = /(http:\/\/console\.test\/report-files\/\S+)/.exec(text)?.[1];
     expect(link).toBeDefined();
 
