@@ -82,6 +82,15 @@ describe("the notification centre", () => {
     expect(after.data.items.every((n: { read: boolean }) => n.read)).toBe(true);
     // Bob's are his own: untouched.
     expect(await storage().notifications.countUnread(bob.id)).toBe(1);
+
+    // "Mark all read" covers what the page showed: one that arrives in between stays unread.
+    const page = await centre("ann");
+    await storage().notifications.create({ userId: ann.id, type: "campaignArchived", values: { campaign: "Arrived meanwhile" }, link: null }, new Date());
+    expect((await post("ann", { intent: "mark-all-notifications-read", through: String(page.data.latestSeq) })).status).toBe(302);
+    const later = await centre("ann");
+    expect(later.data.unread).toBe(1);
+    expect(later.data.items[0]).toMatchObject({ values: { campaign: "Arrived meanwhile" }, read: false });
+    expect((await post("ann", { intent: "mark-all-notifications-read", through: "-1" })).status).toBe(400);
   });
 
   it("sends a signed-out visitor to sign in, and counts the unread in the top bar", async () => {
