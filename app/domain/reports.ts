@@ -30,7 +30,8 @@ export const TERM_OF_TYPE: Record<ReportType, Dimension> = {
 
 /** The presets a report may use: those of screens about many teams (no lifetime of one wallet or campaign). */
 export const REPORT_PERIODS: readonly Preset[] = OVERVIEW_PRESETS;
-export const DEFAULT_REPORT_PERIOD: Preset = "yesterday";
+/** Spec section 9: "Default period today" (a new report's form starts there). */
+export const DEFAULT_REPORT_PERIOD: Preset = "today";
 
 export const TIME_UNITS = ["daily", "cumulative"] as const;
 export type TimeUnit = (typeof TIME_UNITS)[number];

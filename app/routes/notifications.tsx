@@ -32,7 +32,7 @@ export async function action({ request }: ActionFunctionArgs) {
       onSuccess: () => ({ to: back, toast: { type: "success", title: "toast.changesSaved", description: "notifications.markedRead" } }),
     });
   }
-  return reply(await markAllNotificationsRead(user), {
+  return reply(await markAllNotificationsRead(user, form.through), {
     form: markAllReadIntent,
     onSuccess: () => ({ to: "/notifications", toast: { type: "success", title: "toast.changesSaved", description: "notifications.allMarkedRead" } }),
   });
@@ -40,7 +40,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function NotificationsRoute() {
   const { t } = useTranslation();
-  const { items, next, unread, after } = useLoaderData<typeof loader>();
+  const { items, next, unread, after, latestSeq } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   return (
@@ -53,6 +53,7 @@ export default function NotificationsRoute() {
         {items.length > 0 ? (
           <Form method="post">
             <input type="hidden" name="intent" value={markAllReadIntent} />
+            <input type="hidden" name="through" value={latestSeq} />
             <button type="submit" className="button" disabled={busy}>
               {t("notifications.markAllRead")}
             </button>

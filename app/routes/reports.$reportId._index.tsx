@@ -24,7 +24,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const locale = await getRequestLocale(request);
   const timeZone = user.timezone || "Europe/Paris";
   const view = orThrow(await reportForEdit(user, reportIdOf(params.reportId), { locale, timeZone }));
-  return { ...view, timeZone, isSupplier: user.claims.type === "supplier" };
+  // The run time is the owner's local time: the viewer's own zone for their reports (a save
+  // follows it), the owner's for somebody else's.
+  const ownerZone = view.report && view.report.ownerId !== user.id ? view.report.timeZone : null;
+  return { ...view, timeZone: ownerZone ?? timeZone, ownersZone: ownerZone !== null, isSupplier: user.claims.type === "supplier" };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -77,7 +80,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function ReportEditRoute() {
   const { t } = useTranslation("reports");
-  const { report, editable, next, teams, walletTags, timeZone, isSupplier } = useLoaderData<typeof loader>();
+  const { report, editable, next, teams, walletTags, timeZone, ownersZone, isSupplier } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const [form, fields] = useForm({
@@ -194,7 +197,7 @@ export default function ReportEditRoute() {
                   </option>
                 ))}
               </SelectField>
-              <Field label={t("fields.runAt")} inputProps={getInputProps(fields.runAt, { type: "time" })} errors={fields.runAt.errors} help={t("fields.runAtHelp", { zone: timeZone })} />
+              <Field label={t("fields.runAt")} inputProps={getInputProps(fields.runAt, { type: "time" })} errors={fields.runAt.errors} help={t(ownersZone ? "fields.runAtHelpOwner" : "fields.runAtHelp", { zone: timeZone })} />
             </div>
             {editable ? <SubmitButton pending={pending}>{report ? t("save") : t("create")}</SubmitButton> : null}
           </fieldset>

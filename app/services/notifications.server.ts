@@ -189,6 +189,8 @@ export interface Centre {
   items: CentreItem[];
   next: string | null;
   unread: number;
+  /** The newest notification when read: what "mark all read" from this page covers. */
+  latestSeq: number;
 }
 
 function mayRead(user: User): boolean {
@@ -199,7 +201,7 @@ function mayRead(user: User): boolean {
 export async function notificationCentre(user: User, format: { locale: string; timeZone: string }, after: string | null = null, limit = 20): Promise<Result<Centre>> {
   if (!mayRead(user)) return fail("forbidden", "errors.insufficientPermissions");
   const storage = getStorage();
-  let page: Page<Notification>;
+  let page: Page<Notification> & { latestSeq: number };
   try {
     page = await storage.notifications.list(user.id, { limit, after });
   } catch (error) {
@@ -221,6 +223,7 @@ export async function notificationCentre(user: User, format: { locale: string; t
     })),
     next: page.next,
     unread: await storage.notifications.countUnread(user.id),
+    latestSeq: page.latestSeq,
   });
 }
 
@@ -242,9 +245,10 @@ export async function markNotificationRead(user: User, id: string): Promise<Resu
   return marked ? ok(marked) : fail("not-found", "notifications.notFound");
 }
 
-export async function markAllNotificationsRead(user: User): Promise<Result<number>> {
+/** Marks the user's notifications read, up to the newest they were shown (`throughSeq`) when given. */
+export async function markAllNotificationsRead(user: User, throughSeq?: number): Promise<Result<number>> {
   if (!can(user, "Notification", "update")) return fail("forbidden", "errors.insufficientPermissions");
-  return ok(await getStorage().notifications.markAllRead(user.id));
+  return ok(await getStorage().notifications.markAllRead(user.id, throughSeq));
 }
 
 // ---------------------------------------------------------------------------------------------

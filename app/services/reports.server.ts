@@ -282,11 +282,17 @@ export async function saveReport(user: User, id: string | null, input: ReportInp
       }
       if (input.teamId && !(await storage.teams.getOne(input.teamId))) return fail("invalid", "reports:validation.team", { field: "teamId" });
     }
-    reschedule = existing.frequency !== input.frequency || existing.runAt !== input.runAt || existing.timeZone !== timeZone;
+    // A report runs at its owner's local time: an edit by its owner follows their zone now; one
+    // by somebody else (a manager) keeps the owner's.
+    const zone = existing.ownerId === user.id ? timeZone : existing.timeZone;
+    // A "once" report ran when it was made: saving it again (a new name, recipients) does not run
+    // it, nor mail its recipients, again ("Run now" does).
+    reschedule =
+      existing.frequency !== input.frequency || (input.frequency !== "once" && (existing.runAt !== input.runAt || existing.timeZone !== zone));
     try {
       report = await storage.reports.update(
         id,
-        { ...fields, walletTags: maySetWalletTags(user) ? input.walletTags : existing.walletTags, timeZone: reschedule ? timeZone : existing.timeZone },
+        { ...fields, walletTags: maySetWalletTags(user) ? input.walletTags : existing.walletTags, timeZone: reschedule ? zone : existing.timeZone },
         input.version ?? existing.version,
         now,
       );
@@ -516,7 +522,8 @@ async function buildCsv(owner: User, report: Report, lines: Line[], period: Peri
 export async function reportMail(owner: Pick<User, "locale" | "displayName" | "email">, report: Pick<Report, "name">, run: Pick<ReportRun, "rows" | "expiresAt" | "period">, link: string, to: string) {
   const locale = normaliseLocale(owner.locale) ?? FALLBACK_LOCALE;
   const t = await getFixedT(locale);
-  const expires = dateTimeFormat(locale, { dateStyle: "long", timeStyle: "short", timeZone: retailerTimeZone() }).format(new Date(run.expiresAt!));
+  // Recipients may have no account (no time zone of theirs): the retailer's, named.
+  const expires = dateTimeFormat(locale, { year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short", timeZone: retailerTimeZone() }).format(new Date(run.expiresAt!));
   const days = dateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" });
   const period = run.period.from === run.period.to ? days.format(new Date(`${run.period.from}T12:00:00Z`)) : `${days.format(new Date(`${run.period.from}T12:00:00Z`))} – ${days.format(new Date(`${run.period.to}T12:00:00Z`))}`;
   return {

@@ -910,14 +910,20 @@ export interface NotificationsRepo {
    * call with the same id (a job run again) returns null and counts nothing.
    */
   create(data: NewNotification, now: Date, id?: string): Promise<Notification | null>;
-  /** One page of the user's notifications, newest first; `read` says the reader's state. */
-  list(userId: string, spec: { limit?: number; after?: string | null }): Promise<Page<Notification>>;
+  /**
+   * One page of the user's notifications, newest first; `read` says the reader's state; `latestSeq`
+   * the newest notification's seq when read (what "mark all read" from this page covers).
+   */
+  list(userId: string, spec: { limit?: number; after?: string | null }): Promise<Page<Notification> & { latestSeq: number }>;
   /** The notification, only if it is this user's (another user's id answers null). */
   getOwn(userId: string, id: string): Promise<Notification | null>;
   /** Marks one of the user's notifications read; null when it is not theirs (or does not exist). */
   markRead(userId: string, id: string): Promise<Notification | null>;
-  /** Marks every notification of the user read, in one write; returns how many were unread. */
-  markAllRead(userId: string): Promise<number>;
+  /**
+   * Marks every notification of the user read up to `throughSeq` (the newest the reader was shown;
+   * all when absent), in one write: one that arrived since stays unread. Returns how many were marked.
+   */
+  markAllRead(userId: string, throughSeq?: number): Promise<number>;
   countUnread(userId: string): Promise<number>;
 }
 

@@ -27,6 +27,8 @@ test.describe("a supplier's report", () => {
     await expect(page.getByLabel(rt("fields.walletTags"))).toHaveCount(0);
     await page.getByLabel(rt("fields.name")).fill(name);
     await page.getByLabel(rt("fields.type")).selectOption("campaigns");
+    // Spec section 9: "Default period today".
+    await expect(page.getByLabel(rt("fields.period"))).toHaveValue("today");
     await page.getByLabel(rt("fields.period")).selectOption("last7");
     await page.getByLabel(rt("fields.recipients")).fill("anna@agency.example not-an-email\nanna@agency.example");
     // Refused in the browser with JS, by the action without: the same messages.

@@ -82,6 +82,15 @@ describe("the notification centre", () => {
     expect(after.data.items.every((n: { read: boolean }) => n.read)).toBe(true);
     // Bob's are his own: untouched.
     expect(await storage().notifications.countUnread(bob.id)).toBe(1);
+
+    // "Mark all read" covers what the page showed: one that arrives in between stays unread.
+    const page = await centre("ann");
+    await storage().notifications.create({ userId: ann.id, type: "campaignArchived", values: { campaign: "Arrived meanwhile" }, link: null }, new Date());
+    expect((await post("ann", { intent: "mark-all-notifications-read", through: String(page.data.latestSeq) })).status).toBe(302);
+    const later = await centre("ann");
+    expect(later.data.unread).toBe(1);
+    expect(later.data.items[0]).toMatchObject({ values: { campaign: "Arrived meanwhile" }, read: false });
+    expect((await post("ann", { intent: "mark-all-notifications-read", through: "-1" })).status).toBe(400);
   });
 
   it("sends a signed-out visitor to sign in, and counts the unread in the top bar", async () => {
@@ -294,5 +303,10 @@ describe("notification e-mail over SMTP", () => {
     expect(en.text).toContain("The report Big is ready: 12,345 rows.");
     const fr = await notificationMail({ email: "fr@x.example", locale: "fr", displayName: "Fr" }, "campaignDisplayVolumeDown", { campaign: "Thé", displays: 1_200, average: 4_500, percent: 50 }, null);
     expect(fr.text).toMatch(/a eu 1\u202f200 affichages hier.*moyenne de 4\u202f500/);
+    // The other counts too: products of a failed feed, wallets of an alert and those past the ones named.
+    const feed = await notificationMail({ email: "en@x.example", locale: "en-GB", displayName: "En" }, "catalogProcessingFailed", { file: "feed.csv", imported: 12_345 }, "/catalog");
+    expect(feed.text).toContain("Products updated before it stopped: 12,345.");
+    const wallets = await notificationMail({ email: "fr@x.example", locale: "fr", displayName: "Fr" }, "emptyWallets", { count: 1_205, wallets: "A (T)", more: 1_204 }, null);
+    expect(wallets.text).toContain("1\u202f205 portefeuilles sont vides : A (T) et 1\u202f204 de plus.");
   });
 });

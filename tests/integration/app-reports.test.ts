@@ -216,6 +216,8 @@ describe("a run", () => {
     expect(mail).toBeDefined();
     const { headers, text } = decodeRawMail(mail!.raw);
     expect(headers.subject).toBe("Report: Acme by campaign");
+    // Its expiry names the time zone it is given in (a recipient may be anywhere).
+    expect(text).toMatch(/until \d{1,2} \w+ \d{4} at \d{2}:\d{2} (CET|CEST):/);
     const link = /(http:\/\/console\.test\/report-files\/\S+)/.exec(text)?.[1];
     expect(link).toBeDefined();
 
@@ -428,5 +430,51 @@ describe("a run", () => {
       delete process.env.METRICS_API_URL;
       msw.close();
     }
+  });
+
+  it("keeps a report at its owner's local time when a manager in another time zone edits it, and never runs a 'once' report again on a save", async () => {
+    const manager = await app.createUser({ claims: { type: "retailer", role: "ADMIN" }, timezone: "America/New_York" });
+    cookies.manager = await signIn(app.m, manager.email, manager.password);
+    // A daily report of the supplier (Paris): the manager renames it; it stays at 08:00 in Paris.
+    const daily = await createdId("sup", reportForm({ name: "Paris mornings", frequency: "daily", runAt: "08:00" }));
+    const before = (await storage().jobs.getOne(`report-${daily}`))!;
+    expect(before.schedule).toMatchObject({ type: "daily", time: "08:00", timeZone: "Europe/Paris" });
+    const shown = await edit("manager", daily);
+    expect(shown.data).toMatchObject({ timeZone: "Europe/Paris", ownersZone: true });
+    expect((await save("manager", daily, reportForm({ name: "Paris mornings (renamed)", frequency: "daily", runAt: "08:00", version: "1" }))).status).toBe(302);
+    expect(await storage().reports.getOne(daily)).toMatchObject({ name: "Paris mornings (renamed)", timeZone: "Europe/Paris" });
+    const after = (await storage().jobs.getOne(`report-${daily}`))!;
+    expect(after.schedule).toEqual(before.schedule);
+    expect(after.nextRunAt).toBe(before.nextRunAt);
+    // Its owner sees their own zone.
+    expect((await edit("sup", daily)).data).toMatchObject({ timeZone: "Europe/Paris", ownersZone: false });
+
+    // A "once" report runs when made, and its recipients get one mail...
+    const once = await createdId("sup", reportForm({ name: "Just once", recipients: "typo-fixed@agency.example" }));
+    const tick = async () => (await scheduler(() => new Date(Date.now() + 1_000))).tick();
+    expect((await tick()).find((r) => r.jobId === `report-${once}`)).toMatchObject({ outcome: "done" });
+    const mailed = () => received.filter((m) => m.to.includes("typo-fixed@agency.example")).length;
+    expect(mailed()).toBe(1);
+    // ...not a second when the manager (another zone) or its owner fixes a typo.
+    expect((await save("manager", once, reportForm({ name: "Just once!", recipients: "typo-fixed@agency.example", version: String((await storage().reports.getOne(once))!.version) }))).status).toBe(302);
+    await storage().users.update(sup.id, { timezone: "Asia/Tokyo" }, { by: "system" });
+    try {
+      expect((await save("sup", once, reportForm({ name: "Just once!!", recipients: "typo-fixed@agency.example", version: String((await storage().reports.getOne(once))!.version) }))).status).toBe(302);
+      expect((await tick()).find((r) => r.jobId === `report-${once}`)).toBeUndefined();
+      expect(mailed()).toBe(1);
+      expect((await storage().reports.listRuns(once, {})).items).toHaveLength(1);
+    } finally {
+      await storage().users.update(sup.id, { timezone: "Europe/Paris" }, { by: "system" });
+    }
+  });
+
+  it("answers a dead download link in the reader's language", async () => {
+    const route = await import("~/routes/report-files.$runId");
+    const gone = (language: string) =>
+      route.loader({ request: new Request("http://console.test/report-files/x?expires=1&signature=x", { headers: { "Accept-Language": language } }), params: { runId: "x" }, context: {} } as never) as Promise<Response>;
+    const fr = await gone("fr-FR,fr;q=0.9");
+    expect(fr.status).toBe(404);
+    expect(await fr.text()).toBe("Ce lien a expiré ou n’est pas valide.");
+    expect(await (await gone("en-GB")).text()).toBe("This link has expired or is not valid.");
   });
 });

@@ -29,7 +29,7 @@ export function runNotificationsContract(storageOf: () => Storage): void {
     expect(await repo().countUnread("u-ann")).toBe(5);
     expect(await repo().countUnread("u-bob")).toBe(1);
     expect(await repo().countUnread("u-nobody")).toBe(0);
-    expect(await repo().list("u-nobody", {})).toEqual({ items: [], next: null });
+    expect(await repo().list("u-nobody", {})).toEqual({ items: [], next: null, latestSeq: 0 });
     const indexes = JSON.parse(fs.readFileSync(new URL("../../firestore.indexes.json", import.meta.url), "utf8")).indexes;
     expect(servedByIndexes("notification", { where: [["userId", "==", "u"]], orderBy: { field: "seq", direction: "desc" } }, indexes)).toBe(true);
   });
@@ -60,6 +60,25 @@ export function runNotificationsContract(storageOf: () => Storage): void {
     await repo().create(note("u-ann", "c-4"), at(5));
     expect((await repo().list("u-ann", {})).items.map((n) => [n.values.campaign, n.read])).toEqual([["c-4", false], ["c-3", true], ["c-2", true], ["c-1", true]]);
     expect(await repo().countUnread("u-ann")).toBe(1);
+  });
+
+  it("marks all read up to the newest the reader was shown: one that arrived after the page stays unread", async () => {
+    for (let i = 1; i <= 3; i++) await repo().create(note("u-ann", `c-${i}`), at(i));
+    const shown = await repo().list("u-ann", { limit: 2 });
+    expect(shown.latestSeq).toBe(3);
+    // Arrives while the page is open, and one of the page's is marked read meanwhile.
+    await repo().create(note("u-ann", "c-new"), at(4));
+    await repo().markRead("u-ann", shown.items[1]!.id);
+    expect(await repo().markAllRead("u-ann", shown.latestSeq)).toBe(2);
+    expect((await repo().list("u-ann", {})).items.map((n) => [n.values.campaign, n.read])).toEqual([["c-new", false], ["c-3", true], ["c-2", true], ["c-1", true]]);
+    expect(await repo().countUnread("u-ann")).toBe(1);
+    // A forged "through" past the newest marks what there is; an old one marks nothing more.
+    expect(await repo().markAllRead("u-ann", 1)).toBe(0);
+    expect(await repo().countUnread("u-ann")).toBe(1);
+    expect(await repo().markAllRead("u-ann", 1_000_000)).toBe(1);
+    expect(await repo().countUnread("u-ann")).toBe(0);
+    const indexes = JSON.parse(fs.readFileSync(new URL("../../firestore.indexes.json", import.meta.url), "utf8")).indexes;
+    expect(servedByIndexes("notification", { where: [["userId", "==", "u"], ["seq", ">", 1]], orderBy: { field: "seq", direction: "desc" } }, indexes)).toBe(true);
   });
 
   it("creates a notification under an id once (a job run again), counting it once, even concurrently", async () => {

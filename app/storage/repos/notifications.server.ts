@@ -14,6 +14,9 @@ import {
   type Stored,
 } from "~/storage/port";
 
+/** Notifications newer than those shown that "mark all read" looks at (beyond: all are marked). */
+const MARK_ALL_NEWER_MAX = 500;
+
 function emptyInbox(userId: string): NotificationInboxData {
   return { userId, seq: 0, unread: 0, readThroughSeq: 0 };
 }
@@ -49,7 +52,7 @@ export function createNotificationsRepo(store: DocumentStore): NotificationsRepo
         store.query<NotificationData>(C, { where: [["userId", "==", userId]], orderBy: { field: "seq", direction: "desc" }, limit, after }),
         store.get<NotificationInboxData>(INBOX, userId),
       ]);
-      return { items: page.items.map((n) => asRead(n, inbox)), next: page.next };
+      return { items: page.items.map((n) => asRead(n, inbox)), next: page.next, latestSeq: inbox?.seq ?? 0 };
     },
     getOwn,
     async markRead(userId, id) {
@@ -63,13 +66,34 @@ export function createNotificationsRepo(store: DocumentStore): NotificationsRepo
         return { ...found, read: true, version: found.version + 1 };
       });
     },
-    async markAllRead(userId) {
-      return store.transaction(async (tx) => {
-        const inbox = await tx.get<NotificationInboxData>(INBOX, userId);
-        if (!inbox || (inbox.unread === 0 && inbox.readThroughSeq === inbox.seq)) return 0;
-        tx.set<NotificationInboxData>(INBOX, userId, { userId, seq: inbox.seq, unread: 0, readThroughSeq: inbox.seq });
-        return inbox.unread;
-      });
+    async markAllRead(userId, throughSeq) {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const current = await store.get<NotificationInboxData>(INBOX, userId);
+        if (!current) return 0;
+        // Up to the newest shown; when very many arrived since, all of them.
+        let through = Math.min(throughSeq ?? current.seq, current.seq);
+        if (current.seq - through > MARK_ALL_NEWER_MAX) through = current.seq;
+        // The ones that arrived after those shown (a few at most) stay as they are.
+        const newer =
+          through < current.seq
+            ? (await store.query<NotificationData>(C, { where: [["userId", "==", userId], ["seq", ">", through]], orderBy: { field: "seq", direction: "desc" }, limit: MARK_ALL_NEWER_MAX })).items
+            : [];
+        const marked = await store.transaction(async (tx) => {
+          const inbox = await tx.get<NotificationInboxData>(INBOX, userId);
+          if (!inbox) return 0;
+          // Another one arrived since they were listed: list them again.
+          if (newer.length !== inbox.seq - through) return null;
+          const docs: (Stored<NotificationData> | null)[] = [];
+          for (const n of newer) docs.push(await tx.get<NotificationData>(C, n.id));
+          const readThroughSeq = Math.max(inbox.readThroughSeq, through);
+          const unread = docs.filter((n) => n && !isRead(n, readThroughSeq)).length;
+          if (readThroughSeq === inbox.readThroughSeq && unread === inbox.unread) return 0;
+          tx.set<NotificationInboxData>(INBOX, userId, { userId, seq: inbox.seq, unread, readThroughSeq });
+          return Math.max(0, inbox.unread - unread);
+        });
+        if (marked !== null) return marked;
+      }
+      return 0;
     },
     async countUnread(userId) {
       return (await store.get<NotificationInboxData>(INBOX, userId))?.unread ?? 0;
