@@ -28,8 +28,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Wallet");
   const team = await requireVisibleTeam(user, params.teamId);
   const ctx = viewContext(user, await getRequestLocale(request));
-  const choice = periodFromSearch(new URL(request.url).searchParams, { now: new Date(), timeZone: retailerTimeZone() }, TEAM_PRESETS);
-  const [wallets, statistics] = await Promise.all([listTeamWallets(team, ctx), teamWalletStatistics(user, team, choice.period, choice.previous)]);
+  const choice = periodFromSearch(new URL(request.url).searchParams, { now: ctx.now, timeZone: retailerTimeZone() }, TEAM_PRESETS);
+  const [wallets, statistics] = await Promise.all([listTeamWallets(team, ctx), teamWalletStatistics(user, team, choice.period, choice.previous, ctx.now)]);
   return {
     choice,
     statistics: statistics.ok ? statistics.value : null,
@@ -130,7 +130,7 @@ export default function WalletListRoute() {
           {statisticsFailure ? <FormAlert title={mt(statisticsFailure)} message={t("common:errors.errorOccurred")} /> : null}
           {statistics ? (
             <>
-              <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} currency={statistics.currency} />
+              <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} currency={statistics.currency} comparedUntil={statistics.comparedUntil} />
               {statistics.currency === null ? <MixedCurrenciesNote /> : null}
               <Freshness newestEvent={statistics.newestEvent} />
               <FiguresTable caption={mt("walletsCaption", { team: team.name })} nameLabel={t("fields.label")} rows={statistics.rows} />

@@ -69,7 +69,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     prefix: STATS_PREFIX,
   });
   const [statistics, page, reverse] = await Promise.all([
-    walletStatistics(user, wallet, choice.period, choice.previous),
+    walletStatistics(user, wallet, choice.period, choice.previous, ctx.now),
     listLedgerPage(wallet, { ...(period.ok ? period.value : {}), after: search.get("after") }, ctx),
     canManage && reverseId ? getEntryView(wallet, reverseId, ctx) : null,
   ]);
@@ -560,7 +560,7 @@ function WalletStatistics() {
       {statisticsFailure ? <FormAlert title={t(statisticsFailure)} message={t("common:errors.errorOccurred")} /> : null}
       {statistics ? (
         <>
-          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} currency={statistics.currency} />
+          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} currency={statistics.currency} comparedUntil={statistics.comparedUntil} />
           <Freshness newestEvent={statistics.newestEvent} />
         </>
       ) : null}
