@@ -112,7 +112,7 @@ export default function WalletListRoute() {
                   </td>
                   <td className="num">{w.todaySpend}</td>
                   <td>
-                    <RunwayText runway={w.runway} />
+                    <RunwayText runway={w.runway} pendingFrom={w.runwayFrom} />
                     <SpentMeter id={`spent-${w.id}`} share={w.spent.share} spend={w.spend} funded={w.funded} percent={w.spent.percent} />
                   </td>
                   {seesSensitive ? <td>{w.tags?.length ? w.tags.join(", ") : <span className="muted">—</span>}</td> : null}

@@ -207,6 +207,8 @@ export default function WalletRoute() {
               <>
                 {t("runway.long", { count: wallet.runway.daysToGo, days: wallet.runway.daysToGoText, date: wallet.runway.shouldEndBy, rate: wallet.runway.dailyRate })}
               </>
+            ) : wallet.runwayFrom ? (
+              t("runway.notYetLong", { time: wallet.runwayFrom })
             ) : (
               t("runway.none")
             )}

@@ -13,7 +13,7 @@ import { currencyForLocale, formatMoney, type Cents } from "~/domain/money";
 import { canSeeSensitive } from "~/domain/permissions";
 import { fail, notFound, ok, type Failure, type Result } from "~/domain/result";
 import type { EntryType, LedgerEntry, Team, User, Wallet } from "~/domain/types";
-import { computeRunway, deriveWalletLiveStatus, isRecentlyUpdated, spentShare } from "~/domain/wallets/wallet";
+import { computeRunway, deriveWalletLiveStatus, isRecentlyUpdated, runwayPendingUntil, spentShare } from "~/domain/wallets/wallet";
 import { reachesDailyCap, spendOfDay } from "~/domain/wallets/settlement";
 import { localDay } from "~/domain/metrics/periods";
 import type { WalletFormValue } from "~/forms/wallets";
@@ -119,6 +119,8 @@ export function presentWallet(wallet: Wallet, ctx: ViewContext) {
     runway: runway
       ? { averageDailySpend: money(runway.averageDailySpendCents), dailyRate: money(runway.dailyRateCents), daysToGo: runway.daysToGo, daysToGoText: numberFormat(ctx.locale).format(runway.daysToGo), shouldEndBy: formatDay(runway.shouldEndBy, ctx.locale) }
       : null,
+    /** Ad spent, but not yet for a full day: when the runway shows (ADR 44), in the user's time zone. */
+    runwayFrom: runway ? null : formatInstant(runwayPendingUntil(wallet, ctx.now), ctx),
     spent: { share, percent: numberFormat(ctx.locale, { style: "percent", maximumFractionDigits: 0 }).format(share) },
     balanceUpdated: formatInstant(wallet.balanceUpdated, ctx),
     created: formatInstant(wallet.created, ctx),
