@@ -72,7 +72,7 @@ export default function WalletListRoute() {
         </div>
       ) : (
         <div className="table-wrap wallets-table-wrap" role="region" aria-labelledby="wallets-title" tabIndex={0}>
-          <table className="wallets-table">
+          <table className="wallets-table list-table">
             <caption className="visually-hidden">{t("list.caption", { team: team.name })}</caption>
             <thead>
               <tr>
@@ -101,22 +101,26 @@ export default function WalletListRoute() {
                       </>
                     ) : null}
                   </th>
-                  <td>
+                  <td data-label={t("fields.status")}>
                     <WalletStatusBadge status={w.status} liveStatus={w.liveStatus} />
                   </td>
-                  <td className="num">{w.balance}</td>
-                  <td className="num">{w.credit}</td>
-                  <td className="num">{w.debit}</td>
-                  <td className="num">
-                    {w.dailyBudget ?? <span className="muted">{t("noDailyBudget")}</span>} <DailyBudgetReached reached={w.dailyBudgetReached} />
+                  <td className="num" data-label={t("fields.balance")}>{w.balance}</td>
+                  <td className="num" data-label={t("fields.credit")}>{w.credit}</td>
+                  <td className="num" data-label={t("fields.debit")}>{w.debit}</td>
+                  <td className="num" data-label={t("fields.dailyBudget")}>
+                    <div>
+                      {w.dailyBudget ?? <span className="muted">{t("noDailyBudget")}</span>} <DailyBudgetReached reached={w.dailyBudgetReached} />
+                    </div>
                   </td>
-                  <td className="num">{w.todaySpend}</td>
-                  <td>
-                    <RunwayText runway={w.runway} pendingFrom={w.runwayFrom} />
-                    <SpentMeter id={`spent-${w.id}`} share={w.spent.share} spend={w.spend} funded={w.funded} percent={w.spent.percent} />
+                  <td className="num" data-label={t("fields.todaySpend")}>{w.todaySpend}</td>
+                  <td className="wallet-runway" data-label={t("fields.runway")}>
+                    <div>
+                      <RunwayText runway={w.runway} pendingFrom={w.runwayFrom} />
+                      <SpentMeter id={`spent-${w.id}`} share={w.spent.share} spend={w.spend} funded={w.funded} percent={w.spent.percent} />
+                    </div>
                   </td>
-                  {seesSensitive ? <td>{w.tags?.length ? w.tags.join(", ") : <span className="muted">—</span>}</td> : null}
-                  {seesSensitive ? <td>{w.external_id || <span className="muted">—</span>}</td> : null}
+                  {seesSensitive ? <td data-label={t("fields.tags")}>{w.tags?.length ? w.tags.join(", ") : <span className="muted">—</span>}</td> : null}
+                  {seesSensitive ? <td data-label={t("fields.external_id")}>{w.external_id || <span className="muted">—</span>}</td> : null}
                 </tr>
               ))}
             </tbody>
