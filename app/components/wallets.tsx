@@ -95,8 +95,18 @@ export function SpentMeter({ share, spend, funded, percent, id }: { share: numbe
   );
 }
 
-export function RunwayText({ runway }: { runway: { daysToGo: number; daysToGoText: string; shouldEndBy: string; averageDailySpend: string } | null }) {
+/**
+ * A wallet's runway in a list: days to go and the day it should end by; before a full day of ad
+ * spend (ADR 44, `pendingFrom` set), that there is not enough spend yet; before any, none.
+ */
+export function RunwayText({
+  runway,
+  pendingFrom = null,
+}: {
+  runway: { daysToGo: number; daysToGoText: string; shouldEndBy: string; averageDailySpend: string } | null;
+  pendingFrom?: string | null;
+}) {
   const { t } = useTranslation("wallets");
-  if (!runway) return <span className="muted">{t("runway.none")}</span>;
+  if (!runway) return <span className="muted">{t(pendingFrom ? "runway.notYet" : "runway.none")}</span>;
   return <span>{t("runway.short", { count: runway.daysToGo, days: runway.daysToGoText, date: runway.shouldEndBy })}</span>;
 }

@@ -28,8 +28,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Wallet");
   const team = await requireVisibleTeam(user, params.teamId);
   const ctx = viewContext(user, await getRequestLocale(request));
-  const choice = periodFromSearch(new URL(request.url).searchParams, { now: new Date(), timeZone: retailerTimeZone() }, TEAM_PRESETS);
-  const [wallets, statistics] = await Promise.all([listTeamWallets(team, ctx), teamWalletStatistics(user, team, choice.period, choice.previous)]);
+  const choice = periodFromSearch(new URL(request.url).searchParams, { now: ctx.now, timeZone: retailerTimeZone() }, TEAM_PRESETS);
+  const [wallets, statistics] = await Promise.all([listTeamWallets(team, ctx), teamWalletStatistics(user, team, choice.period, choice.previous, ctx.now)]);
   return {
     choice,
     statistics: statistics.ok ? statistics.value : null,
@@ -72,7 +72,7 @@ export default function WalletListRoute() {
         </div>
       ) : (
         <div className="table-wrap wallets-table-wrap" role="region" aria-labelledby="wallets-title" tabIndex={0}>
-          <table className="wallets-table">
+          <table className="wallets-table list-table">
             <caption className="visually-hidden">{t("list.caption", { team: team.name })}</caption>
             <thead>
               <tr>
@@ -101,22 +101,26 @@ export default function WalletListRoute() {
                       </>
                     ) : null}
                   </th>
-                  <td>
+                  <td data-label={t("fields.status")}>
                     <WalletStatusBadge status={w.status} liveStatus={w.liveStatus} />
                   </td>
-                  <td className="num">{w.balance}</td>
-                  <td className="num">{w.credit}</td>
-                  <td className="num">{w.debit}</td>
-                  <td className="num">
-                    {w.dailyBudget ?? <span className="muted">{t("noDailyBudget")}</span>} <DailyBudgetReached reached={w.dailyBudgetReached} />
+                  <td className="num" data-label={t("fields.balance")}>{w.balance}</td>
+                  <td className="num" data-label={t("fields.credit")}>{w.credit}</td>
+                  <td className="num" data-label={t("fields.debit")}>{w.debit}</td>
+                  <td className="num" data-label={t("fields.dailyBudget")}>
+                    <div>
+                      {w.dailyBudget ?? <span className="muted">{t("noDailyBudget")}</span>} <DailyBudgetReached reached={w.dailyBudgetReached} />
+                    </div>
                   </td>
-                  <td className="num">{w.todaySpend}</td>
-                  <td>
-                    <RunwayText runway={w.runway} />
-                    <SpentMeter id={`spent-${w.id}`} share={w.spent.share} spend={w.spend} funded={w.funded} percent={w.spent.percent} />
+                  <td className="num" data-label={t("fields.todaySpend")}>{w.todaySpend}</td>
+                  <td className="wallet-runway" data-label={t("fields.runway")}>
+                    <div>
+                      <RunwayText runway={w.runway} pendingFrom={w.runwayFrom} />
+                      <SpentMeter id={`spent-${w.id}`} share={w.spent.share} spend={w.spend} funded={w.funded} percent={w.spent.percent} />
+                    </div>
                   </td>
-                  {seesSensitive ? <td>{w.tags?.length ? w.tags.join(", ") : <span className="muted">—</span>}</td> : null}
-                  {seesSensitive ? <td>{w.external_id || <span className="muted">—</span>}</td> : null}
+                  {seesSensitive ? <td data-label={t("fields.tags")}>{w.tags?.length ? w.tags.join(", ") : <span className="muted">—</span>}</td> : null}
+                  {seesSensitive ? <td data-label={t("fields.external_id")}>{w.external_id || <span className="muted">—</span>}</td> : null}
                 </tr>
               ))}
             </tbody>
@@ -130,7 +134,7 @@ export default function WalletListRoute() {
           {statisticsFailure ? <FormAlert title={mt(statisticsFailure)} message={t("common:errors.errorOccurred")} /> : null}
           {statistics ? (
             <>
-              <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} currency={statistics.currency} />
+              <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} currency={statistics.currency} comparedUntil={statistics.comparedUntil} />
               {statistics.currency === null ? <MixedCurrenciesNote /> : null}
               <Freshness newestEvent={statistics.newestEvent} />
               <FiguresTable caption={mt("walletsCaption", { team: team.name })} nameLabel={t("fields.label")} rows={statistics.rows} />

@@ -69,7 +69,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     prefix: STATS_PREFIX,
   });
   const [statistics, page, reverse] = await Promise.all([
-    walletStatistics(user, wallet, choice.period, choice.previous),
+    walletStatistics(user, wallet, choice.period, choice.previous, ctx.now),
     listLedgerPage(wallet, { ...(period.ok ? period.value : {}), after: search.get("after") }, ctx),
     canManage && reverseId ? getEntryView(wallet, reverseId, ctx) : null,
   ]);
@@ -207,6 +207,8 @@ export default function WalletRoute() {
               <>
                 {t("runway.long", { count: wallet.runway.daysToGo, days: wallet.runway.daysToGoText, date: wallet.runway.shouldEndBy, rate: wallet.runway.dailyRate })}
               </>
+            ) : wallet.runwayFrom ? (
+              t("runway.notYetLong", { time: wallet.runwayFrom })
             ) : (
               t("runway.none")
             )}
@@ -441,7 +443,7 @@ function LedgerSection() {
         <p className="empty-state">{t(filtered ? "ledger.emptyPeriod" : paged ? "ledger.emptyPage" : "ledger.empty")}</p>
       ) : (
         <div className="table-wrap" role="region" aria-labelledby="ledger-title" tabIndex={0}>
-          <table className="ledger-table">
+          <table className="ledger-table list-table">
             <caption className="visually-hidden">{t("ledger.caption", { label: wallet.label })}</caption>
             <thead>
               <tr>
@@ -460,20 +462,22 @@ function LedgerSection() {
             <tbody>
               {entries.map((e) => (
                 <tr key={e.id} id={`entry-${e.seq}`} className={cn(e.reversed && "entry-reversed")}>
-                  <td>{e.seq}</td>
-                  <td>
+                  <td data-label={t("ledger.seq")}>{e.seq}</td>
+                  <td data-label={t("ledger.when")}>
                     <time dateTime={e.atIso}>{e.at}</time>
                   </td>
-                  <td>{t(`entry.types.${e.type}`)}</td>
-                  <td className={cn("num", `amount-${e.type}`)}>
-                    {e.type === "debit" ? "−" : "+"}
-                    {e.amount}
+                  <td data-label={t("fields.type")}>{t(`entry.types.${e.type}`)}</td>
+                  <td className={cn("num", `amount-${e.type}`)} data-label={t("ledger.amount")}>
+                    <span>
+                      {e.type === "debit" ? "−" : "+"}
+                      {e.amount}
+                    </span>
                   </td>
-                  <td className="num">{e.balanceAfter}</td>
-                  <td>{e.reference}</td>
-                  {seesSensitive ? <td>{(e.commentKey ? t(e.commentKey) : e.comment) || <span className="muted">—</span>}</td> : null}
-                  <td>{e.realBy ? tc("activity.loggedAs", { operator: e.realBy, user: e.by }) : byName(e.by)}</td>
-                  <td>
+                  <td className="num" data-label={t("ledger.balanceAfter")}>{e.balanceAfter}</td>
+                  <td data-label={t("fields.reference")}>{e.reference}</td>
+                  {seesSensitive ? <td data-label={t("fields.comment")}>{(e.commentKey ? t(e.commentKey) : e.comment) || <span className="muted">—</span>}</td> : null}
+                  <td data-label={t("ledger.by")}>{e.realBy ? tc("activity.loggedAs", { operator: e.realBy, user: e.by }) : byName(e.by)}</td>
+                  <td className="ledger-state" data-label={t("ledger.state")}>
                     {e.reversed ? <span className="wallet-badge wallet-badge-reversed">{t("ledger.reversed")}</span> : null}
                     {e.reversalOf ? (
                       <span className="wallet-badge wallet-badge-reversal">
@@ -482,7 +486,7 @@ function LedgerSection() {
                     ) : null}
                   </td>
                   {canManage ? (
-                    <td>
+                    <td className="ledger-actions" data-label={t("ledger.actions")}>
                       {e.reversible && !wallet.archived ? (
                         <Link to={reverseQuery(e.id)} aria-label={t("ledger.reverseLabel", { seq: e.seq })}>
                           {t("ledger.reverse")}
@@ -560,7 +564,7 @@ function WalletStatistics() {
       {statisticsFailure ? <FormAlert title={t(statisticsFailure)} message={t("common:errors.errorOccurred")} /> : null}
       {statistics ? (
         <>
-          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} currency={statistics.currency} />
+          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} currency={statistics.currency} comparedUntil={statistics.comparedUntil} />
           <Freshness newestEvent={statistics.newestEvent} />
         </>
       ) : null}

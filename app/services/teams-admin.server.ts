@@ -15,6 +15,7 @@ import type { Role, Team, TeamStatus, User } from "~/domain/types";
 import { teamTags, type TeamListQuery, type TeamFormValue, TEAM_PAGE_SIZE } from "~/forms/teams";
 import { AlreadyExistsError, ConflictError, type TeamInput } from "~/storage/port";
 import { republishTeam } from "~/services/campaigns/campaigns.server";
+import { saveUnlessEdited } from "~/services/save-unless-edited.server";
 import { fileUrl, getFileStore } from "~/services/files.server";
 import { getStorage } from "~/services/storage.server";
 import { notifyTeamCreated } from "~/services/notifications.server";
@@ -228,34 +229,26 @@ export async function updateTeam(
     logo = await prepareLogo(value.logo);
     if (!logo.ok) return fail("invalid", logo.reason, { field: "logo" });
   }
-  // Balance totals and campaign counters raise the version too: only another edit makes this one stale.
+  // Balance totals and campaign counters raise the version too: only another edit makes this one
+  // stale (ADR 42). Checked before a new logo is stored, then on each read by saveUnlessEdited.
   if (isStaleEdit(value.version, team)) return conflict();
   const files = getFileStore();
   const newKey = logo?.ok ? logoKey(team.id, logo.extension) : null;
   const nextLogo = newKey ?? (value.removeLogo ? null : team.logo);
   if (newKey && logo?.ok) await files.put(newKey, logo.bytes);
-  let current = team;
   try {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      if (isStaleEdit(value.version, current)) break;
-      try {
-        const saved = await getStorage().teams.update(
-          team.id,
-          { ...teamInputFrom(value), logo: nextLogo },
-          auditActor(user),
-          { expectVersion: current.version },
-        );
+    const saved = await saveUnlessEdited({
+      formVersion: value.version,
+      read: team,
+      reread: () => getStorage().teams.getOne(team.id),
+      save: async (current) => {
+        const saved = await getStorage().teams.update(team.id, { ...teamInputFrom(value), logo: nextLogo }, auditActor(user), { expectVersion: current.version });
         if (team.logo && team.logo !== nextLogo) await files.delete(team.logo);
         return ok(saved);
-      } catch (error) {
-        if (!(error instanceof ConflictError)) throw error;
-        const reread = await getStorage().teams.getOne(team.id);
-        if (!reread) break;
-        current = reread;
-      }
-    }
-    if (newKey) await files.delete(newKey);
-    return conflict();
+      },
+    });
+    if (!saved.ok && newKey) await files.delete(newKey);
+    return saved;
   } catch (error) {
     if (newKey) await files.delete(newKey);
     if (error instanceof AlreadyExistsError) return alreadyExists();
@@ -271,23 +264,18 @@ export type StatusChangeResult = Result<Team>;
 /** Changes the status of one team (the caller has found it visible and confirmed the change). */
 export async function changeTeamStatus(user: User, team: Team, to: TeamStatus, version: number): Promise<StatusChangeResult> {
   if (!canChangeTeamStatus(user.claims, team.status, to)) return fail("forbidden", "teams:errors.statusNotAllowed");
-  let current = team;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    // Balance totals and campaign counters raise the version too: only another edit makes this one stale.
-    if (isStaleEdit(version, current)) return conflict();
-    try {
+  // Balance totals and campaign counters raise the version too: only another edit makes this one stale (ADR 42).
+  return saveUnlessEdited({
+    formVersion: version,
+    read: team,
+    reread: () => getStorage().teams.getOne(team.id),
+    save: async (current) => {
       const saved = await getStorage().teams.update(team.id, { status: to }, auditActor(user), { expectVersion: current.version });
       // A suspended or archived team's campaigns leave the ad server; restored, they come back.
       await republishTeam(saved);
       return ok(saved);
-    } catch (error) {
-      if (!(error instanceof ConflictError)) throw error;
-      const reread = await getStorage().teams.getOne(team.id);
-      if (!reread) return conflict();
-      current = reread;
-    }
-  }
-  return conflict();
+    },
+  });
 }
 
 export interface StatusReview {

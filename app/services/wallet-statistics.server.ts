@@ -1,14 +1,15 @@
 /**
  * Statistics on a team's wallet pages: each wallet's figures for the chosen period, with the
  * team's totals against the comparison period (the Wallets tab), and a wallet's totals for the
- * chosen period, by default its lifetime (its page). Read through fetchMetrics, so the user's
- * scope applies; the caller has checked the team is the user's to see.
+ * chosen period, by default its lifetime (its page). A period still under way is compared with
+ * the same elapsed part of the previous one (fetchComparison), as on the dashboard. Read through
+ * fetchMetrics, so the user's scope applies; the caller has checked the team is the user's to see.
  */
 import { derive, zeroMeasures, type Derived } from "~/domain/metrics/metrics";
 import type { Period } from "~/domain/metrics/periods";
 import { ok, type Result } from "~/domain/result";
 import type { Team, User, Wallet } from "~/domain/types";
-import { fetchMetrics, rowsByKey } from "~/services/metrics.server";
+import { fetchComparison, fetchMetrics, rowsByKey } from "~/services/metrics.server";
 import { getStorage } from "~/services/storage.server";
 import { retailerSettings } from "~/services/wallets.server";
 
@@ -17,6 +18,8 @@ const TITLE = "metrics:errors.fetchTeam";
 export interface TeamWalletStatistics {
   totals: Derived;
   previousTotals: Derived | null;
+  /** When the period is still under way: the instant the compared part of the previous period ends (ISO). */
+  comparedUntil: string | null;
   /** The totals' currency: the wallets' one, or null when they are in several (money is then left out of the totals). */
   currency: string | null;
   /** Each wallet's figures, in its own currency. */
@@ -24,11 +27,12 @@ export interface TeamWalletStatistics {
   newestEvent: string | null;
 }
 
-export async function teamWalletStatistics(user: User, team: Team, period: Period, previous: Period | null = null): Promise<Result<TeamWalletStatistics>> {
+/** `previous`: the comparison period asked for, or null; `now` decides how much of a period under way is compared. */
+export async function teamWalletStatistics(user: User, team: Team, period: Period, previous: Period | null = null, now: Date = new Date()): Promise<Result<TeamWalletStatistics>> {
   const filters = { terms: { team: [team.id] } };
   const [result, before, wallets] = await Promise.all([
     fetchMetrics(user, { dateFrom: period.from, dateTo: period.to, groups: { terms: ["wallet"] }, filters }, TITLE),
-    previous ? fetchMetrics(user, { dateFrom: previous.from, dateTo: previous.to, filters }, TITLE) : Promise.resolve(null),
+    previous ? fetchComparison(user, { filters }, period, TITLE, now) : Promise.resolve(null),
     getStorage().wallets.listForTeam(team.id),
   ]);
   if (!result.ok) return result;
@@ -44,6 +48,7 @@ export async function teamWalletStatistics(user: User, team: Team, period: Perio
   return ok({
     totals: derive(result.value.summary),
     previousTotals: before ? derive(before.value.summary) : null,
+    comparedUntil: before ? before.value.until : null,
     currency: singleCurrency(wallets.map((w) => w.currency)),
     rows,
     newestEvent: result.value.newestEvent,
@@ -63,17 +68,29 @@ export interface WalletStatistics {
   currency: string;
   totals: Derived;
   previousTotals: Derived | null;
+  /** When the period is still under way: the instant the compared part of the previous period ends (ISO). */
+  comparedUntil: string | null;
   newestEvent: string | null;
 }
 
-/** A wallet's totals for a period (its page's default: its lifetime), against the comparison period when asked. */
-export async function walletStatistics(user: User, wallet: Wallet, period: Period, previous: Period | null = null): Promise<Result<WalletStatistics>> {
+/**
+ * A wallet's totals for a period (its page's default: its lifetime), against the comparison period
+ * when asked (`previous` not null); `now` decides how much of a period under way is compared.
+ */
+export async function walletStatistics(user: User, wallet: Wallet, period: Period, previous: Period | null = null, now: Date = new Date()): Promise<Result<WalletStatistics>> {
   const filters = { terms: { team: [wallet.teamId], wallet: [wallet.id] } };
   const [result, before] = await Promise.all([
     fetchMetrics(user, { dateFrom: period.from, dateTo: period.to, filters }, TITLE),
-    previous ? fetchMetrics(user, { dateFrom: previous.from, dateTo: previous.to, filters }, TITLE) : Promise.resolve(null),
+    previous ? fetchComparison(user, { filters }, period, TITLE, now) : Promise.resolve(null),
   ]);
   if (!result.ok) return result;
   if (before && !before.ok) return before;
-  return ok({ period, currency: wallet.currency, totals: derive(result.value.summary), previousTotals: before ? derive(before.value.summary) : null, newestEvent: result.value.newestEvent });
+  return ok({
+    period,
+    currency: wallet.currency,
+    totals: derive(result.value.summary),
+    previousTotals: before ? derive(before.value.summary) : null,
+    comparedUntil: before ? before.value.until : null,
+    newestEvent: result.value.newestEvent,
+  });
 }

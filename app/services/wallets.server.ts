@@ -11,15 +11,15 @@ import { CSV_FORMULA_PATTERN, csvFileName, ledgerCsvRows, minorToDecimal, type C
 import { dayOf, todayInstants, type PeriodInstants } from "~/domain/wallets/ledger-period";
 import { currencyForLocale, formatMoney, type Cents } from "~/domain/money";
 import { canSeeSensitive } from "~/domain/permissions";
-import { conflict, fail, notFound, ok, type Failure, type Result } from "~/domain/result";
+import { fail, notFound, ok, type Failure, type Result } from "~/domain/result";
 import type { EntryType, LedgerEntry, Team, User, Wallet } from "~/domain/types";
-import { computeRunway, deriveWalletLiveStatus, isRecentlyUpdated, spentShare } from "~/domain/wallets/wallet";
+import { computeRunway, deriveWalletLiveStatus, isRecentlyUpdated, runwayPendingUntil, spentShare } from "~/domain/wallets/wallet";
 import { reachesDailyCap, spendOfDay } from "~/domain/wallets/settlement";
 import { localDay } from "~/domain/metrics/periods";
 import type { WalletFormValue } from "~/forms/wallets";
-import { ConflictError, type Page, type PostEntryResult, type WalletInput } from "~/storage/port";
+import { type Page, type PostEntryResult, type WalletInput } from "~/storage/port";
 import { refreshWalletCampaigns } from "~/services/campaigns/wallets.server";
-import { isStaleEdit } from "~/domain/edit-version";
+import { saveUnlessEdited } from "~/services/save-unless-edited.server";
 import { getEnv } from "~/services/env.server";
 import { getFixedT } from "~/services/i18n.server";
 import { getStorage } from "~/services/storage.server";
@@ -119,6 +119,8 @@ export function presentWallet(wallet: Wallet, ctx: ViewContext) {
     runway: runway
       ? { averageDailySpend: money(runway.averageDailySpendCents), dailyRate: money(runway.dailyRateCents), daysToGo: runway.daysToGo, daysToGoText: numberFormat(ctx.locale).format(runway.daysToGo), shouldEndBy: formatDay(runway.shouldEndBy, ctx.locale) }
       : null,
+    /** Ad spent, but not yet for a full day: when the runway shows (ADR 44), in the user's time zone. */
+    runwayFrom: runway ? null : formatInstant(runwayPendingUntil(wallet, ctx.now), ctx),
     spent: { share, percent: numberFormat(ctx.locale, { style: "percent", maximumFractionDigits: 0 }).format(share) },
     balanceUpdated: formatInstant(wallet.balanceUpdated, ctx),
     created: formatInstant(wallet.created, ctx),
@@ -165,30 +167,19 @@ export async function createWallet(user: User, team: Team, value: Omit<WalletFor
 
 /** Saves the wallet's settings; the currency of a wallet that holds entries stays what it is. */
 export async function updateWallet(user: User, wallet: Wallet, value: Omit<WalletFormValue, "intent"> & { version: number }): Promise<Result<Wallet>> {
-  // Money postings raise the version too: only another settings edit makes this one stale (ADR on edit versions, app/domain/edit-version.ts).
-  let current = wallet;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (isStaleEdit(value.version, current)) return conflict();
-    if (value.currency !== current.currency && current.entryCount > 0) return fail("invalid", "wallets:form.currencyLocked", { field: "currency" });
-    try {
-      const updated = await getStorage().wallets.update(
-        current.id,
-        toInput(value),
-        auditActor(user),
-        { expectVersion: current.version },
-      );
+  // Money postings raise the version too: only another settings edit makes this one stale (ADR 42).
+  return saveUnlessEdited({
+    formVersion: value.version,
+    read: wallet,
+    reread: () => getStorage().wallets.getOne(wallet.id),
+    save: async (current) => {
+      if (value.currency !== current.currency && current.entryCount > 0) return fail("invalid", "wallets:form.currencyLocked", { field: "currency" });
+      const updated = await getStorage().wallets.update(current.id, toInput(value), auditActor(user), { expectVersion: current.version });
       // The version matched: `current` is the wallet as it was just before.
       await refreshWalletCampaigns(updated.id, { walletBefore: walletSnapshot(current) });
       return ok(updated);
-    } catch (error) {
-      if (!(error instanceof ConflictError)) throw error;
-      // A posting or another edit landed meanwhile: read again and decide.
-      const reread = await getStorage().wallets.getOne(current.id);
-      if (!reread) return conflict();
-      current = reread;
-    }
-  }
-  return conflict();
+    },
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

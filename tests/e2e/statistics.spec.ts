@@ -417,6 +417,8 @@ test.describe("statistics screens, as a retailer administrator", () => {
     await expect(page).toHaveURL(/compare=1/);
     // Each total says how it compares with yesterday (the other tests' events count too).
     await expect(teamStatistics.getByRole("list", { name: mt("totals") }).getByRole("listitem").first()).toContainText(/on the previous period|Nothing to compare with/);
+    // Today is under way: compared with yesterday up to the same time, as the page says under the totals.
+    await expect(teamStatistics.getByText(mt("change.partial").split("{{until}}")[0])).toBeVisible();
     const row = teamStatistics.getByRole("row").filter({ has: page.getByRole("link", { name: campaign.walletLabel, exact: true }) });
     await expect(row).toContainText("50");
     const csv = await downloadThrough(page, teamStatistics.getByRole("link", { name: mt("exportTable", { table: mt("dashboard.wallets") }) }));

@@ -315,13 +315,15 @@ test.describe("accessibility of the wallet pages", () => {
     test.slow(); // axe runs three times.
     const { page } = app;
     const list = new WalletListPage(page);
-    const wallet = await list.createWallet(unique("Axe wallet"), { dailyBudget: "40" });
+    const label = unique("Axe wallet");
+    const wallet = await list.createWallet(label, { dailyBudget: "40" });
     await wallet.post("credit", "100.00", "INV-AXE");
     await expect(wallet.balance).toHaveText("€100.00");
     await wallet.post("debit", "25.00", "PO-AXE");
     await expect(wallet.balance).toHaveText("€75.00");
     await expectNoSeriousA11yViolations(page);
 
+    const walletPath = wallet.path();
     await wallet.entryRow("PO-AXE", "debit").getByRole("link", { name: wt("ledger.reverse") }).click();
     await expect(wallet.confirmation).toBeVisible();
     await wallet.editSummary.click();
@@ -330,5 +332,19 @@ test.describe("accessibility of the wallet pages", () => {
     await list.goto();
     await list.newWallet.click();
     await expectNoSeriousA11yViolations(page);
+
+    // Staff's ten columns fit 1,280 px; on a phone each wallet is a card and nothing scrolls sideways.
+    const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const table = page.getByRole("region", { name: wt("list.title"), exact: true });
+    expect(await table.evaluate((wrap) => wrap.scrollWidth - wrap.clientWidth)).toBeLessThanOrEqual(1);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await sideways()).toBeLessThanOrEqual(0);
+    const last = (await list.row(label).locator("td").last().boundingBox())!;
+    expect(last.x + last.width).toBeLessThanOrEqual(390);
+    await page.goto(walletPath);
+    expect(await sideways()).toBeLessThanOrEqual(0);
+    const entry = (await page.locator(".ledger-table tbody tr").filter({ hasText: "PO-AXE" }).locator("td").last().boundingBox())!;
+    expect(entry.x + entry.width).toBeLessThanOrEqual(390);
   });
 });

@@ -160,6 +160,10 @@ describe("a wallet's page and a team's Wallets tab", () => {
     expect(last7.data.choice.preset).toBe("last7");
     expect(last7.data.statistics.totals).toMatchObject({ displays: 70, clicks: 3, cost: 40 });
     expect(last7.data.statistics.previousTotals).toMatchObject({ displays: 0 });
+    // The last 7 days end yesterday: compared in full.
+    expect(last7.data.statistics.comparedUntil).toBeNull();
+    const todayCompared = await load(routes.wallet.loader, "supplier", `${url}?statsPeriod=today&statsCompare=1`, params);
+    expect(todayCompared.data.statistics.comparedUntil).toEqual(expect.any(String));
     // from and to are the ledger's filter, not the statistics' custom days.
     expect(last7.data.filter).toMatchObject({ from: today, to: today });
     expect(last7.data.choice.custom).toEqual({ from: "", to: "" });
@@ -171,10 +175,16 @@ describe("a wallet's page and a team's Wallets tab", () => {
   });
 
   it("compares a team's wallets with the previous period and exports them, for the team's readers only", async () => {
-    const compared = await load(routes.wallets.loader, "supplier", `/teams/${ids.teamA}/wallets?period=today&compare=1`, { teamId: ids.teamA });
-    expect(compared.data.choice.previous).toEqual({ from: yesterday, to: yesterday });
-    expect(compared.data.statistics.totals.displays).toBe(100);
-    expect(compared.data.statistics.previousTotals.displays).toBe(50);
+    // Whole days (the day before yesterday and yesterday, against the two days before): a period
+    // under way compares only its elapsed part, which the clock decides (tested below with a set clock).
+    const compared = await load(routes.wallets.loader, "supplier", `/teams/${ids.teamA}/wallets?period=custom&from=${addDays(today, -2)}&to=${yesterday}&compare=1`, { teamId: ids.teamA });
+    expect(compared.data.choice.previous).toEqual({ from: addDays(today, -4), to: addDays(today, -3) });
+    expect(compared.data.statistics.totals.displays).toBe(50);
+    expect(compared.data.statistics.previousTotals.displays).toBe(20);
+    expect(compared.data.statistics.comparedUntil).toBeNull();
+    // Today is always under way: compared up to the same time yesterday, which the page says.
+    const todayTab = await load(routes.wallets.loader, "supplier", `/teams/${ids.teamA}/wallets?period=today&compare=1`, { teamId: ids.teamA });
+    expect(todayTab.data.statistics.comparedUntil).toEqual(expect.any(String));
 
     const csv = await download(routes.walletsCsv.loader, "supplier", `/teams/${ids.teamA}/wallets/statistics.csv?period=last7`, { teamId: ids.teamA });
     expect(csv.status).toBe(200);
@@ -186,6 +196,39 @@ describe("a wallet's page and a team's Wallets tab", () => {
     expect(refused.status).toBe(404);
     const operator = await download(routes.walletsCsv.loader, "operator", `/teams/${ids.teamB}/wallets/statistics.csv?period=yesterday`, { teamId: ids.teamB });
     expect(dataLines(operator.text)).toEqual(["Beta screens wallet,EUR,70,60,7,10.00,0.70,0.00,0.00"]);
+  });
+});
+
+describe("a wallet's page and a team's Wallets tab compare a day under way with the same part of the day before", () => {
+  it("counts yesterday up to the time of day it is now, then the whole of it once the day is over (a set clock)", async () => {
+    const wallets = await import("~/services/wallet-statistics.server");
+    const storage = app.m.storageIndex.getStorage();
+    const team = await storage.teams.create(makeTeamData({ name: "Clock Screens" }), { by: "system" });
+    const main = await storage.wallets.create(team.id, makeWalletInput({ label: "Clock main wallet" }), { by: "system" });
+    const other = await storage.wallets.create(team.id, makeWalletInput({ label: "Clock other wallet" }), { by: "system" });
+    const at = (iso: string, wallet: string, displays: number) => fact(iso, { team: team.id, wallet, campaign: `clock-${wallet}`, displays, clicks: 0, costMicros: 10_000 * displays });
+    // Wednesday 21 October 2026 in Paris (UTC+2): 08:30 and 14:00 on the main wallet, 09:30 on the
+    // other; Thursday 22 at 09:00 on the main wallet.
+    await metrics.applyBatch(
+      "screens-clock",
+      [at("2026-10-21T06:30:00.000Z", main.id, 30), at("2026-10-21T12:00:00.000Z", main.id, 70), at("2026-10-21T07:30:00.000Z", other.id, 5), at("2026-10-22T07:00:00.000Z", main.id, 40)],
+      new Date().toISOString(),
+    );
+    const operator = (await storage.users.getByEmail("op.screens@example.com"))!;
+    const thursday = { from: "2026-10-22", to: "2026-10-22" };
+    const wednesday = { from: "2026-10-21", to: "2026-10-21" };
+    // Thursday at 10:00 in Paris: Wednesday up to 10:00 (08:00Z), so 08:30 and 09:30 count, 14:00 not.
+    const tenOClock = new Date("2026-10-22T08:00:00.000Z");
+    const page = await wallets.walletStatistics(operator, main, thursday, wednesday, tenOClock);
+    expect(page).toMatchObject({ ok: true, value: { totals: { displays: 40 }, previousTotals: { displays: 30 }, comparedUntil: "2026-10-21T08:00:00.000Z" } });
+    const tab = await wallets.teamWalletStatistics(operator, team, thursday, wednesday, tenOClock);
+    expect(tab).toMatchObject({ ok: true, value: { totals: { displays: 40 }, previousTotals: { displays: 35 }, comparedUntil: "2026-10-21T08:00:00.000Z" } });
+    // Friday: Thursday is over, compared with the whole Wednesday; no line about a partial comparison.
+    const friday = new Date("2026-10-23T09:00:00.000Z");
+    expect(await wallets.walletStatistics(operator, main, thursday, wednesday, friday)).toMatchObject({ ok: true, value: { previousTotals: { displays: 100 }, comparedUntil: null } });
+    expect(await wallets.teamWalletStatistics(operator, team, thursday, wednesday, friday)).toMatchObject({ ok: true, value: { previousTotals: { displays: 105 }, comparedUntil: null } });
+    // Without a comparison asked for: neither.
+    expect(await wallets.walletStatistics(operator, main, thursday, null, tenOClock)).toMatchObject({ ok: true, value: { previousTotals: null, comparedUntil: null } });
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import Papa from "papaparse";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Wallet } from "~/domain/types";
 import { makeCampaignData, makePosting, makeTeamData, makeWalletInput } from "../factories";
 import { call, getRequest, postRequest, signIn, startApp, type TestApp } from "./app-helpers";
@@ -313,25 +313,46 @@ describe("posting to the ledger", () => {
     expect(page.data.entries[0]).toMatchObject({ type: "debit", amount: "€30.00", balanceAfter: "€90.00", reversible: true });
   });
 
-  it("settles 30.00 of ad spend: the runway appears, with spent versus funded and today's spend", async () => {
+  it("settles 30.00 of ad spend: spent versus funded and today's spend; no runway from its first minutes (ADR 44)", async () => {
     await settle(wallet.id, 3_000);
     const page = await loadWallet("retailer.admin", wallet.id);
     expect(page.data.wallet).toMatchObject({ balance: "€60.00", debit: "€60.00", todaySpend: "€30.00", spend: "€30.00", funded: "€120.00" });
-    // 30.00 spent in its first day: 60.00 lasts 2 days at 30.00 a day.
-    expect(page.data.wallet.runway).toMatchObject({ daysToGo: 2, averageDailySpend: "€30.00" });
     expect(page.data.wallet.spent.share).toBeCloseTo(0.25);
+    // Spent a moment ago: projected a full day after the first spend, which the page names.
+    const { firstSpendAt } = await fresh(wallet.id);
+    expect(page.data.wallet.runway).toBeNull();
+    const dayLater = new Date(Date.parse(firstSpendAt!) + 86_400_000);
+    expect(page.data.wallet.runwayFrom).toBe(new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Paris" }).format(dayLater));
+    const list = (await loadList("retailer.admin")).data.wallets.find((w: { id: string }) => w.id === wallet.id);
+    expect(list).toMatchObject({ runway: null, runwayFrom: page.data.wallet.runwayFrom });
   });
 
-  it("names the rate the days were counted at: a daily budget below the average spend", async () => {
-    const current = await fresh(wallet.id);
-    await storage().wallets.update(wallet.id, { dailyBudget: 1_000 }, { by: "system" });
-    try {
+  describe("a full day after the first spend (the clock set 25 hours on)", () => {
+    beforeAll(() => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now() + 25 * 3_600_000);
+    });
+    afterAll(() => {
+      vi.useRealTimers();
+    });
+
+    it("the runway appears: 30.00 spent in its first day, so 60.00 lasts 2 days at 30.00 a day", async () => {
       const page = await loadWallet("retailer.admin", wallet.id);
-      // 60.00 at the 10.00 daily budget (below the 30.00 average) lasts 6 days: the sentence says 10.00.
-      expect(page.data.wallet.runway).toMatchObject({ daysToGo: 6, dailyRate: "€10.00", averageDailySpend: "€30.00" });
-    } finally {
-      await storage().wallets.update(wallet.id, { dailyBudget: current.dailyBudget }, { by: "system" });
-    }
+      expect(page.data.wallet.runway).toMatchObject({ daysToGo: 2, averageDailySpend: "€30.00", dailyRate: "€30.00" });
+      expect(page.data.wallet.runwayFrom).toBeNull();
+    });
+
+    it("names the rate the days were counted at: a daily budget below the average spend", async () => {
+      const current = await fresh(wallet.id);
+      await storage().wallets.update(wallet.id, { dailyBudget: 1_000 }, { by: "system" });
+      try {
+        const page = await loadWallet("retailer.admin", wallet.id);
+        // 60.00 at the 10.00 daily budget (below the 30.00 average) lasts 6 days: the sentence says 10.00.
+        expect(page.data.wallet.runway).toMatchObject({ daysToGo: 6, dailyRate: "€10.00", averageDailySpend: "€30.00" });
+      } finally {
+        await storage().wallets.update(wallet.id, { dailyBudget: current.dailyBudget }, { by: "system" });
+      }
+    });
   });
 });
 

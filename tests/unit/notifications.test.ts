@@ -68,6 +68,10 @@ describe("wallet alerts", () => {
     expect(walletAlertOf(wallet(0, "archived"), "emptyWallets", now)).toBe(false);
     // No spend yet: no runway to speak of.
     expect(walletAlertOf({ ...wallet(100), spend: 0, firstSpendAt: null }, "walletsDepleting", now)).toBe(false);
+    // Spend for less than a full day: not enough to project, so no alert either way (ADR 44).
+    const firstHour = { ...wallet(100), spend: 5_000, firstSpendAt: new Date(now.getTime() - 3_600_000).toISOString() };
+    expect(walletAlertOf(firstHour, "walletsUsedUpThisWeek", now)).toBe(false);
+    expect(walletAlertOf({ ...firstHour, firstSpendAt: new Date(now.getTime() - 86_400_000).toISOString() }, "walletsUsedUpThisWeek", now)).toBe(true);
   });
 
   it("a reversed credit or a manual debit is no spend: no depleting or used-up alert (ADR 41)", () => {

@@ -5,6 +5,7 @@ import {
   deriveWalletLiveStatus,
   isRecentlyUpdated,
   RECENTLY_UPDATED_MS,
+  runwayPendingUntil,
   spentShare,
   type WalletLiveStatus,
 } from "~/domain/wallets/wallet";
@@ -72,9 +73,8 @@ describe("computeRunway: average daily ad spend since the first spend, days to g
     ["days to go are whole days, rounded down", { balance: 2_999 }, { averageDailySpendCents: 1_000, dailyRateCents: 1_000, daysToGo: 2, shouldEndBy: "2025-06-12" }],
     ["an empty wallet ends today", { balance: 0 }, { averageDailySpendCents: 1_000, dailyRateCents: 1_000, daysToGo: 0, shouldEndBy: "2025-06-10" }],
     ["an overdrawn wallet ends today", { balance: -700 }, { averageDailySpendCents: 1_000, dailyRateCents: 1_000, daysToGo: 0, shouldEndBy: "2025-06-10" }],
-    ["a first debit today counts as one day", { firstSpendAt: ago(2 * HOUR), spend: 3_000, balance: 9_000 }, { averageDailySpendCents: 3_000, dailyRateCents: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
+    ["a full day after the first spend: one day", { firstSpendAt: ago(DAY), spend: 3_000, balance: 9_000 }, { averageDailySpendCents: 3_000, dailyRateCents: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
     ["partial days are not counted", { firstSpendAt: ago(2 * DAY - 1), spend: 3_000, balance: 9_000 }, { averageDailySpendCents: 3_000, dailyRateCents: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
-    ["a first debit in the future counts as one day", { firstSpendAt: new Date(NOW.getTime() + HOUR).toISOString(), spend: 3_000, balance: 9_000 }, { averageDailySpendCents: 3_000, dailyRateCents: 3_000, daysToGo: 3, shouldEndBy: "2025-06-13" }],
     ["the shown average is rounded to the cent", { firstSpendAt: ago(3 * DAY), spend: 1_000, balance: 1_000 }, { averageDailySpendCents: 333, dailyRateCents: 333, daysToGo: 3, shouldEndBy: "2025-06-13" }],
   ])("%s", (_, overrides, expected) => {
     expect(computeRunway(wallet(overrides), NOW, PARIS)).toEqual(expected);
@@ -83,8 +83,24 @@ describe("computeRunway: average daily ad spend since the first spend, days to g
   it.each<[string, Partial<RunwayWallet>]>([
     ["before a first debit", { firstSpendAt: null, spend: 0 }],
     ["a first spend time but nothing spent", { spend: 0 }],
+    // ADR 44: a few minutes of spend counted as a day's would project years.
+    ["before a full day of spend", { firstSpendAt: ago(DAY - 1), spend: 3_000, balance: 9_000 }],
+    ["a first spend a few minutes ago", { firstSpendAt: ago(5 * 60_000), spend: 66, balance: 1_000_000 }],
+    ["a first spend ahead of this clock", { firstSpendAt: new Date(NOW.getTime() + HOUR).toISOString(), spend: 3_000 }],
+    ["an unreadable first spend time", { firstSpendAt: "not a time" }],
   ])("shows nothing %s", (_, overrides) => {
     expect(computeRunway(wallet(overrides), NOW, PARIS)).toBeNull();
+  });
+
+  it("on a wallet's first day of spend, says when its runway shows: a full day after the first spend (ADR 44)", () => {
+    // 0.66 spent in the first 5 minutes of a 10,000.00 wallet: no "15,150 days to go", but from tomorrow at this time.
+    expect(runwayPendingUntil(wallet({ firstSpendAt: ago(5 * 60_000), spend: 66 }), NOW)).toBe("2025-06-11T11:55:00.000Z");
+    expect(runwayPendingUntil(wallet({ firstSpendAt: ago(DAY - 1), spend: 66 }), NOW)).toBe("2025-06-10T12:00:00.001Z");
+    // Projected once the day is full; nothing to wait for without ad spend.
+    expect(runwayPendingUntil(wallet({ firstSpendAt: ago(DAY), spend: 66 }), NOW)).toBeNull();
+    expect(computeRunway(wallet({ firstSpendAt: ago(DAY), spend: 66, balance: 1_000_000 }), NOW, PARIS)?.daysToGo).toBe(15_151);
+    expect(runwayPendingUntil(wallet({ firstSpendAt: null, spend: 0 }), NOW)).toBeNull();
+    expect(runwayPendingUntil(wallet({ spend: 0 }), NOW)).toBeNull();
   });
 
   it("counts from today in the retailer's days: at 00:30 in Paris, today is Paris's day, not UTC's", () => {

@@ -38,14 +38,27 @@ export interface Runway {
 export type RunwayWallet = Pick<WalletData, "spend" | "firstSpendAt" | "balance" | "dailyBudget">;
 
 /**
- * Average daily spend = ad spend / days since the first ad spend (at least 1); days to go =
- * balance / the smaller of dailyBudget and that average. Spend is what ads cost (settled spend,
- * less its reversals): a manual debit or the reversal of a credit is no spend (ADR 41). Nothing
- * before a first spend, nor when nothing is spent per day. Without `shouldEndBy` (no time zone).
+ * The span of ad spend a runway is projected from at least: a full day after the first ad spend
+ * (ADR 44). A few minutes of spend counted as a day's would give years to go; a day covers the
+ * hours when shoppers do and do not browse.
+ */
+export const RUNWAY_MIN_SPAN_MS = DAY_MS;
+
+/** Whether the wallet has ad spend (ADR 41): a runway, or one to come. */
+const hasSpent = (wallet: Pick<RunwayWallet, "spend" | "firstSpendAt">): wallet is Pick<RunwayWallet, "spend"> & { firstSpendAt: string } =>
+  !!wallet.firstSpendAt && wallet.spend > 0;
+
+/**
+ * Average daily spend = ad spend / whole days since the first ad spend; days to go = balance /
+ * the smaller of dailyBudget and that average. Spend is what ads cost (settled spend, less its
+ * reversals): a manual debit or the reversal of a credit is no spend (ADR 41). Nothing before a
+ * first spend, nor before a full day of it (ADR 44: runwayPendingUntil says until when), nor when
+ * nothing is spent per day. Without `shouldEndBy` (no time zone).
  */
 export function runwayPace(wallet: RunwayWallet, now: Date): Omit<Runway, "shouldEndBy"> | null {
-  if (!wallet.firstSpendAt || wallet.spend <= 0) return null;
-  const days = Math.max(1, Math.floor((now.getTime() - Date.parse(wallet.firstSpendAt)) / DAY_MS));
+  if (!hasSpent(wallet)) return null;
+  const days = Math.floor((now.getTime() - Date.parse(wallet.firstSpendAt)) / RUNWAY_MIN_SPAN_MS);
+  if (!(days >= 1)) return null;
   const averageDailySpend = wallet.spend / days;
   const pace = wallet.dailyBudget && wallet.dailyBudget > 0 ? Math.min(wallet.dailyBudget, averageDailySpend) : averageDailySpend;
   if (!(pace > 0)) return null;
@@ -54,6 +67,16 @@ export function runwayPace(wallet: RunwayWallet, now: Date): Omit<Runway, "shoul
     dailyRateCents: Math.round(pace),
     daysToGo: Math.max(0, Math.floor(wallet.balance / pace)),
   };
+}
+
+/**
+ * When a wallet that has ad spend, but not yet a full day of it, shows its runway (ISO): a full
+ * day after its first ad spend (ADR 44). Null without ad spend, and once the runway is projected.
+ */
+export function runwayPendingUntil(wallet: Pick<RunwayWallet, "spend" | "firstSpendAt">, now: Date): string | null {
+  if (!hasSpent(wallet)) return null;
+  const from = Date.parse(wallet.firstSpendAt) + RUNWAY_MIN_SPAN_MS;
+  return now.getTime() < from ? new Date(from).toISOString() : null;
 }
 
 /**
