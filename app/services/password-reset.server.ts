@@ -96,8 +96,13 @@ export async function resetPassword(token: string, password: string, now = new D
   return ok(updated);
 }
 
-/** Profile password change: the current password is checked; other sessions end. */
+/**
+ * Profile password change: the current password is checked; other sessions end. Never while an
+ * operator is logged as the user: the new session would be the user's own, ending the 'Log as'
+ * and its record of both identities.
+ */
 export async function changePassword(user: User, current: string, next: string): Promise<SetPasswordResult> {
+  if (user.loggedAsBy) return fail("forbidden", "operators:refused.passwordLoggedAs");
   if (!(await verifyPassword(current, user.passwordHash))) return fail("invalid", "password.wrongCurrent", { field: "currentPassword" });
   if (await reused(user, next)) return passwordReused();
   const updated = await getStorage().users.setPassword(user.id, await hashPassword(next), PASSWORD_HISTORY_SIZE, auditActor(user));

@@ -199,6 +199,26 @@ describe("Log as", () => {
     expect((await root(cookie)).data.user.email).toBe("retailer.admin@example.com");
   });
 
+  it("never changes the password of the user logged as, even with it: the 'Log as' and its record of both identities go on", async () => {
+    const target = await app.createUser({ email: `pw.${Date.now()}@brand.example`, claims: { type: "supplier", role: "VIEWER" } });
+    const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
+    expect((await postUser(cookie, target.id, { intent: "log-as" })).status).toBe(302);
+    const profile = await import("~/routes/profile");
+    expect((await call(() => profile.loader(args(getRequest("/profile", { cookie })) as never))).data.loggedAs).toBe(true);
+    const before = (await storage().users.getOne(target.id))!;
+    const form = { intent: "change-password", currentPassword: target.password, password: "Brand-new-pass-1", confirmPassword: "Brand-new-pass-1" };
+    const refused = await call(() => profile.action(args(postRequest("/profile", form, { cookie })) as never));
+    expect(refused.status).toBe(403);
+    expect(refused.data.error).toBe("operators:refused.passwordLoggedAs");
+    const after = (await storage().users.getOne(target.id))!;
+    expect(after.passwordHash).toBe(before.passwordHash);
+    expect(after.sessionEpoch).toBe(before.sessionEpoch);
+    // Still the operator acting as the user, with the banner.
+    const still = await root(cookie);
+    expect(still.data.user.email).toBe(target.email);
+    expect(still.data.loggedAsBy).toBe("Olivia Operator");
+  });
+
   it("ends when the user logged as becomes an operator (never acting as an operator)", async () => {
     const target = await app.createUser({ email: `ret.${Date.now()}@retailer.example`, claims: { type: "retailer", role: "VIEWER" } });
     const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
