@@ -7,7 +7,7 @@ import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { SUPPORTED_LOCALES } from "~/domain/locale";
 import { ChangePasswordSchema } from "~/forms/auth";
-import { ProfileSchema } from "~/forms/profile";
+import { ProfileSchema, timeZoneChoices } from "~/forms/profile";
 import { createUserSession, requireUser } from "~/http/auth.server";
 import { changePassword } from "~/services/password-reset.server";
 import { localeCookie } from "~/http/session.server";
@@ -39,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       notificationPrefs: user.notificationPrefs,
       photoURL: user.photoURL,
     },
-    timezones: Intl.supportedValuesOf("timeZone"),
+    timezones: timeZoneChoices(user.timezone),
     secondFactor: await secondFactorStatus(user),
     /** An operator logged as this user: the password is the user's alone, not offered. */
     loggedAs: Boolean(user.loggedAsBy),
