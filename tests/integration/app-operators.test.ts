@@ -219,6 +219,29 @@ describe("Log as", () => {
     expect(still.data.loggedAsBy).toBe("Olivia Operator");
   });
 
+  it("never accepts the invitation of the user logged as: the page says so, a forged accept is refused, the team is not theirs", async () => {
+    const target = await app.createUser({ email: `inv.${Date.now()}@brand.example`, claims: { type: "supplier", role: "ADMIN" } });
+    const { inviteToTeam } = await import("~/services/invitations.server");
+    const invited = await inviteToTeam((await storage().users.getByEmail("supplier.admin@example.com"))!, (await storage().teams.getOne("acme-brand"))!, {
+      email: target.email,
+      role: "EDITOR",
+    });
+    expect(invited.ok).toBe(true);
+    const mail = readOutbox(app.outboxDir).filter((m) => m.to.toLowerCase() === target.email).at(-1)!;
+    const token = new URL(/(https?:\/\/\S+\/invitation\?token=\S+)/.exec(mail.text)![1]!).searchParams.get("token")!;
+    const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
+    expect((await postUser(cookie, target.id, { intent: "log-as" })).status).toBe(302);
+
+    const page = await call(() => routes.invitation.loader(args(getRequest(`/invitation?token=${token}`, { cookie })) as never));
+    expect(page.data.view).toMatchObject({ ok: true, signedInAsInvitee: true, loggedAs: true });
+    const refused = await call(() => routes.invitation.action(args(postRequest(`/invitation?token=${token}`, { intent: "accept", token }, { cookie })) as never));
+    expect(refused.status).toBe(403);
+    expect(JSON.stringify(refused.data)).toContain("operators:refused.invitationLoggedAs");
+    expect((await storage().users.getOne(target.id))!.roleByTeam["acme-brand"]).toBeUndefined();
+    expect((await storage().invitations.listForTeam("acme-brand")).find((i) => i.emailLower === target.email)!.status).toBe("pending");
+    expect((await root(cookie)).data.loggedAsBy).toBe("Olivia Operator");
+  });
+
   it("ends when the user logged as becomes an operator (never acting as an operator)", async () => {
     const target = await app.createUser({ email: `ret.${Date.now()}@retailer.example`, claims: { type: "retailer", role: "VIEWER" } });
     const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
