@@ -230,7 +230,9 @@ export async function acceptWithNewAccount(
   const { invitation } = found;
   const storage = getStorage();
   if (await storage.users.getByEmail(invitation.email)) return fail("invalid", "users:invitation.accountExists");
-  const inviter = invitation.invitedBy ? await storage.users.getByEmail(invitation.invitedBy) : null;
+  // The inviter's rights when the link is used: a disabled inviter vouches for nobody's staff rights.
+  const foundInviter = invitation.invitedBy ? await storage.users.getByEmail(invitation.invitedBy) : null;
+  const inviter = foundInviter && !foundInviter.disabled ? foundInviter : null;
   let user: User;
   try {
     user = await storage.users.create(

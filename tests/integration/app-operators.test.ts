@@ -462,4 +462,21 @@ describe("retailer staff e-mail domain", () => {
     expect(accepted.status, JSON.stringify(accepted.data)).toBe(302);
     expect((await storage().users.getByEmail(email))!.claims).toEqual({ type: "retailer", role: "EDITOR" });
   });
+
+  it("makes a supplier, not retailer staff, of a staff-domain invitation whose retailer ADMIN was disabled before it was used", async () => {
+    await saveAccess(cookies.operator!, { staffEmailDomain: STAFF, operatorTotpRequired: "on" });
+    const admin = await app.createUser({ email: `admin.${stamp()}@${STAFF}`, claims: { type: "retailer", role: "ADMIN" } });
+    const adminCookie = await signIn(app.m, admin.email, admin.password);
+    const email = `carla.${stamp()}@${STAFF}`;
+    expect((await invite(adminCookie, email, "ADMIN")).status).toBe(302);
+    await storage().users.update(admin.id, { disabled: true }, { by: "operator@example.com" });
+    const mail = readOutbox(app.outboxDir).filter((m) => m.to.toLowerCase() === email).at(-1)!;
+    const token = new URL(/(https?:\/\/\S+\/invitation\?token=\S+)/.exec(mail.text)![1]!).searchParams.get("token")!;
+    const password = "Staff-pass-word-2";
+    const accepted = await call(() =>
+      routes.invitation.action(args(postRequest(`/invitation?token=${token}`, { intent: "create-account", token, displayName: "Carla", password, confirmPassword: password })) as never),
+    );
+    expect(accepted.status, JSON.stringify(accepted.data)).toBe(302);
+    expect((await storage().users.getByEmail(email))!.claims).toEqual({ type: "supplier", role: "ADMIN" });
+  });
 });
