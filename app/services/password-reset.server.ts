@@ -61,7 +61,7 @@ function tokenRefused(reason: "token.invalid" | "token.used" | "token.expired" |
 }
 
 /**
- * A reset link's user, while the link may still be used: unused, unexpired, and sent since the
+ * A reset link's user, while the link may still be used: unused, unexpired, the account enabled, and sent since the
  * user's password was last set (a link sent earlier, e.g. the first of two, or one from before a
  * change on the profile, is dead once a password was set).
  */
@@ -69,7 +69,8 @@ export async function checkResetToken(token: string, now = new Date()): Promise<
   const check = await getStorage().passwordResets.peek(hashToken(token), now);
   if (!check.ok) return tokenRefused(check.reason);
   const user = await getStorage().users.getOne(check.userId);
-  if (!user) return tokenRefused("token.invalid");
+  // A disabled account gets no link (requestPasswordReset), and one sent before it was disabled dies.
+  if (!user || user.disabled) return tokenRefused("token.invalid");
   if (check.passwordEpoch !== undefined && check.passwordEpoch !== user.sessionEpoch) return tokenRefused("token.superseded");
   return ok(user);
 }

@@ -239,6 +239,17 @@ describe("the reset link", () => {
     await signIn(app.m, other.email, "Profile-pass-77");
   });
 
+  it("a link sent before the account was disabled does not set its password", async () => {
+    const user = await app.createUser();
+    const link = await requestLink(user);
+    await app.m.storageIndex.getStorage().users.update(user.id, { disabled: true }, { by: "retailer.admin@example.com" });
+    expect((await openLink(link.url)).data.problem).toBe("token.invalid");
+    expect(formErrors(await submitReset(link.token, "While-disabled-1"))).toEqual(["token.invalid"]);
+    await app.m.storageIndex.getStorage().users.update(user.id, { disabled: false }, { by: "retailer.admin@example.com" });
+    // Enabled again: still the password it had.
+    await signIn(app.m, user.email, user.password);
+  });
+
   it("expires: a token older than its time-to-live answers token.expired", async () => {
     const user = await app.createUser();
     const createdAt = new Date(Date.now() - 2 * 60 * 60_000);
