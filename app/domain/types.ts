@@ -270,6 +270,8 @@ export interface PasswordResetTokenData {
   expiresAt: string;
   usedAt: string | null;
   created: string;
+  /** The user's sessionEpoch when the link was sent: a password set since (by any link, or on the profile) kills it. */
+  passwordEpoch?: number;
 }
 export type PasswordResetToken = PasswordResetTokenData & DocMeta;
 

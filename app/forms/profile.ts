@@ -15,6 +15,18 @@ export function isTimeZone(value: string): boolean {
   }
 }
 
+/**
+ * The time zones the profile offers: the runtime's list (which leaves out "UTC" and names some
+ * zones by older aliases, Asia/Calcutta for Asia/Kolkata), plus "UTC" and the user's saved zone,
+ * so a saved zone the list lacks stays selected and a save of the name never changes it.
+ */
+export function timeZoneChoices(current: string): string[] {
+  const zones = new Set(Intl.supportedValuesOf("timeZone"));
+  zones.add("UTC");
+  if (current && isTimeZone(current)) zones.add(current);
+  return [...zones].sort();
+}
+
 export const ProfileSchema = z.object({
   intent: z.literal("update-profile"),
   version: z.coerce.number().check(z.int(), z.gte(1)),

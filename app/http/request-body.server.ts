@@ -32,6 +32,8 @@ const UPLOAD_ROUTES: readonly { pattern: RegExp; limit: number }[] = [
   /** A keyword CSV (issue 10: up to 100,000 keywords). */
   { pattern: /^\/campaigns\/[^/]+\/keywords$/, limit: KEYWORD_CSV_MAX_BYTES + MULTIPART_OVERHEAD },
   { pattern: /^\/teams\/[^/]+\/settings$/, limit: LOGO_MAX_BYTES + MULTIPART_OVERHEAD },
+  /** The profile photo (same limit as a team logo): a photo over it reaches the form, which says so. */
+  { pattern: /^\/profile$/, limit: LOGO_MAX_BYTES + MULTIPART_OVERHEAD },
   // A catalog feed (CSV or JSON).
   { pattern: /^\/catalog\/import$/, limit: FEED_MAX_BYTES + MULTIPART_OVERHEAD },
 ];

@@ -102,7 +102,11 @@ export default function InvitationRoute() {
       <p>{t("invitation.intro", { team: view.teamName, role })}</p>
       <p className="muted">{t("invitation.for", { email: view.email })}</p>
       {formError ? <FormAlert title={t("invitation.unusable")} message={t(formError)} /> : null}
-      {view.signedInAsInvitee ? (
+      {view.loggedAs ? (
+        <p role="status" className="notice">
+          {t("operators:refused.invitationLoggedAs")}
+        </p>
+      ) : view.signedInAsInvitee ? (
         <Form method="post">
           <input type="hidden" name="intent" value={acceptInvitationIntent} />
           <input type="hidden" name="token" value={token} />

@@ -7,7 +7,7 @@ import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { SUPPORTED_LOCALES } from "~/domain/locale";
 import { ChangePasswordSchema } from "~/forms/auth";
-import { ProfileSchema } from "~/forms/profile";
+import { ProfileSchema, timeZoneChoices } from "~/forms/profile";
 import { createUserSession, requireUser } from "~/http/auth.server";
 import { changePassword } from "~/services/password-reset.server";
 import { localeCookie } from "~/http/session.server";
@@ -39,8 +39,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       notificationPrefs: user.notificationPrefs,
       photoURL: user.photoURL,
     },
-    timezones: Intl.supportedValuesOf("timeZone"),
+    timezones: timeZoneChoices(user.timezone),
     secondFactor: await secondFactorStatus(user),
+    /** An operator logged as this user: the password is the user's alone, not offered. */
+    loggedAs: Boolean(user.loggedAsBy),
   };
 }
 
@@ -116,7 +118,7 @@ async function updatePassword(request: Request, user: Awaited<ReturnType<typeof 
 
 export default function ProfileRoute() {
   const { t } = useTranslation();
-  const { profile, timezones, secondFactor } = useLoaderData<typeof loader>();
+  const { profile, timezones, secondFactor, loggedAs } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const [form, fields] = useForm({
@@ -220,27 +222,33 @@ export default function ProfileRoute() {
       </section>
       <section className="panel" aria-labelledby="profile-password">
         <h2 id="profile-password">{t("profile.password")}</h2>
-        <p className="muted">{t("profile.passwordHelp")}</p>
-        <Form method="post" {...getFormProps(pwForm)}>
-          <input type="hidden" name="intent" value="change-password" />
-          <Field
-            label={t("fields.currentPassword")}
-            inputProps={{ ...getInputProps(pwFields.currentPassword, { type: "password" }), autoComplete: "current-password" }}
-            errors={pwFields.currentPassword.errors}
-          />
-          <Field
-            label={t("fields.newPassword")}
-            inputProps={{ ...getInputProps(pwFields.password, { type: "password" }), autoComplete: "new-password" }}
-            errors={pwFields.password.errors}
-            help={t("password.rules")}
-          />
-          <Field
-            label={t("fields.confirmPassword")}
-            inputProps={{ ...getInputProps(pwFields.confirmPassword, { type: "password" }), autoComplete: "new-password" }}
-            errors={pwFields.confirmPassword.errors}
-          />
-          <SubmitButton pending={pending}>{t("profile.changePassword")}</SubmitButton>
-        </Form>
+        {loggedAs ? (
+          <p className="muted">{t("operators:refused.passwordLoggedAs")}</p>
+        ) : (
+          <>
+            <p className="muted">{t("profile.passwordHelp")}</p>
+            <Form method="post" {...getFormProps(pwForm)}>
+              <input type="hidden" name="intent" value="change-password" />
+              <Field
+                label={t("fields.currentPassword")}
+                inputProps={{ ...getInputProps(pwFields.currentPassword, { type: "password" }), autoComplete: "current-password" }}
+                errors={pwFields.currentPassword.errors}
+              />
+              <Field
+                label={t("fields.newPassword")}
+                inputProps={{ ...getInputProps(pwFields.password, { type: "password" }), autoComplete: "new-password" }}
+                errors={pwFields.password.errors}
+                help={t("password.rules")}
+              />
+              <Field
+                label={t("fields.confirmPassword")}
+                inputProps={{ ...getInputProps(pwFields.confirmPassword, { type: "password" }), autoComplete: "new-password" }}
+                errors={pwFields.confirmPassword.errors}
+              />
+              <SubmitButton pending={pending}>{t("profile.changePassword")}</SubmitButton>
+            </Form>
+          </>
+        )}
       </section>
       <section className="panel" aria-labelledby="profile-display">
         <h2 id="profile-display">{t("profile:display.title")}</h2>

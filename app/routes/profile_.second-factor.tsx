@@ -34,6 +34,7 @@ import {
 } from "~/services/second-factor.server";
 import { useIsPending } from "~/utils/misc";
 import { pageTitle } from "~/utils/page-title";
+import { useRootData } from "~/root";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -151,8 +152,15 @@ export default function SecondFactorProfileRoute() {
     shouldRevalidate: "onInput",
   });
   const disableRefusal = formError("disable");
+  // A user who must enrol first has no menu and nowhere else to go.
+  const mayLeave = (useRootData()?.menu.length ?? 0) > 0;
   return (
     <>
+      {mayLeave ? (
+        <p>
+          <Link to="/profile">{t("enrol.back")}</Link>
+        </p>
+      ) : null}
       <h1>{t("enrol.title")}</h1>
       {status.required && !status.enrolled ? (
         <p className="notice" role="status">

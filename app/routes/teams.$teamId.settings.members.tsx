@@ -140,7 +140,7 @@ export default function TeamMembersRoute() {
           <p className="empty-state">{t("members.empty")}</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="list-table">
               <caption className="visually-hidden">{t("members.caption", { team: team.name })}</caption>
               <thead>
                 <tr>
@@ -153,44 +153,50 @@ export default function TeamMembersRoute() {
               <tbody>
                 {members.map((m) => (
                   <tr key={m.id}>
-                    <td>
-                      <strong>{m.displayName || m.email}</strong>
-                      {m.self ? <span className="users-badge">{t("members.you")}</span> : null}
-                      <br />
-                      <span className="muted">{m.email}</span>
+                    <td className="list-table-title">
+                      <div>
+                        <strong>{m.displayName || m.email}</strong>
+                        {m.self ? <span className="users-badge">{t("members.you")}</span> : null}
+                        <br />
+                        <span className="muted">{m.email}</span>
+                      </div>
                     </td>
-                    <td>
-                      <span className={`users-badge users-badge-${m.status}`}>{t(`statuses.${m.status}`)}</span>
-                      {m.disabled ? <span className="users-badge users-badge-disabled">{t("disabled.yes")}</span> : null}
+                    <td data-label={t("columns.status")}>
+                      <div>
+                        <span className={`users-badge users-badge-${m.status}`}>{t(`statuses.${m.status}`)}</span>
+                        {m.disabled ? <span className="users-badge users-badge-disabled">{t("disabled.yes")}</span> : null}
+                      </div>
                     </td>
-                    <td>
-                      {m.editable ? (
-                        <Form method="post" className="users-inline">
-                          <input type="hidden" name="intent" value={changeMemberRoleIntent} />
-                          <input type="hidden" name="userId" value={m.id} />
-                          <label className="visually-hidden" htmlFor={`role-${m.id}`}>
-                            {t("members.roleOf", { name: m.displayName || m.email })}
-                          </label>
-                          <select id={`role-${m.id}`} name="role" defaultValue={m.teamRole} key={`${m.id}-${m.teamRole}`}>
-                            {m.grantable.map((r) => (
-                              <option key={r} value={r}>
-                                {roleLabel(r)}
-                              </option>
-                            ))}
-                          </select>
-                          <SubmitButton pending={isPending(changeMemberRoleIntent, m.id)} className="users-small">
-                            {t("members.saveRole")}
-                            <span className="visually-hidden"> {m.displayName || m.email}</span>
-                          </SubmitButton>
-                        </Form>
-                      ) : (
-                        roleLabel(m.teamRole)
-                      )}
-                      {m.effectiveRole && m.effectiveRole !== m.teamRole ? (
-                        <p className="field-help">{t("members.cappedBy", { role: roleLabel(m.effectiveRole) })}</p>
-                      ) : null}
+                    <td data-label={t("columns.teamRole")}>
+                      <div>
+                        {m.editable ? (
+                          <Form method="post" className="users-inline">
+                            <input type="hidden" name="intent" value={changeMemberRoleIntent} />
+                            <input type="hidden" name="userId" value={m.id} />
+                            <label className="visually-hidden" htmlFor={`role-${m.id}`}>
+                              {t("members.roleOf", { name: m.displayName || m.email })}
+                            </label>
+                            <select id={`role-${m.id}`} name="role" defaultValue={m.teamRole} key={`${m.id}-${m.teamRole}`}>
+                              {m.grantable.map((r) => (
+                                <option key={r} value={r}>
+                                  {roleLabel(r)}
+                                </option>
+                              ))}
+                            </select>
+                            <SubmitButton pending={isPending(changeMemberRoleIntent, m.id)} className="users-small">
+                              {t("members.saveRole")}
+                              <span className="visually-hidden"> {m.displayName || m.email}</span>
+                            </SubmitButton>
+                          </Form>
+                        ) : (
+                          roleLabel(m.teamRole)
+                        )}
+                        {m.effectiveRole && m.effectiveRole !== m.teamRole ? (
+                          <p className="field-help">{t("members.cappedBy", { role: roleLabel(m.effectiveRole) })}</p>
+                        ) : null}
+                      </div>
                     </td>
-                    <td>
+                    <td data-label={t("columns.actions")}>
                       {m.editable ? (
                         <details className="users-confirm">
                           <summary className="button">
@@ -265,7 +271,7 @@ export default function TeamMembersRoute() {
           <p className="empty-state">{t("invitations.empty")}</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="list-table">
               <caption className="visually-hidden">{t("invitations.caption", { team: team.name })}</caption>
               <thead>
                 <tr>
@@ -279,22 +285,26 @@ export default function TeamMembersRoute() {
               <tbody>
                 {invitations.map((inv) => (
                   <tr key={inv.id}>
-                    <td>{inv.email}</td>
-                    <td>{roleLabel(inv.role)}</td>
-                    <td>
-                      <span className={`users-badge users-badge-${inv.state}`}>{t(`invitations.states.${inv.state}`)}</span>
-                      {inv.state === "accepted" && inv.acceptedAt ? (
-                        <p className="field-help">{formatDateTime(inv.acceptedAt, i18n.language, timezone)}</p>
-                      ) : null}
-                      {inv.state === "pending" ? (
-                        <p className="field-help">{t("invitations.expires", { at: formatDateTime(inv.expiresAt, i18n.language, timezone) })}</p>
-                      ) : null}
+                    <td className="list-table-title">{inv.email}</td>
+                    <td data-label={t("columns.teamRole")}>{roleLabel(inv.role)}</td>
+                    <td data-label={t("columns.status")}>
+                      <div>
+                        <span className={`users-badge users-badge-${inv.state}`}>{t(`invitations.states.${inv.state}`)}</span>
+                        {inv.state === "accepted" && inv.acceptedAt ? (
+                          <p className="field-help">{formatDateTime(inv.acceptedAt, i18n.language, timezone)}</p>
+                        ) : null}
+                        {inv.state === "pending" ? (
+                          <p className="field-help">{t("invitations.expires", { at: formatDateTime(inv.expiresAt, i18n.language, timezone) })}</p>
+                        ) : null}
+                      </div>
                     </td>
-                    <td>
-                      {formatDateTime(inv.created, i18n.language, timezone)}
-                      <p className="field-help">{t("invitations.by", { by: inv.invitedBy, count: inv.sentCount })}</p>
+                    <td data-label={t("columns.sent")}>
+                      <div>
+                        {formatDateTime(inv.created, i18n.language, timezone)}
+                        <p className="field-help">{t("invitations.by", { by: inv.invitedBy, count: inv.sentCount })}</p>
+                      </div>
                     </td>
-                    <td>
+                    <td data-label={t("columns.actions")}>
                       {inv.state === "pending" || inv.state === "expired" ? (
                         <div className="users-actions">
                           <Form method="post">

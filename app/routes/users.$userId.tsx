@@ -211,7 +211,7 @@ export default function UserRoute() {
           <p className="muted">{t("detail.noTeams")}</p>
         ) : (
           <div className="table-wrap">
-            <table>
+            <table className="list-table">
               <caption className="visually-hidden">{t("detail.teamsOf", { name })}</caption>
               <thead>
                 <tr>
@@ -223,10 +223,10 @@ export default function UserRoute() {
               <tbody>
                 {user.teams.map((team) => (
                   <tr key={team.id}>
-                    <td>
+                    <td className="list-table-title">
                       <Link to={`/teams/${encodeURIComponent(team.id)}`}>{team.name}</Link>
                     </td>
-                    <td>
+                    <td data-label={t("columns.teamRole")}>
                       {editable ? (
                         <Form method="post" className="users-inline">
                           <input type="hidden" name="intent" value={setTeamRoleIntent} />
@@ -252,7 +252,7 @@ export default function UserRoute() {
                       )}
                     </td>
                     {editable ? (
-                      <td>
+                      <td data-label={t("columns.actions")}>
                         <details className="users-confirm">
                           <summary className="button">
                             {t("members.remove")}

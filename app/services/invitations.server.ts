@@ -155,6 +155,8 @@ export type InvitationView =
       signedInAs: string | null;
       /** The signed-in user is the invited one. */
       signedInAsInvitee: boolean;
+      /** An operator is logged as the signed-in user: the invitation is theirs to accept, not the operator's. */
+      loggedAs: boolean;
     };
 
 async function findUsable(token: string, now: Date): Promise<{ ok: true; invitation: Invitation; team: Team } | { ok: false; problem: LinkProblem }> {
@@ -184,6 +186,7 @@ export async function describeInvitation(token: string, signedIn: User | null, n
     accountExists: account !== null,
     signedInAs: signedIn?.email ?? null,
     signedInAsInvitee: signedIn !== null && signedIn.emailLower === invitation.emailLower,
+    loggedAs: Boolean(signedIn?.loggedAsBy),
   };
 }
 
@@ -200,8 +203,12 @@ function fromRepoReason(reason: string): Failure {
   return problemFailure(["expired", "revoked", "accepted"].includes(problem) ? problem : "invalid");
 }
 
-/** A signed-in user accepts an invitation sent to their e-mail: the team and role are theirs. */
+/**
+ * A signed-in user accepts an invitation sent to their e-mail: the team and role are theirs.
+ * Never an operator logged as them: accepting is the invitee's own consent.
+ */
 export async function acceptAsUser(token: string, user: User, now = new Date()): Promise<AcceptOutcome> {
+  if (user.loggedAsBy) return fail("forbidden", "operators:refused.invitationLoggedAs");
   const found = await findUsable(token, now);
   if (!found.ok) return problemFailure(found.problem);
   const result = await getStorage().invitations.accept(hashInvitationToken(token), user.id, now);
@@ -223,7 +230,9 @@ export async function acceptWithNewAccount(
   const { invitation } = found;
   const storage = getStorage();
   if (await storage.users.getByEmail(invitation.email)) return fail("invalid", "users:invitation.accountExists");
-  const inviter = invitation.invitedBy ? await storage.users.getByEmail(invitation.invitedBy) : null;
+  // The inviter's rights when the link is used: a disabled inviter vouches for nobody's staff rights.
+  const foundInviter = invitation.invitedBy ? await storage.users.getByEmail(invitation.invitedBy) : null;
+  const inviter = foundInviter && !foundInviter.disabled ? foundInviter : null;
   let user: User;
   try {
     user = await storage.users.create(

@@ -45,7 +45,7 @@ export async function requestPasswordReset(email: string, locale: string, now = 
   if (!user || user.disabled) return;
   const token = randomBytes(32).toString("base64url");
   const ttl = getEnv().PASSWORD_RESET_TTL_MINUTES;
-  await storage.passwordResets.create(hashToken(token), user.id, new Date(now.getTime() + ttl * 60_000), now);
+  await storage.passwordResets.create(hashToken(token), user.id, new Date(now.getTime() + ttl * 60_000), now, user.sessionEpoch);
   const t = await getFixedT(normaliseLocale(user.locale) ?? locale);
   const link = resetLink(token);
   await sendMail({
@@ -56,14 +56,23 @@ export async function requestPasswordReset(email: string, locale: string, now = 
 }
 
 /** Why a reset link cannot be used: the reason is the message's key ('The link has expired'…). */
-function tokenRefused(reason: "token.invalid" | "token.used" | "token.expired"): Failure {
+function tokenRefused(reason: "token.invalid" | "token.used" | "token.expired" | "token.superseded"): Failure {
   return fail("invalid", reason);
 }
 
-/** A reset link's user id, while the link may still be used. */
-export async function checkResetToken(token: string, now = new Date()): Promise<Result<string>> {
+/**
+ * A reset link's user, while the link may still be used: unused, unexpired, the account enabled, and sent since the
+ * user's password was last set (a link sent earlier, e.g. the first of two, or one from before a
+ * change on the profile, is dead once a password was set).
+ */
+export async function checkResetToken(token: string, now = new Date()): Promise<Result<User>> {
   const check = await getStorage().passwordResets.peek(hashToken(token), now);
-  return check.ok ? ok(check.userId) : tokenRefused(check.reason);
+  if (!check.ok) return tokenRefused(check.reason);
+  const user = await getStorage().users.getOne(check.userId);
+  // A disabled account gets no link (requestPasswordReset), and one sent before it was disabled dies.
+  if (!user || user.disabled) return tokenRefused("token.invalid");
+  if (check.passwordEpoch !== undefined && check.passwordEpoch !== user.sessionEpoch) return tokenRefused("token.superseded");
+  return ok(user);
 }
 
 /**
@@ -84,8 +93,7 @@ export async function resetPassword(token: string, password: string, now = new D
   const storage = getStorage();
   const check = await checkResetToken(token, now);
   if (!check.ok) return check;
-  const user = await storage.users.getOne(check.value);
-  if (!user) return tokenRefused("token.invalid");
+  const user = check.value;
   if (await reused(user, password)) return passwordReused();
   const consumed = await storage.passwordResets.consume(hashToken(token), now);
   if (!consumed.ok) return tokenRefused(consumed.reason);
@@ -96,8 +104,13 @@ export async function resetPassword(token: string, password: string, now = new D
   return ok(updated);
 }
 
-/** Profile password change: the current password is checked; other sessions end. */
+/**
+ * Profile password change: the current password is checked; other sessions end. Never while an
+ * operator is logged as the user: the new session would be the user's own, ending the 'Log as'
+ * and its record of both identities.
+ */
 export async function changePassword(user: User, current: string, next: string): Promise<SetPasswordResult> {
+  if (user.loggedAsBy) return fail("forbidden", "operators:refused.passwordLoggedAs");
   if (!(await verifyPassword(current, user.passwordHash))) return fail("invalid", "password.wrongCurrent", { field: "currentPassword" });
   if (await reused(user, next)) return passwordReused();
   const updated = await getStorage().users.setPassword(user.id, await hashPassword(next), PASSWORD_HISTORY_SIZE, auditActor(user));

@@ -383,12 +383,12 @@ export interface AuditRepo {
 }
 
 export type ConsumeTokenResult =
-  | { ok: true; userId: string }
+  | { ok: true; userId: string; passwordEpoch?: number }
   | { ok: false; reason: "token.invalid" | "token.used" | "token.expired" };
 
 export interface PasswordResetRepo {
-  /** Stores a token under the hash of its secret; returns the stored record. */
-  create(tokenHash: string, userId: string, expiresAt: Date, now: Date): Promise<PasswordResetToken>;
+  /** Stores a token under the hash of its secret (with the user's password epoch, when given); returns the stored record. */
+  create(tokenHash: string, userId: string, expiresAt: Date, now: Date, passwordEpoch?: number): Promise<PasswordResetToken>;
   /** Looks a token up without using it. */
   peek(tokenHash: string, now: Date): Promise<ConsumeTokenResult>;
   /** Marks the token used, atomically: a second use fails. */

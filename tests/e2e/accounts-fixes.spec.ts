@@ -79,6 +79,24 @@ test.describe("lists on a desktop and a phone", () => {
     });
   }
 
+  test("a user's teams and a team's members keep their role forms and Remove buttons on a 390 px screen", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await page.goto("/users?q=supplier.admin");
+    await page.getByRole("link", { name: "Sam Supplier", exact: true }).click();
+    await expect(page).toHaveURL(/\/users\/[^/?]+$/);
+    for (const path of [new URL(page.url()).pathname, "/teams/acme-brand/settings/members"]) {
+      await page.goto(path);
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      const controls = page.getByRole("main").getByRole("table").first().locator("select, button:visible, summary");
+      expect(await controls.count()).toBeGreaterThan(1);
+      for (const control of await controls.all()) {
+        const box = (await control.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+      }
+    }
+  });
+
   test("the teams and users filters look like the campaign list's", async ({ page }) => {
     const look = async (path: string) => {
       await page.goto(path);

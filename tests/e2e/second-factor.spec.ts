@@ -64,6 +64,8 @@ test.describe("two-step verification", () => {
       await login.signIn(email, password);
       await expect(page).toHaveURL(ENROL);
       await expect(page.getByText(st("enrol.mustEnrol"))).toBeVisible();
+      // Nowhere else to go until it is set up.
+      await expect(page.getByRole("link", { name: st("enrol.back") })).toHaveCount(0);
       await page.goto("/campaigns");
       await expect(page).toHaveURL(ENROL);
       await submitAndWait(page, ENROL, () => page.getByRole("button", { name: st("enrol.start") }).click());
@@ -107,6 +109,7 @@ test.describe("two-step verification", () => {
 
     await test.step("new recovery codes, with the password", async () => {
       await page.goto(ENROL);
+      await expect(page.getByRole("link", { name: st("enrol.back") })).toHaveAttribute("href", "/profile");
       await page.getByLabel(st("enrol.password"), { exact: true }).fill(password);
       await submitAndWait(page, ENROL, () => page.getByRole("button", { name: st("enrol.regenerate") }).click());
       await expect(page.getByRole("region", { name: st("enrol.recoveryTitle") }).getByRole("listitem")).toHaveCount(10);

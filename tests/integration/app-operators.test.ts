@@ -199,6 +199,49 @@ describe("Log as", () => {
     expect((await root(cookie)).data.user.email).toBe("retailer.admin@example.com");
   });
 
+  it("never changes the password of the user logged as, even with it: the 'Log as' and its record of both identities go on", async () => {
+    const target = await app.createUser({ email: `pw.${Date.now()}@brand.example`, claims: { type: "supplier", role: "VIEWER" } });
+    const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
+    expect((await postUser(cookie, target.id, { intent: "log-as" })).status).toBe(302);
+    const profile = await import("~/routes/profile");
+    expect((await call(() => profile.loader(args(getRequest("/profile", { cookie })) as never))).data.loggedAs).toBe(true);
+    const before = (await storage().users.getOne(target.id))!;
+    const form = { intent: "change-password", currentPassword: target.password, password: "Brand-new-pass-1", confirmPassword: "Brand-new-pass-1" };
+    const refused = await call(() => profile.action(args(postRequest("/profile", form, { cookie })) as never));
+    expect(refused.status).toBe(403);
+    expect(refused.data.error).toBe("operators:refused.passwordLoggedAs");
+    const after = (await storage().users.getOne(target.id))!;
+    expect(after.passwordHash).toBe(before.passwordHash);
+    expect(after.sessionEpoch).toBe(before.sessionEpoch);
+    // Still the operator acting as the user, with the banner.
+    const still = await root(cookie);
+    expect(still.data.user.email).toBe(target.email);
+    expect(still.data.loggedAsBy).toBe("Olivia Operator");
+  });
+
+  it("never accepts the invitation of the user logged as: the page says so, a forged accept is refused, the team is not theirs", async () => {
+    const target = await app.createUser({ email: `inv.${Date.now()}@brand.example`, claims: { type: "supplier", role: "ADMIN" } });
+    const { inviteToTeam } = await import("~/services/invitations.server");
+    const invited = await inviteToTeam((await storage().users.getByEmail("supplier.admin@example.com"))!, (await storage().teams.getOne("acme-brand"))!, {
+      email: target.email,
+      role: "EDITOR",
+    });
+    expect(invited.ok).toBe(true);
+    const mail = readOutbox(app.outboxDir).filter((m) => m.to.toLowerCase() === target.email).at(-1)!;
+    const token = new URL(/(https?:\/\/\S+\/invitation\?token=\S+)/.exec(mail.text)![1]!).searchParams.get("token")!;
+    const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
+    expect((await postUser(cookie, target.id, { intent: "log-as" })).status).toBe(302);
+
+    const page = await call(() => routes.invitation.loader(args(getRequest(`/invitation?token=${token}`, { cookie })) as never));
+    expect(page.data.view).toMatchObject({ ok: true, signedInAsInvitee: true, loggedAs: true });
+    const refused = await call(() => routes.invitation.action(args(postRequest(`/invitation?token=${token}`, { intent: "accept", token }, { cookie })) as never));
+    expect(refused.status).toBe(403);
+    expect(JSON.stringify(refused.data)).toContain("operators:refused.invitationLoggedAs");
+    expect((await storage().users.getOne(target.id))!.roleByTeam["acme-brand"]).toBeUndefined();
+    expect((await storage().invitations.listForTeam("acme-brand")).find((i) => i.emailLower === target.email)!.status).toBe("pending");
+    expect((await root(cookie)).data.loggedAsBy).toBe("Olivia Operator");
+  });
+
   it("ends when the user logged as becomes an operator (never acting as an operator)", async () => {
     const target = await app.createUser({ email: `ret.${Date.now()}@retailer.example`, claims: { type: "retailer", role: "VIEWER" } });
     const cookie = await signIn(app.m, "operator@example.com", app.demoPassword);
@@ -418,5 +461,22 @@ describe("retailer staff e-mail domain", () => {
     );
     expect(accepted.status, JSON.stringify(accepted.data)).toBe(302);
     expect((await storage().users.getByEmail(email))!.claims).toEqual({ type: "retailer", role: "EDITOR" });
+  });
+
+  it("makes a supplier, not retailer staff, of a staff-domain invitation whose retailer ADMIN was disabled before it was used", async () => {
+    await saveAccess(cookies.operator!, { staffEmailDomain: STAFF, operatorTotpRequired: "on" });
+    const admin = await app.createUser({ email: `admin.${stamp()}@${STAFF}`, claims: { type: "retailer", role: "ADMIN" } });
+    const adminCookie = await signIn(app.m, admin.email, admin.password);
+    const email = `carla.${stamp()}@${STAFF}`;
+    expect((await invite(adminCookie, email, "ADMIN")).status).toBe(302);
+    await storage().users.update(admin.id, { disabled: true }, { by: "operator@example.com" });
+    const mail = readOutbox(app.outboxDir).filter((m) => m.to.toLowerCase() === email).at(-1)!;
+    const token = new URL(/(https?:\/\/\S+\/invitation\?token=\S+)/.exec(mail.text)![1]!).searchParams.get("token")!;
+    const password = "Staff-pass-word-2";
+    const accepted = await call(() =>
+      routes.invitation.action(args(postRequest(`/invitation?token=${token}`, { intent: "create-account", token, displayName: "Carla", password, confirmPassword: password })) as never),
+    );
+    expect(accepted.status, JSON.stringify(accepted.data)).toBe(302);
+    expect((await storage().users.getByEmail(email))!.claims).toEqual({ type: "supplier", role: "ADMIN" });
   });
 });

@@ -214,6 +214,42 @@ describe("the reset link", () => {
     expect((await attemptSignIn(app.m, user.email, "Second-new-password-2", { clientIp: "10.9.0.2" })).status).toBe(401);
   });
 
+  it("a link sent before the password was last set no longer works: the first of two links once the second is used, or one from before a change on the profile", async () => {
+    const user = await app.createUser();
+    const first = await requestLink(user);
+    const second = await requestLink(user);
+    expect((await submitReset(second.token, "Second-link-pass-1")).location).toBe("/login?reset=1");
+    expect((await openLink(first.url)).data.problem).toBe("token.superseded");
+    const refused = await submitReset(first.token, "First-link-pass-1");
+    expect(refused.status).toBe(400);
+    expect(formErrors(refused)).toEqual(["token.superseded"]);
+    await signIn(app.m, user.email, "Second-link-pass-1");
+
+    // A link asked for, then the password changed on the profile: the link is dead too.
+    const other = await app.createUser();
+    const link = await requestLink(other);
+    const cookie = await signIn(app.m, other.email, other.password);
+    const changed = await call(() =>
+      app.m.routes.profile.action(
+        args(postRequest("/profile", { intent: "change-password", currentPassword: other.password, password: "Profile-pass-77", confirmPassword: "Profile-pass-77" }, { cookie })) as never,
+      ),
+    );
+    expect(changed.status).toBe(302);
+    expect(formErrors(await submitReset(link.token, "Link-after-change-1"))).toEqual(["token.superseded"]);
+    await signIn(app.m, other.email, "Profile-pass-77");
+  });
+
+  it("a link sent before the account was disabled does not set its password", async () => {
+    const user = await app.createUser();
+    const link = await requestLink(user);
+    await app.m.storageIndex.getStorage().users.update(user.id, { disabled: true }, { by: "retailer.admin@example.com" });
+    expect((await openLink(link.url)).data.problem).toBe("token.invalid");
+    expect(formErrors(await submitReset(link.token, "While-disabled-1"))).toEqual(["token.invalid"]);
+    await app.m.storageIndex.getStorage().users.update(user.id, { disabled: false }, { by: "retailer.admin@example.com" });
+    // Enabled again: still the password it had.
+    await signIn(app.m, user.email, user.password);
+  });
+
   it("expires: a token older than its time-to-live answers token.expired", async () => {
     const user = await app.createUser();
     const createdAt = new Date(Date.now() - 2 * 60 * 60_000);
@@ -221,7 +257,7 @@ describe("the reset link", () => {
     const { token, url } = resetLinkIn(outboxFor(user.email).at(-1)!.text);
 
     // Valid for 60 minutes from when it was made, not one millisecond more.
-    expect(await app.m.passwordReset.checkResetToken(token, new Date(createdAt.getTime() + 59 * 60_000))).toEqual({ ok: true, value: user.id });
+    expect(await app.m.passwordReset.checkResetToken(token, new Date(createdAt.getTime() + 59 * 60_000))).toMatchObject({ ok: true, value: { id: user.id } });
     expect(await app.m.passwordReset.checkResetToken(token, new Date(createdAt.getTime() + 60 * 60_000))).toEqual({ ok: false, kind: "invalid", reason: "token.expired" });
 
     expect((await openLink(url)).data.problem).toBe("token.expired");

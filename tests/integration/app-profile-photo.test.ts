@@ -88,3 +88,21 @@ describe("the profile photo", () => {
     await refused(null, "profile:photo.missing");
   });
 });
+
+describe("the profile's time zone", () => {
+  it("offers the saved zone even where the runtime's list lacks it (UTC, Asia/Kolkata), so a save keeps it", async () => {
+    const profile = await import("~/routes/profile");
+    for (const zone of ["UTC", "Asia/Kolkata"]) {
+      await storage().users.update(ann.id, { timezone: zone }, { by: "system" });
+      const page = await call(() => profile.loader(args(getRequest("/profile", { cookie: cookies.ann })) as never));
+      // The select is drawn from these: without the saved zone it would show (and save) the first.
+      expect(page.data.timezones).toContain(zone);
+      expect(page.data.profile.timezone).toBe(zone);
+      const form = new FormData();
+      for (const [key, value] of Object.entries({ intent: "update-profile", version: String(page.data.profile.version), displayName: "Ann Renamed", locale: "en-GB", timezone: zone })) form.append(key, value);
+      const saved = await call(() => profile.action(args(new Request(new URL("/profile", BASE_URL), { method: "POST", body: form, headers: { Cookie: cookies.ann! } })) as never));
+      expect(saved.status).toBe(302);
+      expect((await storage().users.getOne(ann.id))!.timezone).toBe(zone);
+    }
+  });
+});

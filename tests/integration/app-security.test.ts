@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createRemixHandler, FORM_BODY_LIMIT } from "~/http/request-body.server";
+import { LOGO_MAX_BYTES } from "~/domain/team-form";
 
 let server: http.Server;
 let base: string;
@@ -121,6 +122,18 @@ describe("request-size limit", () => {
     expect((await send("POST", "/teams/new", MULTIPART(boundary), [body])).status).toBe(413);
     const huge = { ...MULTIPART(boundary), "Content-Length": String(200 * 1024 * 1024) };
     expect((await send("POST", "/campaigns/c1/creative", huge, [])).status).toBe(413);
+  });
+
+  it("lets a profile photo at its 1 MB limit, or a little over it, reach the form (which says 'at most 1 MB'), not a bare 413", async () => {
+    const boundary = "PhOto";
+    const photo = (bytes: number) =>
+      `${part("intent", "update-photo", boundary)}--${boundary}\r\nContent-Disposition: form-data; name="photo"; filename="me.png"\r\nContent-Type: image/png\r\n\r\n${"P".repeat(bytes)}\r\n--${boundary}--\r\n`;
+    for (const bytes of [LOGO_MAX_BYTES, LOGO_MAX_BYTES + 200 * 1024]) {
+      const reply = await send("POST", "/profile", MULTIPART(boundary), [photo(bytes)]);
+      expect(reply).toMatchObject({ status: 200, body: "ok intent,photo" });
+    }
+    // Far over it, the body is still refused before it is read.
+    expect((await send("POST", "/profile", MULTIPART(boundary), [photo(3 * 1024 * 1024)])).status).toBe(413);
   });
 });
 

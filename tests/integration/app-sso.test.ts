@@ -377,6 +377,19 @@ describe("single sign-on over HTTP with a real identity provider", () => {
       await expectRefused(await postToAcs(response));
     });
 
+    it("a comment slipped into the signed e-mail (c14n ignores comments; a naive reader stops at them)", async () => {
+      const before = await userByEmail(ADMIN);
+      const attacker = `${ADMIN}.evil.example`;
+      const xml = Buffer.from(await solicited(attacker), "base64").toString("utf8").replaceAll(attacker, `${ADMIN}<!---->.evil.example`);
+      expect(xml).toContain(`${ADMIN}<!---->`);
+      // The whole text is read (an unknown address, signed out to login), never the part before the comment.
+      const reply = await postToAcs(Buffer.from(xml).toString("base64"));
+      expect(reply).toMatchObject({ status: 302, location: "/login" });
+      expect(await signedInAs(reply.jar)).toBeNull();
+      expect(await toastOf(reply.jar)).toMatchObject({ type: "error", description: "sso:unknownUser" });
+      expect((await userByEmail(ADMIN)).version).toBe(before.version);
+    });
+
     it("an unsigned response", async () => {
       const before = await userByEmail(ADMIN);
       await expectRefused(await postToAcs(await solicited(ADMIN, { sign: "none" })), ADMIN, before);

@@ -852,6 +852,12 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(await storage.passwordResets.peek("hash-abc", now)).toEqual({ ok: false, reason: "token.used" });
         });
 
+        it("keep the password epoch they were made at", async () => {
+          await storage.passwordResets.create("hash-epoch", "u-1", inOneHour, now, 3);
+          expect(await storage.passwordResets.peek("hash-epoch", now)).toEqual({ ok: true, userId: "u-1", passwordEpoch: 3 });
+          expect(await storage.passwordResets.consume("hash-epoch", now)).toEqual({ ok: true, userId: "u-1", passwordEpoch: 3 });
+        });
+
         it("expire, and unknown ones are invalid", async () => {
           await storage.passwordResets.create("hash-old", "u-1", inOneHour, now);
           expect(await storage.passwordResets.consume("hash-old", inOneHour)).toEqual({ ok: false, reason: "token.expired" });

@@ -10,15 +10,20 @@ export function createPasswordResetRepo(store: DocumentStore): PasswordResetRepo
     if (!token) return { ok: false, reason: "token.invalid" } as const;
     if (token.usedAt) return { ok: false, reason: "token.used" } as const;
     if (Date.parse(token.expiresAt) <= now.getTime()) return { ok: false, reason: "token.expired" } as const;
-    return { ok: true, userId: token.userId } as const;
+    return (token.passwordEpoch === undefined ? { ok: true, userId: token.userId } : { ok: true, userId: token.userId, passwordEpoch: token.passwordEpoch }) as {
+      ok: true;
+      userId: string;
+      passwordEpoch?: number;
+    };
   }
   return {
-    async create(tokenHash, userId, expiresAt, now) {
+    async create(tokenHash, userId, expiresAt, now, passwordEpoch) {
       return store.create<PasswordResetTokenData>(C, tokenHash, {
         userId,
         expiresAt: expiresAt.toISOString(),
         usedAt: null,
         created: now.toISOString(),
+        ...(passwordEpoch === undefined ? {} : { passwordEpoch }),
       });
     },
     async peek(tokenHash, now) {
