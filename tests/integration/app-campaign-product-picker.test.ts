@@ -52,7 +52,7 @@ async function post(who: string, id: string, form: Record<string, string>) {
 }
 
 /** The CSV import as the browser sends it: multipart, with the file. */
-async function importCsv(who: string, id: string, text: string | Uint8Array, options: { version?: string; name?: string; params?: Record<string, string> } = {}) {
+async function importCsv(who: string, id: string, text: string | Uint8Array<ArrayBuffer>, options: { version?: string; name?: string; params?: Record<string, string> } = {}) {
   const body = new FormData();
   body.set("intent", "import-products");
   body.set("version", options.version ?? String((await fresh(id)).version));

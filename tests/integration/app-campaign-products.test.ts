@@ -267,6 +267,29 @@ describe("switching, removing, positions", () => {
     expect(t(toggle.data.failure)).toBe("Upsert product");
   });
 
+  it("refuses forged ids that name members of every object ('constructor', '__proto__', 'toString'): no product of that name is stored, the campaign is not saved", async () => {
+    const id = await newCampaign();
+    await addIds("supplier.admin", id, sku("A"));
+    const before = await fresh(id);
+    const forged = [
+      { intent: "toggle-product", productId: "constructor", state: "on" },
+      { intent: "remove-product", productId: "__proto__" },
+      { intent: "move-product", productId: "toString", direction: "up" },
+      { intent: "save-positions", "positions[0].id": "hasOwnProperty", "positions[0].pos": "1" },
+    ];
+    for (const form of forged) {
+      const outcome = await post("supplier.admin", id, form);
+      expect(outcome.status).toBe(400);
+      expect(message(outcome.data.message)).toContain(form.productId ?? form["positions[0].id"]);
+    }
+    const bulk = await post("supplier.admin", id, { intent: "bulk-products", bulk: "on" }, [["selected", "valueOf"]]);
+    expect(bulk.status).toBe(400);
+    const after = await fresh(id);
+    expect(after.version).toBe(before.version);
+    expect(Object.keys(after.offers)).toEqual([sku("A")]);
+    expect(after.productIds).toEqual([sku("A")]);
+  });
+
   it("sorts by position, then availability; positions typed and moves up and down", async () => {
     const id = await newCampaign();
     await addIds("supplier.admin", id, `${sku("E")} ${sku("B")} ${sku("D")} ${sku("C")} ${sku("A")}`);

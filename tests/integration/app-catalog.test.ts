@@ -62,7 +62,7 @@ function openImport(who: string) {
   return call(() => routes.importer.loader({ request: getRequest("/catalog/import", { cookie: cookies[who] }), params: {}, context } as never));
 }
 /** What a browser posts: the multipart form with the feed file. */
-function postFeed(who: string, fileName: string, content: string | Uint8Array) {
+function postFeed(who: string, fileName: string, content: string | Uint8Array<ArrayBuffer>) {
   const form = new FormData();
   form.set("intent", "import-catalog");
   form.set("feed", new File([content], fileName, { type: fileName.endsWith(".json") ? "application/json" : "text/csv" }));

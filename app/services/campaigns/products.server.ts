@@ -9,6 +9,7 @@ import { inProductScope, productScopeFor } from "~/domain/brand-scope";
 import {
   addOffers,
   exceedsProductWarning,
+  hasOffer,
   moveOffer,
   orderedOffers,
   planAddition,
@@ -214,7 +215,7 @@ export async function bulkProducts(user: User, ctx: CampaignContext, value: Bulk
 /** The products a bulk removal is about to remove, for its confirmation step. */
 export function productsToConfirm(ctx: CampaignContext, ids: readonly string[]): { id: string; title: string }[] {
   const offers = ctx.campaign.offers ?? {};
-  return ids.filter((id) => offers[id]).map((id) => ({ id, title: offers[id]!.title }));
+  return ids.filter((id) => hasOffer(offers, id)).map((id) => ({ id, title: offers[id]!.title }));
 }
 
 // ---------------------------------------------------------------------------------------------
