@@ -271,7 +271,7 @@ describe("switching, removing, positions", () => {
     const id = await newCampaign();
     await addIds("supplier.admin", id, sku("A"));
     const before = await fresh(id);
-    const forged = [
+    const forged: Record<string, string>[] = [
       { intent: "toggle-product", productId: "constructor", state: "on" },
       { intent: "remove-product", productId: "__proto__" },
       { intent: "move-product", productId: "toString", direction: "up" },
