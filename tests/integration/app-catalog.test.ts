@@ -140,6 +140,15 @@ describe("the catalog", () => {
     const page2 = await openCatalog("retailer.viewer", "?q=acme&after=25");
     expect(page2.data.rows[0].id).not.toBe(broad.data.rows[0].id);
     expect((await openCatalog("retailer.viewer", "?q=zzzznothing")).data.rows).toEqual([]);
+    // Filters on a search that reached its 100 best matches apply to those only: the screen says so.
+    expect(broad.data.filtersWithinCap).toBe(false);
+    const narrowed = await openCatalog("retailer.viewer", "?q=acme&availability=preorder");
+    expect(narrowed.data).toMatchObject({ searchCapped: true, filtersWithinCap: true });
+    expect((await openCatalog("retailer.viewer", "?availability=preorder")).data.filtersWithinCap).toBe(false);
+    const t = await (await import("~/services/i18n.server")).getFixedT("en-GB");
+    expect(t("catalog:searchCappedFiltered", { count: 100 })).toBe(
+      "The filters apply to the search's 100 best matches only, so some products they select may be missing: add words to the search, or clear it to filter the whole catalog.",
+    );
   });
 
   it("names the published campaigns that sponsor a product, linking by id, and nothing else", async () => {
