@@ -288,6 +288,13 @@ describe("switching, removing, positions", () => {
     expect(after.version).toBe(before.version);
     expect(Object.keys(after.offers)).toEqual([sku("A")]);
     expect(after.productIds).toEqual([sku("A")]);
+
+    // An offer such a request stored before (nothing but "on") still lists, under its id, and can be removed.
+    await storage().campaigns.update(id, { offers: { ...after.offers, constructor: { on: true } as never } }, { by: "" }, { expectVersion: after.version });
+    const listed = (await loadProducts("supplier.admin", id)).data.products.find((p: { id: string }) => p.id === "constructor");
+    expect(listed).toMatchObject({ title: "constructor", image_link: "", availability: "" });
+    expect((await post("supplier.admin", id, { intent: "remove-product", productId: "constructor" })).status).toBe(302);
+    expect(Object.keys((await fresh(id)).offers)).toEqual([sku("A")]);
   });
 
   it("sorts by position, then availability; positions typed and moves up and down", async () => {
