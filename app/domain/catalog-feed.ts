@@ -79,6 +79,8 @@ export const FEED_REASONS = {
   notJson: "catalog:import.errors.notJson",
   notAList: "catalog:import.errors.notAList",
   missingColumns: "catalog:import.errors.missingColumns",
+  /** Bytes that are not UTF-8 (nor UTF-16 with its mark): app/domain/text-file.ts. */
+  notUtf8: "catalog:import.errors.notUtf8",
 } as const;
 export type FeedReason = (typeof FEED_REASONS)[keyof typeof FEED_REASONS];
 

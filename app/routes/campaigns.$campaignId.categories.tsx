@@ -170,7 +170,7 @@ export default function CampaignCategoriesRoute() {
           <TargetPages page={categories.page} pages={categories.pages} hrefOf={(p) => hrefWith({ page: String(p) })} />
         </>
       ) : (
-        <p className="empty-state">{t("categories.empty")}</p>
+        <p className="empty-state">{canEdit ? t("categories.empty") : t("categories.emptyReadOnly")}</p>
       )}
 
       <h3 id="product-categories-title">{t("productCategories.title")}</h3>

@@ -391,7 +391,7 @@ function NegativeKeywordsForm({ version, negatives, canEdit }: { version: number
           <div className="field">
             <label htmlFor={fields.negatives.id}>{t("negatives.label")}</label>
             <textarea {...getTextareaProps(fields.negatives)} key={`neg-${version}`} rows={4} spellCheck={false} autoComplete="off" />
-            {fields.negatives.errors?.length ? <p className="field-errors">{translate(tc, fields.negatives.errors[0]!)}</p> : null}
+            {fields.negatives.errors?.length ? <p className="field-errors" id={fields.negatives.errorId}>{translate(tc, fields.negatives.errors[0]!)}</p> : null}
           </div>
           <SubmitButton pending={pending}>{t("negatives.submit")}</SubmitButton>
         </Form>

@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function CatalogRoute() {
   const { t, i18n } = useTranslation("catalog");
-  const { filters, rows, next, total, brands, searchCapped, searchFailed, canImport } = useLoaderData<typeof loader>();
+  const { filters, rows, next, total, brands, searchCapped, filtersWithinCap, searchFailed, canImport } = useLoaderData<typeof loader>();
   const root = useRootData();
   const navigation = useNavigation();
   const currency = root?.money.currency ?? "EUR";
@@ -108,7 +108,7 @@ export default function CatalogRoute() {
       {searchFailed ? <FormAlert title={t(searchFailed)} message={t("common:errors.errorOccurred")} /> : null}
       {searchCapped ? (
         <p className="muted" role="note">
-          {t("searchCapped", { count: MAX_SEARCH_SIZE })}
+          {t(filtersWithinCap ? "searchCappedFiltered" : "searchCapped", { count: MAX_SEARCH_SIZE })}
         </p>
       ) : null}
 

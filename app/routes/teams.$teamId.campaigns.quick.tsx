@@ -91,7 +91,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     view = found.ok ? { categories: found.value } : { failed: found.reason };
   }
   if (step === "review" || step === "categories") {
-    view.names = Object.fromEntries(await categoryNames(user, [...state.categories, ...state.productCategories]));
+    const known = await categoryNames(user, [...state.categories, ...state.productCategories]);
+    if (known) {
+      state.categories = state.categories.filter((id) => !known.unknown.has(id));
+      state.productCategories = state.productCategories.filter((id) => !known.unknown.has(id));
+    }
+    view.names = Object.fromEntries(known?.names ?? []);
   }
   return { team: { id: team.id, name: team.name }, types: settings.enabledTypes, bidding, wallets, currency: walletRetailerSettings().currency, step, state, errors, view };
 }

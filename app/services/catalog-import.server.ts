@@ -18,7 +18,8 @@
  * No HTTP here.
  */
 import { randomUUID } from "node:crypto";
-import { feedFormatOf, FEED_MAX_BYTES, MAX_REPORTED_BAD_ROWS, parseCatalogFeed } from "~/domain/catalog-feed";
+import { feedFormatOf, FEED_MAX_BYTES, FEED_REASONS, MAX_REPORTED_BAD_ROWS, parseCatalogFeed, type FeedParse } from "~/domain/catalog-feed";
+import { decodeTextFile } from "~/domain/text-file";
 import { isImportUnderWay, type CatalogImport } from "~/domain/catalog-import";
 import type { MessageValues } from "~/domain/message";
 import { auditActor } from "~/domain/operators";
@@ -44,6 +45,8 @@ export interface CatalogImportInput {
 }
 
 export const IMPORT_FAILED = "catalog:import.errors.failed";
+/** A feed whose bytes are not UTF-8 text (ADR 47). */
+export const FEED_NOT_UTF8 = FEED_REASONS.notUtf8;
 export const IMPORT_FILE_MISSING = "catalogImport:errors.fileMissing";
 export const IMPORT_INTERRUPTED = "catalogImport:errors.interrupted";
 /** The audit trail's record of imports (Activity). */
@@ -66,9 +69,11 @@ export async function importCatalogFeed(actor: User | null, input: CatalogImport
   const fileName = input.fileName.trim().slice(0, 200) || "feed";
   const bytes = typeof input.content === "string" ? new TextEncoder().encode(input.content) : input.content;
   if (bytes.byteLength > FEED_MAX_BYTES) return fail("too-large", "catalog:import.errors.tooLarge", { values: { max: FEED_MAX_BYTES / (1024 * 1024) } });
+  // A feed that is not UTF-8 (or UTF-16 with its mark) would be stored with U+FFFD for its accents: refused at once (ADR 47).
+  const decoded = decodeTextFile(bytes);
+  if (!decoded.ok) return fail("invalid", FEED_NOT_UTF8);
   const id = randomUUID();
-  const head = new TextDecoder().decode(bytes.subarray(0, 64));
-  const fileKey = `catalog-imports/${id}/feed.${feedFormatOf(fileName, head)}`;
+  const fileKey = `catalog-imports/${id}/feed.${feedFormatOf(fileName, decoded.text.slice(0, 64))}`;
   const storage = getStorage();
   await getFileStore().put(fileKey, bytes);
   const by = actor ? auditActor(actor) : { by: "system" };
@@ -164,7 +169,8 @@ export async function runCatalogImport(importId: string, options: { now?: Date; 
     await finish(imp, { reason: IMPORT_FILE_MISSING }, clock());
     return fail("not-found", IMPORT_FILE_MISSING);
   }
-  const parsed = parseCatalogFeed(imp.fileName, new TextDecoder().decode(file.bytes));
+  const decoded = decodeTextFile(file.bytes);
+  const parsed: FeedParse = decoded.ok ? parseCatalogFeed(imp.fileName, decoded.text) : { ok: false, reason: FEED_NOT_UTF8 };
   if (!parsed.ok) {
     await finish(imp, { reason: parsed.reason, values: parsed.values }, clock());
     log("info", "Catalog feed refused", { importId, fileName: imp.fileName, reason: parsed.reason, by: imp.by });

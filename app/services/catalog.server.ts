@@ -54,6 +54,8 @@ export interface CatalogPage {
   brands: string[];
   /** A search shows its best MAX_SEARCH_SIZE matches only: true when it reached them. */
   searchCapped: boolean;
+  /** The search reached them and filters are set: the filters apply to those matches only (the screen says so). */
+  filtersWithinCap: boolean;
   /** The search could not be run (the search service failed): its failure title. */
   searchFailed: string | null;
 }
@@ -147,7 +149,8 @@ export async function browseCatalog(user: User, filters: CatalogFilters): Promis
     campaigns: sponsors.get(item.id)?.campaigns ?? [],
     moreCampaigns: sponsors.get(item.id)?.more ?? 0,
   }));
-  return ok({ rows, next, total, brands: brands.slice(0, MAX_BRAND_CHOICES), searchCapped, searchFailed });
+  const filtersWithinCap = searchCapped && Boolean(filters.availability || filters.party || filters.brand);
+  return ok({ rows, next, total, brands: brands.slice(0, MAX_BRAND_CHOICES), searchCapped, filtersWithinCap, searchFailed });
 }
 
 // ---------------------------------------------------------------------------------------------

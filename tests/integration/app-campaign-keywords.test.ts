@@ -215,6 +215,17 @@ describe("keywords", () => {
     expect((await fresh(id)).negativeKeywords).toEqual(["free", "cheap"]);
   });
 
+  it("refuses negative keywords with a line that cannot be one, naming the line, instead of dropping it in silence", async () => {
+    const id = await newCampaign();
+    await postKeywords("supplier.admin", id, { intent: "save-negative-keywords", negatives: "free" });
+    const outcome = await postKeywords("supplier.admin", id, { intent: "save-negative-keywords", negatives: `cheap\n${"x".repeat(101)}\n\n__proto__` });
+    expect(outcome.status).toBe(400);
+    expect(message(outcome.data.result.error.negatives[0])).toBe(
+      "2 lines are not keywords (over 100 characters, or written __like_this__): lines 2, 4. Correct or remove them, then save again.",
+    );
+    expect((await fresh(id)).negativeKeywords).toEqual(["free"]);
+  });
+
   it("warns past 1,000 keywords", async () => {
     const id = await newCampaign();
     const keywords = Array.from({ length: 1001 }, (_, i) => `kw ${i}`).join("\n");

@@ -52,7 +52,7 @@ async function post(who: string, id: string, form: Record<string, string>) {
 }
 
 /** The CSV import as the browser sends it: multipart, with the file. */
-async function importCsv(who: string, id: string, text: string, options: { version?: string; name?: string; params?: Record<string, string> } = {}) {
+async function importCsv(who: string, id: string, text: string | Uint8Array<ArrayBuffer>, options: { version?: string; name?: string; params?: Record<string, string> } = {}) {
   const body = new FormData();
   body.set("intent", "import-products");
   body.set("version", options.version ?? String((await fresh(id)).version));
@@ -211,6 +211,21 @@ describe("the CSV import", () => {
     expect(big.status).toBe(400);
     expect(big.data.result.error.file).toEqual(["campaignProductPicker:import.errors.tooLarge"]);
     expect(await offerIds(id)).toEqual([]);
+  });
+
+  it("reads a spreadsheet's UTF-16 'Unicode text' file, and refuses a file that is not UTF-8 instead of misreading it", async () => {
+    const id = await newCampaign();
+    // Excel's "Unicode text": UTF-16 little-endian with its byte order mark, columns separated by tabs.
+    const utf16 = new Uint8Array([0xff, 0xfe, ...Buffer.from(`Référence\tsku\nÉté\t${sku("A")}\n`, "utf16le")]);
+    const read = await importCsv("supplier.admin", id, utf16);
+    expect(read.status).toBe(302);
+    expect(await offerIds(id)).toEqual([sku("A")]);
+    // A Windows-1252 export: "é" is byte 0xE9, which is no UTF-8.
+    const latin1 = Buffer.from(`Désignation;sku\nCafé;${sku("B")}\n`, "latin1");
+    const refused = await importCsv("supplier.admin", id, new Uint8Array(latin1));
+    expect(refused.status).toBe(400);
+    expect(message(refused.data.message)).toBe("This file is not UTF-8 text: save it as CSV UTF-8 (or Unicode text) and import it again.");
+    expect(await offerIds(id)).toEqual([sku("A")]);
   });
 
   it("refuses a viewer (403) and a form without the loaded campaign ('No fetched campaign')", async () => {

@@ -107,6 +107,16 @@ describe("quick campaign builder", () => {
     expect(Object.values(await storage().targets.list(id, "productCategory"))[0]).toMatchObject({ placement: "pdp" });
   });
 
+  it("drops a category id edited into the URL that the catalog does not know, instead of offering its raw id as a choice", async () => {
+    const cats = await load("supplier.admin", [["step", "categories"], ...general("Q"), ["products", sku("A")], ["categoriesSeen", "1"], ["categories", "no-such-category"], ["productCategories", "constructor"]]);
+    const coffee = cats.data.view.categories.find((c: { name: string }) => c.name === `Grocery > Qbtest ${RUN} coffee`).id;
+    expect(cats.data.state.categories).toEqual([]);
+    expect(cats.data.state.productCategories).toEqual([]);
+    const review = await load("supplier.admin", [["step", "review"], ...general("Q"), ["categories", coffee], ["categories", "no-such-category"]]);
+    expect(review.data.state.categories).toEqual([coffee]);
+    expect(review.data.view.names).toEqual({ [coffee]: `Grocery > Qbtest ${RUN} coffee` });
+  });
+
   it("offers the campaign bid filled with the strategy's minimum, and refuses one under it with the editor's message", async () => {
     const first = await load("supplier.admin", []);
     const { bidding } = first.data;

@@ -62,7 +62,7 @@ function openImport(who: string) {
   return call(() => routes.importer.loader({ request: getRequest("/catalog/import", { cookie: cookies[who] }), params: {}, context } as never));
 }
 /** What a browser posts: the multipart form with the feed file. */
-function postFeed(who: string, fileName: string, content: string) {
+function postFeed(who: string, fileName: string, content: string | Uint8Array<ArrayBuffer>) {
   const form = new FormData();
   form.set("intent", "import-catalog");
   form.set("feed", new File([content], fileName, { type: fileName.endsWith(".json") ? "application/json" : "text/csv" }));
@@ -140,6 +140,15 @@ describe("the catalog", () => {
     const page2 = await openCatalog("retailer.viewer", "?q=acme&after=25");
     expect(page2.data.rows[0].id).not.toBe(broad.data.rows[0].id);
     expect((await openCatalog("retailer.viewer", "?q=zzzznothing")).data.rows).toEqual([]);
+    // Filters on a search that reached its 100 best matches apply to those only: the screen says so.
+    expect(broad.data.filtersWithinCap).toBe(false);
+    const narrowed = await openCatalog("retailer.viewer", "?q=acme&availability=preorder");
+    expect(narrowed.data).toMatchObject({ searchCapped: true, filtersWithinCap: true });
+    expect((await openCatalog("retailer.viewer", "?availability=preorder")).data.filtersWithinCap).toBe(false);
+    const t = await (await import("~/services/i18n.server")).getFixedT("en-GB");
+    expect(t("catalog:searchCappedFiltered", { count: 100 })).toBe(
+      "The filters apply to the search's 100 best matches only, so some products they select may be missing: add words to the search, or clear it to filter the whole catalog.",
+    );
   });
 
   it("names the published campaigns that sponsor a product, linking by id, and nothing else", async () => {
@@ -247,6 +256,26 @@ describe("the catalog import", () => {
 
     const missing = await postFeed("operator", "", "");
     expect(missing.status).toBe(400);
+  });
+
+  it("reads a UTF-16 feed with its byte order mark, and refuses at once a feed that is not UTF-8 rather than store U+FFFD for its accents", async () => {
+    const header = "id,title,availability,party,brand,price\n";
+    const utf16 = new Uint8Array([0xff, 0xfe, ...Buffer.from(`${header}IMP-U16,Café crème 250 g,in stock,1P,Maison Dufour,4.99\n`, "utf16le")]);
+    const posted = await postFeed("operator", "unicode.csv", utf16);
+    expect(posted.status).toBe(302);
+    await runJobs();
+    expect((await storage().catalog.getOne("IMP-U16"))!.title).toBe("Café crème 250 g");
+
+    // Excel's CSV on Windows writes Windows-1252: "é" is the byte 0xE9.
+    const latin1 = new Uint8Array(Buffer.from(`${header}IMP-1252,Café crème 250 g,in stock,1P,Maison Dufour,4.99\n`, "latin1"));
+    const refused = await postFeed("operator", "excel.csv", latin1);
+    expect(refused.status).toBe(400);
+    expect(refused.data.result.error[""]).toEqual(["catalog:import.errors.notUtf8"]);
+    const t = await (await import("~/services/i18n.server")).getFixedT("en-GB");
+    expect(t("catalog:import.errors.notUtf8")).toBe("The file is not UTF-8 text: save it as CSV UTF-8 (or Unicode text) and import it again.");
+    await runJobs();
+    expect(await storage().catalog.getOne("IMP-1252")).toBeNull();
+    expect((await storage().catalogImports.list({ limit: 5 })).items.map((i) => i.fileName)).not.toContain("excel.csv");
   });
 
   it("a batch that fails stops the import: the batches before it stay written, nothing of it is, and the failure is raised", async () => {

@@ -12,7 +12,7 @@
  */
 import { checkPartyMix, type Party } from "~/domain/availability";
 import { inProductScope, type ProductScope } from "~/domain/brand-scope";
-import type { Offers } from "~/domain/campaigns/products";
+import { hasOffer, type Offers } from "~/domain/campaigns/products";
 import type { ProductHit } from "~/domain/search-contract";
 
 /** Hits shown while typing. */
@@ -61,7 +61,7 @@ export function pickerRows(hits: readonly ProductHit[], offers: Offers): PickerR
       brand: hit.brand ?? "",
       party,
       price: typeof hit.price === "number" ? hit.price : null,
-      inCampaign: !!offers[hit.id],
+      inCampaign: hasOffer(offers, hit.id),
       clashes: !!party && !!bound && !checkPartyMix([bound, party]).ok,
     };
   });

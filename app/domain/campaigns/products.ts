@@ -90,7 +90,7 @@ export function planAddition(offers: Offers, requested: readonly string[], found
     }
     if (seen.has(product.id)) continue;
     seen.add(product.id);
-    if (offers[product.id]) plan.present.push(product.id);
+    if (hasOffer(offers, product.id)) plan.present.push(product.id);
     else plan.added.push(product.id);
   }
   return plan;
@@ -98,7 +98,7 @@ export function planAddition(offers: Offers, requested: readonly string[], found
 
 /** Adds the products (refused whole when the result would mix 1P and 3P). */
 export function addOffers(offers: Offers, products: readonly Pick<Product, "id" | "availability" | "title" | "image_link" | "party">[]): ProductsChange {
-  const fresh = products.filter((p) => !offers[p.id]);
+  const fresh = products.filter((p) => !hasOffer(offers, p.id));
   if (!fresh.length) return { ok: false, reason: "campaign.products.nothingToAdd" };
   const parties: (Party | null)[] = [...Object.values(offers).map((o) => o.party), ...fresh.map((p) => p.party)];
   const mix = checkPartyMix(parties);
@@ -122,8 +122,17 @@ function mixedIds(offers: Offers, fresh: readonly Pick<Product, "id" | "party">[
   return (threes.length <= ones.length ? threes : ones).map((p) => p.id);
 }
 
+/**
+ * Whether the campaign has this product: an own key of its offers. A forged id such as
+ * "constructor" or "__proto__" names no product (read as `offers[id]`, it found Object's own
+ * members, and a switch "on" stored a product of that name).
+ */
+export function hasOffer(offers: Offers, id: string): boolean {
+  return Object.prototype.hasOwnProperty.call(offers, id);
+}
+
 function missing(offers: Offers, ids: readonly string[]): string[] {
-  return ids.filter((id) => !offers[id]);
+  return ids.filter((id) => !hasOffer(offers, id));
 }
 
 /** Switches products on or off. */
@@ -160,7 +169,7 @@ export function setOfferPositions(offers: Offers, positions: readonly { id: stri
 
 /** Moves a product one place up or down the list shown; the list is numbered 1, 2, 3… */
 export function moveOffer(offers: Offers, id: string, direction: "up" | "down"): ProductsChange {
-  if (!offers[id]) return { ok: false, reason: "campaign.products.notInCampaign", ids: [id] };
+  if (!hasOffer(offers, id)) return { ok: false, reason: "campaign.products.notInCampaign", ids: [id] };
   const order = orderedOffers(offers).map((o) => o.id);
   const at = order.indexOf(id);
   const to = direction === "up" ? at - 1 : at + 1;

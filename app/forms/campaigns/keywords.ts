@@ -7,6 +7,7 @@ import * as z from "zod/mini";
 import { DEFAULT_KEYWORD_COLUMN } from "~/domain/campaigns/keyword-csv";
 import { KEYWORD_CSV_MAX_BYTES, MAX_NEGATIVE_KEYWORDS, parseKeywordLines, parseNegativeKeywords, TARGET_KINDS } from "~/domain/campaigns/targets";
 import { optionalCents } from "~/forms/campaigns/campaigns";
+import { withValues } from "~/domain/message";
 
 export { KEYWORD_CSV_MAX_BYTES };
 
@@ -110,6 +111,11 @@ export const NegativeKeywordsSchema = z.object({
     z.transform((text: string | undefined, ctx) => {
       const parsed = parseNegativeKeywords(text ?? "");
       if (parsed.keys.length > MAX_NEGATIVE_KEYWORDS) ctx.issues.push({ code: "custom", message: "campaignKeywords:errors.tooManyNegatives", input: text });
+      // A line that cannot be a keyword (too long, or reserved) is pointed at, not dropped in silence.
+      else if (parsed.bad) {
+        const lines = parseKeywordLines(text ?? "").badLines.join(", ");
+        ctx.issues.push({ code: "custom", message: withValues("campaignKeywords:errors.badNegatives", { count: parsed.bad, lines }), input: text });
+      }
       return parsed.keys;
     }),
   ),

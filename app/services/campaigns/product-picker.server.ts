@@ -6,6 +6,7 @@
  */
 import { scopeOfTeams } from "~/domain/brand-scope";
 import { parseSkuCsv } from "~/domain/campaigns/product-csv";
+import { decodeTextFile } from "~/domain/text-file";
 import { PICKER_QUERY_MAX, PICKER_SIZE, pickerRows, SUGGESTION_POOL, suggestProducts, type PickerRow } from "~/domain/campaigns/product-picker";
 import { MAX_GROUP_ROWS } from "~/domain/metrics/contract";
 import { derive, type Derived } from "~/domain/metrics/metrics";
@@ -81,7 +82,9 @@ export async function importProducts(user: User, ctx: CampaignContext, value: Im
   const title = FAILURE.upsertMassProduct;
   const refused = denied(user, ctx, title);
   if (refused) return { ...refused, report: null };
-  const csv = parseSkuCsv(await value.file.text());
+  // UTF-8, or UTF-16 with its mark (a spreadsheet's "Unicode text"); other bytes are refused (ADR 47).
+  const decoded = decodeTextFile(new Uint8Array(await value.file.arrayBuffer()));
+  const csv = decoded.ok ? parseSkuCsv(decoded.text) : decoded;
   if (!csv.ok) {
     const message = withValues(`campaignProductPicker:import.errors.${csv.reason}`, {});
     return { ...fail("invalid", message), failure: title, message, report: null };

@@ -9,6 +9,7 @@ import { inProductScope, productScopeFor } from "~/domain/brand-scope";
 import {
   addOffers,
   exceedsProductWarning,
+  hasOffer,
   moveOffer,
   orderedOffers,
   planAddition,
@@ -82,11 +83,13 @@ export interface ProductsView {
 }
 
 export function presentProducts(campaign: Campaign): ProductsView {
+  // A stored offer missing fields (one written by a forged request before own keys were checked)
+  // still lists, under its id, so that it can be removed.
   const products = orderedOffers(campaign.offers ?? {}).map((o) => ({
     id: o.id,
-    title: o.title,
-    image_link: o.image_link,
-    availability: o.availability,
+    title: typeof o.title === "string" && o.title ? o.title : o.id,
+    image_link: typeof o.image_link === "string" ? o.image_link : "",
+    availability: typeof o.availability === "string" ? o.availability : "",
     party: o.party,
     on: o.on,
     pos: o.pos,
@@ -214,7 +217,7 @@ export async function bulkProducts(user: User, ctx: CampaignContext, value: Bulk
 /** The products a bulk removal is about to remove, for its confirmation step. */
 export function productsToConfirm(ctx: CampaignContext, ids: readonly string[]): { id: string; title: string }[] {
   const offers = ctx.campaign.offers ?? {};
-  return ids.filter((id) => offers[id]).map((id) => ({ id, title: offers[id]!.title }));
+  return ids.filter((id) => hasOffer(offers, id)).map((id) => ({ id, title: offers[id]!.title }));
 }
 
 // ---------------------------------------------------------------------------------------------

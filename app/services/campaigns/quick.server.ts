@@ -6,6 +6,7 @@
  * half-created: when a later use case refuses, the new draft is deleted again and the refusal is
  * returned (ADR 0032).
  */
+import { MAX_SEARCH_SIZE } from "~/domain/search-contract";
 import { checkPartyMix } from "~/domain/availability";
 import { scopeOfTeams } from "~/domain/brand-scope";
 import { categoryIdOf, categoryPath, categorySegments } from "~/domain/categories";
@@ -159,12 +160,18 @@ export async function checkQuickBid(team: Team, type: CampaignType, chosen: BidS
   return result.limitCents === undefined ? result.reason : withValues(result.reason, { 0: formatMoney(result.limitCents, walletRetailerSettings().currency, locale) });
 }
 
-/** Names of categories by id (the review step lists the ticked ones by name). */
-export async function categoryNames(user: User, ids: readonly string[]): Promise<Map<string, string>> {
-  if (!ids.length) return new Map();
-  const found = await fetchSearch(user, "category", { includeIds: [...ids], size: Math.min(ids.length, 100), fields: ["name", "hierarchies"] }, QUICK_FETCH_FAILURE);
-  if (!found.ok) return new Map();
-  return new Map(found.value.hits.map((h) => [h.id, h.hierarchies?.length ? h.hierarchies.join(" > ") : (h.name ?? h.id)]));
+/**
+ * Names of categories by id (the review step lists the ticked ones by name), and which of the
+ * ids looked up the catalog does not know (an id edited into the URL): the draft drops those
+ * rather than offer their raw id as a choice. Null when the search failed (nothing is dropped).
+ */
+export async function categoryNames(user: User, ids: readonly string[]): Promise<{ names: Map<string, string>; unknown: Set<string> } | null> {
+  if (!ids.length) return { names: new Map(), unknown: new Set() };
+  const asked = [...new Set(ids)].slice(0, MAX_SEARCH_SIZE);
+  const found = await fetchSearch(user, "category", { includeIds: asked, size: asked.length, fields: ["name", "hierarchies"] }, QUICK_FETCH_FAILURE);
+  if (!found.ok) return null;
+  const names = new Map(found.value.hits.map((h) => [h.id, h.hierarchies?.length ? h.hierarchies.join(" > ") : (h.name ?? h.id)]));
+  return { names, unknown: new Set(asked.filter((id) => !names.has(id))) };
 }
 
 /**

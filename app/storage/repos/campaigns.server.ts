@@ -107,7 +107,31 @@ const MAX_DISJUNCTIONS = 30;
 const UNAUDITED: ReadonlySet<string> = new Set(UNAUDITED_CAMPAIGN_FIELDS);
 
 function auditChanges(before: Record<string, unknown> | null, after: Record<string, unknown>) {
-  return diffFields(before, after).filter((c) => !UNAUDITED.has(c.field));
+  return diffFields(before, after)
+    .filter((c) => !UNAUDITED.has(c.field))
+    .map((c) => (c.field === "offers" ? changedOffersOnly(c) : c));
+}
+
+const isMap = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A change of the campaign's products records the products added, removed or changed only, not
+ * the whole map twice: switching one product of a campaign of 3,000 wrote an entry of ~1 MB
+ * (Firestore refuses a document over 1 MiB, so the change failed there), and the History read it
+ * back on every page. What History says of it is unchanged: it summarises what differs.
+ */
+function changedOffersOnly(change: { field: string; before: unknown; after: unknown }) {
+  if (!isMap(change.before) || !isMap(change.after)) return change;
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  for (const id of new Set([...Object.keys(change.before), ...Object.keys(change.after)])) {
+    const was = Object.hasOwn(change.before, id) ? change.before[id] : undefined;
+    const is = Object.hasOwn(change.after, id) ? change.after[id] : undefined;
+    if (JSON.stringify(was) === JSON.stringify(is)) continue;
+    if (was !== undefined) before[id] = was;
+    if (is !== undefined) after[id] = is;
+  }
+  return { ...change, before, after };
 }
 
 /** The campaign as the port gives it: without the stored-only keys, its version counting edits. */
