@@ -302,12 +302,20 @@ export async function requireUser(request: Request, _expected?: Resource | null)
     throw redirect(loginRedirectUrl(request), ended ? { headers: await destroySessionHeaders(request) } : undefined);
   }
   if (mustEnrol && new URL(visiblePath(request), "http://site.invalid").pathname !== ENROL_PATH) throw redirect(ENROL_PATH);
-  if (user.claims.type !== "operator") {
-    const config = await getLiveConfig();
-    if (config?.maintenance) throw redirect("/under-maintenance");
-  }
+  await refuseDuringMaintenance(user);
   if (resource && !can(user, resource, "read")) throw redirect("/not-authorized");
   return user;
+}
+
+/**
+ * Maintenance locks out everyone but operators: the signed-in screens (through requireUser) and
+ * the public pages that change data, such as accepting an invitation (which creates accounts and
+ * memberships).
+ */
+export async function refuseDuringMaintenance(user: User | null): Promise<void> {
+  if (user?.claims.type === "operator") return;
+  const config = await getLiveConfig();
+  if (config?.maintenance) throw redirect("/under-maintenance");
 }
 
 /** For actions: a refused right answers 403 'Insufficient permissions' and changes nothing. */

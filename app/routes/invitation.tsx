@@ -7,7 +7,7 @@ import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { LanguageSwitch } from "~/components/language-switch";
 import { acceptInvitationIntent, AcceptInvitationSchema, createAccountIntent, CreateAccountSchema } from "~/forms/users";
-import { destroySessionHeaders, getCurrentUser } from "~/http/auth.server";
+import { destroySessionHeaders, getCurrentUser, refuseDuringMaintenance } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
 import { acceptAsUser, acceptWithNewAccount, describeInvitation } from "~/services/invitations.server";
 import { redirectWithToast } from "~/http/toast.server";
@@ -26,11 +26,13 @@ function selfPath(token: string) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const { user } = await getCurrentUser(request);
+  await refuseDuringMaintenance(user);
   const view = await describeInvitation(token, user);
   return { view, token: view.ok ? token : "", loginLink: `/login?to=${encodeURIComponent(selfPath(token))}` };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  await refuseDuringMaintenance((await getCurrentUser(request)).user);
   const formData = await request.formData();
   const token = String(formData.get("token") ?? "");
   switch (formData.get("intent")) {

@@ -144,6 +144,15 @@ describe("maintenance", () => {
       const operator = await load(app.m.routes.home.loader, "/", cookies.operator);
       expect(operator.status).toBe(200);
       expect((await load(app.m.routes.settings.loader, "/settings", cookies.operator)).data.config.maintenance).toBe(true);
+      // Nor can an invitation be opened or accepted (it creates accounts and memberships).
+      const invitation = await import("~/routes/invitation");
+      expect((await load(invitation.loader, "/invitation?token=anything")).location).toBe("/under-maintenance");
+      const accept = await call(() =>
+        invitation.action(args(postRequest("/invitation?token=anything", { intent: "create-account", token: "anything", displayName: "New", password: "Brand-new-pass-1", confirmPassword: "Brand-new-pass-1" })) as never),
+      );
+      expect(accept.location).toBe("/under-maintenance");
+      expect((await load(invitation.loader, "/invitation?token=anything", cookies["supplier.admin"])).location).toBe("/under-maintenance");
+      expect((await load(invitation.loader, "/invitation?token=anything", cookies.operator)).status).toBe(200);
       const page = await load(app.m.routes.underMaintenance.loader, "/under-maintenance");
       expect(page.status).toBe(503);
       expect(page.headers.get("Retry-After")).toBe("300");
