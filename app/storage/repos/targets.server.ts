@@ -29,6 +29,7 @@ import {
 import { appendAuditInTransaction, auditBy } from "~/storage/repos/audit.server";
 import { editVersion, toCampaign, type StoredCampaignData } from "~/storage/repos/campaigns.server";
 import { preparePublication } from "~/storage/repos/publication.server";
+import { buildView, dropView, prepareViewChange, readViewPage, viewId, viewPageId, type TargetViewData, type TargetViewPageData } from "~/storage/repos/target-view.server";
 
 /** Targets a chunk is sized for: a kind is spread so that chunks hold about this many. */
 export const BUCKET_TARGETS = 1_000;
@@ -186,6 +187,11 @@ export async function prepareTargetsCopy(
 ): Promise<{ counts: TargetCounts; targetBuckets: Partial<Record<TargetKind, number>>; write: () => void }> {
   const ids = chunkIdsOf(source.id, source.targetBuckets);
   const docs = await Promise.all(ids.map(({ id }) => tx.get<TargetChunkData>(COLLECTIONS.campaignTarget, id)));
+  // The sorted views (ADR 43), copied as they are; a kind without one gets it on its first read.
+  const views = await Promise.all(TARGET_KINDS.map((kind) => (source.targetBuckets?.[kind] ? tx.get<TargetViewData>(COLLECTIONS.campaignTarget, viewId(source.id, kind)) : null)));
+  const viewPages = await Promise.all(
+    views.map((view, k) => (view ? Promise.all(view.pages.map((ref) => tx.get<TargetViewPageData>(COLLECTIONS.campaignTarget, viewPageId(source.id, TARGET_KINDS[k]!, ref.id)))) : [])),
+  );
   const targetBuckets: Partial<Record<TargetKind, number>> = {};
   for (const kind of TARGET_KINDS) if (source.targetBuckets?.[kind]) targetBuckets[kind] = source.targetBuckets[kind];
   return {
@@ -197,16 +203,35 @@ export async function prepareTargetsCopy(
         if (!doc || !Object.keys(doc.targets).length) return;
         tx.set<TargetChunkData>(COLLECTIONS.campaignTarget, chunkId(toId, kind, bucket), { campaign: toId, kind, bucket, targets: doc.targets });
       });
+      views.forEach((view, k) => {
+        const kind = TARGET_KINDS[k]!;
+        // A view with a page missing is not copied: the copy builds its own on first read.
+        if (!view || viewPages[k]!.some((p) => !p)) return;
+        const { id: _id, version: _version, ...header } = view;
+        tx.set<TargetViewData>(COLLECTIONS.campaignTarget, viewId(toId, kind), { ...header, campaign: toId });
+        for (const page of viewPages[k]!) {
+          const { id: _pid, version: _pversion, ...data } = page!;
+          tx.set<TargetViewPageData>(COLLECTIONS.campaignTarget, viewPageId(toId, kind, data.page), { ...data, campaign: toId });
+        }
+      });
     },
   };
 }
 
-/** The deletes of every chunk of a campaign (its own and the published ones), in the caller's transaction. */
-export function removeTargetChunks(tx: TransactionContext, campaignId: string, targetBuckets: Partial<Record<TargetKind, number>> | undefined): void {
-  for (const { id } of chunkIdsOf(campaignId, targetBuckets)) {
-    tx.delete(COLLECTIONS.campaignTarget, id);
-    tx.delete(COLLECTIONS.cacheCampaignTarget, id);
-  }
+/**
+ * The deletes of every chunk of a campaign (its own and the published ones) and of its sorted
+ * views, in the caller's transaction: the views' headers are read now (reads come first).
+ */
+export async function prepareTargetsRemoval(tx: TransactionContext, campaignId: string, targetBuckets: Partial<Record<TargetKind, number>> | undefined): Promise<() => void> {
+  const kinds = TARGET_KINDS.filter((kind) => targetBuckets?.[kind]);
+  const views = await Promise.all(kinds.map((kind) => tx.get<TargetViewData>(COLLECTIONS.campaignTarget, viewId(campaignId, kind))));
+  return () => {
+    for (const { id } of chunkIdsOf(campaignId, targetBuckets)) {
+      tx.delete(COLLECTIONS.campaignTarget, id);
+      tx.delete(COLLECTIONS.cacheCampaignTarget, id);
+    }
+    views.forEach((view, k) => view && dropView(tx, campaignId, kinds[k]!, view));
+  };
 }
 
 /** Chunk documents the orphan sweep reads a page at a time (each at most about 600 KB). */
@@ -216,6 +241,27 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
   const C = COLLECTIONS.campaign;
   const T = COLLECTIONS.campaignTarget;
   const P = COLLECTIONS.cacheCampaignTarget;
+
+  /**
+   * The view of a kind whose targets were saved before views existed, built whole from its
+   * chunks in a transaction of its own (a concurrent change or build makes it run again and find
+   * the view). null: the kind has no target.
+   */
+  async function buildMissingView(campaignId: string, kind: TargetKind): Promise<TargetViewData | null> {
+    await store.transaction(async (tx) => {
+      const campaign = await tx.get<StoredCampaignData>(C, campaignId);
+      const n = campaign?.targetBuckets?.[kind] ?? 0;
+      if (!n) return;
+      const header = await tx.get<TargetViewData>(T, viewId(campaignId, kind));
+      if (header) return;
+      const chunks = await readChunks((id) => tx.get<TargetChunkData>(T, id), campaignId, kind, Array.from({ length: n }, (_, b) => b));
+      const all: Targets = {};
+      for (const targets of chunks.values()) Object.assign(all, targets);
+      (await buildView(campaignId, kind, all, null))(tx);
+    });
+    const header = await store.get<TargetViewData>(T, viewId(campaignId, kind));
+    return header;
+  }
 
   async function readChunks(get: (id: string) => Promise<TargetChunkData | null>, campaignId: string, kind: TargetKind, buckets: Iterable<number>) {
     const list = [...buckets];
@@ -235,6 +281,23 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const out: Targets = {};
       for (const doc of docs) Object.assign(out, doc.targets);
       return out;
+    },
+
+    async get(campaignId, kind, keys) {
+      const campaign = await store.get<StoredCampaignData>(C, campaignId);
+      const n = campaign?.targetBuckets?.[kind] ?? 0;
+      if (!n || !keys.length) return {};
+      const docs = await store.getMany<TargetChunkData>(T, [...new Set(keys.map((k) => chunkId(campaignId, kind, bucketOf(k, n))))]);
+      const out: Targets = {};
+      for (const doc of docs) for (const key of keys) if (Object.hasOwn(doc.targets, key)) out[key] = doc.targets[key]!;
+      return out;
+    },
+
+    async page(campaignId, kind, spec) {
+      let header: TargetViewData | null = await store.get<TargetViewData>(T, viewId(campaignId, kind));
+      if (!header) header = await buildMissingView(campaignId, kind);
+      if (!header) return { items: [], total: 0, bidCounts: {} };
+      return readViewPage(store, campaignId, kind, header, spec);
     },
 
     async getPublished(campaignId, kind) {
@@ -406,6 +469,29 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
           tx.delete(P, chunkId(campaignId, kind, b));
         }
       });
+      // The sorted view (ADR 43): the changed targets moved in it, or the view built whole (none
+      // yet, or most of the list changed) from every target of the kind.
+      const header = await tx.get<TargetViewData>(T, viewId(campaignId, kind));
+      let complete = whole || chunks.size === n;
+      const afterCount = Object.keys(after).length;
+      if (total === 0) {
+        if (header) writes.push(() => dropView(tx, campaignId, kind, header));
+      } else if (header && header.pages.length && !(complete && changedKeys.length * 2 >= Math.max(afterCount, header.count))) {
+        const viewChanges = changedKeys.map((key) => ({ key, before: own(before, key), after: own(after, key) }));
+        const viewWrite = await prepareViewChange(tx, campaignId, kind, header, viewChanges);
+        writes.push(() => viewWrite(tx));
+      } else {
+        let all = after;
+        if (!complete) {
+          // The chunks not read hold targets the change left as they were: read for the view.
+          const rest = await readChunks(get, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)));
+          all = { ...after };
+          for (const targets of rest.values()) for (const [k, t] of Object.entries(targets)) if (!Object.hasOwn(all, k)) all[k] = t;
+          complete = true;
+        }
+        const viewWrite = await buildView(campaignId, kind, all, header);
+        writes.push(() => viewWrite(tx));
+      }
       auditChanges.push({ field: TARGET_AUDIT_FIELD[kind], before: describeTargets(changedKeys, before), after: describeTargets(changedKeys, after) });
     }
 
