@@ -181,26 +181,35 @@ const SHOWN_BAD_LINES = 20;
  */
 const RESERVED_KEY = /^__.*__$/;
 
-/** Keywords from values with their line numbers: blank or too long ones are bad, repeated ones counted once. */
-export function parseKeywordLinesFrom(values: Iterable<{ value: string | null | undefined; line: number }>): KeywordParse {
+/** Keywords gathered value by value (a CSV read in steps): blank or too long ones are bad, repeated ones counted once. */
+export function keywordCollector(): { add: (value: string | null | undefined, line: number) => void; result: () => KeywordParse } {
   const seen = new Set<string>();
   const out: KeywordParse = { keywords: [], bad: 0, badLines: [], duplicates: 0 };
-  for (const { value, line } of values) {
-    const name = (value ?? "").replace(/\s+/g, " ").trim();
-    const key = name.length <= MAX_KEYWORD_LENGTH ? keywordKey(name) : "";
-    if (!key || RESERVED_KEY.test(key)) {
-      out.bad++;
-      if (out.badLines.length < SHOWN_BAD_LINES) out.badLines.push(line);
-      continue;
-    }
-    if (seen.has(key)) {
-      out.duplicates++;
-      continue;
-    }
-    seen.add(key);
-    out.keywords.push({ key, name });
-  }
-  return out;
+  return {
+    add(value, line) {
+      const name = (value ?? "").replace(/\s+/g, " ").trim();
+      const key = name.length <= MAX_KEYWORD_LENGTH ? keywordKey(name) : "";
+      if (!key || RESERVED_KEY.test(key)) {
+        out.bad++;
+        if (out.badLines.length < SHOWN_BAD_LINES) out.badLines.push(line);
+        return;
+      }
+      if (seen.has(key)) {
+        out.duplicates++;
+        return;
+      }
+      seen.add(key);
+      out.keywords.push({ key, name });
+    },
+    result: () => out,
+  };
+}
+
+/** Keywords from values with their line numbers: blank or too long ones are bad, repeated ones counted once. */
+export function parseKeywordLinesFrom(values: Iterable<{ value: string | null | undefined; line: number }>): KeywordParse {
+  const collect = keywordCollector();
+  for (const { value, line } of values) collect.add(value, line);
+  return collect.result();
 }
 
 /** Keywords typed one per line (spec section 9: keywords separated by line breaks); blank lines are skipped. */

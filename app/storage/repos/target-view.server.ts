@@ -135,8 +135,11 @@ function mergeSorted(a: readonly Entry[], b: readonly Entry[]): Entry[] {
   return out;
 }
 
+/** One write of a transaction, run when the writes come (a large change runs them in steps). */
+export type ViewWrite = (tx: TransactionContext) => void;
+
 /** The writes of a whole view of `all` (nothing when empty), and the deletes of the old pages it does not reuse. */
-export async function buildView(campaignId: string, kind: TargetKind, all: Targets, old: TargetViewData | null): Promise<(tx: TransactionContext) => void> {
+export async function buildView(campaignId: string, kind: TargetKind, all: Targets, old: TargetViewData | null): Promise<ViewWrite[]> {
   const entries: Entry[] = [];
   const bids: Record<string, number> = {};
   await forEachInSteps(Object.keys(all), (key) => {
@@ -153,15 +156,29 @@ export async function buildView(campaignId: string, kind: TargetKind, all: Targe
     if (clock.due()) await clock.pause();
   }
   const header: TargetViewData = { campaign: campaignId, kind, view: "header", count: sorted.length, pages: pieces.map((p, i) => refOf(i, p)), bids };
-  return (tx) => {
-    for (const ref of old?.pages ?? []) if (ref.id >= pages.length) tx.delete(T, viewPageId(campaignId, kind, ref.id));
-    if (!sorted.length) {
-      if (old) tx.delete(T, viewId(campaignId, kind));
-      return;
-    }
-    tx.set<TargetViewData>(T, viewId(campaignId, kind), header);
-    for (const page of pages) tx.set<TargetViewPageData>(T, viewPageId(campaignId, kind, page.page), page);
-  };
+  const out: ViewWrite[] = [];
+  for (const ref of old?.pages ?? []) if (ref.id >= pages.length) out.push((tx) => tx.delete(T, viewPageId(campaignId, kind, ref.id)));
+  if (!sorted.length) {
+    if (old) out.push((tx) => tx.delete(T, viewId(campaignId, kind)));
+    return out;
+  }
+  out.push((tx) => tx.set<TargetViewData>(T, viewId(campaignId, kind), header));
+  for (const page of pages) out.push((tx) => tx.set<TargetViewPageData>(T, viewPageId(campaignId, kind, page.page), page));
+  return out;
+}
+
+/** Documents a change reads at once before letting the event loop through (each up to a few hundred KB). */
+const READ_BATCH = 8;
+
+/** Documents by id, read a few at a time in the transaction, the event loop let through between. */
+export async function readInSteps<D>(tx: TransactionContext, ids: readonly string[]): Promise<(D | null)[]> {
+  const out: (D | null)[] = [];
+  const clock = stepClock();
+  for (let i = 0; i < ids.length; i += READ_BATCH) {
+    out.push(...(await Promise.all(ids.slice(i, i + READ_BATCH).map((id) => tx.get<D>(T, id)))));
+    if (clock.due()) await clock.pause();
+  }
+  return out;
 }
 
 /** The deletes of a kind's whole view (the header read before). */
@@ -182,7 +199,7 @@ export async function prepareViewChange(
   kind: TargetKind,
   header: TargetViewData,
   changes: readonly { key: string; before: CampaignTarget | undefined; after: CampaignTarget | undefined }[],
-): Promise<(tx: TransactionContext) => void> {
+): Promise<ViewWrite[]> {
   const pages = header.pages;
   const touched = new Map<number, { remove: Set<string>; insert: Entry[] }>();
   const at = (index: number) => {
@@ -207,7 +224,7 @@ export async function prepareViewChange(
     if (clock.due()) await clock.pause();
   }
   const indexes = [...touched.keys()].sort((a, b) => a - b);
-  const docs = await Promise.all(indexes.map((i) => tx.get<TargetViewPageData>(T, viewPageId(campaignId, kind, pages[i]!.id))));
+  const docs = await readInSteps<TargetViewPageData>(tx, indexes.map((i) => viewPageId(campaignId, kind, pages[i]!.id)));
   const merged = new Map<number, Entry[]>();
   for (let n = 0; n < indexes.length; n++) {
     const i = indexes[n]!;
@@ -245,7 +262,7 @@ export async function prepareViewChange(
   if (count > 0 && refs.length > 2 * Math.ceil(count / VIEW_PAGE_TARGETS) + 4) {
     // Too many small pages (after removals): every page read, the view cut again in order.
     const untouched = refs.filter((r) => !writes.some((w) => w.page === r.id));
-    const rest = await Promise.all(untouched.map((r) => tx.get<TargetViewPageData>(T, viewPageId(campaignId, kind, r.id))));
+    const rest = await readInSteps<TargetViewPageData>(tx, untouched.map((r) => viewPageId(campaignId, kind, r.id)));
     const byId = new Map<number, TargetViewPageData>();
     untouched.forEach((r, n) => rest[n] && byId.set(r.id, rest[n]!));
     for (const w of writes) byId.set(w.page, w);
@@ -256,22 +273,22 @@ export async function prepareViewChange(
     }
     const pieces = cut(all);
     const oldIds = new Set([...pages.map((p) => p.id), ...refs.map((r) => r.id)]);
-    return (w) => {
-      for (const id of oldIds) if (id >= pieces.length) w.delete(T, viewPageId(campaignId, kind, id));
-      w.set<TargetViewData>(T, viewId(campaignId, kind), { ...header2, pages: pieces.map((p, i) => refOf(i, p)) });
-      pieces.forEach((piece, i) => w.set<TargetViewPageData>(T, viewPageId(campaignId, kind, i), pageData(campaignId, kind, i, piece)));
-    };
+    const out: ViewWrite[] = [];
+    for (const id of oldIds) if (id >= pieces.length) out.push((w) => w.delete(T, viewPageId(campaignId, kind, id)));
+    out.push((w) => w.set<TargetViewData>(T, viewId(campaignId, kind), { ...header2, pages: pieces.map((p, i) => refOf(i, p)) }));
+    pieces.forEach((piece, i) => out.push((w) => w.set<TargetViewPageData>(T, viewPageId(campaignId, kind, i), pageData(campaignId, kind, i, piece))));
+    return out;
   }
-  return (w) => {
-    for (const id of deletes) w.delete(T, viewPageId(campaignId, kind, id));
-    if (count === 0) {
-      for (const r of refs) w.delete(T, viewPageId(campaignId, kind, r.id));
-      w.delete(T, viewId(campaignId, kind));
-      return;
-    }
-    w.set<TargetViewData>(T, viewId(campaignId, kind), header2);
-    for (const page of writes) w.set<TargetViewPageData>(T, viewPageId(campaignId, kind, page.page), page);
-  };
+  const out: ViewWrite[] = [];
+  for (const id of deletes) out.push((w) => w.delete(T, viewPageId(campaignId, kind, id)));
+  if (count === 0) {
+    for (const r of refs) out.push((w) => w.delete(T, viewPageId(campaignId, kind, r.id)));
+    out.push((w) => w.delete(T, viewId(campaignId, kind)));
+    return out;
+  }
+  out.push((w) => w.set<TargetViewData>(T, viewId(campaignId, kind), header2));
+  for (const page of writes) out.push((w) => w.set<TargetViewPageData>(T, viewPageId(campaignId, kind, page.page), page));
+  return out;
 }
 
 /** A page of the view (its header given): the pages holding it read, or, with a query, the view scanned in steps. */

@@ -29,7 +29,8 @@ import {
 import { appendAuditInTransaction, auditBy } from "~/storage/repos/audit.server";
 import { editVersion, toCampaign, type StoredCampaignData } from "~/storage/repos/campaigns.server";
 import { preparePublication } from "~/storage/repos/publication.server";
-import { buildView, dropView, prepareViewChange, readViewPage, viewId, viewPageId, type TargetViewData, type TargetViewPageData } from "~/storage/repos/target-view.server";
+import { buildView, dropView, prepareViewChange, readInSteps, readViewPage, viewId, viewPageId, type TargetViewData, type TargetViewPageData } from "~/storage/repos/target-view.server";
+import { stepClock } from "~/utils/cooperative";
 
 /** Targets a chunk is sized for: a kind is spread so that chunks hold about this many. */
 export const BUCKET_TARGETS = 1_000;
@@ -254,18 +255,19 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       if (!n) return;
       const header = await tx.get<TargetViewData>(T, viewId(campaignId, kind));
       if (header) return;
-      const chunks = await readChunks((id) => tx.get<TargetChunkData>(T, id), campaignId, kind, Array.from({ length: n }, (_, b) => b));
+      const chunks = await readChunks(tx, campaignId, kind, Array.from({ length: n }, (_, b) => b));
       const all: Targets = {};
       for (const targets of chunks.values()) Object.assign(all, targets);
-      (await buildView(campaignId, kind, all, null))(tx);
+      for (const write of await buildView(campaignId, kind, all, null)) write(tx);
     });
     const header = await store.get<TargetViewData>(T, viewId(campaignId, kind));
     return header;
   }
 
-  async function readChunks(get: (id: string) => Promise<TargetChunkData | null>, campaignId: string, kind: TargetKind, buckets: Iterable<number>) {
+  /** Chunks read in the transaction a few at a time, the event loop let through between (ADR 43). */
+  async function readChunks(tx: TransactionContext, campaignId: string, kind: TargetKind, buckets: Iterable<number>) {
     const list = [...buckets];
-    const docs = await Promise.all(list.map((b) => get(chunkId(campaignId, kind, b))));
+    const docs = await readInSteps<TargetChunkData>(tx, list.map((b) => chunkId(campaignId, kind, b)));
     return new Map(list.map((b, i) => [b, docs[i]?.targets ?? {}]));
   }
 
@@ -349,7 +351,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
     options: { action?: CampaignHistoryAction; publish?: (campaign: Campaign) => PublishedCampaign | null; patch?: Patch<CampaignData> },
   ): Promise<{ campaign: Campaign; changed: number }> {
     const campaignId = current.id;
-    const get = (id: string) => tx.get<TargetChunkData>(T, id);
+    const clock = stepClock();
     const counts: TargetCounts = { ...NO_TARGET_COUNTS, ...current.counts };
     const bucketsOf: Partial<Record<TargetKind, number>> = { ...current.targetBuckets };
     const writes: (() => void)[] = [];
@@ -364,7 +366,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const remove = kindChange.remove ?? [];
       const whole = kindChange.replace === true || !!kindChange.rewrite;
       const keys = [...Object.keys(proposed), ...remove];
-      let chunks = n ? await readChunks(get, campaignId, kind, whole ? Array.from({ length: n }, (_, b) => b) : new Set(keys.map((k) => bucketOf(k, n)))) : new Map<number, Targets>();
+      let chunks = n ? await readChunks(tx, campaignId, kind, whole ? Array.from({ length: n }, (_, b) => b) : new Set(keys.map((k) => bucketOf(k, n)))) : new Map<number, Targets>();
       // The targets before, of the chunks read.
       const before: Targets = {};
       for (const targets of chunks.values()) Object.assign(before, targets);
@@ -373,7 +375,11 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       if (kindChange.merge) {
         const merge = kindChange.merge;
         upsert = {};
-        for (const key in proposed) upsert[key] = merge(key, proposed[key]!, own(before, key));
+        let i = 0;
+        for (const key in proposed) {
+          upsert[key] = merge(key, proposed[key]!, own(before, key));
+          if ((++i & 1023) === 0 && clock.due()) await clock.pause();
+        }
       }
       // The targets after, of the same chunks.
       let after: Targets;
@@ -394,13 +400,13 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       // What changed, for the counts and the history.
       const touched = new Set(Object.keys(after));
       for (const k in before) touched.add(k);
-      const changedKeys = [...touched].filter((k) => {
+      const changedKeys: string[] = [];
+      for (const k of touched) {
         const a = own(before, k);
         const b = own(after, k);
-        if (a === b) return false;
-        if (!a || !b) return true;
-        return !sameTarget(a, b);
-      });
+        if (a !== b && (!a || !b || !sameTarget(a, b))) changedKeys.push(k);
+        if ((changedKeys.length & 1023) === 0 && clock.due()) await clock.pause();
+      }
       if (!changedKeys.length) continue;
       changedTotal += changedKeys.length;
       const oldCounts = countTargets(kind, changedKeys.map((k) => own(before, k)).filter((t): t is CampaignTarget => !!t));
@@ -410,10 +416,14 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
 
       // The chunks: as they are, unless one grows past its share (then all of them, doubled).
       let buckets = n || bucketsFor(total);
-      const spread = (all: Targets, into: number) => {
+      const spread = async (all: Targets, into: number) => {
         const out = new Map<number, Targets>();
         for (let b = 0; b < into; b++) out.set(b, {});
-        for (const key in all) out.get(bucketOf(key, into))![key] = all[key]!;
+        let i = 0;
+        for (const key in all) {
+          out.get(bucketOf(key, into))![key] = all[key]!;
+          if ((++i & 4095) === 0 && clock.due()) await clock.pause();
+        }
         return out;
       };
       let next: Map<number, Targets>;
@@ -423,20 +433,20 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
         next = new Map([...chunks.keys()].map((b) => [b, {} as Targets]));
         for (const [key, t] of Object.entries(after)) next.get(bucketOf(key, n))![key] = t;
       } else {
-        next = spread(after, buckets);
+        next = await spread(after, buckets);
       }
       const oversized = () => [...next.values()].some((t) => Object.keys(t).length > BUCKET_MAX_TARGETS || estimatedBytes(t) > MAX_BUCKET_BYTES);
       if (oversized() || (!whole && n && bucketsFor(total) > n)) {
         // Every chunk is read (reads still come before the writes) and the kind spread again.
         if (!whole && n) {
-          const rest = await readChunks(get, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)));
+          const rest = await readChunks(tx, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)));
           chunks = new Map([...chunks, ...rest]);
           for (const targets of rest.values()) for (const [k, t] of Object.entries(targets)) if (!Object.hasOwn(after, k)) after[k] = t;
         }
         buckets = Math.max(bucketsFor(total), n || 1);
         respread = true;
         do {
-          next = spread(after, buckets);
+          next = await spread(after, buckets);
           if (!oversized()) break;
           buckets *= 2;
         } while (buckets < 1 << 16);
@@ -447,21 +457,23 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       // Without a new spread, only the chunks holding a changed target are written: the others
       // are as stored (a target's chunk follows from its key), not serialised again.
       const dirty = respread || buckets !== n ? null : new Set(changedKeys.map((k) => bucketOf(k, buckets)));
-      writes.push(() => {
-        for (const [b, targets] of next) {
-          if (dirty && !dirty.has(b)) continue;
-          const id = chunkId(campaignId, kind, b);
+      for (const [b, targets] of next) {
+        if (dirty && !dirty.has(b)) continue;
+        const id = chunkId(campaignId, kind, b);
+        writes.push(() => {
           if (finalBuckets === 0 || Object.keys(targets).length === 0) {
             // An empty chunk is no document (one that existed is deleted).
             if (b < oldBuckets) {
               tx.delete(T, id);
               tx.delete(P, id);
             }
-            continue;
+            return;
           }
           tx.set<TargetChunkData>(T, id, { campaign: campaignId, kind, bucket: b, targets });
           tx.set<PublishedChunkData>(P, id, { campaign: campaignId, kind, bucket: b, targets: published(targets) });
-        }
+        });
+      }
+      writes.push(() => {
         // Chunks beyond a smaller spread are gone.
         for (let b = Math.max(finalBuckets, 0); b < oldBuckets; b++) {
           if (next.has(b)) continue;
@@ -478,19 +490,17 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
         if (header) writes.push(() => dropView(tx, campaignId, kind, header));
       } else if (header && header.pages.length && !(complete && changedKeys.length * 2 >= Math.max(afterCount, header.count))) {
         const viewChanges = changedKeys.map((key) => ({ key, before: own(before, key), after: own(after, key) }));
-        const viewWrite = await prepareViewChange(tx, campaignId, kind, header, viewChanges);
-        writes.push(() => viewWrite(tx));
+        for (const write of await prepareViewChange(tx, campaignId, kind, header, viewChanges)) writes.push(() => write(tx));
       } else {
         let all = after;
         if (!complete) {
           // The chunks not read hold targets the change left as they were: read for the view.
-          const rest = await readChunks(get, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)));
+          const rest = await readChunks(tx, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)));
           all = { ...after };
           for (const targets of rest.values()) for (const [k, t] of Object.entries(targets)) if (!Object.hasOwn(all, k)) all[k] = t;
           complete = true;
         }
-        const viewWrite = await buildView(campaignId, kind, all, header);
-        writes.push(() => viewWrite(tx));
+        for (const write of await buildView(campaignId, kind, all, header)) writes.push(() => write(tx));
       }
       auditChanges.push({ field: TARGET_AUDIT_FIELD[kind], before: describeTargets(changedKeys, before), after: describeTargets(changedKeys, after) });
     }
@@ -507,7 +517,12 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
     if (!auditChanges.length) return { campaign: toCampaign(current) as Campaign, changed: 0 };
     const publication = options.publish ? await preparePublication(tx, campaignId, options.publish(next)) : null;
     tx.update<StoredCampaignData>(C, campaignId, patch);
-    for (const write of writes) write();
+    // The writes in steps: each serialises its document (an import of 100,000 keywords writes
+    // hundreds of them), and the event loop runs between (ADR 43).
+    for (const write of writes) {
+      write();
+      if (clock.due()) await clock.pause();
+    }
     publication?.();
     appendAuditInTransaction(
       tx,

@@ -24,7 +24,7 @@ interface Row {
 }
 
 type Write =
-  | { kind: "create" | "set"; collection: string; id: string; data: object }
+  | { kind: "create" | "set"; collection: string; id: string; data: object; /** Serialised when the transaction wrote it (as Firestore does), not in the commit. */ json?: string }
   | { kind: "update"; collection: string; id: string; patch: Patch<object>; options?: WriteOptions }
   | { kind: "delete"; collection: string; id: string };
 
@@ -267,7 +267,7 @@ export class SqliteDocumentStore implements DocumentStore {
       case "create": {
         if (this.readVersion(write.collection, write.id) !== null) throw new AlreadyExistsError(write.collection, write.id);
         const data = toStoredData(write.data);
-        this.statement("INSERT INTO documents (collection, id, version, data) VALUES (?, ?, 1, ?)").run(write.collection, write.id, JSON.stringify(data));
+        this.statement("INSERT INTO documents (collection, id, version, data) VALUES (?, ?, 1, ?)").run(write.collection, write.id, write.json ?? JSON.stringify(data));
         return { ...data, id: write.id, version: 1 };
       }
       case "set": {
@@ -275,7 +275,7 @@ export class SqliteDocumentStore implements DocumentStore {
         const version = (this.readVersion(write.collection, write.id) ?? 0) + 1;
         this.statement(
           "INSERT INTO documents (collection, id, version, data) VALUES (?, ?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET version = excluded.version, data = excluded.data",
-        ).run(write.collection, write.id, version, JSON.stringify(data));
+        ).run(write.collection, write.id, version, write.json ?? JSON.stringify(data));
         return { ...data, id: write.id, version };
       }
       case "update": {
@@ -348,8 +348,10 @@ export class SqliteDocumentStore implements DocumentStore {
           seen.set(key(collection, id), row?.version ?? null);
           return this.toDoc<T>(row);
         },
-        create: (collection, id, data) => void writes.push({ kind: "create", collection, id, data }),
-        set: (collection, id, data) => void writes.push({ kind: "set", collection, id, data }),
+        // Serialised now, as Firestore's transactions do: a large change (a keyword import) can
+        // spread this work between its steps, and the commit below only writes (ADR 43).
+        create: (collection, id, data) => void writes.push({ kind: "create", collection, id, data, json: JSON.stringify(toStoredData(data)) }),
+        set: (collection, id, data) => void writes.push({ kind: "set", collection, id, data, json: JSON.stringify(toStoredData(data)) }),
         update: (collection, id, patch, options) =>
           void writes.push({ kind: "update", collection, id, patch: patch as Patch<object>, options }),
         delete: (collection, id) => void writes.push({ kind: "delete", collection, id }),
