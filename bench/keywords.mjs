@@ -29,7 +29,8 @@ function loadService() {
       `export { newCampaignData } from "~/domain/campaigns/campaign";`,
       `export { addOffers } from "~/domain/campaigns/products";`,
       `export { DEFAULT_RETAILER_SETTINGS } from "~/domain/retailer-settings";`,
-      `export { parseKeywordCsv } from "~/domain/campaigns/keyword-csv";`,
+      `export { parseKeywordCsv, parseKeywordCsvInSteps } from "~/domain/campaigns/keyword-csv";`,
+      `export { yieldToEventLoop } from "~/utils/cooperative";`,
       `export { parseKeywordLines } from "~/domain/campaigns/targets";`,
       `export { addKeywords, updateTarget, targetsSection } from "~/services/campaigns/keywords.server";`,
       `export { saveSection } from "~/services/campaigns/campaigns.server";`,
@@ -101,7 +102,8 @@ export async function keywordsBench({ keywords = 100_000 } = {}) {
     const file = new File([csv], "keywords.csv", { type: "text/csv" });
     const imported = await stallOf(() => time(async () => {
       const text = await file.text();
-      const parsed = m.parseKeywordCsv(text, "keyword");
+      // As the import's action reads it (in steps).
+      const parsed = await m.parseKeywordCsvInSteps(text, "keyword", m.yieldToEventLoop);
       if (!parsed.ok) throw new Error(parsed.reason);
       const ctx = await ctxOf(big.id);
       const outcome = await m.addKeywords(OPERATOR, ctx, { version: ctx.campaign.version, keywords: parsed.keywords, bid: 60, offers: [] }, "en-GB");

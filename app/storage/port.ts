@@ -38,7 +38,7 @@ import type { CampaignType } from "~/domain/retailer-settings";
 import type { Party } from "~/domain/availability";
 import type { CampaignView, CampaignViewData, Product, ProductInput } from "~/domain/catalog";
 import type { PublishedCampaign } from "~/domain/campaigns/publication";
-import type { CampaignTarget, TargetKind, Targets } from "~/domain/campaigns/targets";
+import type { CampaignTarget, ListedTarget, TargetKind, Targets } from "~/domain/campaigns/targets";
 import { CAMPAIGN_SORTS, type CampaignSort } from "~/domain/campaigns/list";
 import type { EventRefusal, WalletCost } from "~/domain/metrics/events";
 import type { Micros } from "~/domain/metrics/metrics";
@@ -1025,8 +1025,8 @@ export interface TargetChange {
 
 /** One page of a kind's targets in the lists' order (compareTargets), and what the section counts (ADR 43). */
 export interface TargetPage {
-  /** The targets of the page, in order. */
-  items: { key: string; target: CampaignTarget }[];
+  /** The targets of the page, in order (without their dates). */
+  items: { key: string; target: ListedTarget }[];
   /** Targets of the kind the query finds (every target without one). */
   total: number;
   /** Every target of the kind with its own bid, counted by bid band (bidCountKey). */

@@ -53,6 +53,13 @@ export interface CampaignTarget {
   updated: string;
 }
 export type Targets = Record<string, CampaignTarget>;
+/** A target as a list shows it (ADR 43: the sorted view keeps no dates). */
+export type ListedTarget = Omit<CampaignTarget, "created" | "updated">;
+
+export function listedTarget(target: CampaignTarget): ListedTarget {
+  const { created: _created, updated: _updated, ...listed } = target;
+  return listed;
+}
 
 /** The counts kept on the campaign (spec section 3: keywords, categories, hubs, product categories). */
 export interface TargetCounts {

@@ -32,6 +32,7 @@ import {
   pruneRemovedProducts,
   targetPlacement,
   type CampaignTarget,
+  type ListedTarget,
   type ParsedKeyword,
   type TargetKind,
   type Targets,
@@ -534,7 +535,7 @@ export async function targetsSection(
     console.error(JSON.stringify({ level: "error", msg: title, campaignId: ctx.campaign.id, error: error instanceof Error ? error.message : String(error) }));
     return { ...fail("unavailable", title, { details: ["errors.errorOccurred"] }), failure: title };
   }
-  const all: Targets = Object.fromEntries(shown.items.map((i) => [i.key, i.target]));
+  const all: Record<string, ListedTarget> = Object.fromEntries(shown.items.map((i) => [i.key, i.target]));
   const shownKeys = shown.items.map((i) => i.key);
   const notices: string[] = [];
   // Floors and suggestions from the search client (as a retailer's service would give them).

@@ -16,7 +16,8 @@
  * Documents live in the chunks' collection (campaign_target, ids `{campaign}_{kind}_view` and
  * `{campaign}_{kind}_view_{n}`), carrying `campaign`: the orphan sweep of ADR 33 covers them.
  */
-import { bidCountKey, compareTargets, matchesQuery, targetSearchText, type CampaignTarget, type TargetKind, type Targets } from "~/domain/campaigns/targets";
+import { bidCountKey, compareTargets, listedTarget, matchesQuery, targetSearchText, type ListedTarget, type TargetKind } from "~/domain/campaigns/targets";
+import type { CampaignTarget, Targets } from "~/domain/campaigns/targets";
 import { COLLECTIONS, type DocumentStore, type TargetPage, type TransactionContext } from "~/storage/port";
 import { forEachInSteps, sortInSteps, stepClock } from "~/utils/cooperative";
 
@@ -52,7 +53,8 @@ export interface TargetViewPageData {
   page: number;
   /** The keys, in order. */
   order: string[];
-  targets: Targets;
+  /** The targets without their dates (the lists do not show them): the view stays small. */
+  targets: Record<string, ListedTarget>;
   /** Each target's search text besides its key (targetSearchText), when it has one. */
   search: Record<string, string>;
 }
@@ -68,13 +70,13 @@ export function viewPageId(campaignId: string, kind: TargetKind, page: number): 
 interface Entry {
   key: string;
   name: string;
-  target: CampaignTarget;
+  target: ListedTarget;
 }
 
 const T = COLLECTIONS.campaignTarget;
 
-function entryOf(key: string, target: CampaignTarget): Entry {
-  return { key, name: target.name, target };
+function entryOf(key: string, target: ListedTarget): Entry {
+  return { key, name: target.name, target: "created" in target ? listedTarget(target as CampaignTarget) : target };
 }
 
 /** The index of the page an entry belongs in: the last whose first target is not after it (else the first). */
@@ -95,7 +97,7 @@ function pageIndexOf(pages: readonly ViewPageRef[], entry: { key: string; name: 
 
 function pageData(campaignId: string, kind: TargetKind, page: number, entries: readonly Entry[]): TargetViewPageData {
   const order: string[] = [];
-  const targets: Targets = {};
+  const targets: Record<string, ListedTarget> = {};
   const search: Record<string, string> = {};
   for (const e of entries) {
     order.push(e.key);
@@ -116,7 +118,7 @@ function cut(entries: readonly Entry[], size = VIEW_PAGE_TARGETS): Entry[][] {
   return out;
 }
 
-function countBid(bids: Record<string, number>, target: CampaignTarget | undefined, by: number): void {
+function countBid(bids: Record<string, number>, target: ListedTarget | undefined, by: number): void {
   if (!target || target.bid === null) return;
   const band = bidCountKey(target.bid);
   const next = (bids[band] ?? 0) + by;
