@@ -16,6 +16,7 @@ import {
 } from "~/storage/port";
 import { applyPatch, decodeCursor, effectiveOrder, encodeCursor, pageSize, readPath, toStoredData } from "~/storage/document-helpers";
 import { MIGRATIONS } from "~/storage/sqlite/migrations";
+import { commitOnWorker, type WorkerWrite } from "~/storage/sqlite/commit-worker.server";
 
 interface Row {
   id: string;
@@ -89,7 +90,17 @@ export class SqliteDocumentStore implements DocumentStore {
   readonly kind = "sqlite" as const;
   private readonly db: Database.Database;
 
-  constructor(filename: string) {
+  /**
+   * A transaction writing this many bytes of JSON or more commits on a worker thread (ADR 43), so
+   * that the server's thread is not held while SQLite writes them. Not for an in-memory database.
+   */
+  private readonly workerCommitBytes: number;
+
+  constructor(
+    private readonly filename: string,
+    options: { workerCommitBytes?: number } = {},
+  ) {
+    this.workerCommitBytes = options.workerCommitBytes ?? 4 * 1024 * 1024;
     if (filename !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
     this.db = new Database(filename);
     this.db.pragma("journal_mode = WAL");
@@ -339,6 +350,8 @@ export class SqliteDocumentStore implements DocumentStore {
       // colliding again in lockstep (only one of them could win each round).
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 ** attempt)));
       const seen = new Map<string, number | null>();
+      /** The JSON of each document read (null: none), for a commit on a worker thread. */
+      const readData = new Map<string, string | null>();
       const writes: Write[] = [];
       const key = (c: string, id: string) => `${c}\u0000${id}`;
       const tx: TransactionContext = {
@@ -346,6 +359,7 @@ export class SqliteDocumentStore implements DocumentStore {
           if (writes.length) throw new Error("Transactions must read before they write");
           const row = this.readRow(collection, id);
           seen.set(key(collection, id), row?.version ?? null);
+          readData.set(key(collection, id), row?.data ?? null);
           return this.toDoc<T>(row);
         },
         // Serialised now, as Firestore's transactions do: a large change (a keyword import) can
@@ -357,8 +371,26 @@ export class SqliteDocumentStore implements DocumentStore {
         delete: (collection, id) => void writes.push({ kind: "delete", collection, id }),
       };
       const result = await fn(tx);
+      const now = new Date().toISOString();
+      const bytes = writes.reduce((sum, w) => sum + ("json" in w && w.json ? w.json.length : 0), 0);
+      const onWorker = this.filename !== ":memory:" && bytes >= this.workerCommitBytes ? this.workerWrites(writes, seen, readData, now) : null;
+      if (onWorker) {
+        const outcome = await commitOnWorker(
+          this.filename,
+          [...seen].map(([k, version]) => {
+            const [collection, id] = k.split("\u0000");
+            return [collection!, id!, version];
+          }),
+          onWorker,
+        );
+        if ("error" in outcome) {
+          if (outcome.error.code === "exists") throw new AlreadyExistsError(outcome.error.collection!, outcome.error.id!);
+          throw new Error(outcome.error.message);
+        }
+        if (outcome.result === "retry") continue;
+        return result;
+      }
       try {
-        const now = new Date().toISOString();
         this.db
           .transaction(() => {
             for (const [k, version] of seen) {
@@ -375,6 +407,46 @@ export class SqliteDocumentStore implements DocumentStore {
       }
     }
     throw new ConflictError("transaction", "retries exhausted");
+  }
+
+  /**
+   * A transaction's writes as the commit worker applies them: documents serialised, each update
+   * applied to the document as the transaction read it (the commit's version check makes that
+   * the stored one), tokens listed for indexed collections. null when an update bears on a
+   * document the transaction did not read (then the commit stays on this thread).
+   */
+  private workerWrites(writes: Write[], seen: Map<string, number | null>, readData: Map<string, string | null>, now: string): WorkerWrite[] | null {
+    const key = (c: string, id: string) => `${c}\u0000${id}`;
+    const current = new Map(readData);
+    const out: WorkerWrite[] = [];
+    for (const write of writes) {
+      const k = key(write.collection, write.id);
+      const indexed = Object.hasOwn(INDEXED_ARRAYS, write.collection) ? INDEXED_ARRAYS[write.collection]! : null;
+      let data: Record<string, unknown> | null = null;
+      let json: string | null = null;
+      if (write.kind === "update") {
+        if (!current.has(k)) return null;
+        const stored = current.get(k);
+        if (stored == null) throw new NotFoundError(write.collection, write.id);
+        const expect = write.options?.expectVersion;
+        if (expect !== undefined && expect !== seen.get(k)) throw new ConflictError(write.collection, write.id);
+        data = applyPatch(JSON.parse(stored), write.patch, now);
+        json = JSON.stringify(data);
+      } else if (write.kind !== "delete") {
+        data = toStoredData(write.data);
+        json = write.json ?? JSON.stringify(data);
+      }
+      current.set(k, json);
+      const tokens: [string, string][] | undefined = indexed ? [] : undefined;
+      if (indexed && data) {
+        for (const field of indexed) {
+          const values = data[field];
+          if (Array.isArray(values)) for (const value of values) if (typeof value === "string") tokens!.push([field, value]);
+        }
+      }
+      out.push({ kind: write.kind === "update" ? "set" : write.kind, collection: write.collection, id: write.id, json, tokens });
+    }
+    return out;
   }
 
   async clear(): Promise<void> {
