@@ -5,7 +5,7 @@
  */
 
 /** How long one step may run before it lets the event loop through. */
-export const STEP_MS = 25;
+export const STEP_MS = 10;
 
 /** Lets the event loop run what is waiting (I/O and timers first), then goes on. */
 export function yieldToEventLoop(): Promise<void> {

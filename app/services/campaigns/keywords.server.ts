@@ -193,8 +193,9 @@ export async function addKeywords(user: User, ctx: CampaignContext, input: AddKe
   const known = ctx.campaign.counts?.keywords ?? 0;
   const mayExceed = input.replace ? input.keywords.length > MAX_KEYWORDS : known + input.keywords.length > MAX_KEYWORDS;
   if (mayExceed) {
-    const existing = input.replace ? {} : await getStorage().targets.list(ctx.campaign.id, "keyword");
-    const after = input.replace ? input.keywords.length : Object.keys(existing).length + input.keywords.filter((k) => !existing[k.key]).length;
+    // Those of the keywords already stored (their chunks only, read in steps).
+    const existing = input.replace ? {} : await getStorage().targets.get(ctx.campaign.id, "keyword", input.keywords.map((k) => k.key));
+    const after = input.replace ? input.keywords.length : known + input.keywords.filter((k) => !Object.hasOwn(existing, k.key)).length;
     if (after > MAX_KEYWORDS) {
       return refusedAs(title, fail("invalid", withValues("campaignKeywords:errors.tooManyKeywords", { max: MAX_KEYWORDS }), { field: "keywords" }));
     }

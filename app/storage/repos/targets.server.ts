@@ -243,6 +243,17 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
   const T = COLLECTIONS.campaignTarget;
   const P = COLLECTIONS.cacheCampaignTarget;
 
+  /** Chunk documents read a few at a time, the event loop let through between (ADR 43). */
+  async function getManyInSteps<D>(ids: readonly string[]) {
+    const out: Awaited<ReturnType<typeof store.getMany<D>>> = [];
+    const clock = stepClock();
+    for (let i = 0; i < ids.length; i += 8) {
+      out.push(...(await store.getMany<D>(T, ids.slice(i, i + 8))));
+      if (clock.due()) await clock.pause();
+    }
+    return out;
+  }
+
   /**
    * The view of a kind whose targets were saved before views existed, built whole from its
    * chunks in a transaction of its own (a concurrent change or build makes it run again and find
@@ -276,10 +287,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const campaign = await store.get<StoredCampaignData>(C, campaignId);
       const n = campaign?.targetBuckets?.[kind] ?? 0;
       if (!n) return {};
-      const docs = await store.getMany<TargetChunkData>(
-        T,
-        Array.from({ length: n }, (_, b) => chunkId(campaignId, kind, b)),
-      );
+      const docs = await getManyInSteps<TargetChunkData>(Array.from({ length: n }, (_, b) => chunkId(campaignId, kind, b)));
       const out: Targets = {};
       for (const doc of docs) Object.assign(out, doc.targets);
       return out;
@@ -289,7 +297,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const campaign = await store.get<StoredCampaignData>(C, campaignId);
       const n = campaign?.targetBuckets?.[kind] ?? 0;
       if (!n || !keys.length) return {};
-      const docs = await store.getMany<TargetChunkData>(T, [...new Set(keys.map((k) => chunkId(campaignId, kind, bucketOf(k, n))))]);
+      const docs = await getManyInSteps<TargetChunkData>([...new Set(keys.map((k) => chunkId(campaignId, kind, bucketOf(k, n))))]);
       const out: Targets = {};
       for (const doc of docs) for (const key of keys) if (Object.hasOwn(doc.targets, key)) out[key] = doc.targets[key]!;
       return out;
