@@ -297,9 +297,21 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const campaign = await store.get<StoredCampaignData>(C, campaignId);
       const n = campaign?.targetBuckets?.[kind] ?? 0;
       if (!n || !keys.length) return {};
-      const docs = await getManyInSteps<TargetChunkData>([...new Set(keys.map((k) => chunkId(campaignId, kind, bucketOf(k, n))))]);
+      // The keys by chunk: each chunk read once and looked into for its own keys only.
+      const byChunk = new Map<string, string[]>();
+      for (const key of keys) {
+        const id = chunkId(campaignId, kind, bucketOf(key, n));
+        const list = byChunk.get(id);
+        if (list) list.push(key);
+        else byChunk.set(id, [key]);
+      }
+      const docs = await getManyInSteps<TargetChunkData>([...byChunk.keys()]);
       const out: Targets = {};
-      for (const doc of docs) for (const key of keys) if (Object.hasOwn(doc.targets, key)) out[key] = doc.targets[key]!;
+      const clock = stepClock();
+      for (const doc of docs) {
+        for (const key of byChunk.get(doc.id) ?? []) if (Object.hasOwn(doc.targets, key)) out[key] = doc.targets[key]!;
+        if (clock.due()) await clock.pause();
+      }
       return out;
     },
 
