@@ -421,11 +421,12 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const touched = new Set(Object.keys(after));
       for (const k in before) touched.add(k);
       const changedKeys: string[] = [];
+      let compared = 0;
       for (const k of touched) {
         const a = own(before, k);
         const b = own(after, k);
         if (a !== b && (!a || !b || !sameTarget(a, b))) changedKeys.push(k);
-        if ((changedKeys.length & 1023) === 0 && clock.due()) await clock.pause();
+        if ((++compared & 1023) === 0 && clock.due()) await clock.pause();
       }
       if (!changedKeys.length) continue;
       changedTotal += changedKeys.length;
@@ -451,12 +452,22 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       let respread = buckets !== n;
       if (n && n === buckets && !whole) {
         next = new Map([...chunks.keys()].map((b) => [b, {} as Targets]));
-        for (const [key, t] of Object.entries(after)) next.get(bucketOf(key, n))![key] = t;
+        let placed = 0;
+        for (const key in after) {
+          next.get(bucketOf(key, n))![key] = after[key]!;
+          if ((++placed & 1023) === 0 && clock.due()) await clock.pause();
+        }
       } else {
         next = await spread(after, buckets);
       }
-      const oversized = () => [...next.values()].some((t) => Object.keys(t).length > BUCKET_MAX_TARGETS || estimatedBytes(t) > MAX_BUCKET_BYTES);
-      if (oversized() || (!whole && n && bucketsFor(total) > n)) {
+      const oversized = async () => {
+        for (const t of next.values()) {
+          if (Object.keys(t).length > BUCKET_MAX_TARGETS || estimatedBytes(t) > MAX_BUCKET_BYTES) return true;
+          if (clock.due()) await clock.pause();
+        }
+        return false;
+      };
+      if ((await oversized()) || (!whole && n && bucketsFor(total) > n)) {
         // Every chunk is read (reads still come before the writes) and the kind spread again.
         if (!whole && n) {
           const rest = await readChunks(tx, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)));
@@ -467,7 +478,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
         respread = true;
         do {
           next = await spread(after, buckets);
-          if (!oversized()) break;
+          if (!(await oversized())) break;
           buckets *= 2;
         } while (buckets < 1 << 16);
       }
