@@ -5,8 +5,6 @@
 // CSV with quoted cells (95,000 keywords, replace) and 5,000 typed keywords, each with /login
 // meanwhile. Writes into the server's data: use a fresh data folder.
 // `BASE=http://localhost:PORT node bench/keywords-http.mjs` (not part of `npm run bench`).
-
-
 const BASE = process.env.BASE;
 if (!BASE) throw new Error("BASE=http://localhost:PORT of a running server");
 async function signIn(email) {
