@@ -350,8 +350,6 @@ export class SqliteDocumentStore implements DocumentStore {
       // colliding again in lockstep (only one of them could win each round).
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 ** attempt)));
       const seen = new Map<string, number | null>();
-      /** The JSON of each document read (null: none), for a commit on a worker thread. */
-      const readData = new Map<string, string | null>();
       const writes: Write[] = [];
       const key = (c: string, id: string) => `${c}\u0000${id}`;
       const tx: TransactionContext = {
@@ -359,7 +357,6 @@ export class SqliteDocumentStore implements DocumentStore {
           if (writes.length) throw new Error("Transactions must read before they write");
           const row = this.readRow(collection, id);
           seen.set(key(collection, id), row?.version ?? null);
-          readData.set(key(collection, id), row?.data ?? null);
           return this.toDoc<T>(row);
         },
         // Serialised now, as Firestore's transactions do: a large change (a keyword import) can
@@ -373,7 +370,8 @@ export class SqliteDocumentStore implements DocumentStore {
       const result = await fn(tx);
       const now = new Date().toISOString();
       const bytes = writes.reduce((sum, w) => sum + ("json" in w && w.json ? w.json.length : 0), 0);
-      const onWorker = this.filename !== ":memory:" && bytes >= this.workerCommitBytes ? this.workerWrites(writes, seen, readData, now) : null;
+      const onWorker = this.filename !== ":memory:" && bytes >= this.workerCommitBytes ? this.workerWrites(writes, seen, now) : null;
+      if (onWorker === "retry") continue;
       if (onWorker) {
         const outcome = await commitOnWorker(
           this.filename,
@@ -411,13 +409,13 @@ export class SqliteDocumentStore implements DocumentStore {
 
   /**
    * A transaction's writes as the commit worker applies them: documents serialised, each update
-   * applied to the document as the transaction read it (the commit's version check makes that
-   * the stored one), tokens listed for indexed collections. null when an update bears on a
-   * document the transaction did not read (then the commit stays on this thread).
+   * applied to the document as stored now (its version added to those the worker checks, so the
+   * commit fails if it moves meanwhile), tokens listed for indexed collections. "retry": a
+   * document read by the transaction has already moved.
    */
-  private workerWrites(writes: Write[], seen: Map<string, number | null>, readData: Map<string, string | null>, now: string): WorkerWrite[] | null {
+  private workerWrites(writes: Write[], seen: Map<string, number | null>, now: string): WorkerWrite[] | "retry" {
     const key = (c: string, id: string) => `${c}\u0000${id}`;
-    const current = new Map(readData);
+    const current = new Map<string, string | null>();
     const out: WorkerWrite[] = [];
     for (const write of writes) {
       const k = key(write.collection, write.id);
@@ -425,11 +423,18 @@ export class SqliteDocumentStore implements DocumentStore {
       let data: Record<string, unknown> | null = null;
       let json: string | null = null;
       if (write.kind === "update") {
-        if (!current.has(k)) return null;
-        const stored = current.get(k);
+        let stored = current.get(k);
+        let version: number | null | undefined = seen.get(k);
+        if (!current.has(k)) {
+          const row = this.readRow(write.collection, write.id);
+          if (seen.has(k) && (row?.version ?? null) !== seen.get(k)) return "retry";
+          if (!seen.has(k)) seen.set(k, row?.version ?? null);
+          stored = row?.data ?? null;
+          version = row?.version ?? null;
+        }
         if (stored == null) throw new NotFoundError(write.collection, write.id);
         const expect = write.options?.expectVersion;
-        if (expect !== undefined && expect !== seen.get(k)) throw new ConflictError(write.collection, write.id);
+        if (expect !== undefined && expect !== version) throw new ConflictError(write.collection, write.id);
         data = applyPatch(JSON.parse(stored), write.patch, now);
         json = JSON.stringify(data);
       } else if (write.kind !== "delete") {
