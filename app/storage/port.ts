@@ -38,7 +38,7 @@ import type { CampaignType } from "~/domain/retailer-settings";
 import type { Party } from "~/domain/availability";
 import type { CampaignView, CampaignViewData, Product, ProductInput } from "~/domain/catalog";
 import type { PublishedCampaign } from "~/domain/campaigns/publication";
-import type { CampaignTarget, TargetKind, Targets } from "~/domain/campaigns/targets";
+import type { CampaignTarget, ListedTarget, TargetKind, Targets } from "~/domain/campaigns/targets";
 import { CAMPAIGN_SORTS, type CampaignSort } from "~/domain/campaigns/list";
 import type { EventRefusal, WalletCost } from "~/domain/metrics/events";
 import type { Micros } from "~/domain/metrics/metrics";
@@ -1029,9 +1029,28 @@ export interface TargetChange {
   kinds: TargetKindChange[];
 }
 
+/** One page of a kind's targets in the lists' order (compareTargets), and what the section counts (ADR 43). */
+export interface TargetPage {
+  /** The targets of the page, in order (without their dates). */
+  items: { key: string; target: ListedTarget }[];
+  /** Targets of the kind the query finds (every target without one). */
+  total: number;
+  /** Every target of the kind with its own bid, counted by bid band (bidCountKey). */
+  bidCounts: Record<string, number>;
+}
+
 export interface TargetsRepo {
   /** Every target of a kind, by key. */
   list(campaignId: string, kind: TargetKind): Promise<Targets>;
+  /** The targets of a kind with these keys (those stored), reading only the chunks that hold them. */
+  get(campaignId: string, kind: TargetKind, keys: readonly string[]): Promise<Targets>;
+  /**
+   * A page of a kind's targets in the lists' order, from the kind's sorted view (ADR 43): without
+   * a query, the one or two view pages holding it are read; with one (folded with keywordKey,
+   * matched by matchesQuery), the view is scanned a few pages at a time, the event loop let
+   * through between them. A view missing (targets saved before it existed) is built first.
+   */
+  page(campaignId: string, kind: TargetKind, spec: { query?: string; offset: number; limit: number }): Promise<TargetPage>;
   /** What the ad server reads of a kind (switched-on targets), by key; empty while unpublished. */
   getPublished(campaignId: string, kind: TargetKind): Promise<Record<string, { bid: number | null; offers: string[] | null; placement: string }>>;
   /**

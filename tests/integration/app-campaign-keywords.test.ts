@@ -8,7 +8,7 @@
  * viewer's 403, another team's campaign 404) under the spec's failure titles.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { makeProductInput, makeTeamData } from "../factories";
 import { BASE_URL, call, getRequest, postRequest, signIn, startApp, type TestApp, createDraftThroughForm } from "./app-helpers";
 
@@ -232,6 +232,84 @@ describe("keywords", () => {
     const outcome = await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords });
     expect(outcome.status).toBe(302);
     expect((await loadKeywords("supplier.admin", id)).data.summary).toMatchObject({ tooManyKeywords: true, keywordThreshold: 1000 });
+  });
+});
+
+describe("a campaign with 100,000 keywords (ADR 43)", () => {
+  it("imports them while other work runs, then serves a page (and a search) from the sorted view, not from every chunk", { timeout: 180_000 }, async () => {
+    const id = await newCampaign();
+    const names = Array.from({ length: 99_999 }, (_, i) => `kw ${i}`);
+    const csv = ["keyword", "Running Shoes", ...names].join("\n");
+    // The event loop's turns during the import: it lets other requests through between steps.
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const imported = await importCsv("supplier.admin", id, csv, { column: "keyword", mode: "add", bid: "0.50", applyMin: "yes" });
+    spinning = false;
+    expect(imported.status, JSON.stringify(imported.data)).toBe(200);
+    expect(imported.data.report).toMatchObject({ added: 100_000, rows: 100_000, bad: 0 });
+    expect(turns).toBeGreaterThan(20);
+    // The limit: one keyword more is refused; keywords already there may be typed again.
+    const over = await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "one keyword too many\nkw 5", bid: "0.50" });
+    expect(over.status).toBe(400);
+    expect(message(over.data.result.error.keywords[0])).toBe("A campaign may have at most 100000 keywords.");
+    expect((await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "kw 5\nKW 6", bid: "0.50" })).status).toBe(302);
+    // Three bids under their floor: two under the minimum (0.15 €), one under its own floor (1.20 €).
+    const c = await fresh(id);
+    await storage().targets.change(
+      id,
+      { kinds: [{ kind: "keyword", upsert: { "kw 7": { ...(await targets(id))["kw 7"]!, bid: 10 }, "kw 8": { ...(await targets(id))["kw 8"]!, bid: 10 }, "running shoes": { ...(await targets(id))["running shoes"]!, bid: 100 } } }] },
+      { by: "system" },
+      { expectVersion: c.version },
+    );
+
+    const { SqliteDocumentStore } = await import("~/storage/sqlite/document-store.server");
+    const { compareTargets } = await import("~/domain/campaigns/targets");
+    const all = await targets(id);
+    const sorted = Object.keys(all).sort((a, b) => compareTargets({ key: a, name: all[a]!.name }, { key: b, name: all[b]!.name }));
+    // The keywords with a floor of their own (one here, two after the 'Apply min bid' test): their chunks are read.
+    const ownFloors = ((await storage().config.get()) as never as { floorPrices: { keywords: unknown[] } }).floorPrices.keywords.length;
+    const getSpy = vi.spyOn(SqliteDocumentStore.prototype, "get");
+    const getManySpy = vi.spyOn(SqliteDocumentStore.prototype, "getMany");
+    const targetReads = () => [
+      ...getSpy.mock.calls.filter(([col]) => col === "campaign_target").map(([, docId]) => docId),
+      ...getManySpy.mock.calls.filter(([col]) => col === "campaign_target").flatMap(([, ids]) => ids),
+    ];
+    try {
+      const page = await loadKeywords("supplier.viewer", id);
+      expect(page.status).toBe(200);
+      const section = page.data.section;
+      expect(section).toMatchObject({ total: 100_000, shown: 100, page: 1, pages: 1000, belowFloor: 3 });
+      expect(section.rows.map((r: { key: string }) => r.key)).toEqual(sorted.slice(0, 100));
+      // Read: the view's header and the one view page holding the first 100, and the chunks of
+      // the keywords with a floor of their own; none of the other chunks (128 in all).
+      const reads = targetReads();
+      expect(reads.filter((r) => r.includes("_view"))).toHaveLength(2);
+      expect(reads.filter((r) => !r.includes("_view")).length).toBeLessThanOrEqual(ownFloors);
+
+      getSpy.mockClear();
+      getManySpy.mockClear();
+      const last = await loadKeywords("supplier.viewer", id, "?page=5000");
+      expect(last.data.section).toMatchObject({ page: 1000, shown: 100, belowFloor: 3 });
+      expect(last.data.section.rows.map((r: { key: string }) => r.key)).toEqual(sorted.slice(99_900));
+      expect(targetReads().filter((r) => !r.includes("_view")).length).toBeLessThanOrEqual(ownFloors);
+
+      // A search reads the view (a few pages at a time), never the chunks.
+      getSpy.mockClear();
+      getManySpy.mockClear();
+      const found = await loadKeywords("supplier.viewer", id, "?q=KW%209999");
+      const matching = sorted.filter((k) => k.includes("kw 9999"));
+      expect(found.data.section).toMatchObject({ total: matching.length, shown: matching.length, belowFloor: 3 });
+      expect(found.data.section.rows.map((r: { key: string }) => r.key)).toEqual(matching);
+      expect(targetReads().filter((r) => !r.includes("_view")).length).toBeLessThanOrEqual(ownFloors);
+    } finally {
+      getSpy.mockRestore();
+      getManySpy.mockRestore();
+    }
   });
 });
 

@@ -19,6 +19,10 @@ const contractFile = path.join(dir, "contract.db");
 runStorageContract("sqlite", async () => new SqliteDocumentStore(contractFile));
 runCampaignsContract("sqlite", async () => new SqliteDocumentStore(contractFile));
 runTargetsContract("sqlite", async () => new SqliteDocumentStore(contractFile));
+// The targets contract again with every transaction committed on a worker thread (what a
+// transaction of 4 MB or more does: ADR 43).
+const workerFile = path.join(dir, "worker.db");
+runTargetsContract("sqlite, commits on a worker thread", async () => new SqliteDocumentStore(workerFile, { workerCommitBytes: 0 }));
 
 describe("sqlite migrations", () => {
   it("records every migration in schema_migrations once, and re-running migrate() is a no-op", async () => {

@@ -6,10 +6,11 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { publishedTargets } from "~/domain/campaigns/publication";
-import { newTarget, pruneRemovedProducts, type Targets } from "~/domain/campaigns/targets";
+import { bidCountKey, compareTargets, listedTarget, newTarget, pruneRemovedProducts, type Targets } from "~/domain/campaigns/targets";
 import { COLLECTIONS, ConflictError, NotFoundError, type Campaign, type DocumentStore, type Storage } from "~/storage/port";
 import { createStorage } from "~/storage/repos/index.server";
 import { BUCKET_TARGETS, chunkId } from "~/storage/repos/targets.server";
+import { VIEW_PAGE_MAX, VIEW_PAGE_TARGETS } from "~/storage/repos/target-view.server";
 import { makeCampaignData, makePublishedCampaign } from "../factories";
 
 const EDITOR = { by: "editor@brand.example" };
@@ -170,6 +171,109 @@ export function runTargetsContract(name: string, makeStore: () => Promise<Docume
       expect(Object.keys(await storage.targets.getPublished(c.id, "keyword")).sort()).toEqual(["all", "shoes"]);
     });
 
+    // The sorted view (ADR 43): what a page of the section reads.
+    const sortedKeys = (all: Targets) => Object.keys(all).sort((a, b) => compareTargets({ key: a, name: all[a]!.name }, { key: b, name: all[b]!.name }));
+    const bidCountsOf = (all: Targets) => {
+      const out: Record<string, number> = {};
+      for (const t of Object.values(all)) if (t.bid !== null) out[bidCountKey(t.bid)] = (out[bidCountKey(t.bid)] ?? 0) + 1;
+      return out;
+    };
+    /** Every page of the view, read as the section reads them, against the chunks sorted here. */
+    const expectViewAsChunks = async (campaignId: string, kind: "keyword" | "category" = "keyword", size = 97) => {
+      const all = await storage.targets.list(campaignId, kind);
+      const want = sortedKeys(all);
+      const got: string[] = [];
+      for (let offset = 0; offset < want.length + size; offset += size) {
+        const page = await storage.targets.page(campaignId, kind, { offset, limit: size });
+        expect(page.total).toBe(want.length);
+        expect(page.bidCounts).toEqual(bidCountsOf(all));
+        for (const item of page.items) {
+          expect(item.target).toEqual(listedTarget(all[item.key]!));
+          got.push(item.key);
+        }
+      }
+      expect(got).toEqual(want);
+    };
+
+    it("serves a page of the targets in name order from the sorted view, kept up to date by every change (additions, bids, removals, a new list)", async () => {
+      const c = await newCampaign();
+      // Names whose order is the locale's, not the keys' (case, accents, numbers).
+      const names = Array.from({ length: VIEW_PAGE_MAX + 300 }, (_, i) => `${["Zèbre", "apple", "École", "eclair", "Banana"][i % 5]} ${i}`);
+      const upsert = Object.fromEntries(names.map((n, i) => [`key ${i}`, newTarget({ name: n, bid: i % 3 ? 40 + (i % 4) : null }, NOW)]));
+      await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert }] }, EDITOR);
+      await expectViewAsChunks(c.id);
+      const first = await storage.targets.page(c.id, "keyword", { offset: 0, limit: 3 });
+      // The locale's order: "apple" before "Banana" (by code point, capitals would come first), "École" beside "eclair".
+      expect(first.items.map((i) => i.target.name)).toEqual(["apple 1", "apple 1001", "apple 1006"]);
+      const names2 = (await storage.targets.page(c.id, "keyword", { offset: 0, limit: 5000 })).items.map((i) => i.target.name.split(" ")[0]);
+      expect([...new Set(names2)]).toEqual(["apple", "Banana", "eclair", "École", "Zèbre"]);
+      // Added in the middle of a full page (it is cut in two), a bid changed, some removed.
+      const more = Object.fromEntries(Array.from({ length: VIEW_PAGE_MAX }, (_, i) => [`more ${i}`, newTarget({ name: `apple ${i}b`, bid: 90 }, NOW)]));
+      await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: more }] }, EDITOR);
+      await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: { "key 3": newTarget({ name: "Banana 3", bid: 7 }, NOW) }, remove: ["key 0", "key 4", "more 5"] }] }, EDITOR);
+      await expectViewAsChunks(c.id);
+      // Most removed one by one in big steps: the view is cut again, not left in tiny pages.
+      for (let step = 0; step < 3; step++) {
+        const keys = Object.keys(await storage.targets.list(c.id, "keyword")).filter((_, i) => i % 4 !== 0);
+        await storage.targets.change(c.id, { kinds: [{ kind: "keyword", remove: keys.slice(0, Math.ceil(keys.length * 0.7)) }] }, EDITOR);
+        await expectViewAsChunks(c.id);
+      }
+      const header = await store.get<{ pages: unknown[]; count: number }>(COLLECTIONS.campaignTarget, `${c.id}_keyword_view`);
+      expect(header!.pages.length).toBeLessThanOrEqual(2 * Math.ceil(header!.count / VIEW_PAGE_TARGETS) + 4);
+      // A new list, then none: the view follows.
+      await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(["b", "a", "C"]), replace: true }] }, EDITOR);
+      expect((await storage.targets.page(c.id, "keyword", { offset: 0, limit: 10 })).items.map((i) => i.key)).toEqual(["a", "b", "C"]);
+      await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: {}, replace: true }] }, EDITOR);
+      expect(await storage.targets.page(c.id, "keyword", { offset: 0, limit: 10 })).toEqual({ items: [], total: 0, bidCounts: {} });
+      expect(await store.get(COLLECTIONS.campaignTarget, `${c.id}_keyword_view`)).toBeNull();
+    });
+
+    it("finds targets by the words typed in their key or (categories) their name, a page of the matches at a time", async () => {
+      const c = await newCampaign();
+      const upsert = Object.fromEntries(Array.from({ length: 1_200 }, (_, i) => [`shoe ${i}`, newTarget({ name: `Shoe ${i}`, bid: 50 }, NOW)]));
+      await storage.targets.change(
+        c.id,
+        { kinds: [{ kind: "keyword", upsert: { ...upsert, boots: newTarget({ name: "Boots", bid: 50 }, NOW) } }, { kind: "category", upsert: { "c-1": newTarget({ name: "Grocery > Café" }, NOW), "c-2": newTarget({ name: "Home" }, NOW) } }] },
+        EDITOR,
+      );
+      const all = await storage.targets.list(c.id, "keyword");
+      const matching = sortedKeys(all).filter((k) => k.includes("1"));
+      const page2 = await storage.targets.page(c.id, "keyword", { query: "1", offset: 100, limit: 100 });
+      expect(page2.total).toBe(matching.length);
+      expect(page2.items.map((i) => i.key)).toEqual(matching.slice(100, 200));
+      expect(page2.bidCounts).toEqual({ "50": 1_201 });
+      expect((await storage.targets.page(c.id, "keyword", { query: "zzz", offset: 0, limit: 100 })).total).toBe(0);
+      // A category is found by its name folded as keys are (accents, case).
+      const found = await storage.targets.page(c.id, "category", { query: "cafe", offset: 0, limit: 100 });
+      expect(found.items.map((i) => i.key)).toEqual(["c-1"]);
+      await expectViewAsChunks(c.id, "category");
+    });
+
+    it("builds the view of targets saved before views existed, on the first page read or the next change", async () => {
+      const c = await newCampaign();
+      await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(Array.from({ length: 1_100 }, (_, i) => `k${i}`)) }] }, EDITOR);
+      const dropViews = async () => {
+        const docs = (await store.query<{ campaign: string; view?: string }>(COLLECTIONS.campaignTarget, { limit: 500 })).items.filter((d) => d.campaign === c.id && d.view);
+        for (const d of docs) await store.delete(COLLECTIONS.campaignTarget, d.id);
+      };
+      await dropViews();
+      await expectViewAsChunks(c.id);
+      await dropViews();
+      // A change of one keyword reads the other chunks to build the whole view.
+      await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(["k5"], { bid: 12 }) }] }, EDITOR);
+      expect(await store.get(COLLECTIONS.campaignTarget, `${c.id}_keyword_view`)).not.toBeNull();
+      await expectViewAsChunks(c.id);
+    });
+
+    it("reads targets by key from their chunks only", async () => {
+      const c = await newCampaign();
+      await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(Array.from({ length: 2 * BUCKET_TARGETS + 10 }, (_, i) => `k${i}`)) }] }, EDITOR);
+      const got = await storage.targets.get(c.id, "keyword", ["k1", "k2000", "nope", "constructor"]);
+      expect(Object.keys(got).sort()).toEqual(["k1", "k2000"]);
+      expect(got.k1).toEqual((await storage.targets.list(c.id, "keyword")).k1);
+      expect(await storage.targets.get(c.id, "category", ["k1"])).toEqual({});
+    });
+
     it("copies every kind's targets into a duplicate with the counts and chunk counts, in its create; the source keeps its own", async () => {
       const c = await newCampaign();
       const many = Array.from({ length: BUCKET_TARGETS + 200 }, (_, i) => `keyword ${i}`);
@@ -193,6 +297,9 @@ export function runTargetsContract(name: string, makeStore: () => Promise<Docume
       expect((await storage.campaigns.getOne(copy.id))!.counts).toEqual(copy.counts);
       for (const kind of ["keyword", "category", "productCategory"] as const) {
         expect(await storage.targets.list(copy.id, kind)).toEqual(await storage.targets.list(c.id, kind));
+        // Its sorted view too, copied with it.
+        expect(await store.get(COLLECTIONS.campaignTarget, `${copy.id}_${kind}_view`)).not.toBeNull();
+        expect(await storage.targets.page(copy.id, kind, { offset: 0, limit: 5000 })).toEqual(await storage.targets.page(c.id, kind, { offset: 0, limit: 5000 }));
       }
       expect((await storage.targets.list(copy.id, "keyword")).off).toMatchObject({ on: false, bid: 70, offers: ["P1"] });
       // A draft: nothing of it is published.
@@ -204,11 +311,14 @@ export function runTargetsContract(name: string, makeStore: () => Promise<Docume
       await expect(storage.campaigns.create({ ...data, name: "Gone" }, EDITOR, undefined, { targetsOf: "no-such-campaign" })).rejects.toBeInstanceOf(NotFoundError);
     });
 
-    it("deletes a campaign's chunks (its own and the published ones) with it; the sweep removes chunks whose campaign is gone, and only those", async () => {
-      const chunksOf = async (id: string, collection: string) => {
-        const page = await store.query<{ campaign: string }>(collection, { limit: 500 });
-        return page.items.filter((doc) => doc.campaign === id).length;
+    it("deletes a campaign's chunks (its own and the published ones) and its sorted views with it; the sweep removes those whose campaign is gone, and only those", async () => {
+      // The chunks of ADR 27, apart from the sorted views of ADR 43 kept in the same collection.
+      const docsOf = async (id: string, collection: string, views: boolean) => {
+        const page = await store.query<{ campaign: string; view?: string }>(collection, { limit: 500 });
+        return page.items.filter((doc) => doc.campaign === id && !!doc.view === views).length;
       };
+      const chunksOf = (id: string, collection: string) => docsOf(id, collection, false);
+      const viewsOf = (id: string) => docsOf(id, COLLECTIONS.campaignTarget, true);
       const kept = await newCampaign();
       await storage.targets.change(kept.id, { kinds: [{ kind: "keyword", upsert: keywords(["kept"]) }] }, EDITOR, { publish });
       const deleted = await newCampaign();
@@ -220,14 +330,19 @@ export function runTargetsContract(name: string, makeStore: () => Promise<Docume
       );
       expect(await chunksOf(deleted.id, COLLECTIONS.campaignTarget)).toBe(3);
       expect(await chunksOf(deleted.id, COLLECTIONS.cacheCampaignTarget)).toBe(3);
+      // Keywords: a header and ceil(1,010 / 500) pages; the category: a header and one page.
+      expect(await viewsOf(deleted.id)).toBe(1 + Math.ceil((BUCKET_TARGETS + 10) / VIEW_PAGE_TARGETS) + 2);
       await storage.campaigns.delete(deleted.id, EDITOR, NOW);
       expect(await chunksOf(deleted.id, COLLECTIONS.campaignTarget)).toBe(0);
+      expect(await viewsOf(deleted.id)).toBe(0);
       expect(await chunksOf(deleted.id, COLLECTIONS.cacheCampaignTarget)).toBe(0);
       expect((await storage.campaigns.getDeleted(deleted.id))?.counts?.keywords).toBe(BUCKET_TARGETS + 10);
 
       // A campaign gone without its chunks (deleted before deletions removed them): the sweep's work.
       const orphan = await newCampaign();
       await storage.targets.change(orphan.id, { kinds: [{ kind: "keyword", upsert: keywords(Array.from({ length: BUCKET_TARGETS + 10 }, (_, i) => `o${i}`)) }] }, EDITOR, { publish });
+      const orphanDocs = (await chunksOf(orphan.id, COLLECTIONS.campaignTarget)) + (await viewsOf(orphan.id));
+      const allDocs = (await store.query(COLLECTIONS.campaignTarget, { limit: 500 })).items.length;
       await store.delete(COLLECTIONS.campaign, orphan.id);
       let after: string | null = null;
       let removed = 0;
@@ -237,10 +352,11 @@ export function runTargetsContract(name: string, makeStore: () => Promise<Docume
         removed += page.removed;
         after = page.next;
         pages++;
-      } while (after && pages < 20);
-      expect(removed).toBe(2);
-      expect(pages).toBe(3);
+      } while (after && pages < 40);
+      expect(removed).toBe(orphanDocs);
+      expect(pages).toBe(allDocs);
       expect(await chunksOf(orphan.id, COLLECTIONS.campaignTarget)).toBe(0);
+      expect(await viewsOf(orphan.id)).toBe(0);
       expect(await chunksOf(orphan.id, COLLECTIONS.cacheCampaignTarget)).toBe(0);
       expect(Object.keys(await storage.targets.list(kept.id, "keyword"))).toEqual(["kept"]);
       expect(Object.keys(await storage.targets.getPublished(kept.id, "keyword"))).toEqual(["kept"]);

@@ -20,6 +20,7 @@
 import { applyMinBid, checkBid, type BidCheck } from "~/domain/campaigns/bidding";
 import { keywordKey, MAX_KEYWORD_LENGTH } from "~/domain/categories";
 import type { Cents } from "~/domain/money";
+import { collator } from "~/domain/intl";
 
 export const TARGET_KINDS = ["keyword", "category", "productCategory"] as const;
 export type TargetKind = (typeof TARGET_KINDS)[number];
@@ -52,6 +53,13 @@ export interface CampaignTarget {
   updated: string;
 }
 export type Targets = Record<string, CampaignTarget>;
+/** A target as a list shows it (ADR 43: the sorted view keeps no dates). */
+export type ListedTarget = Omit<CampaignTarget, "created" | "updated">;
+
+export function listedTarget(target: CampaignTarget): ListedTarget {
+  const { created: _created, updated: _updated, ...listed } = target;
+  return listed;
+}
 
 /** The counts kept on the campaign (spec section 3: keywords, categories, hubs, product categories). */
 export interface TargetCounts {
@@ -102,6 +110,60 @@ export function newTarget(input: { name: string; url?: string | null; bid?: Cent
 }
 
 // ---------------------------------------------------------------------------------------------
+// The order and search of the lists (ADR 43)
+
+/**
+ * The locale whose collation orders the lists: en-GB and fr (the console's languages) both use
+ * the root collation of CLDR, so one stored order serves both.
+ */
+export const TARGET_SORT_LOCALE = "en";
+
+/** The lists' order: by name as the locale sorts text, then by key (two targets never tie). */
+export function compareTargets(a: { key: string; name: string }, b: { key: string; name: string }): number {
+  return collator(TARGET_SORT_LOCALE).compare(a.name, b.name) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
+/**
+ * The text a list's search looks into besides the key, folded as keys are (keywordKey of the
+ * name); null when it is the key itself (a keyword's name folds to its key).
+ */
+export function targetSearchText(key: string, target: Pick<CampaignTarget, "name">): string | null {
+  const folded = keywordKey(target.name);
+  return folded === key ? null : folded;
+}
+
+/** Whether a target is found by the words typed (`query` folded with keywordKey; empty: every target). */
+export function matchesQuery(query: string, key: string, searchText: string | null): boolean {
+  return !query || key.includes(query) || (searchText !== null && searchText.includes(query));
+}
+
+/** Bids of this many cents or more are counted together (the counts of ADR 43 stay small). */
+export const BID_COUNT_CAP = 10_000;
+
+/** The band of a bid in the counts kept by bid. */
+export function bidCountKey(bid: Cents): string {
+  return String(Math.min(bid, BID_COUNT_CAP));
+}
+
+/**
+ * How many targets' own bids sit under their floor (what 'Apply min bid' would raise), from the
+ * counts of bids and the targets that have a floor of their own (with those floors): every other
+ * target's floor is the minimum bid. null when the counts cannot tell (a minimum past the cap).
+ */
+export function belowFloorFromCounts(bidCounts: Readonly<Record<string, number>>, limits: TargetLimits, ownFloors: ReadonlyMap<string, Cents>, withOwnFloor: Targets): number | null {
+  if (limits.minCents > BID_COUNT_CAP) return null;
+  let below = 0;
+  for (const [band, count] of Object.entries(bidCounts)) if (Number(band) < limits.minCents) below += count;
+  for (const [key, t] of Object.entries(withOwnFloor)) {
+    if (t.bid === null) continue;
+    const asCounted = t.bid < limits.minCents;
+    const really = applyTargetMinBid(t.bid, limits, ownFloors.get(key) ?? null) !== t.bid;
+    below += Number(really) - Number(asCounted);
+  }
+  return below;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Keywords typed or imported
 
 export interface ParsedKeyword {
@@ -126,26 +188,35 @@ const SHOWN_BAD_LINES = 20;
  */
 const RESERVED_KEY = /^__.*__$/;
 
-/** Keywords from values with their line numbers: blank or too long ones are bad, repeated ones counted once. */
-export function parseKeywordLinesFrom(values: Iterable<{ value: string | null | undefined; line: number }>): KeywordParse {
+/** Keywords gathered value by value (a CSV read in steps): blank or too long ones are bad, repeated ones counted once. */
+export function keywordCollector(): { add: (value: string | null | undefined, line: number) => void; result: () => KeywordParse } {
   const seen = new Set<string>();
   const out: KeywordParse = { keywords: [], bad: 0, badLines: [], duplicates: 0 };
-  for (const { value, line } of values) {
-    const name = (value ?? "").replace(/\s+/g, " ").trim();
-    const key = name.length <= MAX_KEYWORD_LENGTH ? keywordKey(name) : "";
-    if (!key || RESERVED_KEY.test(key)) {
-      out.bad++;
-      if (out.badLines.length < SHOWN_BAD_LINES) out.badLines.push(line);
-      continue;
-    }
-    if (seen.has(key)) {
-      out.duplicates++;
-      continue;
-    }
-    seen.add(key);
-    out.keywords.push({ key, name });
-  }
-  return out;
+  return {
+    add(value, line) {
+      const name = (value ?? "").replace(/\s+/g, " ").trim();
+      const key = name.length <= MAX_KEYWORD_LENGTH ? keywordKey(name) : "";
+      if (!key || RESERVED_KEY.test(key)) {
+        out.bad++;
+        if (out.badLines.length < SHOWN_BAD_LINES) out.badLines.push(line);
+        return;
+      }
+      if (seen.has(key)) {
+        out.duplicates++;
+        return;
+      }
+      seen.add(key);
+      out.keywords.push({ key, name });
+    },
+    result: () => out,
+  };
+}
+
+/** Keywords from values with their line numbers: blank or too long ones are bad, repeated ones counted once. */
+export function parseKeywordLinesFrom(values: Iterable<{ value: string | null | undefined; line: number }>): KeywordParse {
+  const collect = keywordCollector();
+  for (const { value, line } of values) collect.add(value, line);
+  return collect.result();
 }
 
 /** Keywords typed one per line (spec section 9: keywords separated by line breaks); blank lines are skipped. */

@@ -21,6 +21,7 @@ import { fail, failureMessage, notFound, ok, type Failure, type Result } from "~
 import type { FloorPrices, RetailerSettings } from "~/domain/retailer-settings";
 import {
   applyTargetMinBid,
+  belowFloorFromCounts,
   checkTargetBid,
   exceedsKeywordWarning,
   KEYWORD_WARNING_THRESHOLD,
@@ -31,6 +32,7 @@ import {
   pruneRemovedProducts,
   targetPlacement,
   type CampaignTarget,
+  type ListedTarget,
   type ParsedKeyword,
   type TargetKind,
   type Targets,
@@ -39,15 +41,15 @@ import { orderedOffers } from "~/domain/campaigns/products";
 import type { Campaign, CampaignData } from "~/domain/campaigns/campaign";
 import { hasOperatorRights } from "~/domain/permissions";
 import type { User } from "~/domain/types";
-import { ConflictError, NotFoundError, type Patch, type TargetChange } from "~/storage/port";
+import { ConflictError, NotFoundError, type Patch, type TargetChange, type TargetPage } from "~/storage/port";
 import { editRefusal, publisherFor, type CampaignContext } from "~/services/campaigns/campaigns.server";
 import { fetchMetrics } from "~/services/metrics.server";
 import { fetchSearch } from "~/services/search.server";
 import { getEnv } from "~/services/env.server";
 import { getFloorPrices, getRetailerSettings } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
+import { stepClock } from "~/utils/cooperative";
 import { retailerSettings as walletRetailerSettings } from "~/services/wallets.server";
-import { collator } from "~/domain/intl";
 
 /** The failure titles of spec section 8 (i18n keys of the campaignKeywords namespace). */
 export const TARGET_FAILURE = {
@@ -96,6 +98,14 @@ function floorOf(kind: TargetKind, key: string, ctx: BidContext): Cents | null {
   return floorPriceOf(kind === "keyword" ? { kind: "keyword", key } : { kind: "category", id: key }, ctx.floors, ctx.settings);
 }
 
+/** floorOf for keywords, from a map of the retailer's keyword floors built once. */
+function keywordFloors(ctx: BidContext): (key: string) => Cents | null {
+  if (!ctx.settings.floorPrices) return () => null;
+  const own = new Map<string, Cents>();
+  for (const f of ctx.floors.keywords) if (!own.has(f.keyword)) own.set(f.keyword, f.cents);
+  return (key) => own.get(key) ?? targetBidLimits(ctx.settings).minCents;
+}
+
 /** A bid refused on its field: 'Minimum allowed bid: {0}' (the floor or the minimum) / 'Maximum allowed bid: {0}'. */
 function bidRefusal(bid: Cents, floor: Cents | null, ctx: BidContext, locale: string): string | null {
   const check = checkTargetBid(bid, ctx.limits, floor);
@@ -130,7 +140,7 @@ async function save(
     // A row's change: a target gone (or its campaign) is said first, as when it was read before the change.
     if (unknownTarget && (error instanceof ConflictError || error instanceof NotFoundError)) {
       const key = change.kinds[0] && Object.keys(change.kinds[0].upsert ?? {})[0];
-      if (key !== undefined && !(await getStorage().targets.list(ctx.campaign.id, change.kinds[0]!.kind))[key]) return unknownTarget();
+      if (key !== undefined && !(await getStorage().targets.get(ctx.campaign.id, change.kinds[0]!.kind, [key]))[key]) return unknownTarget();
     }
     if (error instanceof ConflictError) return refusedAs(title, fail("conflict", "errors.conflict"));
     if (error instanceof NotFoundError) return refusedAs(title, notFound());
@@ -183,8 +193,9 @@ export async function addKeywords(user: User, ctx: CampaignContext, input: AddKe
   const known = ctx.campaign.counts?.keywords ?? 0;
   const mayExceed = input.replace ? input.keywords.length > MAX_KEYWORDS : known + input.keywords.length > MAX_KEYWORDS;
   if (mayExceed) {
-    const existing = input.replace ? {} : await getStorage().targets.list(ctx.campaign.id, "keyword");
-    const after = input.replace ? input.keywords.length : Object.keys(existing).length + input.keywords.filter((k) => !existing[k.key]).length;
+    // Those of the keywords already stored (their chunks only, read in steps).
+    const existing = input.replace ? {} : await getStorage().targets.get(ctx.campaign.id, "keyword", input.keywords.map((k) => k.key));
+    const after = input.replace ? input.keywords.length : known + input.keywords.filter((k) => !Object.hasOwn(existing, k.key)).length;
     if (after > MAX_KEYWORDS) {
       return refusedAs(title, fail("invalid", withValues("campaignKeywords:errors.tooManyKeywords", { max: MAX_KEYWORDS }), { field: "keywords" }));
     }
@@ -194,8 +205,13 @@ export async function addKeywords(user: User, ctx: CampaignContext, input: AddKe
   const iso = now.toISOString();
   const upsert: Targets = {};
   let highestFloor: Cents | null = null;
+  // Each keyword's floor from a map (a list of 100,000 keywords against up to 500 floors), and
+  // the event loop let through every few milliseconds (ADR 43).
+  const floorOfKeyword = keywordFloors(bids);
+  const clock = stepClock();
   for (const k of input.keywords) {
-    const floor = floorOf("keyword", k.key, bids);
+    if (clock.due()) await clock.pause();
+    const floor = floorOfKeyword(k.key);
     let bid = input.bid;
     if (bid !== null) {
       if (input.applyMin) bid = applyTargetMinBid(bid, bids.limits, floor);
@@ -255,7 +271,7 @@ export async function updateTarget(user: User, ctx: CampaignContext, input: Upda
     if (input.applyMin) bid = applyTargetMinBid(bid, bids.limits, floor);
     const refused = bidRefusal(bid, floor, bids, locale);
     if (refused) {
-      if (!(await getStorage().targets.list(ctx.campaign.id, input.kind))[input.key]) return unknown();
+      if (!(await getStorage().targets.get(ctx.campaign.id, input.kind, [input.key]))[input.key]) return unknown();
       return refusedAs(title, fail("invalid", refused, { field: "bid", details: refused.startsWith("campaigns:bidding.minBid") ? ["campaignKeywords:errors.applyMinOffer"] : [] }));
     }
   }
@@ -501,22 +517,27 @@ export async function targetsSection(
   locale: string,
 ): Promise<Result<TargetsSection> & { failure?: TargetFailureTitle }> {
   const title = kind === "keyword" ? TARGET_FAILURE.fetchKeywords : kind === "category" ? TARGET_FAILURE.fetchCategories : TARGET_FAILURE.fetchProductCategories;
-  let all: Targets;
+  const storage = getStorage();
+  const q = keywordKey(input.query);
+  let shown: TargetPage;
+  let belowFloor: number;
+  let pages: number;
+  let page: number;
+  const bids = await bidContext();
   try {
-    all = await getStorage().targets.list(ctx.campaign.id, kind);
+    // One page read from the kind's sorted view (ADR 43); a page past the last shows the last.
+    const read = (p: number) => storage.targets.page(ctx.campaign.id, kind, { query: q, offset: (p - 1) * TARGET_PAGE_SIZE, limit: TARGET_PAGE_SIZE });
+    page = Math.max(1, input.page);
+    shown = await read(page);
+    pages = Math.max(1, Math.ceil(shown.total / TARGET_PAGE_SIZE));
+    if (page > pages) shown = await read((page = pages));
+    belowFloor = await countBelowFloor(ctx.campaign.id, kind, shown.bidCounts, bids);
   } catch (error) {
     console.error(JSON.stringify({ level: "error", msg: title, campaignId: ctx.campaign.id, error: error instanceof Error ? error.message : String(error) }));
     return { ...fail("unavailable", title, { details: ["errors.errorOccurred"] }), failure: title };
   }
-  const bids = await bidContext();
-  const q = keywordKey(input.query);
-  const byName = collator(locale).compare;
-  const keys = Object.keys(all)
-    .filter((k) => !q || k.includes(q) || keywordKey(all[k]!.name).includes(q))
-    .sort((a, b) => byName(all[a]!.name, all[b]!.name));
-  const pages = Math.max(1, Math.ceil(keys.length / TARGET_PAGE_SIZE));
-  const page = Math.min(Math.max(1, input.page), pages);
-  const shownKeys = keys.slice((page - 1) * TARGET_PAGE_SIZE, page * TARGET_PAGE_SIZE);
+  const all: Record<string, ListedTarget> = Object.fromEntries(shown.items.map((i) => [i.key, i.target]));
+  const shownKeys = shown.items.map((i) => i.key);
   const notices: string[] = [];
   // Floors and suggestions from the search client (as a retailer's service would give them).
   const hits = new Map<string, { floor: Cents | null; suggested: Cents | null }>();
@@ -533,10 +554,6 @@ export async function targetsSection(
   const figures = shownKeys.length ? await targetFigures(user, ctx, input.period, title) : ok(null);
   const products = orderedOffers(ctx.campaign.offers ?? {}).map((o) => ({ id: o.id, title: o.title || o.id }));
   const productSet = new Set(products.map((p) => p.id));
-  let belowFloor = 0;
-  for (const [key, t] of Object.entries(all)) {
-    if (t.bid !== null && applyTargetMinBid(t.bid, bids.limits, floorOf(kind, key, bids)) !== t.bid) belowFloor++;
-  }
   const rows = shownKeys.map((key): TargetRow => {
     const t = all[key]!;
     const localFloor = floorOf(kind, key, bids);
@@ -561,7 +578,28 @@ export async function targetsSection(
       figures: figures.ok && figures.value ? (figures.value[kind].get(key) ?? null) : null,
     };
   });
-  return ok({ rows, total: keys.length, shown: rows.length, page, pages, query: input.query, belowFloor, products, notices, statisticsFailed: !figures.ok });
+  return ok({ rows, total: shown.total, shown: rows.length, page, pages, query: input.query, belowFloor, products, notices, statisticsFailed: !figures.ok });
+}
+
+/**
+ * How many targets of a kind have their own bid under their floor (or the minimum bid). A
+ * keyword's floor is the minimum unless the retailer set one for it: the counts of bids kept with
+ * the sorted view say how many bids sit under the minimum, and only the keywords with a floor of
+ * their own are read (their chunks). Categories inherit floors along their lineage and are few
+ * (MAX_CATEGORIES): read and checked one by one, as before.
+ */
+async function countBelowFloor(campaignId: string, kind: TargetKind, bidCounts: Record<string, number>, bids: BidContext): Promise<number> {
+  if (kind === "keyword") {
+    const ownFloors = new Map<string, Cents>(bids.settings.floorPrices ? bids.floors.keywords.map((f) => [f.keyword, f.cents]) : []);
+    const withOwnFloor = ownFloors.size ? await getStorage().targets.get(campaignId, kind, [...ownFloors.keys()]) : {};
+    const counted = belowFloorFromCounts(bidCounts, bids.limits, ownFloors, withOwnFloor);
+    if (counted !== null) return counted;
+  }
+  let below = 0;
+  for (const [key, t] of Object.entries(await getStorage().targets.list(campaignId, kind))) {
+    if (t.bid !== null && applyTargetMinBid(t.bid, bids.limits, floorOf(kind, key, bids)) !== t.bid) below++;
+  }
+  return below;
 }
 
 /** The campaign's counts and auto-targeting state, and its negative keywords, for the sections' headers. */

@@ -23,7 +23,7 @@ import { appendAuditInTransaction, auditBy, diffFields } from "~/storage/repos/a
 import { UNAUDITED_CAMPAIGN_FIELDS } from "~/domain/campaigns/history-fields";
 import { fillPage, selectiveSearchKey } from "~/storage/repos/paging.server";
 import { preparePublication } from "~/storage/repos/publication.server";
-import { prepareTargetsCopy, removeTargetChunks } from "~/storage/repos/targets.server";
+import { prepareTargetsCopy, prepareTargetsRemoval } from "~/storage/repos/targets.server";
 
 /**
  * The stored sort key of the end date. A campaign without end date runs for ever: it sorts after
@@ -239,12 +239,13 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
         if (!current) throw new NotFoundError(C, id);
         if (options?.expectVersion !== undefined && options.expectVersion !== editVersion(current)) throw new ConflictError(C, id);
         const write = await preparePublication(tx, id, null);
+        // Its targets go with it (the deleted copy keeps their counts).
+        const removeTargets = await prepareTargetsRemoval(tx, id, current.targetBuckets);
         const { id: _id, version: _version, endSort: _endSort, spendRevision: _spendRevision, ...data } = current;
         const copy: DeletedCampaignData = { ...data, status: "deleted", deleted_by: actor.by, deleted: now.toISOString() };
         tx.set<DeletedCampaignData>(COLLECTIONS.deletedCampaign, id, copy);
         tx.delete(C, id);
-        // Its targets go with it (the deleted copy keeps their counts).
-        removeTargetChunks(tx, id, current.targetBuckets);
+        removeTargets();
         write();
         appendAuditInTransaction(
           tx,

@@ -29,6 +29,8 @@ import {
 import { appendAuditInTransaction, auditBy } from "~/storage/repos/audit.server";
 import { editVersion, toCampaign, type StoredCampaignData } from "~/storage/repos/campaigns.server";
 import { preparePublication } from "~/storage/repos/publication.server";
+import { buildView, dropView, prepareViewChange, readInSteps, readViewPage, viewId, viewPageId, type TargetViewData, type TargetViewPageData } from "~/storage/repos/target-view.server";
+import { stepClock } from "~/utils/cooperative";
 
 /** Targets a chunk is sized for: a kind is spread so that chunks hold about this many. */
 export const BUCKET_TARGETS = 1_000;
@@ -186,6 +188,11 @@ export async function prepareTargetsCopy(
 ): Promise<{ counts: TargetCounts; targetBuckets: Partial<Record<TargetKind, number>>; write: () => void }> {
   const ids = chunkIdsOf(source.id, source.targetBuckets);
   const docs = await Promise.all(ids.map(({ id }) => tx.get<TargetChunkData>(COLLECTIONS.campaignTarget, id)));
+  // The sorted views (ADR 43), copied as they are; a kind without one gets it on its first read.
+  const views = await Promise.all(TARGET_KINDS.map((kind) => (source.targetBuckets?.[kind] ? tx.get<TargetViewData>(COLLECTIONS.campaignTarget, viewId(source.id, kind)) : null)));
+  const viewPages = await Promise.all(
+    views.map((view, k) => (view ? Promise.all(view.pages.map((ref) => tx.get<TargetViewPageData>(COLLECTIONS.campaignTarget, viewPageId(source.id, TARGET_KINDS[k]!, ref.id)))) : [])),
+  );
   const targetBuckets: Partial<Record<TargetKind, number>> = {};
   for (const kind of TARGET_KINDS) if (source.targetBuckets?.[kind]) targetBuckets[kind] = source.targetBuckets[kind];
   return {
@@ -197,16 +204,35 @@ export async function prepareTargetsCopy(
         if (!doc || !Object.keys(doc.targets).length) return;
         tx.set<TargetChunkData>(COLLECTIONS.campaignTarget, chunkId(toId, kind, bucket), { campaign: toId, kind, bucket, targets: doc.targets });
       });
+      views.forEach((view, k) => {
+        const kind = TARGET_KINDS[k]!;
+        // A view with a page missing is not copied: the copy builds its own on first read.
+        if (!view || viewPages[k]!.some((p) => !p)) return;
+        const { id: _id, version: _version, ...header } = view;
+        tx.set<TargetViewData>(COLLECTIONS.campaignTarget, viewId(toId, kind), { ...header, campaign: toId });
+        for (const page of viewPages[k]!) {
+          const { id: _pid, version: _pversion, ...data } = page!;
+          tx.set<TargetViewPageData>(COLLECTIONS.campaignTarget, viewPageId(toId, kind, data.page), { ...data, campaign: toId });
+        }
+      });
     },
   };
 }
 
-/** The deletes of every chunk of a campaign (its own and the published ones), in the caller's transaction. */
-export function removeTargetChunks(tx: TransactionContext, campaignId: string, targetBuckets: Partial<Record<TargetKind, number>> | undefined): void {
-  for (const { id } of chunkIdsOf(campaignId, targetBuckets)) {
-    tx.delete(COLLECTIONS.campaignTarget, id);
-    tx.delete(COLLECTIONS.cacheCampaignTarget, id);
-  }
+/**
+ * The deletes of every chunk of a campaign (its own and the published ones) and of its sorted
+ * views, in the caller's transaction: the views' headers are read now (reads come first).
+ */
+export async function prepareTargetsRemoval(tx: TransactionContext, campaignId: string, targetBuckets: Partial<Record<TargetKind, number>> | undefined): Promise<() => void> {
+  const kinds = TARGET_KINDS.filter((kind) => targetBuckets?.[kind]);
+  const views = await Promise.all(kinds.map((kind) => tx.get<TargetViewData>(COLLECTIONS.campaignTarget, viewId(campaignId, kind))));
+  return () => {
+    for (const { id } of chunkIdsOf(campaignId, targetBuckets)) {
+      tx.delete(COLLECTIONS.campaignTarget, id);
+      tx.delete(COLLECTIONS.cacheCampaignTarget, id);
+    }
+    views.forEach((view, k) => view && dropView(tx, campaignId, kinds[k]!, view));
+  };
 }
 
 /** Chunk documents the orphan sweep reads a page at a time (each at most about 600 KB). */
@@ -217,9 +243,42 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
   const T = COLLECTIONS.campaignTarget;
   const P = COLLECTIONS.cacheCampaignTarget;
 
-  async function readChunks(get: (id: string) => Promise<TargetChunkData | null>, campaignId: string, kind: TargetKind, buckets: Iterable<number>) {
+  /** Chunk documents read a few at a time, the event loop let through between (ADR 43). */
+  async function getManyInSteps<D>(ids: readonly string[]) {
+    const out: Awaited<ReturnType<typeof store.getMany<D>>> = [];
+    const clock = stepClock();
+    for (let i = 0; i < ids.length; i += 8) {
+      out.push(...(await store.getMany<D>(T, ids.slice(i, i + 8))));
+      if (clock.due()) await clock.pause();
+    }
+    return out;
+  }
+
+  /**
+   * The view of a kind whose targets were saved before views existed, built whole from its
+   * chunks in a transaction of its own (a concurrent change or build makes it run again and find
+   * the view). null: the kind has no target.
+   */
+  async function buildMissingView(campaignId: string, kind: TargetKind): Promise<TargetViewData | null> {
+    await store.transaction(async (tx) => {
+      const campaign = await tx.get<StoredCampaignData>(C, campaignId);
+      const n = campaign?.targetBuckets?.[kind] ?? 0;
+      if (!n) return;
+      const header = await tx.get<TargetViewData>(T, viewId(campaignId, kind));
+      if (header) return;
+      const chunks = await readChunks(tx, campaignId, kind, Array.from({ length: n }, (_, b) => b));
+      const all: Targets = {};
+      for (const targets of chunks.values()) Object.assign(all, targets);
+      for (const write of await buildView(campaignId, kind, all, null)) write(tx);
+    });
+    const header = await store.get<TargetViewData>(T, viewId(campaignId, kind));
+    return header;
+  }
+
+  /** Chunks read in the transaction a few at a time, the event loop let through between (ADR 43). */
+  async function readChunks(tx: TransactionContext, campaignId: string, kind: TargetKind, buckets: Iterable<number>) {
     const list = [...buckets];
-    const docs = await Promise.all(list.map((b) => get(chunkId(campaignId, kind, b))));
+    const docs = await readInSteps<TargetChunkData>(tx, list.map((b) => chunkId(campaignId, kind, b)));
     return new Map(list.map((b, i) => [b, docs[i]?.targets ?? {}]));
   }
 
@@ -228,13 +287,39 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const campaign = await store.get<StoredCampaignData>(C, campaignId);
       const n = campaign?.targetBuckets?.[kind] ?? 0;
       if (!n) return {};
-      const docs = await store.getMany<TargetChunkData>(
-        T,
-        Array.from({ length: n }, (_, b) => chunkId(campaignId, kind, b)),
-      );
+      const docs = await getManyInSteps<TargetChunkData>(Array.from({ length: n }, (_, b) => chunkId(campaignId, kind, b)));
       const out: Targets = {};
       for (const doc of docs) Object.assign(out, doc.targets);
       return out;
+    },
+
+    async get(campaignId, kind, keys) {
+      const campaign = await store.get<StoredCampaignData>(C, campaignId);
+      const n = campaign?.targetBuckets?.[kind] ?? 0;
+      if (!n || !keys.length) return {};
+      // The keys by chunk: each chunk read once and looked into for its own keys only.
+      const byChunk = new Map<string, string[]>();
+      for (const key of keys) {
+        const id = chunkId(campaignId, kind, bucketOf(key, n));
+        const list = byChunk.get(id);
+        if (list) list.push(key);
+        else byChunk.set(id, [key]);
+      }
+      const docs = await getManyInSteps<TargetChunkData>([...byChunk.keys()]);
+      const out: Targets = {};
+      const clock = stepClock();
+      for (const doc of docs) {
+        for (const key of byChunk.get(doc.id) ?? []) if (Object.hasOwn(doc.targets, key)) out[key] = doc.targets[key]!;
+        if (clock.due()) await clock.pause();
+      }
+      return out;
+    },
+
+    async page(campaignId, kind, spec) {
+      let header: TargetViewData | null = await store.get<TargetViewData>(T, viewId(campaignId, kind));
+      if (!header) header = await buildMissingView(campaignId, kind);
+      if (!header) return { items: [], total: 0, bidCounts: {} };
+      return readViewPage(store, campaignId, kind, header, spec);
     },
 
     async getPublished(campaignId, kind) {
@@ -286,7 +371,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
     options: { action?: CampaignHistoryAction; publish?: (campaign: Campaign) => PublishedCampaign | null; patch?: Patch<CampaignData> },
   ): Promise<{ campaign: Campaign; changed: number }> {
     const campaignId = current.id;
-    const get = (id: string) => tx.get<TargetChunkData>(T, id);
+    const clock = stepClock();
     const counts: TargetCounts = { ...NO_TARGET_COUNTS, ...current.counts };
     const bucketsOf: Partial<Record<TargetKind, number>> = { ...current.targetBuckets };
     const writes: (() => void)[] = [];
@@ -301,7 +386,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const remove = kindChange.remove ?? [];
       const whole = kindChange.replace === true || !!kindChange.rewrite;
       const keys = [...Object.keys(proposed), ...remove];
-      let chunks = n ? await readChunks(get, campaignId, kind, whole ? Array.from({ length: n }, (_, b) => b) : new Set(keys.map((k) => bucketOf(k, n)))) : new Map<number, Targets>();
+      let chunks = n ? await readChunks(tx, campaignId, kind, whole ? Array.from({ length: n }, (_, b) => b) : new Set(keys.map((k) => bucketOf(k, n)))) : new Map<number, Targets>();
       // The targets before, of the chunks read.
       const before: Targets = {};
       for (const targets of chunks.values()) Object.assign(before, targets);
@@ -310,7 +395,11 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       if (kindChange.merge) {
         const merge = kindChange.merge;
         upsert = {};
-        for (const key in proposed) upsert[key] = merge(key, proposed[key]!, own(before, key));
+        let i = 0;
+        for (const key in proposed) {
+          upsert[key] = merge(key, proposed[key]!, own(before, key));
+          if ((++i & 1023) === 0 && clock.due()) await clock.pause();
+        }
       }
       // The targets after, of the same chunks.
       let after: Targets;
@@ -331,13 +420,14 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       // What changed, for the counts and the history.
       const touched = new Set(Object.keys(after));
       for (const k in before) touched.add(k);
-      const changedKeys = [...touched].filter((k) => {
+      const changedKeys: string[] = [];
+      let compared = 0;
+      for (const k of touched) {
         const a = own(before, k);
         const b = own(after, k);
-        if (a === b) return false;
-        if (!a || !b) return true;
-        return !sameTarget(a, b);
-      });
+        if (a !== b && (!a || !b || !sameTarget(a, b))) changedKeys.push(k);
+        if ((++compared & 1023) === 0 && clock.due()) await clock.pause();
+      }
       if (!changedKeys.length) continue;
       changedTotal += changedKeys.length;
       const oldCounts = countTargets(kind, changedKeys.map((k) => own(before, k)).filter((t): t is CampaignTarget => !!t));
@@ -347,10 +437,14 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
 
       // The chunks: as they are, unless one grows past its share (then all of them, doubled).
       let buckets = n || bucketsFor(total);
-      const spread = (all: Targets, into: number) => {
+      const spread = async (all: Targets, into: number) => {
         const out = new Map<number, Targets>();
         for (let b = 0; b < into; b++) out.set(b, {});
-        for (const key in all) out.get(bucketOf(key, into))![key] = all[key]!;
+        let i = 0;
+        for (const key in all) {
+          out.get(bucketOf(key, into))![key] = all[key]!;
+          if ((++i & 4095) === 0 && clock.due()) await clock.pause();
+        }
         return out;
       };
       let next: Map<number, Targets>;
@@ -358,23 +452,33 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       let respread = buckets !== n;
       if (n && n === buckets && !whole) {
         next = new Map([...chunks.keys()].map((b) => [b, {} as Targets]));
-        for (const [key, t] of Object.entries(after)) next.get(bucketOf(key, n))![key] = t;
+        let placed = 0;
+        for (const key in after) {
+          next.get(bucketOf(key, n))![key] = after[key]!;
+          if ((++placed & 1023) === 0 && clock.due()) await clock.pause();
+        }
       } else {
-        next = spread(after, buckets);
+        next = await spread(after, buckets);
       }
-      const oversized = () => [...next.values()].some((t) => Object.keys(t).length > BUCKET_MAX_TARGETS || estimatedBytes(t) > MAX_BUCKET_BYTES);
-      if (oversized() || (!whole && n && bucketsFor(total) > n)) {
+      const oversized = async () => {
+        for (const t of next.values()) {
+          if (Object.keys(t).length > BUCKET_MAX_TARGETS || estimatedBytes(t) > MAX_BUCKET_BYTES) return true;
+          if (clock.due()) await clock.pause();
+        }
+        return false;
+      };
+      if ((await oversized()) || (!whole && n && bucketsFor(total) > n)) {
         // Every chunk is read (reads still come before the writes) and the kind spread again.
         if (!whole && n) {
-          const rest = await readChunks(get, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)));
+          const rest = await readChunks(tx, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)));
           chunks = new Map([...chunks, ...rest]);
           for (const targets of rest.values()) for (const [k, t] of Object.entries(targets)) if (!Object.hasOwn(after, k)) after[k] = t;
         }
         buckets = Math.max(bucketsFor(total), n || 1);
         respread = true;
         do {
-          next = spread(after, buckets);
-          if (!oversized()) break;
+          next = await spread(after, buckets);
+          if (!(await oversized())) break;
           buckets *= 2;
         } while (buckets < 1 << 16);
       }
@@ -384,21 +488,23 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       // Without a new spread, only the chunks holding a changed target are written: the others
       // are as stored (a target's chunk follows from its key), not serialised again.
       const dirty = respread || buckets !== n ? null : new Set(changedKeys.map((k) => bucketOf(k, buckets)));
-      writes.push(() => {
-        for (const [b, targets] of next) {
-          if (dirty && !dirty.has(b)) continue;
-          const id = chunkId(campaignId, kind, b);
+      for (const [b, targets] of next) {
+        if (dirty && !dirty.has(b)) continue;
+        const id = chunkId(campaignId, kind, b);
+        writes.push(() => {
           if (finalBuckets === 0 || Object.keys(targets).length === 0) {
             // An empty chunk is no document (one that existed is deleted).
             if (b < oldBuckets) {
               tx.delete(T, id);
               tx.delete(P, id);
             }
-            continue;
+            return;
           }
           tx.set<TargetChunkData>(T, id, { campaign: campaignId, kind, bucket: b, targets });
           tx.set<PublishedChunkData>(P, id, { campaign: campaignId, kind, bucket: b, targets: published(targets) });
-        }
+        });
+      }
+      writes.push(() => {
         // Chunks beyond a smaller spread are gone.
         for (let b = Math.max(finalBuckets, 0); b < oldBuckets; b++) {
           if (next.has(b)) continue;
@@ -406,6 +512,27 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
           tx.delete(P, chunkId(campaignId, kind, b));
         }
       });
+      // The sorted view (ADR 43): the changed targets moved in it, or the view built whole (none
+      // yet, or most of the list changed) from every target of the kind.
+      const header = await tx.get<TargetViewData>(T, viewId(campaignId, kind));
+      let complete = whole || chunks.size === n;
+      const afterCount = Object.keys(after).length;
+      if (total === 0) {
+        if (header) writes.push(() => dropView(tx, campaignId, kind, header));
+      } else if (header && header.pages.length && !(complete && changedKeys.length * 2 >= Math.max(afterCount, header.count))) {
+        const viewChanges = changedKeys.map((key) => ({ key, before: own(before, key), after: own(after, key) }));
+        for (const write of await prepareViewChange(tx, campaignId, kind, header, viewChanges)) writes.push(() => write(tx));
+      } else {
+        let all = after;
+        if (!complete) {
+          // The chunks not read hold targets the change left as they were: read for the view.
+          const rest = await readChunks(tx, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)));
+          all = { ...after };
+          for (const targets of rest.values()) for (const [k, t] of Object.entries(targets)) if (!Object.hasOwn(all, k)) all[k] = t;
+          complete = true;
+        }
+        for (const write of await buildView(campaignId, kind, all, header)) writes.push(() => write(tx));
+      }
       auditChanges.push({ field: TARGET_AUDIT_FIELD[kind], before: describeTargets(changedKeys, before), after: describeTargets(changedKeys, after) });
     }
 
@@ -421,7 +548,12 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
     if (!auditChanges.length) return { campaign: toCampaign(current) as Campaign, changed: 0 };
     const publication = options.publish ? await preparePublication(tx, campaignId, options.publish(next)) : null;
     tx.update<StoredCampaignData>(C, campaignId, patch);
-    for (const write of writes) write();
+    // The writes in steps: each serialises its document (an import of 100,000 keywords writes
+    // hundreds of them), and the event loop runs between (ADR 43).
+    for (const write of writes) {
+      write();
+      if (clock.due()) await clock.pause();
+    }
     publication?.();
     appendAuditInTransaction(
       tx,

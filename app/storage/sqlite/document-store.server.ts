@@ -16,6 +16,7 @@ import {
 } from "~/storage/port";
 import { applyPatch, decodeCursor, effectiveOrder, encodeCursor, pageSize, readPath, toStoredData } from "~/storage/document-helpers";
 import { MIGRATIONS } from "~/storage/sqlite/migrations";
+import { commitOnWorker, type WorkerWrite } from "~/storage/sqlite/commit-worker.server";
 
 interface Row {
   id: string;
@@ -24,7 +25,7 @@ interface Row {
 }
 
 type Write =
-  | { kind: "create" | "set"; collection: string; id: string; data: object }
+  | { kind: "create" | "set"; collection: string; id: string; data: object; /** Serialised when the transaction wrote it (as Firestore does), not in the commit. */ json?: string }
   | { kind: "update"; collection: string; id: string; patch: Patch<object>; options?: WriteOptions }
   | { kind: "delete"; collection: string; id: string };
 
@@ -89,7 +90,17 @@ export class SqliteDocumentStore implements DocumentStore {
   readonly kind = "sqlite" as const;
   private readonly db: Database.Database;
 
-  constructor(filename: string) {
+  /**
+   * A transaction writing this many bytes of JSON or more commits on a worker thread (ADR 43), so
+   * that the server's thread is not held while SQLite writes them. Not for an in-memory database.
+   */
+  private readonly workerCommitBytes: number;
+
+  constructor(
+    private readonly filename: string,
+    options: { workerCommitBytes?: number } = {},
+  ) {
+    this.workerCommitBytes = options.workerCommitBytes ?? 4 * 1024 * 1024;
     if (filename !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
     this.db = new Database(filename);
     this.db.pragma("journal_mode = WAL");
@@ -267,7 +278,7 @@ export class SqliteDocumentStore implements DocumentStore {
       case "create": {
         if (this.readVersion(write.collection, write.id) !== null) throw new AlreadyExistsError(write.collection, write.id);
         const data = toStoredData(write.data);
-        this.statement("INSERT INTO documents (collection, id, version, data) VALUES (?, ?, 1, ?)").run(write.collection, write.id, JSON.stringify(data));
+        this.statement("INSERT INTO documents (collection, id, version, data) VALUES (?, ?, 1, ?)").run(write.collection, write.id, write.json ?? JSON.stringify(data));
         return { ...data, id: write.id, version: 1 };
       }
       case "set": {
@@ -275,7 +286,7 @@ export class SqliteDocumentStore implements DocumentStore {
         const version = (this.readVersion(write.collection, write.id) ?? 0) + 1;
         this.statement(
           "INSERT INTO documents (collection, id, version, data) VALUES (?, ?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET version = excluded.version, data = excluded.data",
-        ).run(write.collection, write.id, version, JSON.stringify(data));
+        ).run(write.collection, write.id, version, write.json ?? JSON.stringify(data));
         return { ...data, id: write.id, version };
       }
       case "update": {
@@ -348,15 +359,36 @@ export class SqliteDocumentStore implements DocumentStore {
           seen.set(key(collection, id), row?.version ?? null);
           return this.toDoc<T>(row);
         },
-        create: (collection, id, data) => void writes.push({ kind: "create", collection, id, data }),
-        set: (collection, id, data) => void writes.push({ kind: "set", collection, id, data }),
+        // Serialised now, as Firestore's transactions do: a large change (a keyword import) can
+        // spread this work between its steps, and the commit below only writes (ADR 43).
+        create: (collection, id, data) => void writes.push({ kind: "create", collection, id, data, json: JSON.stringify(toStoredData(data)) }),
+        set: (collection, id, data) => void writes.push({ kind: "set", collection, id, data, json: JSON.stringify(toStoredData(data)) }),
         update: (collection, id, patch, options) =>
           void writes.push({ kind: "update", collection, id, patch: patch as Patch<object>, options }),
         delete: (collection, id) => void writes.push({ kind: "delete", collection, id }),
       };
       const result = await fn(tx);
+      const now = new Date().toISOString();
+      const bytes = writes.reduce((sum, w) => sum + ("json" in w && w.json ? w.json.length : 0), 0);
+      const onWorker = this.filename !== ":memory:" && bytes >= this.workerCommitBytes ? this.workerWrites(writes, seen, now) : null;
+      if (onWorker === "retry") continue;
+      if (onWorker) {
+        const outcome = await commitOnWorker(
+          this.filename,
+          [...seen].map(([k, version]) => {
+            const [collection, id] = k.split("\u0000");
+            return [collection!, id!, version];
+          }),
+          onWorker,
+        );
+        if ("error" in outcome) {
+          if (outcome.error.code === "exists") throw new AlreadyExistsError(outcome.error.collection!, outcome.error.id!);
+          throw new Error(outcome.error.message);
+        }
+        if (outcome.result === "retry") continue;
+        return result;
+      }
       try {
-        const now = new Date().toISOString();
         this.db
           .transaction(() => {
             for (const [k, version] of seen) {
@@ -373,6 +405,53 @@ export class SqliteDocumentStore implements DocumentStore {
       }
     }
     throw new ConflictError("transaction", "retries exhausted");
+  }
+
+  /**
+   * A transaction's writes as the commit worker applies them: documents serialised, each update
+   * applied to the document as stored now (its version added to those the worker checks, so the
+   * commit fails if it moves meanwhile), tokens listed for indexed collections. "retry": a
+   * document read by the transaction has already moved.
+   */
+  private workerWrites(writes: Write[], seen: Map<string, number | null>, now: string): WorkerWrite[] | "retry" {
+    const key = (c: string, id: string) => `${c}\u0000${id}`;
+    const current = new Map<string, string | null>();
+    const out: WorkerWrite[] = [];
+    for (const write of writes) {
+      const k = key(write.collection, write.id);
+      const indexed = Object.hasOwn(INDEXED_ARRAYS, write.collection) ? INDEXED_ARRAYS[write.collection]! : null;
+      let data: Record<string, unknown> | null = null;
+      let json: string | null = null;
+      if (write.kind === "update") {
+        let stored = current.get(k);
+        let version: number | null | undefined = seen.get(k);
+        if (!current.has(k)) {
+          const row = this.readRow(write.collection, write.id);
+          if (seen.has(k) && (row?.version ?? null) !== seen.get(k)) return "retry";
+          if (!seen.has(k)) seen.set(k, row?.version ?? null);
+          stored = row?.data ?? null;
+          version = row?.version ?? null;
+        }
+        if (stored == null) throw new NotFoundError(write.collection, write.id);
+        const expect = write.options?.expectVersion;
+        if (expect !== undefined && expect !== version) throw new ConflictError(write.collection, write.id);
+        data = applyPatch(JSON.parse(stored), write.patch, now);
+        json = JSON.stringify(data);
+      } else if (write.kind !== "delete") {
+        data = toStoredData(write.data);
+        json = write.json ?? JSON.stringify(data);
+      }
+      current.set(k, json);
+      const tokens: [string, string][] | undefined = indexed ? [] : undefined;
+      if (indexed && data) {
+        for (const field of indexed) {
+          const values = data[field];
+          if (Array.isArray(values)) for (const value of values) if (typeof value === "string") tokens!.push([field, value]);
+        }
+      }
+      out.push({ kind: write.kind === "update" ? "set" : write.kind, collection: write.collection, id: write.id, json, tokens });
+    }
+    return out;
   }
 
   async clear(): Promise<void> {
