@@ -1,3 +1,4 @@
+import { decodeTextFile } from "~/domain/text-file";
 import { unstable_parseMultipartFormData as parseMultipartFormData } from "@remix-run/node";
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
@@ -104,9 +105,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (submission.status !== "success") return data({ form: "import" as const, result: submission.reply(), failure: TARGET_FAILURE.keywordList, applyMin: false, report: null }, { status: 400 });
       const v = submission.value;
       // Read in steps: a file of 100,000 keywords leaves other requests served meanwhile (ADR 43).
-      const csv = await parseKeywordCsvInSteps(await v.file.text(), v.column, yieldToEventLoop);
+      // UTF-8, or UTF-16 with its mark (a spreadsheet's "Unicode text"); other bytes are refused (ADR 47).
+      const decoded = decodeTextFile(new Uint8Array(await v.file.arrayBuffer()));
+      const csv = decoded.ok ? await parseKeywordCsvInSteps(decoded.text, v.column, yieldToEventLoop) : decoded;
       if (!csv.ok) {
-        const message = csv.reason === "noColumn" ? withValues("campaignKeywords:errors.noColumn", { column: v.column, columns: csv.columns.join(", ") }) : "campaignKeywords:errors.emptyFile";
+        const message =
+          csv.reason === "noColumn"
+            ? withValues("campaignKeywords:errors.noColumn", { column: v.column, columns: csv.columns.join(", ") })
+            : csv.reason === "notUtf8"
+              ? "campaignKeywords:errors.notUtf8"
+              : "campaignKeywords:errors.emptyFile";
         return data({ form: "import" as const, result: submission.reply({ fieldErrors: { column: [message] } }), failure: TARGET_FAILURE.keywordList, applyMin: false, report: null }, { status: 400 });
       }
       const outcome = await addKeywords(user, ctx, { version: v.version, keywords: csv.keywords, bid: v.bid, offers: [], applyMin: v.applyMin, replace: v.mode === "replace" }, locale);

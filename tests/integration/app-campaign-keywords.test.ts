@@ -58,7 +58,7 @@ async function post(path: string, action: (a: never) => unknown, who: string, id
 const postKeywords = (who: string, id: string, form: Record<string, string>, extra: [string, string][] = []) => post(keywordsPath(id), routes.keywords.action, who, id, form, extra);
 const postCategories = (who: string, id: string, form: Record<string, string>, extra: [string, string][] = []) => post(categoriesPath(id), routes.categories.action, who, id, form, extra);
 
-async function importCsv(who: string, id: string, csv: string, fields: Record<string, string> = {}) {
+async function importCsv(who: string, id: string, csv: string | Uint8Array, fields: Record<string, string> = {}) {
   const form = new FormData();
   form.set("intent", "import-keywords");
   form.set("version", String((await fresh(id)).version));
@@ -189,6 +189,24 @@ describe("keywords", () => {
     const replaced = await importCsv("supplier.admin", id, "keyword\ngreen shoes\n", { mode: "replace" });
     expect(replaced.status).toBe(200);
     expect(Object.keys(await targets(id))).toEqual(["green shoes"]);
+  });
+
+  it("reads a spreadsheet's 'Unicode text' (UTF-16) and refuses a file that is not UTF-8, instead of storing U+FFFD for its accents", async () => {
+    const id = await newCampaign();
+    // Excel's CSV on Windows writes Windows-1252: "é" is the byte 0xE9, "è" 0xE8.
+    const latin = Uint8Array.from([..."keyword\ncaf", 0xe9, ..." cr", 0xe8, ..."me\n"].map((c) => (typeof c === "number" ? c : c.charCodeAt(0))));
+    const refused = await importCsv("supplier.admin", id, latin, { column: "keyword" });
+    expect(refused.status).toBe(400);
+    expect(message(refused.data.result.error.column[0])).toBe("The file is not UTF-8 text: save it as CSV UTF-8 (or Unicode text) and import it again.");
+    expect(Object.keys(await targets(id))).toHaveLength(0);
+    // UTF-16 little-endian with its byte order mark.
+    const text = "keyword\r\ncafé crème\r\n";
+    const utf16 = new Uint8Array(2 + text.length * 2);
+    utf16.set([0xff, 0xfe]);
+    for (let i = 0; i < text.length; i++) new DataView(utf16.buffer).setUint16(2 + i * 2, text.charCodeAt(i), true);
+    const read = await importCsv("supplier.admin", id, utf16, { column: "keyword" });
+    expect(read.status, JSON.stringify(read.data)).toBe(200);
+    expect(Object.values(await targets(id)).map((k) => k.name)).toEqual(["café crème"]);
   });
 
   it("'Apply min bid' to all raises every stored bid a new floor left under it", async () => {
