@@ -1,6 +1,6 @@
 /**
- * French elision of the preposition "de" before a name: "Campagnes d'Acme Brand", "Campagnes de
- * Bricoprix". "de" becomes "d'" before a vowel (accents and y included) or a mute h; before an
+ * French elision of the preposition "de" before a name: "Campagnes d’Acme Brand", "Campagnes de
+ * Bricoprix". "de" becomes "d’" before a vowel (accents and y included) or a mute h; before an
  * aspirated h it stays ("de Hachette"). Whether an h is mute cannot be read from the spelling:
  * an h followed by a vowel is taken as mute, except for the common aspirated-h starts below.
  *
@@ -19,9 +19,9 @@ export function elidesBefore(word: string): boolean {
   return !ASPIRATED_H.some((start) => lower.startsWith(start));
 }
 
-/** "de" and the name, elided where French elides: "d'Acme Brand", "de Bricoprix". */
+/** "de" and the name, elided where French elides: "d’Acme Brand", "de Bricoprix". */
 export function withDe(name: string): string {
-  return elidesBefore(name) ? `d'${name.trimStart()}` : `de ${name}`;
+  return elidesBefore(name) ? `d’${name.trimStart()}` : `de ${name}`;
 }
 
 /** The interpolation formats of the translations, by name: `{{value, de}}`. */

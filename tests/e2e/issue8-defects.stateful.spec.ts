@@ -4,7 +4,7 @@
  * - a rejected campaign does not ask 'Ready to activate?' (Activate is not offered): rejection
  *   needs moderation, switched on in the retailer settings for the whole server; back to draft,
  *   the question is asked again, and a second review approves it;
- * - in French, the team's campaigns read "Campagnes d'Acme Brand" (the elided "de"): French is
+ * - in French, the team's campaigns read "Campagnes d’Acme Brand" (the elided "de"): French is
  *   the supplier's profile language, which every session of that account reads.
  */
 import type { Page } from "@playwright/test";
@@ -106,16 +106,16 @@ test.describe("under moderation", () => {
 test.describe("in French", () => {
   test.use({ role: "supplierAdmin" });
 
-  test("the team's campaigns read \"Campagnes d'Acme Brand\", with the elided de", { tag: "@nojs" }, async ({ app, baseURL }) => {
+  test("the team's campaigns read \"Campagnes d’Acme Brand\", with the elided de", { tag: "@nojs" }, async ({ app, baseURL }) => {
     const { page, shell } = app;
     const id = await createCampaign(page, baseURL!, { name: uniqueName("Elision") });
     await page.goto("/teams/acme-brand/campaigns");
     await shell.chooseLanguage(en("languages.fr"));
     try {
       await expect(page.locator("html")).toHaveAttribute("lang", "fr");
-      await expect(page.getByRole("table", { name: "Campagnes d'Acme Brand", exact: true })).toBeVisible();
+      await expect(page.getByRole("table", { name: "Campagnes d’Acme Brand", exact: true })).toBeVisible();
       await page.goto(`/campaigns/${id}`);
-      await expect(page.getByRole("link", { name: "Campagnes d'Acme Brand", exact: true })).toBeVisible();
+      await expect(page.getByRole("link", { name: "Campagnes d’Acme Brand", exact: true })).toBeVisible();
       await expect(page.getByText("Campagnes de Acme Brand")).toHaveCount(0);
     } finally {
       await new Shell(page, fr).chooseLanguage(fr("languages.en-GB"));

@@ -43,7 +43,7 @@ test.describe("a wallet in French", () => {
 
       const balance = page.getByRole("region", { name: wfr("page.money") }).locator(".wallet-balance strong");
       await expect(balance).toHaveText(/^100,00\s€$/);
-      await expect(page.getByRole("table", { name: `Transactions d'${label}, les plus récentes d'abord` }).getByRole("row").filter({ hasText: "FAC-100" })).toContainText(wfr("entry.types.credit"));
+      await expect(page.getByRole("table", { name: `Transactions d’${label}, les plus récentes d’abord` }).getByRole("row").filter({ hasText: "FAC-100" })).toContainText(wfr("entry.types.credit"));
     } finally {
       await french.chooseLanguage(fr("languages.en-GB"));
     }

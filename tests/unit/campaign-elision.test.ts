@@ -4,10 +4,10 @@ import { getFixedT } from "~/services/i18n.server";
 
 describe("French 'de' before a name", () => {
   it.each<[string, string]>([
-    ["Acme Brand", "d'Acme Brand"],
-    ["Électro Dépôt", "d'Électro Dépôt"],
-    ["Yves Rocher", "d'Yves Rocher"],
-    ["Hermès", "d'Hermès"],
+    ["Acme Brand", "d’Acme Brand"],
+    ["Électro Dépôt", "d’Électro Dépôt"],
+    ["Yves Rocher", "d’Yves Rocher"],
+    ["Hermès", "d’Hermès"],
     ["Bricoprix", "de Bricoprix"],
     ["Hachette", "de Hachette"],
     ["Hyundai", "de Hyundai"],
@@ -22,10 +22,10 @@ describe("French 'de' before a name", () => {
 });
 
 describe("the translations use it", () => {
-  it("French list caption and back link elide: 'Campagnes d'Acme Brand'", async () => {
+  it("French list caption and back link elide: 'Campagnes d’Acme Brand'", async () => {
     const fr = await getFixedT("fr");
-    expect(fr("campaignList:table.captionTeam", { team: "Acme Brand" })).toBe("Campagnes d'Acme Brand");
-    expect(fr("campaigns:editor.backToTeam", { team: "Acme Brand" })).toBe("Campagnes d'Acme Brand");
+    expect(fr("campaignList:table.captionTeam", { team: "Acme Brand" })).toBe("Campagnes d’Acme Brand");
+    expect(fr("campaigns:editor.backToTeam", { team: "Acme Brand" })).toBe("Campagnes d’Acme Brand");
     expect(fr("campaigns:editor.backToTeam", { team: "Bricoprix" })).toBe("Campagnes de Bricoprix");
   });
 
