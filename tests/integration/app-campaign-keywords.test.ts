@@ -58,7 +58,7 @@ async function post(path: string, action: (a: never) => unknown, who: string, id
 const postKeywords = (who: string, id: string, form: Record<string, string>, extra: [string, string][] = []) => post(keywordsPath(id), routes.keywords.action, who, id, form, extra);
 const postCategories = (who: string, id: string, form: Record<string, string>, extra: [string, string][] = []) => post(categoriesPath(id), routes.categories.action, who, id, form, extra);
 
-async function importCsv(who: string, id: string, csv: string | Uint8Array, fields: Record<string, string> = {}) {
+async function importCsv(who: string, id: string, csv: string | Uint8Array<ArrayBuffer>, fields: Record<string, string> = {}) {
   const form = new FormData();
   form.set("intent", "import-keywords");
   form.set("version", String((await fresh(id)).version));
