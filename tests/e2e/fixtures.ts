@@ -140,7 +140,7 @@ export class Shell {
     this.main = page.getByRole("main");
     const [before, after] = t("userMenu.label", { name: "\u0000" }).split("\u0000").map(escapeRegExp);
     // French elides "de" before a vowel: "Menu utilisateur d'Olivia" as well as "de Sam".
-    this.userMenuButton = page.getByLabel(new RegExp(`^${before!.replace(/de $/, "(?:de |d')")}.+${after}$`));
+    this.userMenuButton = page.getByLabel(new RegExp(`^${before!.replace(/de $/, "(?:de |d’)")}.+${after}$`));
     this.userMenu = page.getByRole("group").filter({ has: this.userMenuButton });
     this.shortcutsDialog = page.getByRole("dialog", { name: t("shortcuts.title") });
   }
