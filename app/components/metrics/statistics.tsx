@@ -150,30 +150,20 @@ export function PeriodFields({
           ))}
         </select>
       </div>
-      <div className="field">
-        <label htmlFor={id("from")}>{t("period.from")}</label>
-        <input
-          id={id("from")}
-          type="date"
-          name={names.from}
-          defaultValue={custom.from}
-          aria-describedby={id("custom-help")}
-          form={form}
-          onInput={chooseCustom}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={id("to")}>{t("period.to")}</label>
-        <input
-          id={id("to")}
-          type="date"
-          name={names.to}
-          defaultValue={custom.to}
-          aria-describedby={id("custom-help")}
-          form={form}
-          onInput={chooseCustom}
-        />
-      </div>
+      {(["from", "to"] as const).map((end) => (
+        <div className="field" key={end}>
+          <label htmlFor={id(end)}>{t(`period.${end}`)}</label>
+          <input
+            id={id(end)}
+            type="date"
+            name={names[end]}
+            defaultValue={custom[end]}
+            aria-describedby={id("custom-help")}
+            form={form}
+            onInput={chooseCustom}
+          />
+        </div>
+      ))}
       {compareOption ? (
         <div className="field checkbox">
           <input
