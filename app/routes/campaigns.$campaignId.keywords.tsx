@@ -1,4 +1,3 @@
-import { decodeTextFile } from "~/domain/text-file";
 import { unstable_parseMultipartFormData as parseMultipartFormData } from "@remix-run/node";
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
@@ -8,7 +7,6 @@ import { useTranslation } from "react-i18next";
 import { FormAlert, SubmitButton } from "~/components/forms";
 import { PeriodFields, periodProps } from "~/components/metrics/statistics";
 import { ApplyMinBidAll, OffersChooser, TargetPages, TargetsTable, sectionHref, translate } from "~/components/campaigns/targets-table";
-import { parseKeywordCsvInSteps } from "~/domain/campaigns/keyword-csv";
 import { CAMPAIGN_PRESETS } from "~/domain/metrics/periods";
 import { withValues } from "~/domain/message";
 import {
@@ -42,13 +40,13 @@ import { campaignEditable } from "~/services/campaigns/campaigns.server";
 import {
   TARGET_FAILURE,
   addKeywords,
+  readKeywordFile,
   saveNegativeKeywords,
   targetingSummary,
   targetsDenied,
   targetsSection,
   titleOf,
 } from "~/services/campaigns/keywords.server";
-import { yieldToEventLoop } from "~/utils/cooperative";
 import { pageTitle } from "~/utils/page-title";
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "keywords");
@@ -104,10 +102,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: ImportKeywordsSchema });
       if (submission.status !== "success") return data({ form: "import" as const, result: submission.reply(), failure: TARGET_FAILURE.keywordList, applyMin: false, report: null }, { status: 400 });
       const v = submission.value;
-      // Read in steps: a file of 100,000 keywords leaves other requests served meanwhile (ADR 43).
-      // UTF-8, or UTF-16 with its mark (a spreadsheet's "Unicode text"); other bytes are refused (ADR 47).
-      const decoded = decodeTextFile(new Uint8Array(await v.file.arrayBuffer()));
-      const csv = decoded.ok ? await parseKeywordCsvInSteps(decoded.text, v.column, yieldToEventLoop) : decoded;
+      const csv = await readKeywordFile(v.file, v.column);
       if (!csv.ok) {
         const message =
           csv.reason === "noColumn"

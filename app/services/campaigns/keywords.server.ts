@@ -9,6 +9,9 @@
  * campaign's products.
  */
 import { centsToInput } from "~/domain/campaigns/editor";
+import { parseKeywordCsvInSteps, type KeywordCsvResult } from "~/domain/campaigns/keyword-csv";
+import { decodeTextFile } from "~/domain/text-file";
+import { yieldToEventLoop } from "~/utils/cooperative";
 import type { CampaignHistoryAction } from "~/domain/campaigns/history-fields";
 import { auditActor } from "~/domain/operators";
 import { categoryNodes, categoryUrl, keywordKey } from "~/domain/categories";
@@ -631,4 +634,14 @@ export async function searchCategoriesToAdd(user: User, kind: "category" | "prod
       volume: h.volume ?? null,
     })),
   );
+}
+
+/**
+ * A keyword CSV file as sent: UTF-8, or UTF-16 with its mark (a spreadsheet's "Unicode text"),
+ * other bytes refused (ADR 47); read in steps so that 100,000 keywords leave other requests
+ * served meanwhile (ADR 43).
+ */
+export async function readKeywordFile(file: Blob, column: string): Promise<KeywordCsvResult | { ok: false; reason: "notUtf8" }> {
+  const decoded = decodeTextFile(new Uint8Array(await file.arrayBuffer()));
+  return decoded.ok ? parseKeywordCsvInSteps(decoded.text, column, yieldToEventLoop) : decoded;
 }
