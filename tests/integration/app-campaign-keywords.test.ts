@@ -132,6 +132,25 @@ describe("keywords", () => {
     expect(stored["cheap socks"]?.bid).toBe(50);
   });
 
+  it("refuses a bid of 0 or less as under the minimum, instead of silently bidding the campaign's bid; empty stays the campaign's bid", async () => {
+    const id = await newCampaign();
+    for (const bid of ["0", "-1", "0,00"]) {
+      const refused = await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "cheap socks", bid });
+      expect(refused.status, bid).toBe(400);
+      expect(message(refused.data.result.error.bid[0])).toBe("Minimum allowed bid: €0.15");
+      expect(refused.data.result.initialValue.bid).toBe(bid);
+    }
+    expect(await targets(id)).toEqual({});
+    expect((await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "cheap socks", bid: "" })).status).toBe(302);
+    expect((await targets(id))["cheap socks"]?.bid).toBeNull();
+    const row = await postKeywords("supplier.admin", id, { intent: "update-target", kind: "keyword", key: "cheap socks", on: "yes", bid: "0" });
+    expect(row.status).toBe(400);
+    expect(message(row.data.refusal.message)).toBe("Minimum allowed bid: €0.15");
+    const raised = await postKeywords("supplier.admin", id, { intent: "update-target", kind: "keyword", key: "cheap socks", on: "yes", bid: "-3", applyMin: "yes" });
+    expect(raised.status).toBe(302);
+    expect((await targets(id))["cheap socks"]?.bid).toBe(15);
+  });
+
   it("refuses a row's bid under the floor and raises it with the row's 'Apply min bid'; switches a keyword off; removes one and a list", async () => {
     const id = await newCampaign();
     await postKeywords("supplier.admin", id, { intent: "add-keywords", keywords: "running shoes\nboots\nsocks", bid: "2" });

@@ -412,7 +412,13 @@ describe("the Bidding section", () => {
     expect(placement.data.result.error.bid_home.map(message)).toEqual(["Maximum allowed bid: €20.00"]);
     expect((await fresh(c.id)).version).toBe(c.version);
 
-    const ok = await saveBidding("supplier.admin", c, { bid: "0.15", bid_search: "0.60", bid_plp: "", bid_pdp: "0" });
+    // A placement bid of 0 or less is a bid under the minimum, not an empty field.
+    const zero = await saveBidding("supplier.admin", c, { bid: "0.15", bid_search: "0.60", bid_plp: "", bid_pdp: "0" });
+    expect(zero.data.result.error.bid_pdp.map(message)).toEqual(["Minimum allowed bid: €0.15"]);
+    expect(zero.data.result.error.bid_plp).toBeUndefined();
+    expect((await fresh(c.id)).version).toBe(c.version);
+
+    const ok = await saveBidding("supplier.admin", c, { bid: "0.15", bid_search: "0.60", bid_plp: "", bid_pdp: "" });
     expect(ok.status).toBe(302);
     expect(await fresh(c.id)).toMatchObject({ bidStrategy: "CPC", bid: 15, placementBids: { search: 60 } });
   });

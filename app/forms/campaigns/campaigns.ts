@@ -50,6 +50,24 @@ export const optionalCents = z.pipe(
   }),
 );
 
+/**
+ * An optional bid in currency units → cents; empty is null (the campaign's bid applies). A bid of
+ * 0 or less is not dropped: it is 0, a bid outside the limits, so the use case refuses it with
+ * 'Minimum allowed bid: {0}' and offers 'Apply min bid' (spec section 5), instead of silently
+ * bidding the campaign's bid.
+ */
+export const optionalBidCents = z.pipe(
+  z.optional(z.string().check(z.trim())),
+  z.transform((value: string | undefined, ctx) => {
+    if (!value) return null;
+    const parsed = parseAmountToMinor(value);
+    if (parsed.ok) return parsed.value;
+    if (parsed.reason === "amount.notPositive") return 0;
+    ctx.issues.push({ code: "custom", message: `campaigns:form.${parsed.reason === "amount.tooLarge" ? "amountTooLarge" : "amountInvalid"}`, input: value });
+    return z.NEVER;
+  }),
+);
+
 /** A required amount in currency units → cents (0 allowed for FIXED). */
 export const requiredCents = z.pipe(
   z.string({ error: "campaigns:form.bidRequired" }).check(z.trim(), z.minLength(1, "campaigns:form.bidRequired")),
@@ -98,11 +116,11 @@ export const UpdateBiddingSchema = z.object({
   version,
   bidStrategy: z.enum(BID_STRATEGIES, { error: "campaigns:form.strategyInvalid" }),
   bid: requiredCents,
-  bid_search: optionalCents,
-  bid_plp: optionalCents,
-  bid_pdp: optionalCents,
-  bid_hub: optionalCents,
-  bid_home: optionalCents,
+  bid_search: optionalBidCents,
+  bid_plp: optionalBidCents,
+  bid_pdp: optionalBidCents,
+  bid_hub: optionalBidCents,
+  bid_home: optionalBidCents,
 });
 /** The placement bid fields, one per placement. */
 export const PLACEMENT_BID_FIELDS = PLACEMENTS.map((p) => `bid_${p}` as const);

@@ -6,7 +6,7 @@
 import * as z from "zod/mini";
 import { DEFAULT_KEYWORD_COLUMN } from "~/domain/campaigns/keyword-csv";
 import { KEYWORD_CSV_MAX_BYTES, MAX_NEGATIVE_KEYWORDS, parseKeywordLines, parseNegativeKeywords, TARGET_KINDS } from "~/domain/campaigns/targets";
-import { optionalCents } from "~/forms/campaigns/campaigns";
+import { optionalBidCents } from "~/forms/campaigns/campaigns";
 import { withValues } from "~/domain/message";
 
 export { KEYWORD_CSV_MAX_BYTES };
@@ -47,7 +47,7 @@ export const AddKeywordsSchema = z.object({
       return parsed;
     }),
   ),
-  bid: optionalCents,
+  bid: optionalBidCents,
   offers: ids,
   applyMin: flag,
 });
@@ -61,7 +61,7 @@ export const ImportKeywordsSchema = z.object({
     z.optional(z.string().check(z.trim(), z.maxLength(100))),
     z.transform((v) => v || DEFAULT_KEYWORD_COLUMN),
   ),
-  bid: optionalCents,
+  bid: optionalBidCents,
   /** add (default): the file's keywords join the list; replace: they become the list. */
   mode: z.pipe(
     z.optional(z.enum(["add", "replace"])),
@@ -77,7 +77,7 @@ export const UpdateTargetSchema = z.object({
   kind: z.enum(TARGET_KINDS, { error: "campaignKeywords:errors.badRequest" }),
   key,
   on: flag,
-  bid: optionalCents,
+  bid: optionalBidCents,
   placement: z.optional(z.enum(["plp", "hub", "pdp"])),
   /** "yes" when the form lists the products to choose (else the offers stay as they are). */
   editOffers: flag,
@@ -130,7 +130,7 @@ export const AddCategorySchema = z.object({
     z.optional(z.enum(["plp", "hub"])),
     z.transform((v) => v ?? null),
   ),
-  bid: optionalCents,
+  bid: optionalBidCents,
   offers: ids,
   applyMin: flag,
 });

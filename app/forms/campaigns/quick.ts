@@ -6,7 +6,7 @@
 import * as z from "zod/mini";
 import { isDay } from "~/domain/metrics/periods";
 import { BID_STRATEGIES, CAMPAIGN_TYPES } from "~/domain/retailer-settings";
-import { optionalCents, requiredCents } from "~/forms/campaigns/campaigns";
+import { optionalBidCents, requiredCents } from "~/forms/campaigns/campaigns";
 
 /** The keywords text travels in the URL: kept well under the server's 16 KB header limit. */
 export const QUICK_KEYWORDS_MAX = 6_000;
@@ -37,7 +37,7 @@ const general = {
   bidStrategy: z.enum(BID_STRATEGIES, { error: "campaigns:form.strategyInvalid" }),
   campaignBid: requiredCents,
   /** The bid of the keywords and categories (currency units), empty = none. */
-  bid: optionalCents,
+  bid: optionalBidCents,
 };
 
 export const QuickGeneralSchema = z.object(general);
