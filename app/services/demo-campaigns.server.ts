@@ -3,7 +3,9 @@
  * demo team has no campaign). Built through the same repositories and rules as the console:
  * the running campaign is published to the ad server's cache like any other.
  */
-import { dayOfInstant, newCampaignData, type CampaignData, type CampaignOffer } from "~/domain/campaigns/campaign";
+import { dayOfInstant, newCampaignData, type Campaign, type CampaignData, type CampaignOffer } from "~/domain/campaigns/campaign";
+import { newTarget } from "~/domain/campaigns/targets";
+import { keywordKey } from "~/domain/categories";
 import { publishedCampaign } from "~/domain/campaigns/publication";
 import { DEFAULT_RETAILER_SETTINGS } from "~/domain/retailer-settings";
 import type { Storage } from "~/storage/port";
@@ -13,6 +15,15 @@ import { dayStart } from "~/domain/metrics/periods";
 import { demoHistoryCents } from "~/services/demo-demand.server";
 
 export const DEMO_WALLET_ID = "acme-brand-main";
+
+/** The running demo campaign's keywords and their own bids (cents; null: the campaign's bid). */
+const DEMO_KEYWORDS: readonly [name: string, bid: number | null][] = [
+  ["coffee", 60],
+  ["ground coffee", null],
+  ["coffee beans", 55],
+  ["espresso", 70],
+  ["acme", null],
+];
 
 function addDays(day: string, days: number): string {
   const d = new Date(`${day}T12:00:00Z`);
@@ -98,9 +109,16 @@ export async function seedDemoCampaigns(storage: Storage, now: Date): Promise<nu
       ...offers(2),
     },
   ];
+  const publish = (campaign: Campaign) => publishedCampaign(campaign, { settings, teamStatus: team.status, timeZone, now });
   for (const data of demos) {
-    const campaign = await storage.campaigns.create(data, actor);
-    const payload = publishedCampaign(campaign, { settings, teamStatus: team.status, timeZone, now });
+    let campaign = await storage.campaigns.create(data, actor);
+    // The running campaign bids on searches its demo history has statistics for (seedDemoDemand),
+    // so that its Keywords section shows figures; some keywords at the campaign's bid (no own bid).
+    if (campaign.name === "Acme everyday essentials") {
+      const upsert = Object.fromEntries(DEMO_KEYWORDS.map(([name, bid]) => [keywordKey(name), newTarget({ name, bid }, now)]));
+      campaign = (await storage.targets.change(campaign.id, { kinds: [{ kind: "keyword", upsert }] }, actor, { publish })).campaign;
+    }
+    const payload = publish(campaign);
     if (payload) await storage.publication.apply(campaign.id, payload);
     created++;
   }

@@ -37,6 +37,13 @@ describe("demo campaigns", () => {
     const products = await storage().catalog.getMany(running.productIds);
     expect(products.every((p) => p.brand === "Acme" && p.party === "1P")).toBe(true);
 
+    // The running campaign bids on searches its demo history has figures for; the ad server reads them.
+    expect(running.counts).toMatchObject({ keywords: 5 });
+    const keywords = await storage().targets.list(running.id, "keyword");
+    expect(keywords["coffee"]).toMatchObject({ name: "coffee", bid: 60, on: true });
+    expect(keywords["ground coffee"]).toMatchObject({ bid: null, on: true });
+    expect(Object.keys(await storage().targets.getPublished(running.id, "keyword")).sort()).toEqual(["acme", "coffee", "coffee beans", "espresso", "ground coffee"]);
+
     // Active campaigns are in the cache; the draft and the paused one are not.
     expect(await storage().publication.getCampaign(running.id)).toMatchObject({ campaignId: running.id, wallet: DEMO_WALLET_ID, bid: 45 });
     expect(await storage().publication.campaignsForProduct(running.productIds[0]!)).toContain(running.id);
