@@ -9,7 +9,10 @@
  *   owner, read again at run time: a supplier's report holds their teams only, and with
  *   METRICS_API_URL the call carries an identity token minted for that owner alone. Its period is
  *   the preset at the run's scheduled instant, in the retailer's days. Past the row limit it ends
- *   'aborted' with the spec's message; a failure ends 'failed' with its reason.
+ *   'aborted' with the spec's message; a failure ends 'failed' with its reason. A run that finds
+ *   the owner without the right to read the report stops it (ADR 49): no more runs, its owner and
+ *   those who can give them access back told once, until a save by someone who may edit it
+ *   resumes it.
  * - The file is stored under the run's id with an expiry; recipients get a link signed with the
  *   console's secret that names the run and its expiry: it works without an account and stops
  *   working when the file expires (a job removes expired files) or when any part is changed.

@@ -6,7 +6,8 @@
  * METRICS_API_URL the token sent is the owner's), stores the file with an expiry and mails the
  * recipients, over a real SMTP server, a link that downloads it without an account and is refused
  * once tampered with or expired; the aborted run past the row limit with the spec's message; the
- * history; the expiry job removing files.
+ * history; the expiry job removing files; a report whose owner lost their rights stopped once,
+ * told once, run no more, and resumed by a save only once the owner may read it again (ADR 49).
  */
 import fs from "node:fs";
 import path from "node:path";
