@@ -84,6 +84,20 @@ export function ReportStatus({ status }: { status: string }) {
   return <span className={`badge report-status report-status-${status}`}>{t(`statuses.${status}`)}</span>;
 }
 
+/** A stopped report (ADR 49): since when, why, and how it runs again. */
+export function ReportStopped({ stopped }: { stopped: { since: { at: string; text: string }; reason: string } }) {
+  const { t } = useTranslation("reports");
+  return (
+    <div className="notice report-stopped" role="status">
+      <p>
+        <strong>{t("stopped.title")}</strong>
+      </p>
+      <p>{t("stopped.since", { when: stopped.since.text, reason: t(stopped.reason) })}</p>
+      <p>{t("stopped.howToResume")}</p>
+    </div>
+  );
+}
+
 /** A row count (as the server wrote it), or a muted dash. */
 export function ReportRows({ rows }: { rows: ReactNode }) {
   return <>{rows ?? <span className="muted">–</span>}</>;

@@ -30,6 +30,8 @@ export const NOTIFICATION_TYPES = [
   "catalogProcessingFailed",
   "reportGenerated",
   "campaignDisplayVolumeDown",
+  // Not of spec section 8: a scheduled report stopped because its owner lost their rights (ADR 49).
+  "reportStopped",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -85,15 +87,18 @@ export const PREFERENCE_OF: Record<NotificationType, keyof NotificationPreferenc
   reportGenerated: "reportGenerated",
   // No preference of spec section 3 names it: always sent (in the centre; not mailed).
   campaignDisplayVolumeDown: null,
+  // Its recipients no longer get the report: those who can act are always told.
+  reportStopped: null,
 };
 
 /**
  * Types also sent by e-mail. The profile asks "Notify me, here and by e-mail, when" for the four preferences, so every
- * type a preference governs is mailed (only while it is on); of the others, the welcome and
- * insufficient funds (a campaign stopped) are mailed, new user and team created stay in the centre.
+ * type a preference governs is mailed (only while it is on); of the others, the welcome,
+ * insufficient funds (a campaign stopped) and report stopped are mailed, new user and team created
+ * stay in the centre.
  */
 export const EMAILED: ReadonlySet<NotificationType> = new Set(
-  NOTIFICATION_TYPES.filter((type) => PREFERENCE_OF[type] !== null || type === "welcome" || type === "insufficientFunds"),
+  NOTIFICATION_TYPES.filter((type) => PREFERENCE_OF[type] !== null || type === "welcome" || type === "insufficientFunds" || type === "reportStopped"),
 );
 
 type Recipient = Pick<User, "claims" | "roleByTeam" | "disabled" | "notificationPrefs">;
@@ -141,6 +146,11 @@ export function receives(user: Pick<User, "id" | "claims" | "roleByTeam">, type:
     case "reportGenerated":
       // The report's owner (the recipients have the file by e-mail).
       return user.id === about.subjectUserId;
+    case "reportStopped":
+      // Its owner, and who can give them their access back: the admins of the report's team, or
+      // for a report about every team, those who manage users.
+      if (user.id === about.subjectUserId) return true;
+      return about.teamIds?.length ? about.teamIds.some((teamId) => isAdminOfTeam(user, teamId)) : isUserManager(user);
     default:
       return (about.teamIds ?? []).some((teamId) => maySeeTeam(user, teamId));
   }

@@ -75,6 +75,23 @@ export interface ReportLastRun {
   expiresAt: string | null;
 }
 
+/**
+ * Why and since when a report no longer runs (ADR 49): the run that found its owner without the
+ * right to read it stopped it; the scheduler has no run of it until someone who may edit it
+ * resumes it (its owner's rights back).
+ */
+export interface ReportStop {
+  /** When the run that stopped it started (ISO). */
+  at: string;
+  /** An i18n key: why it stopped. */
+  reason: string;
+  /** The run that found it. */
+  runId: string;
+}
+
+/** Why a report stops: its owner may no longer read it (the failed run's reason too). */
+export const OWNER_RIGHTS_REASON = "reports:reasons.ownerRights";
+
 export interface ReportData {
   ownerId: string;
   ownerEmail: string;
@@ -96,6 +113,8 @@ export interface ReportData {
   runAt: string;
   timeZone: string;
   lastRun: ReportLastRun | null;
+  /** Set while the report is stopped; null or absent while it runs (ADR 49). */
+  stopped?: ReportStop | null;
   created: string;
   updated: string;
 }
@@ -230,6 +249,14 @@ export function mayCreateReportFor(user: Subject, teamId: string | null): boolea
 /** Wallet tags are sensitive (NOTES.md): only operators and retailers see or set the filter. */
 export function maySetWalletTags(user: Pick<User, "claims">): boolean {
   return canSeeSensitive(user.claims);
+}
+
+/**
+ * Whether a report may run as its owner, the owner as they are now: an account that still exists,
+ * is enabled and may read the report (still on its team, with the right to read reports).
+ */
+export function ownerMayRun<T extends Subject & Pick<User, "disabled">>(owner: T | null, report: Pick<ReportData, "ownerId" | "teamId">): owner is T {
+  return !!owner && owner.id === report.ownerId && !owner.disabled && mayReadReport(owner, report);
 }
 
 /** Whether a download link's expiry has passed. */

@@ -57,7 +57,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       submission,
       onSuccess: (report) => ({
         to: `/reports/${encodeURIComponent(report.id)}`,
-        toast: { type: "success", title: "toast.changesSaved", description: id ? "reports:toast.saved" : "reports:toast.created", values: { name: report.name } },
+        toast: { type: "success", title: "toast.changesSaved", description: report.resumed ? "reports:toast.resumed" : id ? "reports:toast.saved" : "reports:toast.created", values: { name: report.name } },
       }),
     });
   }
@@ -80,7 +80,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function ReportEditRoute() {
   const { t } = useTranslation("reports");
-  const { report, editable, next, teams, walletTags, timeZone, ownersZone, isSupplier } = useLoaderData<typeof loader>();
+  const { report, editable, ownerBack, next, teams, walletTags, timeZone, ownersZone, isSupplier } = useLoaderData<typeof loader>();
+  const stopped = !!report?.stopped;
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
   const [form, fields] = useForm({
@@ -112,6 +113,7 @@ export default function ReportEditRoute() {
     <>
       {next ? <p className="muted">{t("nextRunText", { when: next.text })}</p> : null}
       {!editable ? <p className="muted">{t("readOnly")}</p> : null}
+      {stopped && editable ? <p className="muted">{t(ownerBack ? "stopped.ownerBack" : "stopped.ownerStill")}</p> : null}
       {otherError ? <FormAlert title={t("common:errors.conflictTitle")} message={t(otherError, { ns: ["reports", "common"] })} /> : null}
       <section className="panel" aria-labelledby="report-form-title">
         <h2 id="report-form-title" className="visually-hidden">
@@ -199,18 +201,20 @@ export default function ReportEditRoute() {
               </SelectField>
               <Field label={t("fields.runAt")} inputProps={getInputProps(fields.runAt, { type: "time" })} errors={fields.runAt.errors} help={t(ownersZone ? "fields.runAtHelpOwner" : "fields.runAtHelp", { zone: timeZone })} />
             </div>
-            {editable ? <SubmitButton pending={pending}>{report ? t("save") : t("create")}</SubmitButton> : null}
+            {editable ? <SubmitButton pending={pending}>{stopped ? t("stopped.saveAndResume") : report ? t("save") : t("create")}</SubmitButton> : null}
           </fieldset>
         </Form>
       </section>
       {report && editable ? (
         <div className="report-actions">
-          <Form method="post">
-            <input type="hidden" name="intent" value={runReportNowIntent} />
-            <button type="submit" className="button" disabled={pending}>
-              {t("runNow")}
-            </button>
-          </Form>
+          {stopped ? null : (
+            <Form method="post">
+              <input type="hidden" name="intent" value={runReportNowIntent} />
+              <button type="submit" className="button" disabled={pending}>
+                {t("runNow")}
+              </button>
+            </Form>
+          )}
           <Form method="post">
             <input type="hidden" name="intent" value={deleteReportIntent} />
             <button type="submit" className="button danger" disabled={pending}>

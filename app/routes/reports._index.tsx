@@ -70,7 +70,20 @@ export default function ReportsRoute() {
                   <span className="muted">{t("never")}</span>
                 ),
             },
-            { key: "nextRun", header: t("columns.nextRun"), cell: (r) => <ReportTime value={r.nextRun} none={t("none")} /> },
+            {
+              key: "nextRun",
+              header: t("columns.nextRun"),
+              // A stopped report has no next run: it says so and why (ADR 49).
+              cell: (r) =>
+                r.stopped ? (
+                  <>
+                    <span className="badge report-status report-status-stopped">{t("stopped.badge")}</span>
+                    <span className="report-stop-reason">{t(r.stopped.reason)}</span>
+                  </>
+                ) : (
+                  <ReportTime value={r.nextRun} none={t("none")} />
+                ),
+            },
             { key: "rows", header: t("columns.rows"), className: "numeric", cell: (r) => <ReportRows rows={r.rows} /> },
             { key: "expiry", header: t("columns.expiry"), cell: (r) => <ReportTime value={r.expiry} /> },
           ]}

@@ -33,7 +33,7 @@ const VALUE_KEYS: Record<string, Record<string, string>> = {
   wallet: { status: "wallets:status" },
   user: { status: "users:statuses", "preferences.theme": "common:themes", role: "common:roles", type: "common:accountTypes", locale: "common:languages" },
   invitation: { role: "common:roles" },
-  report: { frequency: "reports:frequencies", format: "reports:formats" },
+  report: { frequency: "reports:frequencies", format: "reports:formats", state: "reports:states" },
 };
 
 /** A campaign's daily budget per placement, field by field ('pacingPlp' → 'plp'). */

@@ -120,6 +120,11 @@ export async function raise(
   const now = options.now ?? new Date();
   try {
     const users = (type === "welcome" || type === "reportGenerated") && about.subjectUserId ? [await getStorage().users.getOne(about.subjectUserId)].filter((u): u is User => !!u) : await candidates(about.teamIds ?? []);
+    // The subject of a report stopped (its owner) may no longer be on the team or on the staff.
+    if (type === "reportStopped" && about.subjectUserId && !users.some((u) => u.id === about.subjectUserId)) {
+      const subject = await getStorage().users.getOne(about.subjectUserId);
+      if (subject) users.push(subject);
+    }
     let sent = 0;
     for (const user of users) {
       if (!receives(user, type, { ...about, actorId: options.actorId }) || !wants(user, type)) continue;

@@ -95,9 +95,16 @@ export async function resetPassword(token: string, password: string, now = new D
   if (!check.ok) return check;
   const user = check.value;
   if (await reused(user, password)) return passwordReused();
-  const consumed = await storage.passwordResets.consume(hashToken(token), now);
-  if (!consumed.ok) return tokenRefused(consumed.reason);
-  const updated = await storage.users.setPassword(user.id, await hashPassword(password), PASSWORD_HISTORY_SIZE, auditActor(user));
+  // The link is used and the password set in one transaction, on the condition that no password
+  // was set since the link was sent (nor since it was checked): of two links used at once, the
+  // second finds the epoch moved and is refused as superseded.
+  const set = await storage.users.resetPassword(user.id, await hashPassword(password), PASSWORD_HISTORY_SIZE, auditActor(user), {
+    tokenHash: hashToken(token),
+    now,
+    expectEpoch: user.sessionEpoch,
+  });
+  if (!set.ok) return tokenRefused(set.reason);
+  const updated = set.user;
   await storage.sessions.deleteForUser(user.id);
   // Whoever holds the mailbox is the user: the account-wide sign-in lock (ADR 14) is lifted.
   await storage.loginThrottle.clear(throttleKeys(user.email, "").account);

@@ -9,7 +9,10 @@
  *   owner, read again at run time: a supplier's report holds their teams only, and with
  *   METRICS_API_URL the call carries an identity token minted for that owner alone. Its period is
  *   the preset at the run's scheduled instant, in the retailer's days. Past the row limit it ends
- *   'aborted' with the spec's message; a failure ends 'failed' with its reason.
+ *   'aborted' with the spec's message; a failure ends 'failed' with its reason. A run that finds
+ *   the owner without the right to read the report stops it (ADR 49): no more runs, its owner and
+ *   those who can give them access back told once, until a save by someone who may edit it
+ *   resumes it.
  * - The file is stored under the run's id with an expiry; recipients get a link signed with the
  *   console's secret that names the run and its expiry: it works without an account and stops
  *   working when the file expires (a job removes expired files) or when any part is changed.
@@ -33,6 +36,8 @@ import {
   mayEditReport,
   mayReadReport,
   maySetWalletTags,
+  OWNER_RIGHTS_REASON,
+  ownerMayRun,
   reportPeriod,
   reportSchedule,
   runIdOf,
@@ -41,10 +46,12 @@ import {
   type Report,
   type ReportData,
   type ReportRun,
+  type ReportStop,
   type ReportType,
   type RunStatus,
 } from "~/domain/reports";
 import { auditActor } from "~/domain/operators";
+import { isAdminOfTeam } from "~/domain/notifications";
 import { can } from "~/domain/permissions";
 import type { Team, User } from "~/domain/types";
 import { CSV_FORMULA_PATTERN } from "~/domain/wallets/ledger-csv";
@@ -70,6 +77,8 @@ const MAX_TEAMS_SCANNED = 5_000;
 
 export const reportJobId = (reportId: string) => `report-${reportId}`;
 export const reportNowJobId = (reportId: string) => `report-now-${reportId}`;
+/** The reason of a run the scheduler still had for a report stopped meanwhile (Activity). */
+export const STOPPED_RUN_REASON = "reports:reasons.stopped";
 
 function log(level: "info" | "error", msg: string, extra: Record<string, unknown>) {
   const line = JSON.stringify({ level, msg, ...extra });
@@ -136,6 +145,8 @@ export interface ReportRow {
   rows: string | null;
   expiry: TimeText | null;
   editable: boolean;
+  /** While the report is stopped (ADR 49): since when, and why (an i18n key). */
+  stopped: { since: TimeText; reason: string } | null;
 }
 
 interface Format {
@@ -146,6 +157,11 @@ interface Format {
 function timeText(iso: string | null | undefined, format: Format): TimeText | null {
   if (!iso) return null;
   return { at: iso, text: dateTimeFormat(format.locale, { dateStyle: "medium", timeStyle: "short", timeZone: format.timeZone }).format(new Date(iso)) };
+}
+
+/** A stopped report's stop as shown: since when (the reader's zone) and why. */
+export function stoppedText(report: Pick<Report, "stopped">, format: Format): { since: TimeText; reason: string } | null {
+  return report.stopped ? { since: timeText(report.stopped.at, format)!, reason: report.stopped.reason } : null;
 }
 
 /** The next scheduled or asked-for run of a report, from its jobs. */
@@ -168,6 +184,7 @@ function presentReport(user: User, report: Report, next: string | null, format: 
     rows: last?.rows != null ? numberFormat(format.locale).format(last.rows) : null,
     expiry: last?.expiresAt ? timeText(last.expiresAt, format) : null,
     editable: mayEditReport(user, report),
+    stopped: stoppedText(report, format),
   };
 }
 
@@ -211,6 +228,8 @@ export async function reportTeamChoices(user: User): Promise<TeamChoice[]> {
 export interface ReportView {
   report: Report | null;
   editable: boolean;
+  /** A stopped report: whether its owner may read it again (a save would resume it); null while it runs. */
+  ownerBack: boolean | null;
   next: TimeText | null;
   teams: TeamChoice[];
   walletTags: boolean;
@@ -221,7 +240,7 @@ export async function reportForEdit(user: User, id: string | null, format: Forma
   const teams = await reportTeamChoices(user);
   if (!id) {
     if (!can(user, "Report", "create") || (user.claims.type === "supplier" && !teams.length)) return fail("forbidden", "errors.insufficientPermissions");
-    return ok({ report: null, editable: true, next: null, teams, walletTags: maySetWalletTags(user) });
+    return ok({ report: null, editable: true, ownerBack: null, next: null, teams, walletTags: maySetWalletTags(user) });
   }
   const found = await findReport(user, id);
   if (!found.ok) return found;
@@ -231,7 +250,8 @@ export async function reportForEdit(user: User, id: string | null, format: Forma
     const team = await getStorage().teams.getOne(report.teamId);
     if (team) teams.push({ id: team.id, name: team.name });
   }
-  return ok({ report, editable: mayEditReport(user, report), next: timeText(await nextRunOf(report.id), format), teams, walletTags: maySetWalletTags(user) });
+  const ownerBack = report.stopped ? ownerMayRun(report.ownerId === user.id ? user : await getStorage().users.getOne(report.ownerId), report) : null;
+  return ok({ report, editable: mayEditReport(user, report), ownerBack, next: timeText(await nextRunOf(report.id), format), teams, walletTags: maySetWalletTags(user) });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -241,7 +261,7 @@ export async function reportForEdit(user: User, id: string | null, format: Forma
 export type ReportInput = Pick<ReportData, "name" | "type" | "period" | "interval" | "timeUnit" | "walletTags" | "teamId" | "recipients" | "format" | "frequency" | "runAt"> & { version?: number };
 
 /** Creates (no id) or changes a report and (re)defines its job. */
-export async function saveReport(user: User, id: string | null, input: ReportInput, now = new Date()): Promise<Result<Report>> {
+export async function saveReport(user: User, id: string | null, input: ReportInput, now = new Date()): Promise<Result<Report & { resumed?: true }>> {
   const storage = getStorage();
   const walletTags = maySetWalletTags(user) ? input.walletTags : [];
   const timeZone = user.timezone || "Europe/Paris";
@@ -260,6 +280,7 @@ export async function saveReport(user: User, id: string | null, input: ReportInp
   let report: Report;
   let before: Report | null = null;
   let reschedule = true;
+  let resumed = false;
   if (!id) {
     if (!mayCreateReportFor(user, input.teamId)) {
       return user.claims.type === "supplier" && input.teamId === null
@@ -282,17 +303,30 @@ export async function saveReport(user: User, id: string | null, input: ReportInp
       }
       if (input.teamId && !(await storage.teams.getOne(input.teamId))) return fail("invalid", "reports:validation.team", { field: "teamId" });
     }
+    // A stopped report (ADR 49) is saved to be resumed: only once its owner, as they are now, may
+    // read it as it is about to be saved; else nothing changes.
+    const resuming = !!existing.stopped;
+    resumed = resuming;
+    if (resuming) {
+      const owner = existing.ownerId === user.id ? await storage.users.getOne(user.id) : await storage.users.getOne(existing.ownerId);
+      if (!ownerMayRun(owner, { ownerId: existing.ownerId, teamId: input.teamId })) return fail("invalid", "reports:stopped.ownerStillWithoutRights");
+    }
     // A report runs at its owner's local time: an edit by its owner follows their zone now; one
     // by somebody else (a manager) keeps the owner's.
     const zone = existing.ownerId === user.id ? timeZone : existing.timeZone;
     // A "once" report ran when it was made: saving it again (a new name, recipients) does not run
-    // it, nor mail its recipients, again ("Run now" does).
+    // it, nor mail its recipients, again ("Run now" does). A resumed report's schedule starts again.
     reschedule =
-      existing.frequency !== input.frequency || (input.frequency !== "once" && (existing.runAt !== input.runAt || existing.timeZone !== zone));
+      resuming || existing.frequency !== input.frequency || (input.frequency !== "once" && (existing.runAt !== input.runAt || existing.timeZone !== zone));
     try {
       report = await storage.reports.update(
         id,
-        { ...fields, walletTags: maySetWalletTags(user) ? input.walletTags : existing.walletTags, timeZone: reschedule ? zone : existing.timeZone },
+        {
+          ...fields,
+          walletTags: maySetWalletTags(user) ? input.walletTags : existing.walletTags,
+          timeZone: reschedule ? zone : existing.timeZone,
+          ...(resuming ? { stopped: null } : {}),
+        },
         input.version ?? existing.version,
         now,
       );
@@ -306,7 +340,7 @@ export async function saveReport(user: User, id: string | null, input: ReportInp
   const schedule = reschedule || !job ? reportSchedule(report, now) : job.schedule;
   const saved = await saveJob(storage, reportJobId(report.id), { kind: REPORT_JOB_KIND, title: report.name, params: { reportId: report.id }, schedule }, now);
   if (!saved.ok) return saved;
-  return ok(report);
+  return ok(resumed ? { ...report, resumed: true as const } : report);
 }
 
 /** "Run now": the report runs at once, besides its schedule. */
@@ -314,6 +348,7 @@ export async function runReportNow(user: User, id: string, now = new Date()): Pr
   const found = await findReport(user, id);
   if (!found.ok) return found;
   if (!mayEditReport(user, found.value)) return fail("forbidden", "errors.insufficientPermissions");
+  if (found.value.stopped) return fail("invalid", "reports:stopped.resumeFirst");
   const saved = await saveJob(
     getStorage(),
     reportNowJobId(id),
@@ -339,15 +374,18 @@ export async function deleteReport(user: User, id: string): Promise<Result<Repor
 /** The audit entity of a report (the Activity's "Report"). */
 export const REPORT_ENTITY = "report";
 const AUDITED_REPORT_FIELDS = ["name", "teamId", "frequency", "runAt", "recipients", "format"] as const;
+/** A report's state in the audit trail: running, or stopped (ADR 49). */
+const stateOf = (report: Pick<Report, "stopped"> | null) => (report ? (report.stopped ? "stopped" : "active") : null);
 
 /**
  * A report's creation, edit or deletion in the audit trail, with who made it (both people while
  * an operator is logged as the user, ADR 22).
  */
 async function auditReport(user: User, action: "create" | "update" | "delete", before: Report | null, after: Report | null, now: Date): Promise<void> {
-  const changes = AUDITED_REPORT_FIELDS.map((field) => ({ field, before: before ? before[field] : null, after: after ? after[field] : null })).filter(
-    (c) => JSON.stringify(c.before) !== JSON.stringify(c.after),
-  );
+  const changes = [
+    ...AUDITED_REPORT_FIELDS.map((field) => ({ field, before: before ? before[field] : null, after: after ? after[field] : null })),
+    ...(action === "update" ? [{ field: "state", before: stateOf(before), after: stateOf(after) }] : []),
+  ].filter((c) => JSON.stringify(c.before) !== JSON.stringify(c.after));
   if (action === "update" && changes.length === 0) return;
   const report = (after ?? before)!;
   await getStorage().audit.append({ ...auditActor(user), action, entity: REPORT_ENTITY, entityId: report.id, teamId: report.teamId, changes }, now);
@@ -540,6 +578,8 @@ export async function runReport(ctx: Pick<JobContext, "params" | "scheduledFor" 
   const manual = ctx.params.manual === true;
   const report = await storage.reports.getOne(reportId);
   if (!report) return ok(); // deleted since: nothing to make
+  // Stopped since this run was due (ADR 49): nothing runs until it is resumed.
+  if (report.stopped) return { outcome: "aborted", reason: STOPPED_RUN_REASON };
   const runId = runIdOf(report.id, ctx.scheduledFor, manual);
   // A run taken over after its lease was lost (ADR 21): when the attempt before it finished (file
   // stored, recipients mailed) and only its record on the job was lost, it is not made or mailed again.
@@ -580,9 +620,11 @@ export async function runReport(ctx: Pick<JobContext, "params" | "scheduledFor" 
   try {
     // The owner as they are now: their rights at run time, never more.
     const owner = await storage.users.getOne(report.ownerId);
-    if (!owner || owner.disabled || !mayReadReport(owner, report)) {
-      await end("failed", "reports:reasons.ownerRights");
-      return fail("forbidden", "reports:reasons.ownerRights");
+    if (!ownerMayRun(owner, report)) {
+      await end("failed", OWNER_RIGHTS_REASON);
+      // The report stops here, once, rather than failing at every run with nobody told (ADR 49).
+      await stopReport(report.id, { at: started, reason: OWNER_RIGHTS_REASON, runId }, ctx.now);
+      return fail("forbidden", OWNER_RIGHTS_REASON);
     }
     const limit = rowLimit();
     let lines: Line[];
@@ -619,6 +661,58 @@ export async function runReport(ctx: Pick<JobContext, "params" | "scheduledFor" 
     log("error", "Report run failed", { reportId: report.id, runId, error: reason });
     await end("failed", "reports:reasons.unexpected").catch(() => undefined);
     return fail("unavailable", "reports:reasons.unexpected");
+  }
+}
+
+/**
+ * Stops a report whose owner may no longer read it (ADR 49), once: a version-checked write that
+ * another run (the scheduled one and "Run now" at once) or an edit may beat; only the run that
+ * stops it takes the report's runs off the scheduler and tells its owner and those who can give
+ * the owner their access back. Returns whether this call stopped it.
+ */
+export async function stopReport(reportId: string, stop: ReportStop, now: Date): Promise<boolean> {
+  const storage = getStorage();
+  let stopped: Report | null = null;
+  for (let attempt = 0; attempt < 5 && !stopped; attempt++) {
+    const current = await storage.reports.getOne(reportId);
+    // Gone, already stopped, or edited meanwhile so that its owner may read it again.
+    if (!current || current.stopped) return false;
+    if (attempt > 0 && ownerMayRun(await storage.users.getOne(current.ownerId), current)) return false;
+    try {
+      stopped = await storage.reports.update(reportId, { stopped: stop }, current.version, now);
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+    }
+  }
+  if (!stopped) return false;
+  const report = stopped;
+  await storage.audit.append(
+    { by: "system", action: "update", entity: REPORT_ENTITY, entityId: report.id, teamId: report.teamId, changes: [{ field: "state", before: "active", after: "stopped" }] },
+    now,
+  );
+  await pauseReportJobs(report.id, now);
+  const link = (reader: User) =>
+    mayReadReport(reader, report) ? `/reports/${encodeURIComponent(report.id)}` : report.teamId && isAdminOfTeam(reader, report.teamId) ? `/teams/${encodeURIComponent(report.teamId)}/settings/members` : null;
+  await raise("reportStopped", { subjectUserId: report.ownerId, teamIds: report.teamId ? [report.teamId] : [] }, { report: report.name, owner: report.ownerEmail }, link, {
+    now,
+    key: `report-stopped:${report.id}:${stop.runId}`,
+  });
+  log("info", "Report stopped: its owner may no longer read it", { reportId: report.id, runId: stop.runId });
+  return true;
+}
+
+/**
+ * Takes a stopped report's runs off the scheduler: a job waiting for its next run is removed; one
+ * whose run is under way (this very run) is left with that run as its last, so its outcome is
+ * recorded and nothing follows it. Saving the report again defines its job anew.
+ */
+async function pauseReportJobs(reportId: string, now: Date): Promise<void> {
+  const jobs = getStorage().jobs;
+  for (const id of [reportJobId(reportId), reportNowJobId(reportId)]) {
+    const job = await jobs.getOne(id);
+    if (!job) continue;
+    if (!job.lease) await jobs.remove(id);
+    else await jobs.save(id, { kind: job.kind, title: job.title, params: job.params, schedule: { type: "once", at: job.lease.scheduledFor } }, null, now);
   }
 }
 

@@ -233,6 +233,14 @@ export interface UsersRepo {
   list(spec: UserListSpec): Promise<Page<User>>;
   /** Sets a new password hash, keeps the old one in history and ends every other session. */
   setPassword(id: string, passwordHash: string, historySize: number, actor: Actor): Promise<User>;
+  /**
+   * Sets a new password through a reset link, in one transaction: the link is used, unexpired and
+   * of this user, the account enabled, and the user's password epoch still the one the link was
+   * sent at (`expectEpoch` for a link stored without one); the link is marked used and the epoch
+   * goes up with the password. Of two links of one user used at the same instant, exactly one
+   * succeeds; the other answers `token.superseded` (nothing written).
+   */
+  resetPassword(id: string, passwordHash: string, historySize: number, actor: Actor, link: { tokenHash: string; now: Date; expectEpoch: number }): Promise<ResetPasswordResult>;
   /** Enrols (or, with null, removes) the second factor: the TOTP secret and the recovery codes' hashes; audited, redacted. */
   setSecondFactor(
     id: string,
@@ -385,6 +393,8 @@ export interface AuditRepo {
 export type ConsumeTokenResult =
   | { ok: true; userId: string; passwordEpoch?: number }
   | { ok: false; reason: "token.invalid" | "token.used" | "token.expired" };
+
+export type ResetPasswordResult = { ok: true; user: User } | { ok: false; reason: "token.invalid" | "token.used" | "token.expired" | "token.superseded" };
 
 export interface PasswordResetRepo {
   /** Stores a token under the hash of its secret (with the user's password epoch, when given); returns the stored record. */

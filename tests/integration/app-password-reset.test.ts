@@ -239,6 +239,26 @@ describe("the reset link", () => {
     await signIn(app.m, other.email, "Profile-pass-77");
   });
 
+  it("of two valid links of one user used at the same instant, exactly one sets the password; the other is refused as superseded", async () => {
+    const user = await app.createUser();
+    const first = await requestLink(user);
+    const second = await requestLink(user);
+    const [a, b] = await Promise.all([submitReset(first.token, "Race-first-pass-1"), submitReset(second.token, "Race-second-pass-2")]);
+    const won = [a, b].filter((o) => o.location === "/login?reset=1");
+    const lost = [a, b].filter((o) => o.status === 400);
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(formErrors(lost[0]!)).toEqual(["token.superseded"]);
+    // The winner's password is the one set; the loser's never was.
+    const winner = won[0] === a ? "Race-first-pass-1" : "Race-second-pass-2";
+    const loser = won[0] === a ? "Race-second-pass-2" : "Race-first-pass-1";
+    expect((await attemptSignIn(app.m, user.email, loser, { clientIp: "10.9.0.3" })).status).toBe(401);
+    await signIn(app.m, user.email, winner);
+    // The password epoch moved once: the password history holds the original password alone.
+    const stored = await app.m.storageIndex.getStorage().users.getOne(user.id);
+    expect(stored!.passwordHistory).toHaveLength(1);
+  });
+
   it("a link sent before the account was disabled does not set its password", async () => {
     const user = await app.createUser();
     const link = await requestLink(user);

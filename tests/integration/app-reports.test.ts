@@ -6,7 +6,8 @@
  * METRICS_API_URL the token sent is the owner's), stores the file with an expiry and mails the
  * recipients, over a real SMTP server, a link that downloads it without an account and is refused
  * once tampered with or expired; the aborted run past the row limit with the spec's message; the
- * history; the expiry job removing files.
+ * history; the expiry job removing files; a report whose owner lost their rights stopped once,
+ * told once, run no more, and resumed by a save only once the owner may read it again (ADR 49).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -364,6 +365,118 @@ describe("a run", () => {
     expect(ran.find((r) => r.jobId === `report-${id}`)).toMatchObject({ outcome: "failed", reason: "reports:reasons.ownerRights" });
     expect((await storage().reports.listRuns(id, {})).items[0]).toMatchObject({ status: "failed", fileKey: null });
     expect(received.some((m) => m.to.includes("leaver@agency.example"))).toBe(false);
+  });
+
+  describe("a report whose owner lost their rights (ADR 49)", () => {
+    const stoppedOf = async (userId: string, name: string) =>
+      (await storage().notifications.list(userId, {})).items.filter((n) => n.type === "reportStopped" && n.values.report === name);
+    const layout = (who: string, id: string) =>
+      call(async () => (await import("~/routes/reports.$reportId")).loader({ ...args(getRequest(`/reports/${id}`, { cookie: cookies[who] })), params: { reportId: id } } as never));
+    const mineOf = <R extends { jobId: string }>(ran: R[], id: string) => ran.filter((r) => r.jobId === `report-${id}` || r.jobId === `report-now-${id}`);
+
+    it("stops at the first run that finds the owner off the team, tells the owner and the team's admins once, runs no more, and resumes once saved with the owner's access back", async () => {
+      const name = "Leaver's daily";
+      const leaver = await app.createUser({ claims: { type: "supplier", role: "ADMIN" }, roleByTeam: { "acme-brand": "ADMIN" }, timezone: "Europe/Paris" });
+      const { saveReport } = await reports();
+      const saved = await saveReport(
+        (await storage().users.getOne(leaver.id))!,
+        null,
+        { name, type: "teams", period: "yesterday", interval: null, timeUnit: "cumulative", walletTags: [], teamId: "acme-brand", recipients: ["stopped@agency.example"], format: "csv", frequency: "daily", runAt: "06:00" },
+        new Date("2026-11-24T12:00:00.000Z"),
+      );
+      const id = saved.ok ? saved.value.id : "";
+      expect(id).not.toBe("");
+      await storage().users.update(leaver.id, { roleByTeam: {} }, { by: "system" });
+
+      // Four daily runs were due (the 25th to the 28th): the first fails and stops it; none follows.
+      const ran = mineOf(await (await scheduler(() => new Date("2026-11-28T12:00:00.000Z"))).tick(), id);
+      expect(ran.map((r) => [r.scheduledFor.toISOString(), r.outcome, r.reason])).toEqual([["2026-11-25T05:00:00.000Z", "failed", "reports:reasons.ownerRights"]]);
+      const stopped = (await storage().reports.getOne(id))!;
+      expect(stopped.stopped).toMatchObject({ reason: "reports:reasons.ownerRights", at: "2026-11-28T12:00:00.000Z" });
+      expect((await storage().reports.listRuns(id, {})).items.map((r) => r.status)).toEqual(["failed"]);
+      expect((await storage().jobs.getOne(`report-${id}`))?.nextRunAt ?? null).toBeNull();
+      expect(mineOf(await (await scheduler(() => new Date("2026-11-30T12:00:00.000Z"))).tick(), id)).toEqual([]);
+
+      // Told once: the owner (who can no longer open it: no link) and the team's admin (its members).
+      expect((await stoppedOf(leaver.id, name)).map((n) => n.link)).toEqual([null]);
+      expect((await stoppedOf(sup.id, name)).map((n) => n.link)).toEqual(["/teams/acme-brand/settings/members"]);
+      expect(await stoppedOf(other.id, name)).toEqual([]);
+      expect(await stoppedOf(admin.id, name)).toEqual([]);
+      const mails = received.filter((m) => decodeRawMail(m.raw).headers.subject === `Report stopped: ${name}`);
+      const mailedTo = mails.flatMap((m) => m.to);
+      // (The demo team's own admin is told too.) Each once, nobody else.
+      expect(mailedTo).toEqual(expect.arrayContaining([leaver.email, sup.email]));
+      expect(new Set(mailedTo).size).toBe(mailedTo.length);
+      expect(mailedTo).not.toContain(other.email);
+      expect(mailedTo).not.toContain(admin.email);
+      expect(received.some((m) => m.to.includes("stopped@agency.example"))).toBe(false);
+
+      // Shown stopped, with its reason, in the list and on its pages (a manager's view; the owner's is 404 now).
+      const row = (await list("admin")).data.rows.find((r: { id: string }) => r.id === id);
+      expect(row).toMatchObject({ nextRun: null, stopped: { reason: "reports:reasons.ownerRights" } });
+      expect(row.stopped.since.text).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+      expect((await layout("admin", id)).data.stopped).toMatchObject({ reason: "reports:reasons.ownerRights" });
+      cookies.leaver = await signIn(app.m, leaver.email, leaver.password);
+      expect((await layout("leaver", id)).status).toBe(404);
+      expect((await edit("admin", id)).data).toMatchObject({ ownerBack: false, editable: true });
+
+      // "Run now" is refused while it is stopped; saving it does not resume it while its owner still may not read it.
+      const runNow = await save("admin", id, { intent: "run-report-now" });
+      expect(runNow.status).toBe(400);
+      expect(await storage().jobs.getOne(`report-now-${id}`)).toBeNull();
+      const form = () =>
+        reportForm({ name, type: "teams", period: "yesterday", from: "", to: "", recipients: "stopped@agency.example", frequency: "daily", runAt: "06:00", version: String(stopped.version) });
+      const refused = await save("admin", id, form());
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.data)).toContain("reports:stopped.ownerStillWithoutRights");
+      expect((await storage().reports.getOne(id))!.stopped).toBeTruthy();
+      // Nobody else may resume it: another supplier, a retailer viewer, the team's admin (not theirs): 404.
+      for (const who of ["other", "viewer", "sup"]) expect((await save(who, id, form())).status).toBe(404);
+      expect((await storage().reports.getOne(id))!.stopped).toBeTruthy();
+
+      // Access given back: the manager's save resumes it, and its next run is made.
+      await storage().users.update(leaver.id, { roleByTeam: { "acme-brand": "ADMIN" } }, { by: "system" });
+      expect((await edit("admin", id)).data.ownerBack).toBe(true);
+      const resumed = await save("admin", id, form());
+      expect(resumed.status, JSON.stringify(resumed.data)).toBe(302);
+      expect(resumed.headers.getSetCookie().join(";")).toContain("toast=");
+      expect((await storage().reports.getOne(id))!.stopped ?? null).toBeNull();
+      const job = (await storage().jobs.getOne(`report-${id}`))!;
+      expect(job.schedule).toMatchObject({ type: "daily", time: "06:00" });
+      expect(job.nextRunAt).not.toBeNull();
+      const next = mineOf(await (await scheduler(() => new Date(Date.parse(job.nextRunAt!) + 1_000))).tick(), id);
+      expect(next.map((r) => r.outcome)).toEqual(["done"]);
+      expect(received.some((m) => m.to.includes("stopped@agency.example"))).toBe(true);
+      // Both changes of state are in the audit trail: by the system, then by the manager.
+      const states = (await storage().audit.list({ entity: "report", entityId: id })).items.flatMap((e) => e.changes.filter((c) => c.field === "state").map((c) => [e.by, c.before, c.after]));
+      expect(states).toEqual(expect.arrayContaining([["system", "active", "stopped"], [admin.email, "stopped", "active"]]));
+    });
+
+    it("stops a staff report about every team of a disabled owner once, though its scheduled run and 'Run now' find it at the same instant; those who manage users are told, not the disabled owner", async () => {
+      const name = "Disabled owner's";
+      const owner = await app.createUser({ claims: { type: "retailer", role: "VIEWER" } });
+      const { saveReport, runReportNow, runReport } = await reports();
+      const fresh = (await storage().users.getOne(owner.id))!;
+      const saved = await saveReport(fresh, null, { name, type: "teams", period: "yesterday", interval: null, timeUnit: "cumulative", walletTags: [], teamId: null, recipients: ["staff@agency.example"], format: "csv", frequency: "weekly", runAt: "07:00" });
+      const id = saved.ok ? saved.value.id : "";
+      expect((await runReportNow(fresh, id)).ok).toBe(true);
+      await storage().users.update(owner.id, { disabled: true }, { by: "system" });
+      const weekly = (await storage().jobs.getOne(`report-${id}`))!;
+      const at = new Date(Date.parse(weekly.nextRunAt!));
+      const signal = new AbortController().signal;
+      const outcomes = await Promise.all([
+        runReport({ params: { reportId: id }, scheduledFor: at, now: at, signal }),
+        runReport({ params: { reportId: id, manual: true }, scheduledFor: at, now: at, signal }),
+      ]);
+      expect(outcomes.every((o) => !!o && !("ok" in o && o.ok))).toBe(true);
+      expect((await storage().reports.getOne(id))!.stopped).toMatchObject({ reason: "reports:reasons.ownerRights" });
+      expect(await stoppedOf(owner.id, name)).toEqual([]);
+      expect((await stoppedOf(admin.id, name)).map((n) => n.link)).toEqual([`/reports/${id}`]);
+      expect(await stoppedOf(viewer.id, name)).toEqual([]);
+      for (const jobId of [`report-${id}`, `report-now-${id}`]) expect((await storage().jobs.getOne(jobId))?.nextRunAt ?? null).toBeNull();
+      expect(mineOf(await (await scheduler(() => new Date(Date.parse(weekly.nextRunAt!) + 8 * 86_400_000))).tick(), id)).toEqual([]);
+      expect(received.some((m) => m.to.includes("staff@agency.example"))).toBe(false);
+    });
   });
 
   it("catches up each missed daily run once, at the owner's local time, each with its own day (the retailer's)", async () => {

@@ -51,6 +51,17 @@ const run = (reportId: string, minutes: number, extra: Partial<ReportRunData> = 
 export function runReportsContract(storageOf: () => Storage): void {
   const repo = () => storageOf().reports;
 
+  it("stops a report once (ADR 49): the stop is kept, a second stop at the version read before is refused, and a resume clears it", async () => {
+    const created = await repo().create(report("u-ann", "Stopping"), T0);
+    expect(created.stopped ?? null).toBeNull();
+    const stop = { at: at(5).toISOString(), reason: "reports:reasons.ownerRights", runId: "run-1" };
+    const stopped = await repo().update(created.id, { stopped: stop }, created.version, at(5));
+    expect((await repo().getOne(created.id))!.stopped).toEqual(stop);
+    await expect(repo().update(created.id, { stopped: { ...stop, runId: "run-2" } }, created.version, at(6))).rejects.toBeInstanceOf(ConflictError);
+    await repo().update(created.id, { stopped: null }, stopped.version, at(7));
+    expect((await repo().getOne(created.id))!.stopped).toBeNull();
+  });
+
   it("lists reports by name in cursor pages, a user's own when asked, and refuses a stale version", async () => {
     const zed = await repo().create(report("u-ann", "Zed"), T0);
     await repo().create(report("u-ann", "alpha"), T0);

@@ -873,6 +873,55 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
         }, 60_000);
       });
 
+      describe("password set through a reset link (one transaction with the link and the password epoch)", () => {
+        const now = new Date("2025-06-01T10:00:00.000Z");
+        const inOneHour = new Date("2025-06-01T11:00:00.000Z");
+        const link = (tokenHash: string, expectEpoch = 0) => ({ tokenHash, now, expectEpoch });
+
+        it("sets the password, uses the link and moves the epoch; a used, expired, unknown or disabled user's link writes nothing", async () => {
+          await storage.users.create(makeUserData({ email: "reset@retailer.example", passwordHash: "hash-old" }), ADMIN, "u-reset");
+          await storage.passwordResets.create("hash-link", "u-reset", inOneHour, now, 0);
+          const set = await storage.users.resetPassword("u-reset", "hash-new", 2, SYSTEM, link("hash-link"));
+          expect(set.ok && set.user).toMatchObject({ passwordHash: "hash-new", passwordHistory: ["hash-old"], sessionEpoch: 1 });
+          expect(await storage.passwordResets.peek("hash-link", now)).toEqual({ ok: false, reason: "token.used" });
+          expect(await storage.users.resetPassword("u-reset", "hash-x", 2, SYSTEM, link("hash-link", 1))).toEqual({ ok: false, reason: "token.used" });
+          expect(await storage.users.resetPassword("u-reset", "hash-x", 2, SYSTEM, link("hash-none", 1))).toEqual({ ok: false, reason: "token.invalid" });
+          await storage.passwordResets.create("hash-late", "u-reset", now, now, 1);
+          expect(await storage.users.resetPassword("u-reset", "hash-x", 2, SYSTEM, link("hash-late", 1))).toEqual({ ok: false, reason: "token.expired" });
+          // Another user's link does not set this user's password.
+          await storage.passwordResets.create("hash-other", "u-other", inOneHour, now, 1);
+          expect(await storage.users.resetPassword("u-reset", "hash-x", 2, SYSTEM, link("hash-other", 1))).toEqual({ ok: false, reason: "token.invalid" });
+          await storage.passwordResets.create("hash-off", "u-reset", inOneHour, now, 1);
+          await storage.users.update("u-reset", { disabled: true }, ADMIN);
+          expect(await storage.users.resetPassword("u-reset", "hash-x", 2, SYSTEM, link("hash-off", 1))).toEqual({ ok: false, reason: "token.invalid" });
+          expect(await storage.passwordResets.peek("hash-off", now)).toMatchObject({ ok: true });
+          expect((await storage.users.getOne("u-reset"))!.passwordHash).toBe("hash-new");
+        });
+
+        it("refuses a link sent at another epoch (or, without one, checked at another) as superseded", async () => {
+          await storage.users.create(makeUserData({ email: "epoch@retailer.example", passwordHash: "hash-old" }), ADMIN, "u-epoch");
+          await storage.users.setPassword("u-epoch", "hash-profile", 2, SYSTEM);
+          await storage.passwordResets.create("hash-before", "u-epoch", inOneHour, now, 0);
+          expect(await storage.users.resetPassword("u-epoch", "hash-x", 2, SYSTEM, link("hash-before", 1))).toEqual({ ok: false, reason: "token.superseded" });
+          await storage.passwordResets.create("hash-legacy", "u-epoch", inOneHour, now);
+          expect(await storage.users.resetPassword("u-epoch", "hash-x", 2, SYSTEM, link("hash-legacy", 0))).toEqual({ ok: false, reason: "token.superseded" });
+          expect(await storage.passwordResets.peek("hash-legacy", now)).toEqual({ ok: true, userId: "u-epoch" });
+          expect((await storage.users.getOne("u-epoch"))!.passwordHash).toBe("hash-profile");
+        });
+
+        it("of links of one user used at the same instant, exactly one sets the password", async () => {
+          await storage.users.create(makeUserData({ email: "race@retailer.example", passwordHash: "hash-old" }), ADMIN, "u-race");
+          const hashes = Array.from({ length: 6 }, (_, i) => `hash-race-${i}`);
+          for (const h of hashes) await storage.passwordResets.create(h, "u-race", inOneHour, now, 0);
+          const results = await Promise.all(hashes.map((h, i) => storage.users.resetPassword("u-race", `hash-new-${i}`, 2, SYSTEM, link(h))));
+          const won = results.flatMap((r, i) => (r.ok ? [i] : []));
+          expect(won).toHaveLength(1);
+          expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.reason === "token.superseded")).toBe(true);
+          const user = (await storage.users.getOne("u-race"))!;
+          expect(user).toMatchObject({ passwordHash: `hash-new-${won[0]}`, sessionEpoch: 1, passwordHistory: ["hash-old"] });
+        }, 60_000);
+      });
+
       describe("sessions", () => {
         const now = new Date("2025-06-01T10:00:00.000Z");
         const later = (minutes: number) => new Date(now.getTime() + minutes * 60_000);

@@ -109,7 +109,7 @@ describe("reading", () => {
 describe("e-mail", () => {
   it("mails what a preference governs (the profile's 'Notify me, here and by e-mail, when'), the welcome and insufficient funds; not new users nor new teams", async () => {
     const { EMAILED } = await import("~/domain/notifications");
-    expect([...EMAILED].sort()).toEqual(["campaignArchived", "campaignSoonStarted", "campaignStarted", "emptyWallets", "insufficientFunds", "reportGenerated", "walletsDepleting", "walletsUsedUpThisWeek", "welcome"]);
+    expect([...EMAILED].sort()).toEqual(["campaignArchived", "campaignSoonStarted", "campaignStarted", "emptyWallets", "insufficientFunds", "reportGenerated", "reportStopped", "walletsDepleting", "walletsUsedUpThisWeek", "welcome"]);
   });
 });
 
@@ -125,5 +125,15 @@ describe("report generated and display volume down (issue 11)", () => {
     expect(receives(owner, "campaignDisplayVolumeDown", { teamIds: ["team-a"] })).toBe(true);
     expect(receives({ ...owner, roleByTeam: { "team-b": "ADMIN" as const } }, "campaignDisplayVolumeDown", { teamIds: ["team-a"] })).toBe(false);
     expect(receives(staff, "campaignDisplayVolumeDown", { teamIds: ["team-a"] })).toBe(true);
+  });
+});
+
+describe("report stopped (ADR 49)", () => {
+  it("tells the owner and the admins of the report's team (or, for a report about every team, those who manage users), whatever the preferences; a disabled owner is not told", () => {
+    expect(told("reportStopped", { subjectUserId: "sv", teamIds: ["acme"] })).toEqual(["sa", "sv"]);
+    expect(told("reportStopped", { subjectUserId: "rv", teamIds: [] })).toEqual(["op", "ra", "rv"]);
+    const quiet = { campaignStarts: false, campaignArchived: false, reportGenerated: false, walletsDepleting: false };
+    expect(wants({ ...acmeViewer, notificationPrefs: quiet }, "reportStopped")).toBe(true);
+    expect(wants({ ...acmeViewer, disabled: true }, "reportStopped")).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mayCreateReportFor, mayEditReport, mayReadReport, maySetWalletTags, parseRecipients, reportPeriod, reportSchedule, runIdOf } from "~/domain/reports";
+import { mayCreateReportFor, mayEditReport, mayReadReport, ownerMayRun, maySetWalletTags, parseRecipients, reportPeriod, reportSchedule, runIdOf } from "~/domain/reports";
 import { nextRun } from "~/domain/schedule";
 import { ReportSchema } from "~/forms/reports";
 import type { Role } from "~/domain/types";
@@ -82,5 +82,22 @@ describe("display volume down (the rule)", () => {
     expect(isDisplayVolumeDown(25, 50)).toBe(false);
     expect(isDisplayVolumeDown(0, 0)).toBe(false);
     expect(isDisplayVolumeDown(30, 50, 0.7)).toBe(true);
+  });
+});
+
+describe("whether a report may still run as its owner (ADR 49)", () => {
+  const report = { ownerId: "u-1", teamId: "team-a" };
+  const owner = { ...user("u-1", "supplier", "ADMIN", { "team-a": "ADMIN" }), disabled: false };
+  it("runs while its owner exists, is enabled and may read it", () => {
+    expect(ownerMayRun(owner, report)).toBe(true);
+    expect(ownerMayRun({ ...user("u-1", "retailer", "VIEWER"), disabled: false }, { ownerId: "u-1", teamId: null })).toBe(true);
+  });
+  it("stops once the owner is gone, disabled, off the team or is somebody else", () => {
+    expect(ownerMayRun(null, report)).toBe(false);
+    expect(ownerMayRun({ ...owner, disabled: true }, report)).toBe(false);
+    expect(ownerMayRun({ ...owner, roleByTeam: {} }, report)).toBe(false);
+    expect(ownerMayRun({ ...owner, roleByTeam: { "team-b": "ADMIN" } }, report)).toBe(false);
+    // A manager reads every report, yet a report runs with its owner's rights, not theirs.
+    expect(ownerMayRun({ ...user("ra", "retailer", "ADMIN"), disabled: false }, report)).toBe(false);
   });
 });

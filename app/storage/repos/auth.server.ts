@@ -2,20 +2,19 @@
 import { createHash } from "node:crypto";
 import { recordFailure } from "~/domain/login-throttle";
 import type { LoginThrottleData, PasswordResetTokenData } from "~/domain/types";
-import { COLLECTIONS, type DocumentStore, type LoginThrottleRepo, type PasswordResetRepo } from "~/storage/port";
+import { COLLECTIONS, type ConsumeTokenResult, type DocumentStore, type LoginThrottleRepo, type PasswordResetRepo } from "~/storage/port";
+
+/** Whether a stored reset token may still be used at `now` (unknown, used, expired), with its user and epoch. */
+export function judgeResetToken(token: PasswordResetTokenData | null, now: Date): ConsumeTokenResult {
+  if (!token) return { ok: false, reason: "token.invalid" } as const;
+  if (token.usedAt) return { ok: false, reason: "token.used" } as const;
+  if (Date.parse(token.expiresAt) <= now.getTime()) return { ok: false, reason: "token.expired" } as const;
+  return token.passwordEpoch === undefined ? { ok: true, userId: token.userId } : { ok: true, userId: token.userId, passwordEpoch: token.passwordEpoch };
+}
 
 export function createPasswordResetRepo(store: DocumentStore): PasswordResetRepo {
   const C = COLLECTIONS.passwordReset;
-  function judge(token: PasswordResetTokenData | null, now: Date) {
-    if (!token) return { ok: false, reason: "token.invalid" } as const;
-    if (token.usedAt) return { ok: false, reason: "token.used" } as const;
-    if (Date.parse(token.expiresAt) <= now.getTime()) return { ok: false, reason: "token.expired" } as const;
-    return (token.passwordEpoch === undefined ? { ok: true, userId: token.userId } : { ok: true, userId: token.userId, passwordEpoch: token.passwordEpoch }) as {
-      ok: true;
-      userId: string;
-      passwordEpoch?: number;
-    };
-  }
+  const judge = judgeResetToken;
   return {
     async create(tokenHash, userId, expiresAt, now, passwordEpoch) {
       return store.create<PasswordResetTokenData>(C, tokenHash, {

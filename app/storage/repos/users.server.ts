@@ -12,10 +12,21 @@ import {
   type DocumentStore,
   type Actor,
   type Patch,
+  type ResetPasswordResult,
+  type TransactionContext,
   type UsersRepo,
   type Where,
 } from "~/storage/port";
 import { appendAuditInTransaction, auditBy, diffFields } from "~/storage/repos/audit.server";
+import { judgeResetToken } from "~/storage/repos/auth.server";
+import type { PasswordResetTokenData } from "~/domain/types";
+
+/** A reset link refused inside the password's transaction (nothing written). */
+class ResetRefused extends Error {
+  constructor(readonly reason: Extract<ResetPasswordResult, { ok: false }>["reason"]) {
+    super(reason);
+  }
+}
 
 function userSearchTokens(user: Pick<UserData, "displayName" | "email">): string[] {
   return searchTokens(user.displayName, user.email.split("@")[0] ?? "", user.email);
@@ -28,21 +39,27 @@ function teamIdsOf(roleByTeam: Record<string, Role>): string[] {
 export function createUsersRepo(store: DocumentStore): UsersRepo {
   const C = COLLECTIONS.user;
 
-  async function update(id: string, patch: Patch<UserData>, actor: Actor, expectVersion?: number, audit = true) {
+  /**
+   * `guard` runs in the transaction once the user is read (its reads first, then its own writes):
+   * it may refuse by throwing, or write a document that must change with the user.
+   */
+  async function update(id: string, patch: Patch<UserData> | ((current: UserData) => Patch<UserData>), actor: Actor, expectVersion?: number, audit = true, guard?: (tx: TransactionContext, current: UserData) => Promise<void>) {
     const now = new Date();
     return store.transaction(async (tx) => {
       const current = await tx.get<UserData>(C, id);
       if (!current) throw new NotFoundError(C, id);
       if (expectVersion !== undefined && expectVersion !== current.version) throw new ConflictError(C, id);
-      const full: Patch<UserData> = { ...patch, updated: now.toISOString() };
-      if (patch.roleByTeam && typeof patch.roleByTeam === "object" && !("$op" in patch.roleByTeam)) {
-        full.teamIds = teamIdsOf(patch.roleByTeam as Record<string, Role>);
+      if (guard) await guard(tx, current);
+      const changes = typeof patch === "function" ? patch(current) : patch;
+      const full: Patch<UserData> = { ...changes, updated: now.toISOString() };
+      if (changes.roleByTeam && typeof changes.roleByTeam === "object" && !("$op" in changes.roleByTeam)) {
+        full.teamIds = teamIdsOf(changes.roleByTeam as Record<string, Role>);
       }
       const { id: _id, version, ...before } = current;
-      if (typeof patch.displayName === "string" || typeof patch.email === "string") {
+      if (typeof changes.displayName === "string" || typeof changes.email === "string") {
         full.searchTokens = userSearchTokens({
-          displayName: typeof patch.displayName === "string" ? patch.displayName : current.displayName,
-          email: typeof patch.email === "string" ? patch.email : current.email,
+          displayName: typeof changes.displayName === "string" ? changes.displayName : current.displayName,
+          email: typeof changes.email === "string" ? changes.email : current.email,
         });
       }
       const after = applyPatch(before, full, now.toISOString()) as unknown as UserData;
@@ -172,6 +189,34 @@ export function createUsersRepo(store: DocumentStore): UsersRepo {
         actor,
         user.version,
       );
+    },
+    async resetPassword(id, passwordHash, historySize, actor, link) {
+      const historyOf = (user: UserData) => [user.passwordHash, ...user.passwordHistory].filter((h): h is string => !!h).slice(0, historySize);
+      try {
+        const user = await update(
+          id,
+          (current) => ({ passwordHash, passwordHistory: historyOf(current), sessionEpoch: fieldOps.increment(1) }),
+          actor,
+          undefined,
+          true,
+          async (tx, current) => {
+            const R = COLLECTIONS.passwordReset;
+            const token = await tx.get<PasswordResetTokenData>(R, link.tokenHash);
+            const verdict = judgeResetToken(token, link.now);
+            if (!verdict.ok) throw new ResetRefused(verdict.reason);
+            if (token!.userId !== id || current.disabled) throw new ResetRefused("token.invalid");
+            // The epoch the link was sent at (or, for a link without one, the epoch its check saw):
+            // a password set since, by another link at the same instant or on the profile, kills it.
+            if ((verdict.passwordEpoch ?? link.expectEpoch) !== current.sessionEpoch) throw new ResetRefused("token.superseded");
+            tx.update<PasswordResetTokenData>(R, link.tokenHash, { usedAt: link.now.toISOString() });
+          },
+        );
+        return { ok: true, user };
+      } catch (error) {
+        if (error instanceof ResetRefused) return { ok: false, reason: error.reason };
+        if (error instanceof NotFoundError) return { ok: false, reason: "token.invalid" };
+        throw error;
+      }
     },
   };
 }
