@@ -23,7 +23,7 @@ import {
   savePositionsIntent,
   toggleProductIntent,
 } from "~/forms/campaigns/products";
-import { MAX_POSITION } from "~/domain/campaigns/products";
+import { MAX_POSITION, pageOfProduct, PRODUCT_WARNING_THRESHOLD, type ProductsPage } from "~/domain/campaigns/products";
 import { requireUser } from "~/http/auth.server";
 import {
   FAILURE,
@@ -58,7 +58,7 @@ import { pageTitle } from "~/utils/page-title";
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "products");
 
-/** The campaign's products, in display order (position, then availability). */
+/** A page of the campaign's products (?page=, ADR 48), in display order (position, then availability). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Campaign");
   const ctx = orThrow(await requireCampaign(user, params.campaignId));
@@ -74,13 +74,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     getProductImageHosts(),
   ]);
   const fetchFailed = !figures.ok || (picker !== null && !picker.ok);
+  const view = presentProducts(ctx.campaign, Number(search.get("page")));
   return {
     campaignId: ctx.campaign.id,
     version: ctx.campaign.version,
     canEdit,
-    ...presentProducts(ctx.campaign),
+    ...view,
     choice,
-    figures: figures.ok ? figures.value : null,
+    /** The figures of the page's products only. */
+    figures: figures.ok ? Object.fromEntries(view.products.filter((p) => figures.value[p.id]).map((p) => [p.id, figures.value[p.id]!])) : null,
     picker: picker?.ok ? picker.value : null,
     /** The retailer's product image hosts: pictures the content security policy lets the page load (ADR 34). */
     imageHosts,
@@ -125,7 +127,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
           type: "success",
           title: "campaignProducts:toast.added",
           description: outcome.warnings.length ? "campaignProducts:warnings.tooManyToast" : undefined,
-          values: { count: plan.added.length, total },
+          values: { count: plan.added.length, total, max: PRODUCT_WARNING_THRESHOLD },
         });
       }
       const fieldErrors: Record<string, string[]> = { ...(outcome.ok ? {} : (outcome.fieldErrors ?? {})) };
@@ -140,21 +142,29 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (submission.status !== "success") return badRequest(FAILURE.upsertProduct);
       const outcome = await toggleProduct(user, ctx, submission.value);
       if (!outcome.ok) return listFailure(outcome, submission.value.productId);
-      return redirectWithToast(`${here}#product-${encodeURIComponent(submission.value.productId)}`, { type: "success", title: submission.value.state === "on" ? "campaignProducts:toast.switchedOn" : "campaignProducts:toast.switchedOff", values: { id: submission.value.productId } });
+      return redirectWithToast(`${back}#product-${encodeURIComponent(submission.value.productId)}`, { type: "success", title: submission.value.state === "on" ? "campaignProducts:toast.switchedOn" : "campaignProducts:toast.switchedOff", values: { id: submission.value.productId } });
     }
     case removeProductIntent: {
       const submission = parseWithZod(formData, { schema: RemoveProductSchema });
       if (submission.status !== "success") return badRequest(FAILURE.removeProduct);
       const outcome = await removeProduct(user, ctx, submission.value);
       if (!outcome.ok) return listFailure(outcome, submission.value.productId);
-      return redirectWithToast(here, { type: "success", title: "campaignProducts:toast.removed", values: { count: 1 } });
+      // The same page (the last one if this was the only product of the last page).
+      return redirectWithToast(back, { type: "success", title: "campaignProducts:toast.removed", values: { count: 1 } });
     }
     case moveProductIntent: {
       const submission = parseWithZod(formData, { schema: MoveProductSchema });
       if (submission.status !== "success") return badRequest(FAILURE.upsertProduct);
       const outcome = await moveProduct(user, ctx, submission.value);
       if (!outcome.ok) return listFailure(outcome, submission.value.productId);
-      const target = `${here}?${new URLSearchParams({ moved: submission.value.productId, dir: submission.value.direction })}`;
+      // The page the product is on now (moving the first of a page up takes it to the previous one).
+      const query = new URLSearchParams(back.slice(here.length));
+      const page = pageOfProduct(outcome.campaign.offers, submission.value.productId);
+      if (page > 1) query.set("page", String(page));
+      else query.delete("page");
+      query.set("moved", submission.value.productId);
+      query.set("dir", submission.value.direction);
+      const target = `${here}?${query}`;
       return redirectWithToast(target, { type: "success", title: "toast.changesSaved" });
     }
     case savePositionsIntent: {
@@ -183,7 +193,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const outcome = await bulkProducts(user, ctx, value);
       if (!outcome.ok) return listFailure(outcome);
       const title = value.bulk === "remove" ? "campaignProducts:toast.removed" : value.bulk === "on" ? "campaignProducts:toast.bulkOn" : "campaignProducts:toast.bulkOff";
-      return redirectWithToast(here, { type: "success", title, values: { count: value.selected.length } });
+      return redirectWithToast(back, { type: "success", title, values: { count: value.selected.length } });
     }
     case importProductsIntent: {
       const submission = parseWithZod(formData, { schema: ImportProductsSchema });
@@ -197,7 +207,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
           type: "success",
           title: "campaignProductPicker:import.toast",
           description: outcome.warnings.length ? "campaignProducts:warnings.tooManyToast" : undefined,
-          values: { count: outcome.report.imported, total: outcome.total },
+          values: { count: outcome.report.imported, total: outcome.total, max: PRODUCT_WARNING_THRESHOLD },
         });
       }
       const answer: ImportAnswer = {
@@ -243,7 +253,7 @@ function availabilityKey(availability: string): string {
 export default function CampaignProductsRoute() {
   const { t } = useTranslation(["campaignProducts", "campaigns", "campaignProductPicker"]);
   const loaderData = useLoaderData<typeof loader>();
-  const { campaignId, version, canEdit, products, count, onCount, party, tooMany, threshold, moved, choice, figures, picker, fetchFailure } = loaderData;
+  const { campaignId, version, canEdit, products, paging, count, onCount, party, tooMany, threshold, moved, choice, figures, picker, fetchFailure } = loaderData;
   const actionData = useActionData<typeof action>();
   const location = useLocation();
   const pending = usePendingSubmission();
@@ -254,7 +264,9 @@ export default function CampaignProductsRoute() {
   const hydrated = useHydrated();
 
   // With JavaScript: drag and drop, and Alt+↑/↓ on a row's handle, saved as positions.
-  const reorder = useProductReorder({ ids: products.map((p) => p.id), version, action: here, back: location.search });
+  const reorder = useProductReorder({ ids: products.map((p) => p.id), from: paging.offset, version, action: here, back: location.search });
+  // Where each form of the list comes back to: this page, its period and search (ADR 48).
+  const back = location.search;
   const byId = new Map(products.map((p) => [p.id, p]));
   const shown = reorder.order.map((id) => byId.get(id)).filter((p): p is ProductRow => !!p);
   const [announce, setAnnounce] = useState("");
@@ -262,7 +274,7 @@ export default function CampaignProductsRoute() {
   const moveTo = (id: string, to: number, byKeyboard: boolean) => {
     const product = byId.get(id);
     reorder.move(id, to);
-    if (product) setAnnounce(t("campaignProductPicker:reorder.moved", { name: product.title || product.id, position: to + 1, total: shown.length }));
+    if (product) setAnnounce(t("campaignProductPicker:reorder.moved", { name: product.title || product.id, position: paging.offset + to + 1, total: paging.total }));
     if (byKeyboard) requestAnimationFrame(() => document.getElementById(handleId(id))?.focus());
   };
 
@@ -319,7 +331,11 @@ export default function CampaignProductsRoute() {
       {products.length ? (
         <>
           <p className="field-help">{t("campaignProductPicker:list.statsHelp")}</p>
-          <PeriodForm presets={CAMPAIGN_PRESETS} {...periodProps(choice)} keep={picker && !picker.suggested ? { q: picker.query } : {}} />
+          <PeriodForm
+            presets={CAMPAIGN_PRESETS}
+            {...periodProps(choice)}
+            keep={{ ...(picker && !picker.suggested ? { q: picker.query } : {}), ...(paging.page > 1 ? { page: String(paging.page) } : {}) }}
+          />
         </>
       ) : null}
 
@@ -334,11 +350,13 @@ export default function CampaignProductsRoute() {
               <Form method="post" action={here} id="products-positions-form" preventScrollReset>
                 <input type="hidden" name="intent" value={savePositionsIntent} />
                 <input type="hidden" name="version" value={version} />
+                <input type="hidden" name="back" value={back} />
               </Form>
               <Form method="post" action={here} id="products-bulk-form" className="products-bulk" aria-label={t("bulk.label")} preventScrollReset>
                 <input type="hidden" name="intent" value={bulkProductsIntent} />
                 <input type="hidden" name="version" value={version} />
-                <span className="muted">{t("bulk.help")}</span>
+                <input type="hidden" name="back" value={back} />
+                <span className="muted">{paging.pages > 1 ? t("bulk.helpPage") : t("bulk.help")}</span>
                 <button type="submit" name="bulk" value="on" className="button">
                   {t("bulk.on")}
                 </button>
@@ -367,6 +385,7 @@ export default function CampaignProductsRoute() {
                       <input type="hidden" name="version" value={version} />
                       <input type="hidden" name="bulk" value="remove" />
                       <input type="hidden" name="confirmed" value="yes" />
+                      <input type="hidden" name="back" value={back} />
                       {confirm.products.map((p) => (
                         <input key={p.id} type="hidden" name="selected" value={p.id} />
                       ))}
@@ -374,7 +393,7 @@ export default function CampaignProductsRoute() {
                         {t("bulk.confirmSubmit", { count: confirm.products.length })}
                       </SubmitButton>
                     </Form>
-                    <Link to={here}>{t("bulk.cancel")}</Link>
+                    <Link to={`${here}${back}`}>{t("bulk.cancel")}</Link>
                   </div>
                 </div>
               ) : null}
@@ -388,6 +407,7 @@ export default function CampaignProductsRoute() {
           <p className="visually-hidden" aria-live="polite" role="status" id="products-reorder-status">
             {announce}
           </p>
+          <ProductPages paging={paging} hrefOf={(page) => pageHref(here, location.search, page)} />
           <div className="table-wrap">
             <table className="products-table list-table">
               <caption className="visually-hidden">{t("caption")}</caption>
@@ -425,7 +445,8 @@ export default function CampaignProductsRoute() {
                     key={p.id}
                     product={p}
                     index={index}
-                    last={index === shown.length - 1}
+                    offset={paging.offset}
+                    last={p.index === paging.total - 1}
                     figures={figures ? ((figures[p.id] as Derived | undefined) ?? null) : undefined}
                     handle={
                       canEdit && hydrated
@@ -459,6 +480,7 @@ export default function CampaignProductsRoute() {
                     version={version}
                     canEdit={canEdit}
                     here={here}
+                    back={back}
                     failed={listError?.subject === p.id}
                     autoFocusMove={moved?.id === p.id ? moved.direction : null}
                     pending={pending}
@@ -483,9 +505,44 @@ export default function CampaignProductsRoute() {
               <span className="field-help">{t("positions.help")}</span>
             </p>
           ) : null}
+          <ProductPages paging={paging} hrefOf={(page) => pageHref(here, location.search, page)} bottom />
         </>
       )}
     </section>
+  );
+}
+
+/** The page's own address with another page of the list (the period and search kept). */
+function pageHref(here: string, search: string, page: number): string {
+  const params = new URLSearchParams(search);
+  params.delete("moved");
+  params.delete("dir");
+  if (page > 1) params.set("page", String(page));
+  else params.delete("page");
+  const query = params.toString();
+  return query ? `${here}?${query}` : here;
+}
+
+/** "51–100 of 2,415" with the previous and next pages (ADR 48); nothing when one page holds all. */
+function ProductPages({ paging, hrefOf, bottom = false }: { paging: ProductsPage; hrefOf: (page: number) => string; bottom?: boolean }) {
+  const { t } = useTranslation("campaignProducts");
+  if (paging.pages <= 1) return null;
+  return (
+    <nav className={cn("pagination products-pages", bottom && "products-pages-bottom")} aria-label={t(bottom ? "pages.labelBottom" : "pages.label")}>
+      {paging.page > 1 ? (
+        <Link to={hrefOf(paging.page - 1)} rel="prev">
+          {t("pages.previous")}
+        </Link>
+      ) : null}
+      <span>
+        {t("pages.range", { first: paging.first, last: paging.last, total: paging.total })}
+      </span>
+      {paging.page < paging.pages ? (
+        <Link to={hrefOf(paging.page + 1)} rel="next">
+          {t("pages.next")}
+        </Link>
+      ) : null}
+    </nav>
   );
 }
 
@@ -515,10 +572,12 @@ function translateMessage(t: (key: string, options?: Record<string, unknown>) =>
 function ProductRowView({
   product: p,
   index,
+  offset,
   last,
   version,
   canEdit,
   here,
+  back,
   failed,
   autoFocusMove,
   pending,
@@ -529,7 +588,11 @@ function ProductRowView({
   onDrop,
 }: {
   product: ProductRow;
+  /** Place on the page shown (0-based). */
   index: number;
+  /** The list's index of the page's first product. */
+  offset: number;
+  /** The last product of the whole list. */
   last: boolean;
   /** The period's figures; null: none; undefined: the statistics could not be read. */
   figures: Derived | null | undefined;
@@ -543,6 +606,8 @@ function ProductRowView({
   version: number;
   canEdit: boolean;
   here: string;
+  /** The page's query (page, period, search), which each form comes back to. */
+  back: string;
   failed: boolean;
   autoFocusMove: "up" | "down" | null;
   pending: ReturnType<typeof usePendingSubmission>;
@@ -553,7 +618,7 @@ function ProductRowView({
   const { imageHosts } = useLoaderData<typeof loader>();
   const busy = (intent: string, value?: string) => pending.intent === intent && pending.productId === p.id && (value === undefined || pending.value === value);
   const name = p.title || p.id;
-  const first = index === 0;
+  const first = offset + index === 0;
   // Without JavaScript the moved product's button takes the focus on load (autofocus).
   const focusDirection = autoFocusMove === "up" && first ? "down" : autoFocusMove === "down" && last ? "up" : autoFocusMove;
   const format = useFigureFormat();
@@ -591,7 +656,7 @@ function ProductRowView({
             onKeyDown={handle.onKeyDown}
             onDragStart={handle.onDragStart}
             onDragEnd={handle.onDragEnd}
-            aria-label={t("campaignProductPicker:reorder.handle", { name, position: index + 1 })}
+            aria-label={t("campaignProductPicker:reorder.handle", { name, position: offset + index + 1 })}
             aria-describedby="products-reorder-help"
           >
             <span aria-hidden="true">⠿</span>
@@ -650,6 +715,7 @@ function ProductRowView({
               <input type="hidden" name="intent" value={moveProductIntent} />
               <input type="hidden" name="version" value={version} />
               <input type="hidden" name="productId" value={p.id} />
+              <input type="hidden" name="back" value={back} />
               <button
                 type="submit"
                 name="direction"
@@ -688,6 +754,7 @@ function ProductRowView({
               <input type="hidden" name="version" value={version} />
               <input type="hidden" name="productId" value={p.id} />
               <input type="hidden" name="state" value={p.on ? "off" : "on"} />
+              <input type="hidden" name="back" value={back} />
               <button type="submit" className="button products-small" data-pending={busy(toggleProductIntent) || undefined}>
                 {p.on ? t("toggle.off") : t("toggle.on")}
                 <span className="visually-hidden"> {name}</span>
@@ -697,6 +764,7 @@ function ProductRowView({
               <input type="hidden" name="intent" value={removeProductIntent} />
               <input type="hidden" name="version" value={version} />
               <input type="hidden" name="productId" value={p.id} />
+              <input type="hidden" name="back" value={back} />
               <button type="submit" className="button products-small" data-pending={busy(removeProductIntent) || undefined}>
                 {t("remove")}
                 <span className="visually-hidden"> {name}</span>
@@ -719,6 +787,7 @@ function AddProductsForm({ version, count }: { version: number; count: number })
   const { t } = useTranslation(["campaignProducts", "campaigns"]);
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
+  const location = useLocation();
   const addData = actionData && actionData.form === "add" ? actionData : null;
   const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === addProductsIntent;
   const [form, fields] = useForm({
@@ -753,6 +822,7 @@ function AddProductsForm({ version, count }: { version: number; count: number })
     <Form method="post" {...getFormProps(form)} className="products-add">
       <input type="hidden" name="intent" value={addProductsIntent} />
       <input type="hidden" name="version" value={version} />
+      <input type="hidden" name="back" value={location.search} />
       {form.errors?.length && addData?.failure ? <FormAlert title={t(addData.failure)} message={translateMessage(t, form.errors[0]!)} /> : null}
       {report && report.added > 0 ? (
         <div className="notice products-report" role="status">

@@ -81,6 +81,14 @@ export const SavePositionsSchema = z.object({
   positions: z
     .array(z.object({ id: productId, pos: position }), { error: "campaignProducts:errors.badRequest" })
     .check(z.minLength(1, "campaignProducts:errors.badRequest")),
+  /**
+   * Sent by drag and drop (JavaScript): the list's index of the page's first product; the
+   * positions are then the page's products in their new order (ADR 48). Absent: positions typed.
+   */
+  slice: z.pipe(
+    z.optional(z.coerce.number({ error: "campaignProducts:errors.badRequest" }).check(z.int(), z.gte(0, "campaignProducts:errors.badRequest"))),
+    z.transform((v) => v ?? null),
+  ),
 });
 export type SavePositionsValue = z.infer<typeof SavePositionsSchema>;
 
