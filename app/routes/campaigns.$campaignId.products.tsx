@@ -32,6 +32,7 @@ import {
   moveProduct,
   presentProducts,
   productsToConfirm,
+  bulkTargets,
   removeProduct,
   savePositions,
   toggleProduct,
@@ -180,10 +181,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case bulkProductsIntent: {
       const submission = parseWithZod(formData, { schema: BulkProductsSchema });
       if (submission.status !== "success") {
-        const message = submission.error?.selected?.[0] ?? "campaignProducts:errors.badRequest";
+        const message = submission.error?.selected?.[0] ?? submission.error?.bulk?.[0] ?? "campaignProducts:errors.badRequest";
         return data({ form: "list", failure: FAILURE.upsertMassProduct, message, subject: null } satisfies ListFailure, { status: 400 });
       }
       const value = submission.value;
+      const targets = bulkTargets(ctx, value);
+      if (value.scope === "campaign" && !value.confirmed) {
+        // Every product of the campaign, on every page: said and confirmed first, with or without JavaScript.
+        const refused = denied(user, ctx, FAILURE.upsertMassProduct);
+        if (refused) return listFailure(refused);
+        return data({ form: "confirmAll" as const, bulk: value.bulk === "on" ? ("on" as const) : ("off" as const), count: targets.length });
+      }
       if (value.bulk === "remove" && !value.confirmed) {
         // The confirmation step, with or without JavaScript: what is about to be removed.
         const refused = denied(user, ctx, FAILURE.removeProduct);
@@ -193,7 +201,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const outcome = await bulkProducts(user, ctx, value);
       if (!outcome.ok) return listFailure(outcome);
       const title = value.bulk === "remove" ? "campaignProducts:toast.removed" : value.bulk === "on" ? "campaignProducts:toast.bulkOn" : "campaignProducts:toast.bulkOff";
-      return redirectWithToast(back, { type: "success", title, values: { count: value.selected.length } });
+      return redirectWithToast(back, { type: "success", title, values: { count: value.bulk === "remove" ? value.selected.length : targets.length } });
     }
     case importProductsIntent: {
       const submission = parseWithZod(formData, { schema: ImportProductsSchema });
@@ -259,6 +267,7 @@ export default function CampaignProductsRoute() {
   const pending = usePendingSubmission();
   const listError = actionData && actionData.form === "list" ? actionData : null;
   const confirm = actionData && actionData.form === "confirm" ? actionData : null;
+  const confirmAll = actionData && actionData.form === "confirmAll" ? actionData : null;
   const importAnswer = actionData && actionData.form === "import" ? (actionData as ImportAnswer) : null;
   const here = `/campaigns/${encodeURIComponent(campaignId)}/products`;
   const hydrated = useHydrated();
@@ -289,8 +298,8 @@ export default function CampaignProductsRoute() {
   // With JavaScript, the confirmation takes the focus when it appears (it follows the bulk bar).
   const confirmRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (confirm) confirmRef.current?.focus();
-  }, [confirm]);
+    if (confirm || confirmAll) confirmRef.current?.focus();
+  }, [confirm, confirmAll]);
 
   const partyLabel = (p: Party | null) => (p ? t(`party.${p}`) : "—");
   const availabilityLabel = (a: string) => t(`availability.${availabilityKey(a)}`, { defaultValue: a });
@@ -367,6 +376,42 @@ export default function CampaignProductsRoute() {
                   {t("bulk.remove")}
                 </button>
               </Form>
+              {paging.pages > 1 ? (
+                <Form method="post" action={here} className="products-bulk products-bulk-all" aria-label={t("bulkAll.label")} preventScrollReset>
+                  <input type="hidden" name="intent" value={bulkProductsIntent} />
+                  <input type="hidden" name="version" value={version} />
+                  <input type="hidden" name="back" value={back} />
+                  <input type="hidden" name="scope" value="campaign" />
+                  <span className="muted">{t("bulkAll.help", { count })}</span>
+                  <button type="submit" name="bulk" value="on" className="button">
+                    {t("bulkAll.on", { count })}
+                  </button>
+                  <button type="submit" name="bulk" value="off" className="button">
+                    {t("bulkAll.off", { count })}
+                  </button>
+                </Form>
+              ) : null}
+              {confirmAll ? (
+                <div className="confirm-body products-confirm" role="region" aria-labelledby="products-confirm-title" ref={confirmRef} tabIndex={-1}>
+                  <p id="products-confirm-title">
+                    <strong>{t(confirmAll.bulk === "on" ? "bulkAll.confirmOn" : "bulkAll.confirmOff", { count: confirmAll.count })}</strong>
+                  </p>
+                  <div className="confirm-actions">
+                    <Form method="post" action={here} preventScrollReset>
+                      <input type="hidden" name="intent" value={bulkProductsIntent} />
+                      <input type="hidden" name="version" value={version} />
+                      <input type="hidden" name="scope" value="campaign" />
+                      <input type="hidden" name="bulk" value={confirmAll.bulk} />
+                      <input type="hidden" name="confirmed" value="yes" />
+                      <input type="hidden" name="back" value={back} />
+                      <SubmitButton pending={pending.intent === bulkProductsIntent}>
+                        {t(confirmAll.bulk === "on" ? "bulkAll.confirmSubmitOn" : "bulkAll.confirmSubmitOff", { count: confirmAll.count })}
+                      </SubmitButton>
+                    </Form>
+                    <Link to={`${here}${back}`}>{t("bulk.cancel")}</Link>
+                  </div>
+                </div>
+              ) : null}
               {confirm ? (
                 <div className="confirm-body products-confirm" role="region" aria-labelledby="products-confirm-title" ref={confirmRef} tabIndex={-1}>
                   <p id="products-confirm-title">

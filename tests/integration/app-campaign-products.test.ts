@@ -489,6 +489,38 @@ describe("a large campaign, a page at a time (ADR 48)", () => {
     expect((await fresh(id)).productIds).toEqual(campaign.productIds);
   });
 
+  it("switches every product of the campaign off, on every page, only after a confirmation saying how many; never removes them all", async () => {
+    const id = await largeCampaign(130);
+    await post("supplier.admin", id, { intent: "toggle-product", productId: large(7), state: "off" });
+    const ask = await post("supplier.admin", id, { intent: "bulk-products", bulk: "off", scope: "campaign", back: "?page=2" });
+    expect(ask.status).toBe(200);
+    expect(ask.data).toEqual({ form: "confirmAll", bulk: "off", count: 130 });
+    expect(t("campaignProducts:bulkAll.confirmOff", { count: ask.data.count })).toBe("Switch off all 130 products of the campaign, on every page?");
+    expect((await fresh(id)).productIds).toHaveLength(129);
+
+    // A viewer is refused the question and the change.
+    const viewer = await post("supplier.viewer", id, { intent: "bulk-products", bulk: "off", scope: "campaign" });
+    expect(viewer.status).toBe(403);
+    expect((await post("supplier.viewer", id, { intent: "bulk-products", bulk: "off", scope: "campaign", confirmed: "yes" })).status).toBe(403);
+
+    const done = await post("supplier.admin", id, { intent: "bulk-products", bulk: "off", scope: "campaign", confirmed: "yes", back: "?page=2" });
+    expect(done.status).toBe(302);
+    expect(done.location).toBe(`${productsPath(id)}?page=2`);
+    expect(t((await toastOf(done.headers))!.title, { count: 130 })).toBe("130 products switched off.");
+    let campaign = await fresh(id);
+    expect(campaign.productIds).toEqual([]);
+    expect(Object.keys(campaign.offers)).toHaveLength(130);
+
+    // The selection's bulk bar still acts on the selection only.
+    await post("supplier.admin", id, { intent: "bulk-products", bulk: "on" }, [["selected", large(120)]]);
+    expect((await fresh(id)).productIds).toEqual([large(120)]);
+
+    const removeAll = await post("supplier.admin", id, { intent: "bulk-products", bulk: "remove", scope: "campaign", confirmed: "yes" });
+    expect(removeAll.status).toBe(400);
+    campaign = await fresh(id);
+    expect(Object.keys(campaign.offers)).toHaveLength(130);
+  });
+
   it("refuses an addition past 2,500 products with the reason, saving nothing; the campaign's other changes still work", async () => {
     const id = await largeCampaign(2500);
     await storage().catalog.upsertMany([makeProductInput({ id: sku("CAP-1"), party: "1P" }), makeProductInput({ id: sku("CAP-2"), party: "1P" })]);

@@ -235,15 +235,24 @@ export async function savePositions(user: User, ctx: CampaignContext, value: Sav
   return denied(user, ctx, FAILURE.upsertMassProduct) ?? saveChange(user, ctx, change, value.version, FAILURE.upsertMassProduct);
 }
 
-/** Switches the selected products on or off, or removes them (after the confirmation step). */
+/** The products a bulk action acts on: those selected (on the page shown), or every product of the campaign. */
+export function bulkTargets(ctx: CampaignContext, value: Pick<BulkProductsValue, "scope" | "selected">): string[] {
+  return value.scope === "campaign" ? Object.keys(ctx.campaign.offers ?? {}) : value.selected;
+}
+
+/**
+ * Switches the selected products on or off, or removes them (after the confirmation step); or
+ * switches every product of the campaign on or off (after its confirmation step, ADR 48).
+ */
 export async function bulkProducts(user: User, ctx: CampaignContext, value: BulkProductsValue): Promise<ProductsOutcome> {
   const offers = ctx.campaign.offers ?? {};
+  // A removal is of the products selected only (the form refuses one of every product).
   if (value.bulk === "remove") {
     return withAutoTargeting(user, value.selected, await (denied(user, ctx, FAILURE.removeProduct) ?? saveChange(user, ctx, removeOffers(offers, value.selected), value.version, FAILURE.removeProduct)));
   }
   return (
     denied(user, ctx, FAILURE.upsertMassProduct) ??
-    saveChange(user, ctx, setOffersOn(offers, value.selected, value.bulk === "on"), value.version, FAILURE.upsertMassProduct)
+    saveChange(user, ctx, setOffersOn(offers, bulkTargets(ctx, value), value.bulk === "on"), value.version, FAILURE.upsertMassProduct)
   );
 }
 
