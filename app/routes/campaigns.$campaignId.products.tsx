@@ -274,8 +274,11 @@ export default function CampaignProductsRoute() {
 
   // With JavaScript: drag and drop, and Alt+↑/↓ on a row's handle, saved as positions.
   const reorder = useProductReorder({ ids: products.map((p) => p.id), from: paging.offset, version, action: here, back: location.search });
-  // Where each form of the list comes back to: this page, its period and search (ADR 48).
+  // Where each form of the list comes back to: this page, its period and search (ADR 48). The
+  // forms post to the page's own address with them, so that an answer rendered without
+  // JavaScript (a confirmation, a refusal) is of the same page too.
   const back = location.search;
+  const formAction = pageHref(here, location.search, paging.page);
   const byId = new Map(products.map((p) => [p.id, p]));
   const shown = reorder.order.map((id) => byId.get(id)).filter((p): p is ProductRow => !!p);
   const [announce, setAnnounce] = useState("");
@@ -330,7 +333,7 @@ export default function CampaignProductsRoute() {
           />
           <div className="products-add-grid">
             <AddProductsForm version={version} count={count} />
-            <ProductImport version={version} answer={importAnswer} here={here} />
+            <ProductImport version={version} answer={importAnswer} here={formAction} />
           </div>
         </>
       ) : (
@@ -356,12 +359,12 @@ export default function CampaignProductsRoute() {
         <>
           {canEdit ? (
             <>
-              <Form method="post" action={here} id="products-positions-form" preventScrollReset>
+              <Form method="post" action={formAction} id="products-positions-form" preventScrollReset>
                 <input type="hidden" name="intent" value={savePositionsIntent} />
                 <input type="hidden" name="version" value={version} />
                 <input type="hidden" name="back" value={back} />
               </Form>
-              <Form method="post" action={here} id="products-bulk-form" className="products-bulk" aria-label={t("bulk.label")} preventScrollReset>
+              <Form method="post" action={formAction} id="products-bulk-form" className="products-bulk" aria-label={t("bulk.label")} preventScrollReset>
                 <input type="hidden" name="intent" value={bulkProductsIntent} />
                 <input type="hidden" name="version" value={version} />
                 <input type="hidden" name="back" value={back} />
@@ -377,7 +380,7 @@ export default function CampaignProductsRoute() {
                 </button>
               </Form>
               {paging.pages > 1 ? (
-                <Form method="post" action={here} className="products-bulk products-bulk-all" aria-label={t("bulkAll.label")} preventScrollReset>
+                <Form method="post" action={formAction} className="products-bulk products-bulk-all" aria-label={t("bulkAll.label")} preventScrollReset>
                   <input type="hidden" name="intent" value={bulkProductsIntent} />
                   <input type="hidden" name="version" value={version} />
                   <input type="hidden" name="back" value={back} />
@@ -397,7 +400,7 @@ export default function CampaignProductsRoute() {
                     <strong>{t(confirmAll.bulk === "on" ? "bulkAll.confirmOn" : "bulkAll.confirmOff", { count: confirmAll.count })}</strong>
                   </p>
                   <div className="confirm-actions">
-                    <Form method="post" action={here} preventScrollReset>
+                    <Form method="post" action={formAction} preventScrollReset>
                       <input type="hidden" name="intent" value={bulkProductsIntent} />
                       <input type="hidden" name="version" value={version} />
                       <input type="hidden" name="scope" value="campaign" />
@@ -425,7 +428,7 @@ export default function CampaignProductsRoute() {
                     ))}
                   </ul>
                   <div className="confirm-actions">
-                    <Form method="post" action={here} preventScrollReset>
+                    <Form method="post" action={formAction} preventScrollReset>
                       <input type="hidden" name="intent" value={bulkProductsIntent} />
                       <input type="hidden" name="version" value={version} />
                       <input type="hidden" name="bulk" value="remove" />
@@ -524,7 +527,7 @@ export default function CampaignProductsRoute() {
                     }
                     version={version}
                     canEdit={canEdit}
-                    here={here}
+                    here={formAction}
                     back={back}
                     failed={listError?.subject === p.id}
                     autoFocusMove={moved?.id === p.id ? moved.direction : null}
@@ -650,6 +653,7 @@ function ProductRowView({
   onDrop: ((event: React.DragEvent<HTMLTableRowElement>) => void) | null;
   version: number;
   canEdit: boolean;
+  /** Where the row's forms post: the page's own address. */
   here: string;
   /** The page's query (page, period, search), which each form comes back to. */
   back: string;
