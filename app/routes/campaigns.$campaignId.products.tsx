@@ -69,13 +69,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The products' statistics of the period chosen (the products variant of /metrics), and for
   // those who may add products the picker's results (or suggestions): read side by side.
   const choice = periodFromSearch(search, { now: new Date(), timeZone: retailerTimeZone(), ...campaignPresetContext(ctx.campaign) }, CAMPAIGN_PRESETS);
+  const view = presentProducts(ctx.campaign, Number(search.get("page")));
   const [figures, picker, imageHosts] = await Promise.all([
-    productFigures(user, ctx, choice.period),
+    view.products.length ? productFigures(user, ctx, choice.period, view.products.map((p) => p.id)) : Promise.resolve({ ok: true as const, value: {} as Record<string, Derived> }),
     canEdit ? searchCampaignProducts(user, ctx, search.get("q") ?? "") : Promise.resolve(null),
     getProductImageHosts(),
   ]);
   const fetchFailed = !figures.ok || (picker !== null && !picker.ok);
-  const view = presentProducts(ctx.campaign, Number(search.get("page")));
   return {
     campaignId: ctx.campaign.id,
     version: ctx.campaign.version,
