@@ -258,9 +258,10 @@ function offersText(value: Record<string, unknown>, ctx: Ctx): string {
     .map(([id, offer]) => {
       const o = (offer && typeof offer === "object" ? offer : {}) as { on?: unknown; pos?: unknown; title?: unknown };
       const title = typeof o.title === "string" && o.title ? o.title : productTitle(id, ctx);
-      const details = [o.on ? ctx.words.on : ctx.words.off];
+      // A product kept records only what changed (ADR 48): its state, its position, or both.
+      const details = "on" in o || !("pos" in o) ? [o.on ? ctx.words.on : ctx.words.off] : [];
       if (typeof o.pos === "number") details.push(ctx.words.position(o.pos));
-      return `${title} (${details.join(", ")})`;
+      return details.length ? `${title} (${details.join(", ")})` : title;
     })
     .join("; ");
 }

@@ -23,7 +23,7 @@ import {
   savePositionsIntent,
   toggleProductIntent,
 } from "~/forms/campaigns/products";
-import { MAX_POSITION } from "~/domain/campaigns/products";
+import { MAX_POSITION, pageOfProduct, PRODUCT_WARNING_THRESHOLD, type ProductsPage } from "~/domain/campaigns/products";
 import { requireUser } from "~/http/auth.server";
 import {
   FAILURE,
@@ -32,6 +32,7 @@ import {
   moveProduct,
   presentProducts,
   productsToConfirm,
+  bulkTargets,
   removeProduct,
   savePositions,
   toggleProduct,
@@ -58,7 +59,7 @@ import { pageTitle } from "~/utils/page-title";
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "products");
 
-/** The campaign's products, in display order (position, then availability). */
+/** A page of the campaign's products (?page=, ADR 48), in display order (position, then availability). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request, "Campaign");
   const ctx = orThrow(await requireCampaign(user, params.campaignId));
@@ -68,8 +69,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The products' statistics of the period chosen (the products variant of /metrics), and for
   // those who may add products the picker's results (or suggestions): read side by side.
   const choice = periodFromSearch(search, { now: new Date(), timeZone: retailerTimeZone(), ...campaignPresetContext(ctx.campaign) }, CAMPAIGN_PRESETS);
+  const view = presentProducts(ctx.campaign, Number(search.get("page")));
   const [figures, picker, imageHosts] = await Promise.all([
-    productFigures(user, ctx, choice.period),
+    view.products.length ? productFigures(user, ctx, choice.period, view.products.map((p) => p.id)) : Promise.resolve({ ok: true as const, value: {} as Record<string, Derived> }),
     canEdit ? searchCampaignProducts(user, ctx, search.get("q") ?? "") : Promise.resolve(null),
     getProductImageHosts(),
   ]);
@@ -78,9 +80,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     campaignId: ctx.campaign.id,
     version: ctx.campaign.version,
     canEdit,
-    ...presentProducts(ctx.campaign),
+    ...view,
     choice,
-    figures: figures.ok ? figures.value : null,
+    /** The figures of the page's products only. */
+    figures: figures.ok ? Object.fromEntries(view.products.filter((p) => figures.value[p.id]).map((p) => [p.id, figures.value[p.id]!])) : null,
     picker: picker?.ok ? picker.value : null,
     /** The retailer's product image hosts: pictures the content security policy lets the page load (ADR 34). */
     imageHosts,
@@ -125,7 +128,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
           type: "success",
           title: "campaignProducts:toast.added",
           description: outcome.warnings.length ? "campaignProducts:warnings.tooManyToast" : undefined,
-          values: { count: plan.added.length, total },
+          values: { count: plan.added.length, total, max: PRODUCT_WARNING_THRESHOLD },
         });
       }
       const fieldErrors: Record<string, string[]> = { ...(outcome.ok ? {} : (outcome.fieldErrors ?? {})) };
@@ -140,21 +143,29 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (submission.status !== "success") return badRequest(FAILURE.upsertProduct);
       const outcome = await toggleProduct(user, ctx, submission.value);
       if (!outcome.ok) return listFailure(outcome, submission.value.productId);
-      return redirectWithToast(`${here}#product-${encodeURIComponent(submission.value.productId)}`, { type: "success", title: submission.value.state === "on" ? "campaignProducts:toast.switchedOn" : "campaignProducts:toast.switchedOff", values: { id: submission.value.productId } });
+      return redirectWithToast(`${back}#product-${encodeURIComponent(submission.value.productId)}`, { type: "success", title: submission.value.state === "on" ? "campaignProducts:toast.switchedOn" : "campaignProducts:toast.switchedOff", values: { id: submission.value.productId } });
     }
     case removeProductIntent: {
       const submission = parseWithZod(formData, { schema: RemoveProductSchema });
       if (submission.status !== "success") return badRequest(FAILURE.removeProduct);
       const outcome = await removeProduct(user, ctx, submission.value);
       if (!outcome.ok) return listFailure(outcome, submission.value.productId);
-      return redirectWithToast(here, { type: "success", title: "campaignProducts:toast.removed", values: { count: 1 } });
+      // The same page (the last one if this was the only product of the last page).
+      return redirectWithToast(back, { type: "success", title: "campaignProducts:toast.removed", values: { count: 1 } });
     }
     case moveProductIntent: {
       const submission = parseWithZod(formData, { schema: MoveProductSchema });
       if (submission.status !== "success") return badRequest(FAILURE.upsertProduct);
       const outcome = await moveProduct(user, ctx, submission.value);
       if (!outcome.ok) return listFailure(outcome, submission.value.productId);
-      const target = `${here}?${new URLSearchParams({ moved: submission.value.productId, dir: submission.value.direction })}`;
+      // The page the product is on now (moving the first of a page up takes it to the previous one).
+      const query = new URLSearchParams(back.slice(here.length));
+      const page = pageOfProduct(outcome.campaign.offers, submission.value.productId);
+      if (page > 1) query.set("page", String(page));
+      else query.delete("page");
+      query.set("moved", submission.value.productId);
+      query.set("dir", submission.value.direction);
+      const target = `${here}?${query}`;
       return redirectWithToast(target, { type: "success", title: "toast.changesSaved" });
     }
     case savePositionsIntent: {
@@ -170,10 +181,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case bulkProductsIntent: {
       const submission = parseWithZod(formData, { schema: BulkProductsSchema });
       if (submission.status !== "success") {
-        const message = submission.error?.selected?.[0] ?? "campaignProducts:errors.badRequest";
+        const message = submission.error?.selected?.[0] ?? submission.error?.bulk?.[0] ?? "campaignProducts:errors.badRequest";
         return data({ form: "list", failure: FAILURE.upsertMassProduct, message, subject: null } satisfies ListFailure, { status: 400 });
       }
       const value = submission.value;
+      const targets = bulkTargets(ctx, value);
+      if (value.scope === "campaign" && !value.confirmed) {
+        // Every product of the campaign, on every page: said and confirmed first, with or without JavaScript.
+        const refused = denied(user, ctx, FAILURE.upsertMassProduct);
+        if (refused) return listFailure(refused);
+        return data({ form: "confirmAll" as const, bulk: value.bulk === "on" ? ("on" as const) : ("off" as const), count: targets.length });
+      }
       if (value.bulk === "remove" && !value.confirmed) {
         // The confirmation step, with or without JavaScript: what is about to be removed.
         const refused = denied(user, ctx, FAILURE.removeProduct);
@@ -183,7 +201,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const outcome = await bulkProducts(user, ctx, value);
       if (!outcome.ok) return listFailure(outcome);
       const title = value.bulk === "remove" ? "campaignProducts:toast.removed" : value.bulk === "on" ? "campaignProducts:toast.bulkOn" : "campaignProducts:toast.bulkOff";
-      return redirectWithToast(here, { type: "success", title, values: { count: value.selected.length } });
+      return redirectWithToast(back, { type: "success", title, values: { count: value.bulk === "remove" ? value.selected.length : targets.length } });
     }
     case importProductsIntent: {
       const submission = parseWithZod(formData, { schema: ImportProductsSchema });
@@ -197,7 +215,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
           type: "success",
           title: "campaignProductPicker:import.toast",
           description: outcome.warnings.length ? "campaignProducts:warnings.tooManyToast" : undefined,
-          values: { count: outcome.report.imported, total: outcome.total },
+          values: { count: outcome.report.imported, total: outcome.total, max: PRODUCT_WARNING_THRESHOLD },
         });
       }
       const answer: ImportAnswer = {
@@ -243,18 +261,24 @@ function availabilityKey(availability: string): string {
 export default function CampaignProductsRoute() {
   const { t } = useTranslation(["campaignProducts", "campaigns", "campaignProductPicker"]);
   const loaderData = useLoaderData<typeof loader>();
-  const { campaignId, version, canEdit, products, count, onCount, party, tooMany, threshold, moved, choice, figures, picker, fetchFailure } = loaderData;
+  const { campaignId, version, canEdit, products, paging, count, onCount, party, tooMany, threshold, moved, choice, figures, picker, fetchFailure } = loaderData;
   const actionData = useActionData<typeof action>();
   const location = useLocation();
   const pending = usePendingSubmission();
   const listError = actionData && actionData.form === "list" ? actionData : null;
   const confirm = actionData && actionData.form === "confirm" ? actionData : null;
+  const confirmAll = actionData && actionData.form === "confirmAll" ? actionData : null;
   const importAnswer = actionData && actionData.form === "import" ? (actionData as ImportAnswer) : null;
   const here = `/campaigns/${encodeURIComponent(campaignId)}/products`;
   const hydrated = useHydrated();
 
   // With JavaScript: drag and drop, and Alt+↑/↓ on a row's handle, saved as positions.
-  const reorder = useProductReorder({ ids: products.map((p) => p.id), version, action: here, back: location.search });
+  const reorder = useProductReorder({ ids: products.map((p) => p.id), from: paging.offset, version, action: here, back: location.search });
+  // Where each form of the list comes back to: this page, its period and search (ADR 48). The
+  // forms post to the page's own address with them, so that an answer rendered without
+  // JavaScript (a confirmation, a refusal) is of the same page too.
+  const back = location.search;
+  const formAction = pageHref(here, location.search, paging.page);
   const byId = new Map(products.map((p) => [p.id, p]));
   const shown = reorder.order.map((id) => byId.get(id)).filter((p): p is ProductRow => !!p);
   const [announce, setAnnounce] = useState("");
@@ -262,7 +286,7 @@ export default function CampaignProductsRoute() {
   const moveTo = (id: string, to: number, byKeyboard: boolean) => {
     const product = byId.get(id);
     reorder.move(id, to);
-    if (product) setAnnounce(t("campaignProductPicker:reorder.moved", { name: product.title || product.id, position: to + 1, total: shown.length }));
+    if (product) setAnnounce(t("campaignProductPicker:reorder.moved", { name: product.title || product.id, position: paging.offset + to + 1, total: paging.total }));
     if (byKeyboard) requestAnimationFrame(() => document.getElementById(handleId(id))?.focus());
   };
 
@@ -277,8 +301,8 @@ export default function CampaignProductsRoute() {
   // With JavaScript, the confirmation takes the focus when it appears (it follows the bulk bar).
   const confirmRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (confirm) confirmRef.current?.focus();
-  }, [confirm]);
+    if (confirm || confirmAll) confirmRef.current?.focus();
+  }, [confirm, confirmAll]);
 
   const partyLabel = (p: Party | null) => (p ? t(`party.${p}`) : "—");
   const availabilityLabel = (a: string) => t(`availability.${availabilityKey(a)}`, { defaultValue: a });
@@ -309,7 +333,7 @@ export default function CampaignProductsRoute() {
           />
           <div className="products-add-grid">
             <AddProductsForm version={version} count={count} />
-            <ProductImport version={version} answer={importAnswer} here={here} />
+            <ProductImport version={version} answer={importAnswer} here={formAction} />
           </div>
         </>
       ) : (
@@ -319,7 +343,11 @@ export default function CampaignProductsRoute() {
       {products.length ? (
         <>
           <p className="field-help">{t("campaignProductPicker:list.statsHelp")}</p>
-          <PeriodForm presets={CAMPAIGN_PRESETS} {...periodProps(choice)} keep={picker && !picker.suggested ? { q: picker.query } : {}} />
+          <PeriodForm
+            presets={CAMPAIGN_PRESETS}
+            {...periodProps(choice)}
+            keep={{ ...(picker && !picker.suggested ? { q: picker.query } : {}), ...(paging.page > 1 ? { page: String(paging.page) } : {}) }}
+          />
         </>
       ) : null}
 
@@ -331,14 +359,16 @@ export default function CampaignProductsRoute() {
         <>
           {canEdit ? (
             <>
-              <Form method="post" action={here} id="products-positions-form" preventScrollReset>
+              <Form method="post" action={formAction} id="products-positions-form" preventScrollReset>
                 <input type="hidden" name="intent" value={savePositionsIntent} />
                 <input type="hidden" name="version" value={version} />
+                <input type="hidden" name="back" value={back} />
               </Form>
-              <Form method="post" action={here} id="products-bulk-form" className="products-bulk" aria-label={t("bulk.label")} preventScrollReset>
+              <Form method="post" action={formAction} id="products-bulk-form" className="products-bulk" aria-label={t("bulk.label")} preventScrollReset>
                 <input type="hidden" name="intent" value={bulkProductsIntent} />
                 <input type="hidden" name="version" value={version} />
-                <span className="muted">{t("bulk.help")}</span>
+                <input type="hidden" name="back" value={back} />
+                <span className="muted">{paging.pages > 1 ? t("bulk.helpPage") : t("bulk.help")}</span>
                 <button type="submit" name="bulk" value="on" className="button">
                   {t("bulk.on")}
                 </button>
@@ -349,6 +379,42 @@ export default function CampaignProductsRoute() {
                   {t("bulk.remove")}
                 </button>
               </Form>
+              {paging.pages > 1 ? (
+                <Form method="post" action={formAction} className="products-bulk products-bulk-all" aria-label={t("bulkAll.label")} preventScrollReset>
+                  <input type="hidden" name="intent" value={bulkProductsIntent} />
+                  <input type="hidden" name="version" value={version} />
+                  <input type="hidden" name="back" value={back} />
+                  <input type="hidden" name="scope" value="campaign" />
+                  <span className="muted">{t("bulkAll.help", { count })}</span>
+                  <button type="submit" name="bulk" value="on" className="button">
+                    {t("bulkAll.on", { count })}
+                  </button>
+                  <button type="submit" name="bulk" value="off" className="button">
+                    {t("bulkAll.off", { count })}
+                  </button>
+                </Form>
+              ) : null}
+              {confirmAll ? (
+                <div className="confirm-body products-confirm" role="region" aria-labelledby="products-confirm-title" ref={confirmRef} tabIndex={-1}>
+                  <p id="products-confirm-title">
+                    <strong>{t(confirmAll.bulk === "on" ? "bulkAll.confirmOn" : "bulkAll.confirmOff", { count: confirmAll.count })}</strong>
+                  </p>
+                  <div className="confirm-actions">
+                    <Form method="post" action={formAction} preventScrollReset>
+                      <input type="hidden" name="intent" value={bulkProductsIntent} />
+                      <input type="hidden" name="version" value={version} />
+                      <input type="hidden" name="scope" value="campaign" />
+                      <input type="hidden" name="bulk" value={confirmAll.bulk} />
+                      <input type="hidden" name="confirmed" value="yes" />
+                      <input type="hidden" name="back" value={back} />
+                      <SubmitButton pending={pending.intent === bulkProductsIntent}>
+                        {t(confirmAll.bulk === "on" ? "bulkAll.confirmSubmitOn" : "bulkAll.confirmSubmitOff", { count: confirmAll.count })}
+                      </SubmitButton>
+                    </Form>
+                    <Link to={`${here}${back}`}>{t("bulk.cancel")}</Link>
+                  </div>
+                </div>
+              ) : null}
               {confirm ? (
                 <div className="confirm-body products-confirm" role="region" aria-labelledby="products-confirm-title" ref={confirmRef} tabIndex={-1}>
                   <p id="products-confirm-title">
@@ -362,11 +428,12 @@ export default function CampaignProductsRoute() {
                     ))}
                   </ul>
                   <div className="confirm-actions">
-                    <Form method="post" action={here} preventScrollReset>
+                    <Form method="post" action={formAction} preventScrollReset>
                       <input type="hidden" name="intent" value={bulkProductsIntent} />
                       <input type="hidden" name="version" value={version} />
                       <input type="hidden" name="bulk" value="remove" />
                       <input type="hidden" name="confirmed" value="yes" />
+                      <input type="hidden" name="back" value={back} />
                       {confirm.products.map((p) => (
                         <input key={p.id} type="hidden" name="selected" value={p.id} />
                       ))}
@@ -374,7 +441,7 @@ export default function CampaignProductsRoute() {
                         {t("bulk.confirmSubmit", { count: confirm.products.length })}
                       </SubmitButton>
                     </Form>
-                    <Link to={here}>{t("bulk.cancel")}</Link>
+                    <Link to={`${here}${back}`}>{t("bulk.cancel")}</Link>
                   </div>
                 </div>
               ) : null}
@@ -388,6 +455,7 @@ export default function CampaignProductsRoute() {
           <p className="visually-hidden" aria-live="polite" role="status" id="products-reorder-status">
             {announce}
           </p>
+          <ProductPages paging={paging} hrefOf={(page) => pageHref(here, location.search, page)} />
           <div className="table-wrap">
             <table className="products-table list-table">
               <caption className="visually-hidden">{t("caption")}</caption>
@@ -425,7 +493,8 @@ export default function CampaignProductsRoute() {
                     key={p.id}
                     product={p}
                     index={index}
-                    last={index === shown.length - 1}
+                    offset={paging.offset}
+                    last={p.index === paging.total - 1}
                     figures={figures ? ((figures[p.id] as Derived | undefined) ?? null) : undefined}
                     handle={
                       canEdit && hydrated
@@ -458,7 +527,8 @@ export default function CampaignProductsRoute() {
                     }
                     version={version}
                     canEdit={canEdit}
-                    here={here}
+                    here={formAction}
+                    back={back}
                     failed={listError?.subject === p.id}
                     autoFocusMove={moved?.id === p.id ? moved.direction : null}
                     pending={pending}
@@ -483,9 +553,44 @@ export default function CampaignProductsRoute() {
               <span className="field-help">{t("positions.help")}</span>
             </p>
           ) : null}
+          <ProductPages paging={paging} hrefOf={(page) => pageHref(here, location.search, page)} bottom />
         </>
       )}
     </section>
+  );
+}
+
+/** The page's own address with another page of the list (the period and search kept). */
+function pageHref(here: string, search: string, page: number): string {
+  const params = new URLSearchParams(search);
+  params.delete("moved");
+  params.delete("dir");
+  if (page > 1) params.set("page", String(page));
+  else params.delete("page");
+  const query = params.toString();
+  return query ? `${here}?${query}` : here;
+}
+
+/** "51–100 of 2,415" with the previous and next pages (ADR 48); nothing when one page holds all. */
+function ProductPages({ paging, hrefOf, bottom = false }: { paging: ProductsPage; hrefOf: (page: number) => string; bottom?: boolean }) {
+  const { t } = useTranslation("campaignProducts");
+  if (paging.pages <= 1) return null;
+  return (
+    <nav className={cn("pagination products-pages", bottom && "products-pages-bottom")} aria-label={t(bottom ? "pages.labelBottom" : "pages.label")}>
+      {paging.page > 1 ? (
+        <Link to={hrefOf(paging.page - 1)} rel="prev">
+          {t("pages.previous")}
+        </Link>
+      ) : null}
+      <span>
+        {t("pages.range", { first: paging.first, last: paging.last, total: paging.total })}
+      </span>
+      {paging.page < paging.pages ? (
+        <Link to={hrefOf(paging.page + 1)} rel="next">
+          {t("pages.next")}
+        </Link>
+      ) : null}
+    </nav>
   );
 }
 
@@ -515,10 +620,12 @@ function translateMessage(t: (key: string, options?: Record<string, unknown>) =>
 function ProductRowView({
   product: p,
   index,
+  offset,
   last,
   version,
   canEdit,
   here,
+  back,
   failed,
   autoFocusMove,
   pending,
@@ -529,7 +636,11 @@ function ProductRowView({
   onDrop,
 }: {
   product: ProductRow;
+  /** Place on the page shown (0-based). */
   index: number;
+  /** The list's index of the page's first product. */
+  offset: number;
+  /** The last product of the whole list. */
   last: boolean;
   /** The period's figures; null: none; undefined: the statistics could not be read. */
   figures: Derived | null | undefined;
@@ -542,7 +653,10 @@ function ProductRowView({
   onDrop: ((event: React.DragEvent<HTMLTableRowElement>) => void) | null;
   version: number;
   canEdit: boolean;
+  /** Where the row's forms post: the page's own address. */
   here: string;
+  /** The page's query (page, period, search), which each form comes back to. */
+  back: string;
   failed: boolean;
   autoFocusMove: "up" | "down" | null;
   pending: ReturnType<typeof usePendingSubmission>;
@@ -553,7 +667,7 @@ function ProductRowView({
   const { imageHosts } = useLoaderData<typeof loader>();
   const busy = (intent: string, value?: string) => pending.intent === intent && pending.productId === p.id && (value === undefined || pending.value === value);
   const name = p.title || p.id;
-  const first = index === 0;
+  const first = offset + index === 0;
   // Without JavaScript the moved product's button takes the focus on load (autofocus).
   const focusDirection = autoFocusMove === "up" && first ? "down" : autoFocusMove === "down" && last ? "up" : autoFocusMove;
   const format = useFigureFormat();
@@ -591,7 +705,7 @@ function ProductRowView({
             onKeyDown={handle.onKeyDown}
             onDragStart={handle.onDragStart}
             onDragEnd={handle.onDragEnd}
-            aria-label={t("campaignProductPicker:reorder.handle", { name, position: index + 1 })}
+            aria-label={t("campaignProductPicker:reorder.handle", { name, position: offset + index + 1 })}
             aria-describedby="products-reorder-help"
           >
             <span aria-hidden="true">⠿</span>
@@ -650,6 +764,7 @@ function ProductRowView({
               <input type="hidden" name="intent" value={moveProductIntent} />
               <input type="hidden" name="version" value={version} />
               <input type="hidden" name="productId" value={p.id} />
+              <input type="hidden" name="back" value={back} />
               <button
                 type="submit"
                 name="direction"
@@ -688,6 +803,7 @@ function ProductRowView({
               <input type="hidden" name="version" value={version} />
               <input type="hidden" name="productId" value={p.id} />
               <input type="hidden" name="state" value={p.on ? "off" : "on"} />
+              <input type="hidden" name="back" value={back} />
               <button type="submit" className="button products-small" data-pending={busy(toggleProductIntent) || undefined}>
                 {p.on ? t("toggle.off") : t("toggle.on")}
                 <span className="visually-hidden"> {name}</span>
@@ -697,6 +813,7 @@ function ProductRowView({
               <input type="hidden" name="intent" value={removeProductIntent} />
               <input type="hidden" name="version" value={version} />
               <input type="hidden" name="productId" value={p.id} />
+              <input type="hidden" name="back" value={back} />
               <button type="submit" className="button products-small" data-pending={busy(removeProductIntent) || undefined}>
                 {t("remove")}
                 <span className="visually-hidden"> {name}</span>
@@ -719,6 +836,7 @@ function AddProductsForm({ version, count }: { version: number; count: number })
   const { t } = useTranslation(["campaignProducts", "campaigns"]);
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
+  const location = useLocation();
   const addData = actionData && actionData.form === "add" ? actionData : null;
   const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === addProductsIntent;
   const [form, fields] = useForm({
@@ -753,6 +871,7 @@ function AddProductsForm({ version, count }: { version: number; count: number })
     <Form method="post" {...getFormProps(form)} className="products-add">
       <input type="hidden" name="intent" value={addProductsIntent} />
       <input type="hidden" name="version" value={version} />
+      <input type="hidden" name="back" value={location.search} />
       {form.errors?.length && addData?.failure ? <FormAlert title={t(addData.failure)} message={translateMessage(t, form.errors[0]!)} /> : null}
       {report && report.added > 0 ? (
         <div className="notice products-report" role="status">

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeProductInput, makeTeamData } from "../factories";
-import { call, getRequest, postRequest, signIn, startApp, type TestApp, createDraftThroughForm } from "./app-helpers";
+import { BASE_URL, call, getRequest, postRequest, signIn, startApp, type TestApp, createDraftThroughForm } from "./app-helpers";
 
 let app: TestApp;
 let routes: {
@@ -375,10 +375,188 @@ describe("more than 200 products", () => {
     const second = await addIds("supplier.admin", id, many[200]!.id);
     expect(second.status).toBe(302);
     const toast = (await toastOf(second.headers))!;
-    expect(t(toast.description!, toast.values)).toBe("The campaign now has 201 products: more than 200 may not all be shown.");
+    expect(t(toast.description!, toast.values)).toBe("The campaign now has 201 products, more than 200: consider fewer, better ones.");
     const page = await loadProducts("supplier.admin", id);
     expect(page.data).toMatchObject({ count: 201, tooMany: true, threshold: 200 });
+    expect(t("campaignProducts:warnings.tooManyNotice", { total: page.data.count, max: page.data.threshold })).toBe("This campaign has 201 products, more than 200: consider fewer, better ones.");
     expect((await fresh(id)).productIds).toHaveLength(201);
+  });
+});
+
+describe("a large campaign, a page at a time (ADR 48)", () => {
+  const large = (i: number) => `L-${RUN}-${String(i).padStart(4, "0")}`;
+  type Row = { id: string; on: boolean; index: number };
+
+  /** A draft holding `count` products (written through the storage port: a paste takes 1,000 at most). */
+  async function largeCampaign(count: number): Promise<string> {
+    const id = await newCampaign();
+    const offers = Object.fromEntries(
+      Array.from({ length: count }, (_, i) => [large(i), { on: true, availability: "in stock", title: `Large product ${i}`, image_link: "", pos: null, party: "1P" as const }]),
+    );
+    const campaign = await fresh(id);
+    await storage().campaigns.update(id, { offers, productIds: Object.keys(offers).sort() }, { by: "" }, { expectVersion: campaign.version });
+    return id;
+  }
+  const idsOf = (data: { products: Row[] }) => data.products.map((p) => p.id);
+
+  it("serves a campaign of 2,415 products 50 at a time: the page, its place in the list and the campaign's counts", async () => {
+    const id = await largeCampaign(2415);
+    const first = await loadProducts("supplier.admin", id);
+    expect(first.data.products).toHaveLength(50);
+    expect(first.data.paging).toEqual({ page: 1, pages: 49, offset: 0, first: 1, last: 50, total: 2415 });
+    expect(first.data).toMatchObject({ count: 2415, onCount: 2415, tooMany: true });
+    expect(idsOf(first.data)).toEqual(Array.from({ length: 50 }, (_, i) => large(i)));
+    // What the page carries stays small, whatever the campaign's size (it was all 2,415 rows).
+    expect(JSON.stringify(first.data).length).toBeLessThan(40_000);
+
+    const second = await loadProducts("supplier.admin", id, "?page=2");
+    expect(second.data.paging).toMatchObject({ page: 2, first: 51, last: 100 });
+    expect(idsOf(second.data)[0]).toBe(large(50));
+    expect(second.data.products[0].index).toBe(50);
+
+    // A page past the last shows the last; anything else than a page number, the first.
+    const past = await loadProducts("supplier.admin", id, "?page=999");
+    expect(past.data.paging).toMatchObject({ page: 49, first: 2401, last: 2415 });
+    expect(past.data.products).toHaveLength(15);
+    expect((await loadProducts("supplier.admin", id, "?page=abc")).data.paging.page).toBe(1);
+
+    // "51–100 of 2,415", digits grouped in each language.
+    expect(t("campaignProducts:pages.range", { first: 51, last: 100, total: 2415 })).toBe("51–100 of 2,415");
+    const fr = await (await import("~/services/i18n.server")).getFixedT("fr");
+    expect(fr("campaignProducts:pages.range", { first: 51, last: 100, total: 2415 })).toBe("51–100 sur 2\u202f415");
+  });
+
+  it("switches a product of page 2 off: that product changes, and the page comes back to page 2", async () => {
+    const id = await largeCampaign(260);
+    const target = idsOf((await loadProducts("supplier.admin", id, "?page=2")).data)[7]!;
+    expect(target).toBe(large(57));
+    const off = await post("supplier.admin", id, { intent: "toggle-product", productId: target, state: "off", back: "?page=2" });
+    expect(off.status).toBe(302);
+    expect(off.location).toBe(`${productsPath(id)}?page=2#product-${target}`);
+    const campaign = await fresh(id);
+    expect(Object.entries(campaign.offers).filter(([, o]) => !o.on).map(([k]) => k)).toEqual([target]);
+    expect(campaign.productIds).toHaveLength(259);
+    const back = await loadProducts("supplier.admin", id, "?page=2");
+    expect(back.data.products.find((p: Row) => p.id === target)).toMatchObject({ on: false });
+    expect(back.data.onCount).toBe(259);
+
+    // A bulk switch of products selected on page 3 comes back to page 3, and changes only them.
+    const page3 = idsOf((await loadProducts("supplier.admin", id, "?page=3")).data);
+    const bulk = await post("supplier.admin", id, { intent: "bulk-products", bulk: "off", back: "?page=3" }, [["selected", page3[0]!], ["selected", page3[1]!]]);
+    expect(bulk.location).toBe(`${productsPath(id)}?page=3`);
+    expect((await fresh(id)).productIds).toHaveLength(257);
+    // Only a query of this page is taken back.
+    const elsewhere = await post("supplier.admin", id, { intent: "toggle-product", productId: target, state: "on", back: "//evil.example/?page=2" });
+    expect(elsewhere.location).toBe(`${productsPath(id)}#product-${target}`);
+  });
+
+  it("removing the only product of the last page shows the new last page; moving the first of a page up follows it to the page before", async () => {
+    const id = await largeCampaign(101);
+    const removed = await post("supplier.admin", id, { intent: "remove-product", productId: large(100), back: "?page=3" });
+    expect(removed.location).toBe(`${productsPath(id)}?page=3`);
+    const after = await loadProducts("supplier.admin", id, "?page=3");
+    expect(after.data.paging).toMatchObject({ page: 2, pages: 2, first: 51, last: 100, total: 100 });
+
+    const up = await post("supplier.admin", id, { intent: "move-product", productId: large(50), direction: "up", back: "?page=2" });
+    expect(up.location).toBe(`${productsPath(id)}?moved=${large(50)}&dir=up`);
+    expect(idsOf((await loadProducts("supplier.admin", id)).data)[49]).toBe(large(50));
+    const down = await post("supplier.admin", id, { intent: "move-product", productId: large(50), direction: "down", back: `?moved=${large(50)}&dir=up` });
+    expect(down.location).toBe(`${productsPath(id)}?page=2&moved=${large(50)}&dir=down`);
+  });
+
+  it("puts page 2's products in a new order (drag and drop) without moving the other pages' products", async () => {
+    const id = await largeCampaign(120);
+    const page2 = idsOf((await loadProducts("supplier.admin", id, "?page=2")).data);
+    const reversed = [...page2].reverse();
+    const form: Record<string, string> = { intent: "save-positions", slice: "50", back: "?page=2" };
+    reversed.forEach((productId, i) => {
+      form[`positions[${i}].id`] = productId;
+      form[`positions[${i}].pos`] = String(51 + i);
+    });
+    const saved = await post("supplier.admin", id, form);
+    expect(saved.status).toBe(302);
+    expect(saved.location).toBe(`${productsPath(id)}?page=2`);
+    const campaign = await fresh(id);
+    expect(campaign.productIds.slice(0, 50)).toEqual(Array.from({ length: 50 }, (_, i) => large(i)));
+    expect(campaign.productIds.slice(50, 100)).toEqual(reversed);
+    expect(campaign.productIds.slice(100)).toEqual(Array.from({ length: 20 }, (_, i) => large(100 + i)));
+    expect(campaign.offers[reversed[0]!]!.pos).toBe(51);
+
+    // Products that are not that page's (the list changed, or a forged form) are refused.
+    const wrong = await post("supplier.admin", id, { intent: "save-positions", slice: "0", "positions[0].id": large(60), "positions[0].pos": "1" });
+    expect(wrong.status).toBe(400);
+    expect(t(wrong.data.failure)).toBe("Upsert mass product");
+    expect((await fresh(id)).productIds).toEqual(campaign.productIds);
+  });
+
+  it("switches every product of the campaign off, on every page, only after a confirmation saying how many; never removes them all", async () => {
+    const id = await largeCampaign(130);
+    await post("supplier.admin", id, { intent: "toggle-product", productId: large(7), state: "off" });
+    const ask = await post("supplier.admin", id, { intent: "bulk-products", bulk: "off", scope: "campaign", back: "?page=2" });
+    expect(ask.status).toBe(200);
+    expect(ask.data).toEqual({ form: "confirmAll", bulk: "off", count: 130 });
+    expect(t("campaignProducts:bulkAll.confirmOff", { count: ask.data.count })).toBe("Switch off all 130 products of the campaign, on every page?");
+    expect((await fresh(id)).productIds).toHaveLength(129);
+
+    // A viewer is refused the question and the change.
+    const viewer = await post("supplier.viewer", id, { intent: "bulk-products", bulk: "off", scope: "campaign" });
+    expect(viewer.status).toBe(403);
+    expect((await post("supplier.viewer", id, { intent: "bulk-products", bulk: "off", scope: "campaign", confirmed: "yes" })).status).toBe(403);
+
+    const done = await post("supplier.admin", id, { intent: "bulk-products", bulk: "off", scope: "campaign", confirmed: "yes", back: "?page=2" });
+    expect(done.status).toBe(302);
+    expect(done.location).toBe(`${productsPath(id)}?page=2`);
+    expect(t((await toastOf(done.headers))!.title, { count: 130 })).toBe("130 products switched off.");
+    let campaign = await fresh(id);
+    expect(campaign.productIds).toEqual([]);
+    expect(Object.keys(campaign.offers)).toHaveLength(130);
+
+    // The selection's bulk bar still acts on the selection only.
+    await post("supplier.admin", id, { intent: "bulk-products", bulk: "on" }, [["selected", large(120)]]);
+    expect((await fresh(id)).productIds).toEqual([large(120)]);
+
+    // History records what changed of each product switched (129: one was off already), its state
+    // and its title once: less than the
+    // campaign's products, where before and after in full took twice them (past 1 MiB on Firestore).
+    const entry = (await storage().audit.list({ entity: "campaign", entityId: id, limit: 5 })).items.find((e) => e.changes.some((c) => c.field === "offers" && Object.keys((c.before ?? {}) as object).length === 129))!;
+    const offersChange = entry.changes.find((c) => c.field === "offers")!;
+    expect((offersChange.before as Record<string, unknown>)[large(0)]).toEqual({ on: true });
+    expect((offersChange.after as Record<string, unknown>)[large(0)]).toEqual({ on: false, title: "Large product 0" });
+    const history = await run(routes.history.loader, getRequest(`/campaigns/${id}/history`, { cookie: cookies["supplier.admin"] }), { campaignId: id });
+    const lines = history.data.entries.flatMap((e: { changes: { field: string; lines: string[]; before: { text: string }; after: { text: string } }[] }) => e.changes.filter((c) => c.field === "offers"));
+    expect(lines.some((c: { lines: string[] }) => c.lines[0]?.startsWith("Switched off: Large product 0, Large product 1"))).toBe(true);
+    expect(lines.some((c: { before: { text: string }; after: { text: string } }) => c.before.text.startsWith("Large product 0 (on); ") && c.after.text.startsWith("Large product 0 (off); "))).toBe(true);
+
+    const removeAll = await post("supplier.admin", id, { intent: "bulk-products", bulk: "remove", scope: "campaign", confirmed: "yes" });
+    expect(removeAll.status).toBe(400);
+    campaign = await fresh(id);
+    expect(Object.keys(campaign.offers)).toHaveLength(130);
+  });
+
+  it("refuses an addition past 2,500 products with the reason, saving nothing; the campaign's other changes still work", async () => {
+    const id = await largeCampaign(2500);
+    await storage().catalog.upsertMany([makeProductInput({ id: sku("CAP-1"), party: "1P" }), makeProductInput({ id: sku("CAP-2"), party: "1P" })]);
+    const before = await fresh(id);
+    const refused = await addIds("supplier.admin", id, `${sku("CAP-1")} ${sku("CAP-2")}`);
+    expect(refused.status).toBe(400);
+    expect(t(refused.data.failure)).toBe("Upsert mass product");
+    expect(message(refused.data.result.error[""][0])).toBe("A campaign holds at most 2,500 products: with these it would have 2,502. Add fewer, or put the others in another campaign.");
+    expect((await fresh(id)).version).toBe(before.version);
+    // The same through the CSV import.
+    const file = new File([`sku\n${sku("CAP-1")}\n`], "skus.csv", { type: "text/csv" });
+    const body = new FormData();
+    body.set("intent", "import-products");
+    body.set("version", String(before.version));
+    body.set("file", file);
+    const imported = await run(routes.products.action, new Request(new URL(productsPath(id), BASE_URL), { method: "POST", headers: { Cookie: cookies["supplier.admin"]! }, body }), { campaignId: id });
+    expect(imported.status).toBe(400);
+    expect(message(imported.data.message)).toBe("A campaign holds at most 2,500 products: with these it would have 2,501. Add fewer, or put the others in another campaign.");
+    expect(Object.keys((await fresh(id)).offers)).toHaveLength(2500);
+    // Switching and removing are never refused.
+    expect((await post("supplier.admin", id, { intent: "toggle-product", productId: large(3), state: "off" })).status).toBe(302);
+    expect((await post("supplier.admin", id, { intent: "remove-product", productId: large(4) })).status).toBe(302);
+    expect((await addIds("supplier.admin", id, sku("CAP-1"))).status).toBe(302);
+    expect(Object.keys((await fresh(id)).offers)).toHaveLength(2500);
   });
 });
 

@@ -69,6 +69,20 @@ describe("the audit presenter (Activity and History)", () => {
     expect(view.changes[1]!.lines).toEqual(["added: Wireless mouse"]);
   });
 
+  it("shows of a product kept what changed only: its state, or its position alone (ADR 48)", () => {
+    const view = presentAuditEntry(
+      entry([
+        { field: "offers", before: { "SKU-002503": { on: true } }, after: { "SKU-002503": { on: false, title: "Wireless mouse" } } },
+        { field: "offers", before: { "SKU-002503": { pos: null } }, after: { "SKU-002503": { pos: 3, title: "Wireless mouse" } } },
+      ]),
+      format,
+      names,
+      words,
+    );
+    expect([view.changes[0]!.before.text, view.changes[0]!.after.text]).toEqual(["Wireless mouse (on)", "Wireless mouse (off)"]);
+    expect([view.changes[1]!.before.text, view.changes[1]!.after.text]).toEqual(["Wireless mouse", "Wireless mouse (position 3)"]);
+  });
+
   it("shows placements and slots by their labels wherever they sit: lists, a slot's placements, bids per placement, banners per slot", () => {
     const labelled: AuditWords = {
       ...words,

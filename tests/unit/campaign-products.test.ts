@@ -2,13 +2,20 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import type { CampaignOffer } from "~/domain/campaigns/campaign";
 import { summariseOffersChange } from "~/domain/campaigns/history-view";
+import { documentSize, FIRESTORE_DOCUMENT_LIMIT, valueSize } from "~/domain/document-size";
 import {
   addOffers,
   exceedsProductWarning,
+  MAX_PRODUCTS,
   moveOffer,
   offerFromProduct,
   orderedOffers,
+  pageOfProduct,
+  placeSlice,
   planAddition,
+  PRODUCTS_BYTE_BUDGET,
+  productsBytes,
+  productsPage,
   productIdsOf,
   removeOffers,
   setOfferPositions,
@@ -102,7 +109,7 @@ describe("product form schemas", () => {
 
   it("reads a bulk selection of one or several products, and asks for one", () => {
     const one = parseWithZod(form([["intent", "bulk-products"], ["version", "2"], ["bulk", "off"], ["selected", "A"]]), { schema: BulkProductsSchema });
-    expect(one.status === "success" && one.value).toEqual({ intent: "bulk-products", version: 2, bulk: "off", selected: ["A"], confirmed: false });
+    expect(one.status === "success" && one.value).toEqual({ intent: "bulk-products", version: 2, bulk: "off", scope: "selected", selected: ["A"], confirmed: false });
     const several = parseWithZod(
       form([["intent", "bulk-products"], ["version", "2"], ["bulk", "remove"], ["selected", "A"], ["selected", "B"], ["selected", "A"], ["confirmed", "yes"]]),
       { schema: BulkProductsSchema },
@@ -110,6 +117,24 @@ describe("product form schemas", () => {
     expect(several.status === "success" && several.value).toMatchObject({ selected: ["A", "B"], confirmed: true });
     const none = parseWithZod(form([["intent", "bulk-products"], ["version", "2"], ["bulk", "on"]]), { schema: BulkProductsSchema });
     expect(none.reply().error).toEqual({ selected: ["campaignProducts:errors.noneSelected"] });
+  });
+
+  it("reads a switch of every product of the campaign without a selection, never a removal of them all", () => {
+    const all = parseWithZod(form([["intent", "bulk-products"], ["version", "2"], ["bulk", "off"], ["scope", "campaign"]]), { schema: BulkProductsSchema });
+    expect(all.status === "success" && all.value).toEqual({ intent: "bulk-products", version: 2, bulk: "off", scope: "campaign", selected: [], confirmed: false });
+    const removeAll = parseWithZod(form([["intent", "bulk-products"], ["version", "2"], ["bulk", "remove"], ["scope", "campaign"], ["confirmed", "yes"]]), { schema: BulkProductsSchema });
+    expect(removeAll.reply().error).toEqual({ bulk: ["campaignProducts:errors.badRequest"] });
+    const odd = parseWithZod(form([["intent", "bulk-products"], ["version", "2"], ["bulk", "off"], ["scope", "everything"]]), { schema: BulkProductsSchema });
+    expect(odd.status).toBe("error");
+  });
+
+  it("reads the page's place sent with the positions of a drag and drop", () => {
+    const fields: [string, string][] = [["intent", "save-positions"], ["version", "3"], ["positions[0].id", "B"], ["positions[0].pos", "51"]];
+    const typed = parseWithZod(form(fields), { schema: SavePositionsSchema });
+    expect(typed.status === "success" && typed.value.slice).toBeNull();
+    const dragged = parseWithZod(form([...fields, ["slice", "50"]]), { schema: SavePositionsSchema });
+    expect(dragged.status === "success" && dragged.value.slice).toBe(50);
+    expect(parseWithZod(form([...fields, ["slice", "-1"]]), { schema: SavePositionsSchema }).status).toBe("error");
   });
 });
 
@@ -196,6 +221,77 @@ describe("campaign products rules", () => {
 });
 
 // Values as the History shows them (and its CSV writes them): tests/unit/campaign-history-csv.test.ts.
+describe("a large campaign's products (ADR 48)", () => {
+  const many = (count: number, overrides: Partial<CampaignOffer> = {}): Offers =>
+    Object.fromEntries(Array.from({ length: count }, (_, i) => [`SKU-${String(i).padStart(6, "0")}`, offer(overrides)]));
+
+  it("cuts the list into pages of 50: the page asked, clamped to the last, and its place", () => {
+    expect(productsPage(2415, 2)).toEqual({ page: 2, pages: 49, offset: 50, first: 51, last: 100, total: 2415 });
+    expect(productsPage(2415, 49)).toMatchObject({ first: 2401, last: 2415 });
+    expect(productsPage(2415, 50)).toMatchObject({ page: 49 });
+    for (const asked of [0, -3, 1.5, Number.NaN]) expect(productsPage(2415, asked).page).toBe(1);
+    expect(productsPage(0, 3)).toEqual({ page: 1, pages: 1, offset: 0, first: 0, last: 0, total: 0 });
+    expect(productsPage(100, 2)).toMatchObject({ page: 2, pages: 2, first: 51, last: 100 });
+  });
+
+  it("finds the page a product is shown on", () => {
+    const offers = many(120);
+    expect(pageOfProduct(offers, "SKU-000049")).toBe(1);
+    expect(pageOfProduct(offers, "SKU-000050")).toBe(2);
+    expect(pageOfProduct(offers, "SKU-000119")).toBe(3);
+    expect(pageOfProduct(offers, "nope")).toBe(1);
+  });
+
+  it("puts one page's products in a new order, numbering the whole list around them", () => {
+    const offers = many(6, { pos: null });
+    const change = placeSlice(offers, ["SKU-000003", "SKU-000002"], 2);
+    expect(change.ok && change.value.productIds).toEqual(["SKU-000000", "SKU-000001", "SKU-000003", "SKU-000002", "SKU-000004", "SKU-000005"]);
+    expect(change.ok && Object.values(change.value.offers).map((o) => o.pos).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    // Not the products at that place of the list: refused.
+    expect(placeSlice(offers, ["SKU-000003", "SKU-000004"], 2)).toMatchObject({ ok: false, reason: "campaign.products.notInCampaign", ids: ["SKU-000004"] });
+    expect(placeSlice(offers, ["SKU-000002", "SKU-000002"], 2)).toMatchObject({ ok: false, reason: "campaign.products.notInCampaign" });
+    expect(placeSlice(offers, ["SKU-000005", "nope"], 4)).toMatchObject({ ok: false, ids: ["nope"] });
+  });
+
+  it("refuses an addition past 2,500 products, never a change of those already there", () => {
+    const full = many(MAX_PRODUCTS - 1);
+    expect(addOffers(full, [product("NEW-1")]).ok).toBe(true);
+    expect(addOffers(full, [product("NEW-1"), product("NEW-2")])).toEqual({ ok: false, reason: "campaign.products.tooMany", total: MAX_PRODUCTS + 1 });
+    const over = many(MAX_PRODUCTS + 10);
+    expect(setOffersOn(over, ["SKU-000001"], false).ok).toBe(true);
+    expect(removeOffers(over, ["SKU-000001"]).ok).toBe(true);
+  });
+
+  it("refuses an addition whose products would not fit in Firestore's document, however few", () => {
+    // A feed's longest: 256-character ids, 500-character titles with accents, 2,048-character links.
+    const long = (i: number) => ({ id: `${"X".repeat(250)}${String(i).padStart(6, "0")}`, party: "1P" as const, availability: "in stock", title: "é".repeat(500), image_link: `https://${"a".repeat(2040)}` });
+    const big = Array.from({ length: 260 }, (_, i) => long(i));
+    const change = addOffers({}, big);
+    expect(change).toEqual({ ok: false, reason: "campaign.products.tooLarge", total: 260 });
+    const fits = addOffers({}, big.slice(0, 200));
+    expect(fits.ok && productsBytes(fits.value)).toBeLessThan(PRODUCTS_BYTE_BUDGET);
+  });
+
+  it("counts a document's bytes as Firestore does (checked against the emulator's 1 MiB refusal)", () => {
+    expect(valueSize("abc")).toBe(4);
+    expect(valueSize("é")).toBe(3);
+    expect(valueSize(null) + valueSize(true) + valueSize(12) + valueSize(1.5)).toBe(1 + 1 + 8 + 8);
+    expect(valueSize(["a", "bc"])).toBe(2 + 3);
+    expect(valueSize({ on: true, pos: null })).toBe(3 + 1 + 4 + 1);
+    // The emulator wrote a campaign document of exactly 1,048,576 bytes by this count and refused one of 1,048,577.
+    expect(documentSize("campaign", "c1", { a: "" })).toBe(9 + 3 + 16 + 32 + 2 + 1);
+    expect(FIRESTORE_DOCUMENT_LIMIT).toBe(1_048_576);
+    // A typical retailer feed's product takes about 300 bytes: 2,500 of them stay well under the budget.
+    const typical = Object.fromEntries(
+      Array.from({ length: MAX_PRODUCTS }, (_, i) => {
+        const id = String(3_000_000_000_000 + i * 7919);
+        return [id, offerFromProduct({ availability: "in stock", party: "1P", title: "Crème hydratante visage à l’acide hyaluronique et aux céramides, peaux sèches et sensibles, flacon 50 ml", image_link: `https://media.retailer-cdn.example.com/is/image/catalog/products/${id}_main_800x800.jpg` })];
+      }),
+    );
+    expect(productsBytes({ offers: typical, productIds: productIdsOf(typical) })).toBeLessThan(PRODUCTS_BYTE_BUDGET);
+  });
+});
+
 describe("history of products", () => {
   it("summarises a change of products", () => {
     const before = { A: { on: true, pos: null }, B: { on: true, pos: 1 }, C: { on: false, pos: null } };

@@ -6,7 +6,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ErrorList, FormAlert, SubmitButton } from "~/components/forms";
 import { SKU_COLUMNS, SKU_CSV_MAX_BYTES } from "~/domain/campaigns/product-csv";
@@ -26,6 +26,8 @@ export interface ImportAnswer {
 const SHOWN = 50;
 
 export function ProductImport({ version, answer, here }: { version: number; answer: ImportAnswer | null; here: string }) {
+  // The page comes back to the list's page, period and search it was on.
+  const location = useLocation();
   const { t, i18n } = useTranslation(["campaignProductPicker", "campaignProducts"]);
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === importProductsIntent;
@@ -48,6 +50,7 @@ export function ProductImport({ version, answer, here }: { version: number; answ
       <h3>{t("import.title")}</h3>
       <input type="hidden" name="intent" value={importProductsIntent} />
       <input type="hidden" name="version" value={version} />
+      <input type="hidden" name="back" value={location.search} />
       {answer?.failure && message ? <FormAlert title={t(answer.failure)} message={t(message.key, message.values)} /> : null}
       {report ? (
         <div className="notice products-import-report" role="status" id="import-report">

@@ -1,8 +1,9 @@
 /**
  * Reordering a campaign's products with JavaScript (issue 10 section 2): by drag and drop of a
  * row's handle, or from the handle by keyboard (Alt+↑/↓, or ↑/↓), announced in a live region.
- * The new order is shown at once and saved as positions 1, 2, 3… through the save-positions form
- * of the page (one save at a time: a move made while one is saving is sent once it is done, with
+ * The list is shown a page at a time (ADR 48): the page's products are sent in their new order
+ * with the list's index of the first (`slice`), and the server numbers the whole list 1, 2, 3…
+ * around them, through the save-positions intent of the page (one save at a time: a move made while one is saving is sent once it is done, with
  * the campaign's new version). Without JavaScript the Up/Down buttons and the position fields do
  * the same through their own forms.
  */
@@ -20,7 +21,21 @@ export interface Reorder {
   saving: boolean;
 }
 
-export function useProductReorder({ ids, version, action, back }: { ids: readonly string[]; version: number; action: string; back: string }): Reorder {
+export function useProductReorder({
+  ids,
+  from,
+  version,
+  action,
+  back,
+}: {
+  /** The page's products, in the order shown. */
+  ids: readonly string[];
+  /** The list's index of the page's first product. */
+  from: number;
+  version: number;
+  action: string;
+  back: string;
+}): Reorder {
   const fetcher = useFetcher();
   const [local, setLocal] = useState<string[] | null>(null);
   const [focusId, setFocusId] = useState<string | null>(null);
@@ -41,13 +56,14 @@ export function useProductReorder({ ids, version, action, back }: { ids: readonl
     const body = new FormData();
     body.set("intent", savePositionsIntent);
     body.set("version", String(version));
-      positionsOf(local).forEach(({ id, pos }, index) => {
+    positionsOf(local).forEach(({ id, pos }, index) => {
       body.set(`positions[${index}].id`, id);
-      body.set(`positions[${index}].pos`, String(pos));
+      body.set(`positions[${index}].pos`, String(from + pos));
     });
+    body.set("slice", String(from));
     body.set("back", back);
     fetcher.submit(body, { method: "post", action, encType: "application/x-www-form-urlencoded", preventScrollReset: true });
-  }, [local, fetcher, version, action, back]);
+  }, [local, fetcher, version, action, back, from]);
 
   const move = useCallback(
     (id: string, to: number) => {

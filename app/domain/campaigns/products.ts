@@ -11,13 +11,33 @@
  * - A new product has no position: it comes after the positioned ones, by availability. Moving a
  *   product up or down numbers the whole list 1, 2, 3… in the order shown, then swaps the two.
  * - Past 200 products (spec section 9) the campaign is warned about, never refused.
+ * - Every product lives in the campaign's one document, which Firestore caps at 1 MiB: an
+ *   addition past MAX_PRODUCTS, or whose products would take more than PRODUCTS_BYTE_BUDGET, is
+ *   refused (ADR 48). Other changes never are, so a campaign saved before the cap can still be
+ *   switched, reordered and trimmed.
+ * - The list is shown a page at a time (PRODUCTS_PAGE_SIZE, ADR 48).
  */
 import { checkPartyMix, sortProducts, type Party } from "~/domain/availability";
 import type { CampaignOffer } from "~/domain/campaigns/campaign";
 import type { Product } from "~/domain/catalog";
+import { FIRESTORE_DOCUMENT_LIMIT, mapSize } from "~/domain/document-size";
 
 /** Spec section 9: a warning past this many products per campaign. */
 export const PRODUCT_WARNING_THRESHOLD = 200;
+/**
+ * The most products a campaign may hold (ADR 48): about 740 KB of a typical retailer feed's
+ * products (EAN ids, 110-character titles, CDN image links: ~300 bytes each as Firestore counts),
+ * well under the document's 1 MiB with the campaign's other fields.
+ */
+export const MAX_PRODUCTS = 2_500;
+/**
+ * What a campaign's products (`offers` and `productIds`) may take, as Firestore counts bytes: the
+ * document's 1 MiB less 128 KiB kept for the campaign's other fields (1,000 negative keywords,
+ * banners, creative, schedule…). Catches products with very long titles or links before the count.
+ */
+export const PRODUCTS_BYTE_BUDGET = FIRESTORE_DOCUMENT_LIMIT - 128 * 1024;
+/** Products shown on one page of the list. */
+export const PRODUCTS_PAGE_SIZE = 50;
 /** Positions a user may type. */
 export const MAX_POSITION = 9999;
 
@@ -58,9 +78,45 @@ export function exceedsProductWarning(count: number): boolean {
 
 export type ProductsChange =
   | { ok: true; value: { offers: Offers; productIds: string[] } }
-  | { ok: false; reason: ProductsRefusal; ids?: string[] };
+  | { ok: false; reason: ProductsRefusal; ids?: string[]; /** The products the campaign would have had (tooMany, tooLarge). */ total?: number };
 
-export type ProductsRefusal = "campaign.products.mixedParty" | "campaign.products.notInCampaign" | "campaign.products.nothingToAdd";
+export type ProductsRefusal =
+  | "campaign.products.mixedParty"
+  | "campaign.products.notInCampaign"
+  | "campaign.products.nothingToAdd"
+  | "campaign.products.tooMany"
+  | "campaign.products.tooLarge";
+
+/** The bytes the products take in the campaign's document, as Firestore counts them. */
+export function productsBytes(value: { offers: Offers; productIds: readonly string[] }): number {
+  return mapSize({ offers: value.offers, productIds: value.productIds });
+}
+
+export interface ProductsPage {
+  /** The page shown (1-based; a page past the last shows the last). */
+  page: number;
+  pages: number;
+  /** 0-based index of the page's first product in the whole list. */
+  offset: number;
+  /** 1-based numbers of the page's first and last products ("51–100 of 2,415"); 0 when empty. */
+  first: number;
+  last: number;
+  total: number;
+}
+
+/** The page `asked` of a list of `total` products (anything not a page number reads as 1). */
+export function productsPage(total: number, asked: number, size = PRODUCTS_PAGE_SIZE): ProductsPage {
+  const pages = Math.max(1, Math.ceil(total / size));
+  const page = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, pages) : 1;
+  const offset = (page - 1) * size;
+  return { page, pages, offset, first: total ? offset + 1 : 0, last: Math.min(total, offset + size), total };
+}
+
+/** The page of the list on which a product is shown (1 when it is not in the campaign). */
+export function pageOfProduct(offers: Offers, id: string, size = PRODUCTS_PAGE_SIZE): number {
+  const at = orderedOffers(offers).findIndex((o) => o.id === id);
+  return at < 0 ? 1 : Math.floor(at / size) + 1;
+}
 
 function changed(offers: Offers): ProductsChange {
   return { ok: true, value: { offers, productIds: productIdsOf(offers) } };
@@ -105,7 +161,11 @@ export function addOffers(offers: Offers, products: readonly Pick<Product, "id" 
   if (!mix.ok) return { ok: false, reason: mix.reason, ids: mixedIds(offers, fresh) };
   const next: Offers = { ...offers };
   for (const product of fresh) next[product.id] = offerFromProduct(product);
-  return changed(next);
+  const total = Object.keys(next).length;
+  if (total > MAX_PRODUCTS) return { ok: false, reason: "campaign.products.tooMany", total };
+  const result = changed(next);
+  if (result.ok && productsBytes(result.value) > PRODUCTS_BYTE_BUDGET) return { ok: false, reason: "campaign.products.tooLarge", total };
+  return result;
 }
 
 /** The new products whose party clashes with the campaign's (or with each other's). */
@@ -164,6 +224,29 @@ export function setOfferPositions(offers: Offers, positions: readonly { id: stri
   if (absent.length) return { ok: false, reason: "campaign.products.notInCampaign", ids: absent };
   const next: Offers = { ...offers };
   for (const { id, pos } of positions) next[id] = { ...next[id]!, pos };
+  return changed(next);
+}
+
+/**
+ * The products of one page put in a new order (drag and drop on that page): `ids` are the
+ * products shown from index `from` of the list, in their new order. The whole list is numbered
+ * 1, 2, 3… in the order shown with that page's part replaced, so the other pages do not move.
+ * Refused when `ids` are not exactly the products at that place of the list.
+ */
+export function placeSlice(offers: Offers, ids: readonly string[], from: number): ProductsChange {
+  const absent = missing(offers, ids);
+  if (absent.length) return { ok: false, reason: "campaign.products.notInCampaign", ids: absent };
+  const order = orderedOffers(offers).map((o) => o.id);
+  const slice = order.slice(from, from + ids.length);
+  const asked = new Set(ids);
+  if (slice.length !== ids.length || asked.size !== ids.length || slice.some((id) => !asked.has(id))) {
+    return { ok: false, reason: "campaign.products.notInCampaign", ids: ids.filter((id) => !slice.includes(id)) };
+  }
+  order.splice(from, ids.length, ...ids);
+  const next: Offers = {};
+  order.forEach((offerId, index) => {
+    next[offerId] = { ...offers[offerId]!, pos: index + 1 };
+  });
   return changed(next);
 }
 

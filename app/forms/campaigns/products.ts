@@ -81,26 +81,50 @@ export const SavePositionsSchema = z.object({
   positions: z
     .array(z.object({ id: productId, pos: position }), { error: "campaignProducts:errors.badRequest" })
     .check(z.minLength(1, "campaignProducts:errors.badRequest")),
+  /**
+   * Sent by drag and drop (JavaScript): the list's index of the page's first product; the
+   * positions are then the page's products in their new order (ADR 48). Absent: positions typed.
+   */
+  slice: z.pipe(
+    z.optional(z.coerce.number({ error: "campaignProducts:errors.badRequest" }).check(z.int(), z.gte(0, "campaignProducts:errors.badRequest"))),
+    z.transform((v) => v ?? null),
+  ),
 });
 export type SavePositionsValue = z.infer<typeof SavePositionsSchema>;
 
 export const BULK_ACTIONS = ["on", "off", "remove"] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
-export const BulkProductsSchema = z.object({
-  intent: z.literal(bulkProductsIntent),
-  version,
-  bulk: z.enum(BULK_ACTIONS, { error: "campaignProducts:errors.badRequest" }),
-  selected: z.pipe(
-    z.array(productId, { error: "campaignProducts:errors.noneSelected" }).check(z.minLength(1, "campaignProducts:errors.noneSelected")),
-    z.transform((ids: string[]) => [...new Set(ids)]),
-  ),
-  /** Set by the confirmation step of a bulk removal. */
-  confirmed: z.pipe(
-    z.optional(z.string()),
-    z.transform((v) => v === "yes"),
-  ),
-});
+/**
+ * What a bulk action acts on (ADR 48): the products ticked on the page shown (`selected`), or
+ * every product of the campaign, on every page (`campaign`: switching on or off only).
+ */
+export const BULK_SCOPES = ["selected", "campaign"] as const;
+
+export const BulkProductsSchema = z
+  .object({
+    intent: z.literal(bulkProductsIntent),
+    version,
+    bulk: z.enum(BULK_ACTIONS, { error: "campaignProducts:errors.badRequest" }),
+    scope: z.pipe(
+      z.optional(z.enum(BULK_SCOPES, { error: "campaignProducts:errors.badRequest" })),
+      z.transform((v) => v ?? "selected"),
+    ),
+    selected: z.pipe(
+      z.optional(z.array(productId, { error: "campaignProducts:errors.noneSelected" })),
+      z.transform((ids: string[] | undefined) => [...new Set(ids ?? [])]),
+    ),
+    /** Set by the confirmation step of a bulk removal, or of a change of every product. */
+    confirmed: z.pipe(
+      z.optional(z.string()),
+      z.transform((v) => v === "yes"),
+    ),
+  })
+  .check(
+    z.refine((v) => v.scope === "campaign" || v.selected.length > 0, { path: ["selected"], message: "campaignProducts:errors.noneSelected" }),
+    // Every product of a campaign is never removed at once.
+    z.refine((v) => v.scope === "selected" || v.bulk !== "remove", { path: ["bulk"], message: "campaignProducts:errors.badRequest" }),
+  );
 export type BulkProductsValue = z.infer<typeof BulkProductsSchema>;
 
 export const PRODUCT_INTENTS = [addProductsIntent, toggleProductIntent, removeProductIntent, moveProductIntent, savePositionsIntent, bulkProductsIntent] as const;

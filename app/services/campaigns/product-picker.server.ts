@@ -49,11 +49,16 @@ export async function searchCampaignProducts(user: User, ctx: CampaignContext, r
   return ok({ query, suggested: false, rows: pickerRows(found.value.hits, offers) });
 }
 
-/** Each product's figures of the period (only products with figures are present). */
-export async function productFigures(user: User, ctx: CampaignContext, period: Period): Promise<Result<Record<string, Derived>>> {
+/**
+ * Each product's figures of the period (only products with figures are present): of the products
+ * given (the page shown, ADR 48), or of every product of the campaign.
+ */
+export async function productFigures(user: User, ctx: CampaignContext, period: Period, productIds?: readonly string[]): Promise<Result<Record<string, Derived>>> {
+  // The contract's filter values are at most 200 characters; a longer id is read unfiltered.
+  const only = productIds && productIds.every((id) => id.length <= 200) ? { product: [...productIds] } : {};
   const response = await fetchMetrics(
     user,
-    { dateFrom: period.from, dateTo: period.to, filters: { terms: { campaign: [ctx.campaign.id] } }, groups: { terms: ["product"], size: MAX_GROUP_ROWS } },
+    { dateFrom: period.from, dateTo: period.to, filters: { terms: { campaign: [ctx.campaign.id], ...only } }, groups: { terms: ["product"], size: MAX_GROUP_ROWS } },
     FETCH_PRODUCTS_FAILURE,
   );
   if (!response.ok) return response;

@@ -10,10 +10,15 @@ import {
   addOffers,
   exceedsProductWarning,
   hasOffer,
+  MAX_PRODUCTS,
   moveOffer,
   orderedOffers,
+  placeSlice,
   planAddition,
   PRODUCT_WARNING_THRESHOLD,
+  PRODUCTS_PAGE_SIZE,
+  productsPage,
+  type ProductsPage,
   removeOffers,
   setOfferPositions,
   setOffersOn,
@@ -63,6 +68,8 @@ export type AddOutcome =
 
 export interface ProductRow {
   id: string;
+  /** 0-based place in the whole list (the page shows a part of it). */
+  index: number;
   title: string;
   image_link: string;
   availability: string;
@@ -72,7 +79,11 @@ export interface ProductRow {
 }
 
 export interface ProductsView {
+  /** The products of the page shown. */
   products: ProductRow[];
+  /** Which page of the list, and which of its products, are shown. */
+  paging: ProductsPage;
+  /** Every product of the campaign. */
   count: number;
   onCount: number;
   /** The party the campaign is bound to (1P, 3P, 1P_3P), or null without products. */
@@ -82,11 +93,18 @@ export interface ProductsView {
   threshold: number;
 }
 
-export function presentProducts(campaign: Campaign): ProductsView {
+/**
+ * One page of the campaign's products, in display order (ADR 48: a campaign may hold thousands,
+ * and each row carries its forms); the counts are the whole campaign's.
+ */
+export function presentProducts(campaign: Campaign, page = 1): ProductsView {
+  const ordered = orderedOffers(campaign.offers ?? {});
+  const paging = productsPage(ordered.length, page);
   // A stored offer missing fields (one written by a forged request before own keys were checked)
   // still lists, under its id, so that it can be removed.
-  const products = orderedOffers(campaign.offers ?? {}).map((o) => ({
+  const products = ordered.slice(paging.offset, paging.offset + PRODUCTS_PAGE_SIZE).map((o, i) => ({
     id: o.id,
+    index: paging.offset + i,
     title: typeof o.title === "string" && o.title ? o.title : o.id,
     image_link: typeof o.image_link === "string" ? o.image_link : "",
     availability: typeof o.availability === "string" ? o.availability : "",
@@ -94,13 +112,14 @@ export function presentProducts(campaign: Campaign): ProductsView {
     on: o.on,
     pos: o.pos,
   }));
-  const mix = checkPartyMix(products.map((p) => p.party));
+  const mix = checkPartyMix(ordered.map((p) => p.party));
   return {
     products,
-    count: products.length,
-    onCount: products.filter((p) => p.on).length,
+    paging,
+    count: ordered.length,
+    onCount: ordered.filter((p) => p.on).length,
     party: mix.ok ? mix.value : null,
-    tooMany: exceedsProductWarning(products.length),
+    tooMany: exceedsProductWarning(ordered.length),
     threshold: PRODUCT_WARNING_THRESHOLD,
   };
 }
@@ -120,7 +139,11 @@ function refusedChange(change: Extract<ProductsChange, { ok: false }>, failure: 
       ? "campaignProducts:errors.mixedParty"
       : change.reason === "campaign.products.notInCampaign"
         ? withValues("campaignProducts:errors.notInCampaign", { ids })
-        : "campaignProducts:errors.nothingToAdd";
+        : change.reason === "campaign.products.tooMany"
+          ? withValues("campaignProducts:errors.tooMany", { max: MAX_PRODUCTS, total: change.total ?? 0 })
+          : change.reason === "campaign.products.tooLarge"
+            ? withValues("campaignProducts:errors.tooLarge", { total: change.total ?? 0 })
+            : "campaignProducts:errors.nothingToAdd";
   return refusedAs(failure, fail("invalid", message));
 }
 
@@ -195,22 +218,41 @@ export async function moveProduct(user: User, ctx: CampaignContext, value: MoveP
   return denied(user, ctx, FAILURE.upsertProduct) ?? saveChange(user, ctx, moveOffer(ctx.campaign.offers ?? {}, value.productId, value.direction), value.version, FAILURE.upsertProduct);
 }
 
+/**
+ * Saves the positions typed, or, with `slice` (drag and drop on a page of the list), the page's
+ * products in the order sent, the whole list numbered around them (placeSlice).
+ */
 export async function savePositions(user: User, ctx: CampaignContext, value: SavePositionsValue): Promise<ProductsOutcome> {
-  return (
-    denied(user, ctx, FAILURE.upsertMassProduct) ??
-    saveChange(user, ctx, setOfferPositions(ctx.campaign.offers ?? {}, value.positions), value.version, FAILURE.upsertMassProduct)
-  );
+  const offers = ctx.campaign.offers ?? {};
+  const change =
+    value.slice === null
+      ? setOfferPositions(offers, value.positions)
+      : placeSlice(
+          offers,
+          value.positions.map((p) => p.id),
+          value.slice,
+        );
+  return denied(user, ctx, FAILURE.upsertMassProduct) ?? saveChange(user, ctx, change, value.version, FAILURE.upsertMassProduct);
 }
 
-/** Switches the selected products on or off, or removes them (after the confirmation step). */
+/** The products a bulk action acts on: those selected (on the page shown), or every product of the campaign. */
+export function bulkTargets(ctx: CampaignContext, value: Pick<BulkProductsValue, "scope" | "selected">): string[] {
+  return value.scope === "campaign" ? Object.keys(ctx.campaign.offers ?? {}) : value.selected;
+}
+
+/**
+ * Switches the selected products on or off, or removes them (after the confirmation step); or
+ * switches every product of the campaign on or off (after its confirmation step, ADR 48).
+ */
 export async function bulkProducts(user: User, ctx: CampaignContext, value: BulkProductsValue): Promise<ProductsOutcome> {
   const offers = ctx.campaign.offers ?? {};
+  // A removal is of the products selected only (the form refuses one of every product).
   if (value.bulk === "remove") {
     return withAutoTargeting(user, value.selected, await (denied(user, ctx, FAILURE.removeProduct) ?? saveChange(user, ctx, removeOffers(offers, value.selected), value.version, FAILURE.removeProduct)));
   }
   return (
     denied(user, ctx, FAILURE.upsertMassProduct) ??
-    saveChange(user, ctx, setOffersOn(offers, value.selected, value.bulk === "on"), value.version, FAILURE.upsertMassProduct)
+    saveChange(user, ctx, setOffersOn(offers, bulkTargets(ctx, value), value.bulk === "on"), value.version, FAILURE.upsertMassProduct)
   );
 }
 

@@ -128,10 +128,29 @@ function changedOffersOnly(change: { field: string; before: unknown; after: unkn
     const was = Object.hasOwn(change.before, id) ? change.before[id] : undefined;
     const is = Object.hasOwn(change.after, id) ? change.after[id] : undefined;
     if (JSON.stringify(was) === JSON.stringify(is)) continue;
+    if (isMap(was) && isMap(is)) {
+      // A product kept: only what changed (and its title once), so that switching every product
+      // of a large campaign (ADR 48) records less than the campaign itself, not twice its products.
+      const [b, a] = changedKeys(was, is);
+      before[id] = b;
+      after[id] = "title" in a || typeof is.title !== "string" ? a : { ...a, title: is.title };
+      continue;
+    }
     if (was !== undefined) before[id] = was;
     if (is !== undefined) after[id] = is;
   }
   return { ...change, before, after };
+}
+
+function changedKeys(was: Record<string, unknown>, is: Record<string, unknown>): [Record<string, unknown>, Record<string, unknown>] {
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(was), ...Object.keys(is)])) {
+    if (JSON.stringify(was[key]) === JSON.stringify(is[key])) continue;
+    if (key in was) before[key] = was[key];
+    if (key in is) after[key] = is[key];
+  }
+  return [before, after];
 }
 
 /** The campaign as the port gives it: without the stored-only keys, its version counting edits. */
