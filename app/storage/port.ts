@@ -401,8 +401,7 @@ export interface PasswordResetRepo {
   create(tokenHash: string, userId: string, expiresAt: Date, now: Date, passwordEpoch?: number): Promise<PasswordResetToken>;
   /** Looks a token up without using it. */
   peek(tokenHash: string, now: Date): Promise<ConsumeTokenResult>;
-  /** Marks the token used, atomically: a second use fails. */
-  consume(tokenHash: string, now: Date): Promise<ConsumeTokenResult>;
+  // A link is used in the transaction that sets the password (UsersRepo.resetPassword, ADR 49).
 }
 
 export interface LoginThrottleRepo {

@@ -28,14 +28,6 @@ export function createPasswordResetRepo(store: DocumentStore): PasswordResetRepo
     async peek(tokenHash, now) {
       return judge(await store.get<PasswordResetTokenData>(C, tokenHash), now);
     },
-    async consume(tokenHash, now) {
-      return store.transaction(async (tx) => {
-        const token = await tx.get<PasswordResetTokenData>(C, tokenHash);
-        const verdict = judge(token, now);
-        if (verdict.ok) tx.update<PasswordResetTokenData>(C, tokenHash, { usedAt: now.toISOString() });
-        return verdict;
-      });
-    },
   };
 }
 
