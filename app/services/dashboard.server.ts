@@ -17,7 +17,7 @@ import {
   type FilterChoices,
   type ParsedFilters,
 } from "~/domain/metrics/dashboard-filters";
-import { derive, type Derived, type Measures } from "~/domain/metrics/metrics";
+import { derive, sumMeasures, type Derived, type Measures } from "~/domain/metrics/metrics";
 import type { Period } from "~/domain/metrics/periods";
 import { fail, ok, type Result } from "~/domain/result";
 import { canSeeTeam } from "~/domain/teams";
@@ -140,6 +140,12 @@ async function nameRows(user: User, tab: DashboardTab, figures: Map<string, Meas
     }));
 }
 
+/** The teams of the rows listed (within the query's own team filter, if any). */
+function visibleTeams(tab: DashboardTab, rows: readonly StatRow[], asked: readonly string[] | undefined): string[] {
+  const teams = new Set(rows.map((row) => (tab === "teams" ? row.id : row.teamId!)));
+  return [...teams].filter((team) => !asked || asked.includes(team));
+}
+
 export async function dashboardStatistics(
   user: User,
   input: {
@@ -172,11 +178,22 @@ export async function dashboardStatistics(
   const figures = new Map(groupRows.slice(0, limit).map((row) => [row.key, row as Measures]));
   try {
     const rows = sortRows(await nameRows(user, input.tab, figures), input.sort, input.dir);
+    // Figures of rows the user may not see (an archived team's, for retailers and suppliers) are
+    // in the service's summary but not in the rows: the totals are then the rows' own, so the
+    // tiles add up what is listed, in the rows' currency, and the comparison is of the same
+    // advertisers (those listed) in the previous period.
+    const hidden = !truncated && rows.length < figures.size;
+    let comparison = previous;
+    if (hidden && input.previous) {
+      const teams = visibleTeams(input.tab, rows, terms.team);
+      comparison = await fetchComparison(user, { filters: { terms: { ...terms, team: teams } } }, input.period, title);
+      if (!comparison.ok) return comparison;
+    }
     return ok({
-      totals: derive(current.value.summary),
+      totals: derive(hidden ? sumMeasures(rows.map((row) => figures.get(row.id)!)) : current.value.summary),
       currency: totalsCurrency(rows),
-      previousTotals: previous ? derive(previous.value.summary) : null,
-      comparedUntil: previous ? previous.value.until : null,
+      previousTotals: comparison ? derive(comparison.value.summary) : null,
+      comparedUntil: comparison ? comparison.value.until : null,
       rows,
       truncated,
       count: groupRows.length,

