@@ -186,8 +186,9 @@ export async function dashboardStatistics(
     let comparison = previous;
     if (hidden && input.previous) {
       const teams = visibleTeams(input.tab, rows, terms.team);
-      comparison = await fetchComparison(user, { filters: { terms: { ...terms, team: teams } } }, input.period, title);
-      if (!comparison.ok) return comparison;
+      const same = await fetchComparison(user, { filters: { terms: { ...terms, team: teams } } }, input.period, title);
+      if (!same.ok) return same;
+      comparison = same;
     }
     return ok({
       totals: derive(hidden ? sumMeasures(rows.map((row) => figures.get(row.id)!)) : current.value.summary),
