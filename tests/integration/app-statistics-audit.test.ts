@@ -110,3 +110,26 @@ describe("the dashboard's tiles add up the rows listed", () => {
     expect(statistics.currency).toBeNull();
   });
 });
+
+describe("a period from the URL covers at most the contract's 800 days", () => {
+  it("cuts a custom period from 2000 to its last 800 days, on the Statistics tab and in its CSV, and says so", async () => {
+    const url = `/campaigns/${ids.campaignA}/statistics?period=custom&from=2000-01-01&to=${today}`;
+    const page = await load(routes.statistics.loader, "retailer", url, { campaignId: ids.campaignA });
+    expect(page.status).toBe(200);
+    expect(page.data.failure).toBeNull();
+    expect(page.data.choice.period).toEqual({ from: addDays(today, -(MAX_PERIOD_DAYS - 1)), to: today });
+    expect(page.data.choice.shortened).toBe(true);
+    // One row a day: 800, not 9,800 (a 3.8 MB page); the figures of two days ago are in it.
+    expect(page.data.statistics.overTime).toHaveLength(MAX_PERIOD_DAYS);
+    expect(page.data.statistics.totals).toMatchObject({ displays: 140 });
+    const csv = await download(routes.statisticsCsv.loader, "retailer", url.replace("/statistics?", "/statistics.csv?table=overTime&"), { campaignId: ids.campaignA });
+    expect(csv.status).toBe(200);
+    expect(lines(csv.text)).toHaveLength(MAX_PERIOD_DAYS + 1);
+  });
+
+  it("leaves a period within the limit as it is", async () => {
+    const url = `/campaigns/${ids.campaignA}/statistics?period=last90`;
+    const page = await load(routes.statistics.loader, "retailer", url, { campaignId: ids.campaignA });
+    expect(page.data.choice).toMatchObject({ period: { from: addDays(today, -90), to: addDays(today, -1) }, shortened: false });
+  });
+});
