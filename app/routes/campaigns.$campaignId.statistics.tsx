@@ -6,7 +6,8 @@ import { BreakdownChart, TimeChart, TopChart } from "~/components/metrics/chart"
 import { Heatmap } from "~/components/metrics/heatmap";
 import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodForm, useFigureFormat, periodProps } from "~/components/metrics/statistics";
 import { BREAKDOWNS, type Breakdown, type Derived } from "~/domain/metrics/metrics";
-import { CAMPAIGN_PRESETS, campaignPresetContext, endsBeforeToday, periodFromSearch } from "~/domain/metrics/periods";
+import { CAMPAIGN_PRESETS, campaignPresetContext, endsBeforeToday, hourBucketLabels, periodFromSearch } from "~/domain/metrics/periods";
+import { isEmptyHeatmap } from "~/domain/metrics/heatmap";
 import { requireUser } from "~/http/auth.server";
 import { orThrow } from "~/http/reply.server";
 import { requireCampaign } from "~/services/campaigns/campaigns.server";
@@ -51,10 +52,13 @@ export default function CampaignStatisticsRoute() {
   const { choice, retailerTimeZone: zone, endsBeforeToday, statistics, failure, campaignId } = useLoaderData<typeof loader>();
   const csvPath = `/campaigns/${encodeURIComponent(campaignId)}/statistics.csv`;
   const format = useFigureFormat();
-  const bucketLabel = (bucket: string) =>
-    statistics?.unit === "hour"
-      ? dateTimeFormat(i18n.language, { hour: "2-digit", minute: "2-digit", timeZone: zone }).format(new Date(bucket))
-      : dateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${bucket}T00:00:00Z`));
+  const hourOf = (bucket: string) => dateTimeFormat(i18n.language, { hour: "2-digit", minute: "2-digit", timeZone: zone }).format(new Date(bucket));
+  const dayOf = (bucket: string) => dateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${bucket}T00:00:00Z`));
+  // Each row's name; the two hours named alike when the clocks go back also name their UTC offset.
+  const buckets = statistics?.overTime.map((row) => row.bucket) ?? [];
+  const bucketNames = statistics?.unit === "hour" ? hourBucketLabels(buckets, hourOf, i18n.language, zone) : buckets.map(dayOf);
+  const nameOfBucket = new Map(buckets.map((bucket, i) => [bucket, bucketNames[i]!]));
+  const bucketLabel = (bucket: string) => nameOfBucket.get(bucket) ?? bucket;
   const names: Record<string, (key: string) => string> = {
     campaignType: (key) => `campaigns:types.${key}`,
     device: (key) => `campaignTargeting:devices.${key}`,
@@ -151,6 +155,11 @@ export default function CampaignStatisticsRoute() {
             period={choice.period}
             endsBeforeToday={endsBeforeToday}
           />
+          {isEmptyHeatmap(statistics.heatmap) ? null : (
+            <p>
+              <ExportLink path={csvPath} extra={{ table: "heatmap" }} label={t("exportTable", { table: t("campaign.heatmapTable") })} />
+            </p>
+          )}
         </>
       ) : null}
     </section>

@@ -9,7 +9,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MetricsStore } from "~/metrics/port";
-import { addDays, localDay } from "~/domain/metrics/periods";
+import { addDays, localDay, localHourAndWeekday } from "~/domain/metrics/periods";
 import { MAX_PERIOD_DAYS } from "~/domain/metrics/contract";
 import { makeCampaignData, makeTeamData, makeWalletInput } from "../factories";
 import { fact } from "./metrics.contract";
@@ -131,5 +131,58 @@ describe("a period from the URL covers at most the contract's 800 days", () => {
     const url = `/campaigns/${ids.campaignA}/statistics?period=last90`;
     const page = await load(routes.statistics.loader, "retailer", url, { campaignId: ids.campaignA });
     expect(page.data.choice).toMatchObject({ period: { from: addDays(today, -90), to: addDays(today, -1) }, shortened: false });
+  });
+});
+
+describe("the campaign's tables as CSV", () => {
+  it("exports the weekday-by-hour heatmap: a line per weekday and hour, with its displays and clicks", async () => {
+    const csv = await download(routes.statisticsCsv.loader, "retailer", `/campaigns/${ids.campaignA}/statistics.csv?table=heatmap&period=last30`, { campaignId: ids.campaignA });
+    expect(csv.status).toBe(200);
+    const [head, ...rows] = lines(csv.text);
+    expect(head).toBe("Weekday,Hour,Displays,Clicks");
+    expect(rows).toHaveLength(7 * 24);
+    expect(rows[0]).toBe("Monday,00:00,0,0");
+    // Each fact in the line of its weekday and hour in Paris (the two may share one).
+    const DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+    const cell = (instant: string) => {
+      const { hour, weekday } = localHourAndWeekday(new Date(Math.floor(Date.parse(instant) / 3_600_000) * 3_600_000), TZ);
+      return `${DAYS[weekday]},${String(hour).padStart(2, "0")}:00`;
+    };
+    const [recent, older] = [cell(noonOf(2)), cell(noonOf(9))];
+    if (recent === older) expect(rows).toContain(`${recent},140,14`);
+    else expect(rows).toEqual(expect.arrayContaining([`${recent},100,10`, `${older},40,4`]));
+    const total = rows.reduce((sum, row) => sum + Number(row.split(",")[2]), 0);
+    expect(total).toBe(140);
+  });
+
+  it("names the breakdowns' rows as the screen does", async () => {
+    const devices = await download(routes.statisticsCsv.loader, "retailer", `/campaigns/${ids.campaignA}/statistics.csv?table=device&period=last7`, { campaignId: ids.campaignA });
+    expect(lines(devices.text)[1]).toMatch(/^Desktop,100,/);
+    const slots = await download(routes.statisticsCsv.loader, "retailer", `/campaigns/${ids.campaignA}/statistics.csv?table=slot&period=last7`, { campaignId: ids.campaignA });
+    expect(lines(slots.text)[1]).toMatch(/^Sponsored products \(sp\),100,/);
+    const types = await download(routes.statisticsCsv.loader, "retailer", `/campaigns/${ids.campaignA}/statistics.csv?table=campaignType&period=last7`, { campaignId: ids.campaignA });
+    expect(lines(types.text)[1]).toMatch(/^Sponsored products,100,/);
+  });
+
+  it("tells apart the two hours named 02:00 when the clocks go back (25 October 2026 in Paris)", async () => {
+    const D = { team: ids.teamA, wallet: ids.walletA, campaign: ids.campaignA };
+    await metrics.applyBatch(
+      "audit-dst",
+      [
+        // 02:00 summer time (00:00 UTC), then 02:00 winter time (01:00 UTC).
+        fact("2026-10-25T00:10:00Z", { ...D, displays: 7, views: 0, clicks: 0, costMicros: 0 }),
+        fact("2026-10-25T01:10:00Z", { ...D, displays: 9, views: 0, clicks: 0, costMicros: 0 }),
+      ],
+      now.toISOString(),
+    );
+    const csv = await download(routes.statisticsCsv.loader, "retailer", `/campaigns/${ids.campaignA}/statistics.csv?table=overTime&period=custom&from=2026-10-25&to=2026-10-25`, { campaignId: ids.campaignA });
+    const rows = lines(csv.text).slice(1);
+    expect(rows).toHaveLength(25);
+    const names = rows.map((row) => row.match(/^"([^"]*)"/)![1]);
+    expect(new Set(names).size).toBe(25);
+    expect(rows.find((row) => row.startsWith(`"25/10/2026, 02:00 (GMT+2)"`))).toMatch(/^"[^"]*",7,/);
+    expect(rows.find((row) => row.startsWith(`"25/10/2026, 02:00 (GMT+1)"`))).toMatch(/^"[^"]*",9,/);
+    // The other hours keep their plain names.
+    expect(names[0]).toBe("25/10/2026, 00:00");
   });
 });

@@ -9,6 +9,7 @@
  * The comparison period is the one of the same number of days that ends the day before.
  */
 import { TZDate } from "@date-fns/tz";
+import { dateTimeFormat } from "~/domain/intl";
 
 export const PRESETS = [
   "today",
@@ -285,6 +286,21 @@ export function histogramBuckets(period: Period, unit: "hour" | "day", timeZone:
   const out: string[] = [];
   for (let t = start.getTime(); t < end.getTime() && t <= now; t += 3_600_000) out.push(new Date(t).toISOString());
   return out;
+}
+
+/**
+ * The names of hour buckets (UTC ISO starts) as a table, chart or CSV shows them: `label` of each
+ * (its local time, e.g. "02:00"); where two buckets read the same (the hour the clocks go back,
+ * 25 October 2026 in Paris) each of them also names its offset from UTC ("02:00 (GMT+2)",
+ * "02:00 (GMT+1)"), so they are told apart.
+ */
+export function hourBucketLabels(buckets: readonly string[], label: (bucket: string) => string, locale: string, timeZone: string): string[] {
+  const labels = buckets.map(label);
+  const seen = new Map<string, number>();
+  for (const name of labels) seen.set(name, (seen.get(name) ?? 0) + 1);
+  const offset = dateTimeFormat(locale, { timeZone, timeZoneName: "shortOffset" });
+  const offsetOf = (bucket: string) => offset.formatToParts(new Date(bucket)).find((part) => part.type === "timeZoneName")?.value ?? "";
+  return labels.map((name, i) => (seen.get(name)! > 1 ? `${name} (${offsetOf(buckets[i]!)})` : name));
 }
 
 /**
