@@ -7,7 +7,7 @@
  * names.
  */
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { MetricsStore } from "~/metrics/port";
 import { addDays, localDay, localHourAndWeekday } from "~/domain/metrics/periods";
 import { MAX_PERIOD_DAYS } from "~/domain/metrics/contract";
@@ -184,5 +184,42 @@ describe("the campaign's tables as CSV", () => {
     expect(rows.find((row) => row.startsWith(`"25/10/2026, 02:00 (GMT+1)"`))).toMatch(/^"[^"]*",9,/);
     // The other hours keep their plain names.
     expect(names[0]).toBe("25/10/2026, 00:00");
+  });
+});
+
+describe("POST /api/metrics with a token naming a key the console never made", () => {
+  it("is refused without reading the keys from storage again for each such token", async () => {
+    const { SignJWT, importJWK } = await import("jose");
+    const tokens = await import("~/services/identity-token.server");
+    const route = await import("~/routes/api.metrics");
+    tokens.resetSigningKeyCache();
+    const [key] = await tokens.signingKeys(new Date());
+    const privateKey = await importJWK(key!.privateJwk as never, "ES256");
+    const forged = (kid: string) =>
+      new SignJWT({ typ: "operator", teams: null })
+        .setProtectedHeader({ alg: "ES256", kid, typ: "JWT" })
+        .setIssuer(process.env.PUBLIC_URL!)
+        .setAudience(tokens.TOKEN_AUDIENCE)
+        .setSubject("someone")
+        .setIssuedAt()
+        .setExpirationTime("5m")
+        .sign(privateKey);
+    const repo = app.m.storageIndex.getStorage().signingKeys;
+    const list = vi.spyOn(repo, "list");
+    try {
+      for (let i = 0; i < 5; i++) {
+        const request = new Request(`${process.env.PUBLIC_URL}/api/metrics`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: `Bearer ${await forged(`made-up-${i}`)}` },
+          body: JSON.stringify({ dateFrom: today, dateTo: today }),
+        });
+        const response = (await route.action({ request, params: {}, context } as never)) as Response;
+        expect(response.status).toBe(401);
+      }
+      // One read again at most (a key another instance may have just made), not one per token.
+      expect(list.mock.calls.length).toBeLessThanOrEqual(1);
+    } finally {
+      list.mockRestore();
+    }
   });
 });
