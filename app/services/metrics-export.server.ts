@@ -103,7 +103,8 @@ export async function exportCampaignCsv(user: User, ctx: CampaignContext, table:
     // Each row named as the screen's table names it ("Unknown devices", "Sponsored products (sp)").
     rows = stats.breakdowns[table].map((row) => ({ name: t(BREAKDOWN_LABEL[table](row.key), labelDefault(row.key)), figures: row.figures }));
   }
-  const lines = figuresCsvRows({ name, metrics }, rows);
+  // Its money is in its wallet's currency, said in a column as in the other exports.
+  const lines = figuresCsvRows({ name, currency: t("metrics:currency"), metrics }, rows.map((row) => ({ ...row, currency: stats.currency })));
   return ok(csvFile(`${ctx.campaign.name}-${table}`, period, lines, rows.length));
 }
 

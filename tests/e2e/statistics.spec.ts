@@ -146,7 +146,7 @@ test.describe("statistics, as a retailer administrator", () => {
     const csv = await download.text();
     expect(csv).toContain(mt("metric.displays"));
     // Named as the table names it (not the code "mobile").
-    expect(csv).toMatch(/\nMobile,40,/);
+    expect(csv).toMatch(/\nMobile,EUR,40,/);
   });
 
   test("the dashboard lists the campaign with its figures, sorts by a column, and fits a phone", async ({ app, baseURL, server }) => {

@@ -157,11 +157,11 @@ describe("the campaign's tables as CSV", () => {
 
   it("names the breakdowns' rows as the screen does", async () => {
     const devices = await download(routes.statisticsCsv.loader, "retailer", `/campaigns/${ids.campaignA}/statistics.csv?table=device&period=last7`, { campaignId: ids.campaignA });
-    expect(lines(devices.text)[1]).toMatch(/^Desktop,100,/);
+    expect(lines(devices.text)[1]).toMatch(/^Desktop,EUR,100,/);
     const slots = await download(routes.statisticsCsv.loader, "retailer", `/campaigns/${ids.campaignA}/statistics.csv?table=slot&period=last7`, { campaignId: ids.campaignA });
-    expect(lines(slots.text)[1]).toMatch(/^Sponsored products \(sp\),100,/);
+    expect(lines(slots.text)[1]).toMatch(/^Sponsored products \(sp\),EUR,100,/);
     const types = await download(routes.statisticsCsv.loader, "retailer", `/campaigns/${ids.campaignA}/statistics.csv?table=campaignType&period=last7`, { campaignId: ids.campaignA });
-    expect(lines(types.text)[1]).toMatch(/^Sponsored products,100,/);
+    expect(lines(types.text)[1]).toMatch(/^Sponsored products,EUR,100,/);
   });
 
   it("tells apart the two hours named 02:00 when the clocks go back (25 October 2026 in Paris)", async () => {
@@ -180,10 +180,23 @@ describe("the campaign's tables as CSV", () => {
     expect(rows).toHaveLength(25);
     const names = rows.map((row) => row.match(/^"([^"]*)"/)![1]);
     expect(new Set(names).size).toBe(25);
-    expect(rows.find((row) => row.startsWith(`"25/10/2026, 02:00 (GMT+2)"`))).toMatch(/^"[^"]*",7,/);
-    expect(rows.find((row) => row.startsWith(`"25/10/2026, 02:00 (GMT+1)"`))).toMatch(/^"[^"]*",9,/);
+    expect(rows.find((row) => row.startsWith(`"25/10/2026, 02:00 (GMT+2)"`))).toMatch(/^"[^"]*",EUR,7,/);
+    expect(rows.find((row) => row.startsWith(`"25/10/2026, 02:00 (GMT+1)"`))).toMatch(/^"[^"]*",EUR,9,/);
     // The other hours keep their plain names.
     expect(names[0]).toBe("25/10/2026, 00:00");
+  });
+});
+
+describe("a campaign's statistics are in its wallet's currency", () => {
+  it("shows and exports a zloty wallet's campaign in zlotys (the dashboard's row of it says PLN too)", async () => {
+    const url = `/campaigns/${ids.campaignGone}/statistics?period=last7`;
+    const page = await load(routes.statistics.loader, "operator", url, { campaignId: ids.campaignGone });
+    expect(page.status).toBe(200);
+    expect(page.data.statistics).toMatchObject({ currency: "PLN", totals: { cost: 500 } });
+    const csv = await download(routes.statisticsCsv.loader, "operator", url.replace("/statistics?", "/statistics.csv?table=device&"), { campaignId: ids.campaignGone });
+    expect(lines(csv.text)).toEqual([expect.stringMatching(/^Devices,Currency,Displays,/), expect.stringMatching(/^Desktop,PLN,300,200,30,10\.00,5\.00,90\.00,18\.00$/)]);
+    const euro = await load(routes.statistics.loader, "retailer", `/campaigns/${ids.campaignA}/statistics?period=last7`, { campaignId: ids.campaignA });
+    expect(euro.data.statistics.currency).toBe("EUR");
   });
 });
 

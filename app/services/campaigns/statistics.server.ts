@@ -16,6 +16,7 @@ import type { User } from "~/domain/types";
 import type { CampaignContext } from "~/services/campaigns/campaigns.server";
 import { fetchComparison, fetchMetrics } from "~/services/metrics.server";
 import { getStorage } from "~/services/storage.server";
+import { singleCurrency } from "~/services/wallet-statistics.server";
 
 /** Products listed at most (the most spent first). */
 export const CAMPAIGN_PRODUCT_ROWS = 200;
@@ -35,6 +36,8 @@ export interface CampaignStatistics {
   /** Clicks and displays per local weekday (0 = Monday) and hour: 7 rows of 24. */
   heatmap: Heatmap;
   newestEvent: string | null;
+  /** The currency of its money: its wallet's (NOTES: each wallet has one), else the retailer's. */
+  currency: string;
 }
 
 const TITLE = "metrics:errors.fetchCampaign";
@@ -79,7 +82,11 @@ export async function campaignStatistics(
   }
   const allProducts = products.value.product ?? [];
   const productRows = allProducts.slice(0, shown);
-  const catalog = new Map((await getStorage().catalog.getMany(productRows.map((row) => row.key))).map((p) => [p.id, p.title]));
+  const [catalogRows, wallet] = await Promise.all([
+    getStorage().catalog.getMany(productRows.map((row) => row.key)),
+    ctx.campaign.wallet ? getStorage().wallets.getOne(ctx.campaign.wallet) : Promise.resolve(null),
+  ]);
+  const catalog = new Map(catalogRows.map((p) => [p.id, p.title]));
   return ok({
     totals: derive(main.value.summary),
     previousTotals: previous && previous.ok ? derive(previous.value.summary) : null,
@@ -91,5 +98,7 @@ export async function campaignStatistics(
     productCount: allProducts.length,
     heatmap: heatmapOf(heat.value.histogram ?? []),
     newestEvent: main.value.newestEvent,
+    // Events cost in the wallet's currency (the dashboard's row of this campaign says so too).
+    currency: wallet?.currency ?? singleCurrency([])!,
   });
 }
