@@ -132,10 +132,10 @@ export async function exportCampaignListCsv(user: User, params: URLSearchParams,
     const page = await listCampaigns(user, state, { locale, pageSize: CAMPAIGN_EXPORT_PAGE_SIZE, withFigures: true });
     if (!page.ok) return fail("unavailable", "campaigns:errors.fetchCampaign");
     if (page.metricsFailed) return fail("unavailable", "metrics:errors.fetchOverall");
-    for (const row of page.rows) if (row.figures && rows.length < EXPORT_MAX_ROWS) rows.push({ name: row.name, team: row.team.name, figures: row.figures });
+    for (const row of page.rows) if (row.figures && rows.length < EXPORT_MAX_ROWS) rows.push({ name: row.name, team: row.team.name, figures: row.figures, currency: row.currency });
     state.after = rows.length < EXPORT_MAX_ROWS ? page.next : null;
   } while (state.after);
   const { t, metrics } = await metricHeaders(locale);
-  const lines = figuresCsvRows({ name: t("metrics:dashboard.campaign"), team: t("metrics:team"), metrics }, rows);
+  const lines = figuresCsvRows({ name: t("metrics:dashboard.campaign"), team: t("metrics:team"), currency: t("metrics:currency"), metrics }, rows);
   return ok(csvFile(t("metrics:dashboard.campaigns"), listPeriod(state), lines, rows.length));
 }

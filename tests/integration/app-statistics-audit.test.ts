@@ -236,3 +236,18 @@ describe("POST /api/metrics with a token naming a key the console never made", (
     }
   });
 });
+
+describe("a campaign list's spend and statistics columns are in each campaign's wallet's currency", () => {
+  it("writes a zloty wallet's campaign in zlotys on the list and in its CSV", async () => {
+    const list = await import("~/routes/campaigns._index");
+    const listCsv = await import("~/routes/campaigns.statistics[.]csv");
+    const query = `columns=name,spend,displays,periodSpend&period=last7&team=${ids.teamGone}`;
+    const page = await load(list.loader, "operator", `/campaigns?${query}&statuses=`);
+    expect(page.status).toBe(200);
+    const row = page.data.list.rows.find((r: { id: string }) => r.id === ids.campaignGone);
+    expect(row).toMatchObject({ currency: "PLN" });
+    expect(row.spend).toMatch(/PLN/);
+    const csv = await download(listCsv.loader, "operator", `/campaigns/statistics.csv?${query}`);
+    expect(lines(csv.text)).toEqual([expect.stringMatching(/^Campaign,Advertiser,Currency,Displays/), "Zloty campaign,Audit Archived Zloty,PLN,300,200,30,10.00,5.00,90.00,18.00"]);
+  });
+});
