@@ -4,7 +4,7 @@
  * freshness line, and a table of rows with their figures whose headers sort it.
  */
 import { Form, Link, useLocation } from "@remix-run/react";
-import { Fragment, useId, type ReactNode } from "react";
+import { Fragment, useId, type CSSProperties, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import {
   tileChange,
@@ -263,7 +263,9 @@ export function KpiTiles({
           return (
             <li key={metric} className="kpi-tile">
               <span className="kpi-label">{t(`metric.${metric}`)}</span>
-              <strong className="kpi-value">{format(metric, totals)}</strong>
+              <strong className="kpi-value" style={{ "--chars": format(metric, totals).length } as CSSProperties}>
+                {format(metric, totals)}
+              </strong>
               {previous ? (
                 <span
                   className={`kpi-change${
