@@ -251,3 +251,20 @@ describe("a campaign list's spend and statistics columns are in each campaign's 
     expect(lines(csv.text)).toEqual([expect.stringMatching(/^Campaign,Advertiser,Currency,Displays/), "Zloty campaign,Audit Archived Zloty,PLN,300,200,30,10.00,5.00,90.00,18.00"]);
   });
 });
+
+describe("the editor's per-product and per-target figures are in the campaign's wallet's currency", () => {
+  it("gives the Products, Keywords and Categories sections the wallet's currency for their spend", async () => {
+    const sections = {
+      products: await import("~/routes/campaigns.$campaignId.products"),
+      keywords: await import("~/routes/campaigns.$campaignId.keywords"),
+      categories: await import("~/routes/campaigns.$campaignId.categories"),
+    };
+    for (const [name, route] of Object.entries(sections)) {
+      const zloty = await load(route.loader, "operator", `/campaigns/${ids.campaignGone}/${name}`, { campaignId: ids.campaignGone });
+      expect(zloty.status, name).toBe(200);
+      expect(zloty.data.currency, name).toBe("PLN");
+      const euro = await load(route.loader, "operator", `/campaigns/${ids.campaignA}/${name}`, { campaignId: ids.campaignA });
+      expect(euro.data.currency, name).toBe("EUR");
+    }
+  });
+});

@@ -42,6 +42,12 @@ export interface CampaignStatistics {
 
 const TITLE = "metrics:errors.fetchCampaign";
 
+/** The currency of a campaign's money (spend, sales): its wallet's (NOTES: each wallet has one), else the retailer's. */
+export async function campaignCurrency(campaign: Pick<CampaignContext["campaign"], "wallet">): Promise<string> {
+  const wallet = campaign.wallet ? await getStorage().wallets.getOne(campaign.wallet) : null;
+  return wallet?.currency ?? singleCurrency([])!;
+}
+
 function heatmapRequest(ctx: CampaignContext, period: Period): MetricsRequest {
   return { dateFrom: period.from, dateTo: period.to, filters: { terms: { campaign: [ctx.campaign.id] } }, histogram: "weekdayHour" };
 }
@@ -82,9 +88,9 @@ export async function campaignStatistics(
   }
   const allProducts = products.value.product ?? [];
   const productRows = allProducts.slice(0, shown);
-  const [catalogRows, wallet] = await Promise.all([
+  const [catalogRows, currency] = await Promise.all([
     getStorage().catalog.getMany(productRows.map((row) => row.key)),
-    ctx.campaign.wallet ? getStorage().wallets.getOne(ctx.campaign.wallet) : Promise.resolve(null),
+    campaignCurrency(ctx.campaign),
   ]);
   const catalog = new Map(catalogRows.map((p) => [p.id, p.title]));
   return ok({
@@ -99,6 +105,6 @@ export async function campaignStatistics(
     heatmap: heatmapOf(heat.value.histogram ?? []),
     newestEvent: main.value.newestEvent,
     // Events cost in the wallet's currency (the dashboard's row of this campaign says so too).
-    currency: wallet?.currency ?? singleCurrency([])!,
+    currency,
   });
 }
