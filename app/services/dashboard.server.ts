@@ -21,6 +21,7 @@ import { derive, sumMeasures, type Derived, type Measures } from "~/domain/metri
 import type { Period } from "~/domain/metrics/periods";
 import { fail, ok, type Result } from "~/domain/result";
 import { canSeeTeam } from "~/domain/teams";
+import { collator } from "~/domain/intl";
 import type { User } from "~/domain/types";
 import { teamOptions, walletOptions, type TeamOption } from "~/services/campaigns/list.server";
 import { fetchComparison, fetchMetrics } from "~/services/metrics.server";
@@ -71,19 +72,19 @@ export function totalsCurrency(rows: readonly Pick<StatRow, "currency">[]): stri
   return singleCurrency(rows.map((r) => r.currency!));
 }
 
-function sortValue(row: StatRow, sort: StatSort): number | string {
-  if (sort === "name") return row.name.toLocaleLowerCase();
-  return row.figures[sort] ?? -1;
-}
+/** Names compared as a reader expects: "Épicerie" between "Drogerie" and "Fnac", "Team 2" before "Team 10". */
+const names = collator(undefined, { sensitivity: "base", numeric: true });
 
 export function sortRows(rows: StatRow[], sort: StatSort, dir: "asc" | "desc"): StatRow[] {
   const sign = dir === "asc" ? 1 : -1;
   return [...rows].sort((a, b) => {
-    const x = sortValue(a, sort);
-    const y = sortValue(b, sort);
-    if (x < y) return -sign;
-    if (x > y) return sign;
-    return a.name.localeCompare(b.name);
+    if (sort !== "name") {
+      const x = a.figures[sort] ?? -1;
+      const y = b.figures[sort] ?? -1;
+      if (x !== y) return x < y ? -sign : sign;
+      return names.compare(a.name, b.name);
+    }
+    return sign * names.compare(a.name, b.name) || a.id.localeCompare(b.id);
   });
 }
 

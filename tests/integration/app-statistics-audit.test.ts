@@ -268,3 +268,14 @@ describe("the editor's per-product and per-target figures are in the campaign's 
     }
   });
 });
+
+describe("the dashboard's rows sorted by name", () => {
+  it("read in a reader's order: accents with their letter, numbers by value", async () => {
+    const { sortRows } = await import("~/services/dashboard.server");
+    const { derive, zeroMeasures } = await import("~/domain/metrics/metrics");
+    const row = (name: string) => ({ id: name, name, href: "", figures: derive(zeroMeasures()), currency: "EUR" });
+    const names = ["Zeta", "Épicerie fine", "Team 10", "drogerie", "Team 2", "Fnac"];
+    expect(sortRows(names.map(row), "name", "asc").map((r) => r.name)).toEqual(["drogerie", "Épicerie fine", "Fnac", "Team 2", "Team 10", "Zeta"]);
+    expect(sortRows(names.map(row), "name", "desc").map((r) => r.name)).toEqual(["Zeta", "Team 10", "Team 2", "Fnac", "Épicerie fine", "drogerie"]);
+  });
+});
