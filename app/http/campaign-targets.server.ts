@@ -5,6 +5,7 @@
  * change, a removal, 'Apply min bid to all'), each section with its own failure titles and kinds.
  */
 import { parseWithZod } from "@conform-to/zod/v4";
+import { campaignCurrency } from "~/services/campaigns/statistics.server";
 import { data } from "@remix-run/node";
 import type { RowRefusal } from "~/components/campaigns/targets-table";
 import type { TargetKind } from "~/domain/campaigns/targets";
@@ -57,8 +58,9 @@ export async function targetsLoaderContext(request: Request, campaignId: string 
   const search = new URL(request.url).searchParams;
   const now = new Date();
   const choice = periodFromSearch(search, { now, timeZone: retailerTimeZone(), ...campaignPresetContext(ctx.campaign) }, CAMPAIGN_PRESETS, { defaultPreset: "last30" });
-  const locale = await getRequestLocale(request);
-  return { user, ctx, search, now, choice, locale };
+  const [locale, currency] = await Promise.all([getRequestLocale(request), campaignCurrency(ctx.campaign)]);
+  // The figures' money is in the campaign's wallet's currency (its bids in the retailer's).
+  return { user, ctx, search, now, choice, locale, currency };
 }
 
 /**

@@ -52,7 +52,7 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "categorie
  * chosen from the category search (?cq=…&ckind=…, a GET form), with the period's figures.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, ctx, search, now, choice, locale } = await targetsLoaderContext(request, params.campaignId);
+  const { user, ctx, search, now, choice, locale, currency } = await targetsLoaderContext(request, params.campaignId);
   const canEdit = campaignEditable(user, ctx);
   const period = choice.period;
   const [categories, productCategories] = await Promise.all([
@@ -70,6 +70,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const editKind = search.get("ekind") === "productCategory" ? "productCategory" : "category";
   const editSection = editKind === "category" ? categories : productCategories;
   return {
+    currency,
     campaignId: ctx.campaign.id,
     version: ctx.campaign.version,
     canEdit,
@@ -133,7 +134,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function CampaignCategoriesRoute() {
   const { t } = useTranslation(["campaignKeywords", "campaigns"]);
   const { t: tc } = useTranslation();
-  const { campaignId, version, canEdit, summary, categories, productCategories, failures, choice, add, edit, search } = useLoaderData<typeof loader>();
+  const { campaignId, currency, version, canEdit, summary, categories, productCategories, failures, choice, add, edit, search } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const here = `/campaigns/${encodeURIComponent(campaignId)}/categories`;
   const listError = actionData && actionData.form === "list" ? (actionData as ListFailure) : null;
@@ -166,7 +167,7 @@ export default function CampaignCategoriesRoute() {
       <h3 id="categories-list-title">{t("categories.listTitle")}</h3>
       {categories && categories.rows.length ? (
         <>
-          <TargetsTable kind="category" rows={categories.rows} version={version} canEdit={canEdit} here={here} editHref={(key) => hrefWith({ edit: key, ekind: "category" })} refusal={refusal} />
+          <TargetsTable currency={currency} kind="category" rows={categories.rows} version={version} canEdit={canEdit} here={here} editHref={(key) => hrefWith({ edit: key, ekind: "category" })} refusal={refusal} />
           <TargetPages page={categories.page} pages={categories.pages} hrefOf={(p) => hrefWith({ page: String(p) })} />
         </>
       ) : (
@@ -178,7 +179,7 @@ export default function CampaignCategoriesRoute() {
       <AutoTargeting version={version} canEdit={canEdit} summary={summary} here={here} />
       {productCategories && productCategories.rows.length ? (
         <>
-          <TargetsTable kind="productCategory" rows={productCategories.rows} version={version} canEdit={canEdit} here={here} editHref={(key) => hrefWith({ edit: key, ekind: "productCategory" })} refusal={refusal} />
+          <TargetsTable currency={currency} kind="productCategory" rows={productCategories.rows} version={version} canEdit={canEdit} here={here} editHref={(key) => hrefWith({ edit: key, ekind: "productCategory" })} refusal={refusal} />
           <TargetPages page={productCategories.page} pages={productCategories.pages} hrefOf={(p) => hrefWith({ ppage: String(p) })} />
         </>
       ) : (

@@ -53,10 +53,11 @@ export const meta: MetaFunction = ({ matches }) => pageTitle(matches, "keywords"
 
 /** The campaign's keywords (a page of them, filtered by ?q=), with the period's figures (?period=…). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, ctx, search, choice, locale } = await targetsLoaderContext(request, params.campaignId);
+  const { user, ctx, search, choice, locale, currency } = await targetsLoaderContext(request, params.campaignId);
   const section = await targetsSection(user, ctx, "keyword", { query: search.get("q") ?? "", page: Number(search.get("page")) || 1, period: choice.period }, locale);
   const edit = search.get("edit");
   return {
+    currency,
     campaignId: ctx.campaign.id,
     version: ctx.campaign.version,
     canEdit: campaignEditable(user, ctx),
@@ -141,7 +142,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function CampaignKeywordsRoute() {
   const { t } = useTranslation(["campaignKeywords", "campaigns"]);
   const { t: tc } = useTranslation();
-  const { campaignId, version, canEdit, summary, section, failure, choice, edit, search } = useLoaderData<typeof loader>();
+  const { campaignId, currency, version, canEdit, summary, section, failure, choice, edit, search } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const here = `/campaigns/${encodeURIComponent(campaignId)}/keywords`;
   const listError = actionData && actionData.form === "list" && "failure" in actionData ? (actionData as ListFailure) : null;
@@ -191,7 +192,7 @@ export default function CampaignKeywordsRoute() {
           ) : null}
           {edit && canEdit ? <EditOffersForm version={version} here={here} products={section.products} target={edit} cancel={hrefWith({ edit: null })} /> : null}
           <p className="muted">{t("shown", { shown: section.shown, total: section.total })}</p>
-          <TargetsTable kind="keyword" rows={section.rows} version={version} canEdit={canEdit} here={here} editHref={(key) => hrefWith({ edit: key })} refusal={refusal} />
+          <TargetsTable currency={currency} kind="keyword" rows={section.rows} version={version} canEdit={canEdit} here={here} editHref={(key) => hrefWith({ edit: key })} refusal={refusal} />
           <TargetPages page={section.page} pages={section.pages} hrefOf={(p) => hrefWith({ page: String(p) })} />
         </>
       ) : null}

@@ -41,6 +41,7 @@ import {
   denied,
 } from "~/services/campaigns/products.server";
 import { campaignEditable, requireCampaign } from "~/services/campaigns/campaigns.server";
+import { campaignCurrency } from "~/services/campaigns/statistics.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { splitMessage, withValues } from "~/domain/message";
 import { cn } from "~/utils/misc";
@@ -70,10 +71,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // those who may add products the picker's results (or suggestions): read side by side.
   const choice = periodFromSearch(search, { now: new Date(), timeZone: retailerTimeZone(), ...campaignPresetContext(ctx.campaign) }, CAMPAIGN_PRESETS);
   const view = presentProducts(ctx.campaign, Number(search.get("page")));
-  const [figures, picker, imageHosts] = await Promise.all([
+  const [figures, picker, imageHosts, currency] = await Promise.all([
     view.products.length ? productFigures(user, ctx, choice.period, view.products.map((p) => p.id)) : Promise.resolve({ ok: true as const, value: {} as Record<string, Derived> }),
     canEdit ? searchCampaignProducts(user, ctx, search.get("q") ?? "") : Promise.resolve(null),
     getProductImageHosts(),
+    campaignCurrency(ctx.campaign),
   ]);
   const fetchFailed = !figures.ok || (picker !== null && !picker.ok);
   return {
@@ -84,6 +86,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     choice,
     /** The figures of the page's products only. */
     figures: figures.ok ? Object.fromEntries(view.products.filter((p) => figures.value[p.id]).map((p) => [p.id, figures.value[p.id]!])) : null,
+    /** The figures' money is in the campaign's wallet's currency. */
+    currency,
     picker: picker?.ok ? picker.value : null,
     /** The retailer's product image hosts: pictures the content security policy lets the page load (ADR 34). */
     imageHosts,
@@ -664,13 +668,13 @@ function ProductRowView({
   availabilityLabel: (a: string) => string;
 }) {
   const { t } = useTranslation(["campaignProducts", "campaigns"]);
-  const { imageHosts } = useLoaderData<typeof loader>();
+  const { imageHosts, currency } = useLoaderData<typeof loader>();
   const busy = (intent: string, value?: string) => pending.intent === intent && pending.productId === p.id && (value === undefined || pending.value === value);
   const name = p.title || p.id;
   const first = offset + index === 0;
   // Without JavaScript the moved product's button takes the focus on load (autofocus).
   const focusDirection = autoFocusMove === "up" && first ? "down" : autoFocusMove === "down" && last ? "up" : autoFocusMove;
-  const format = useFigureFormat();
+  const format = useFigureFormat(currency);
   const [over, setOver] = useState(false);
   return (
     <tr

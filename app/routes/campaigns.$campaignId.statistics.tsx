@@ -6,7 +6,8 @@ import { BreakdownChart, TimeChart, TopChart } from "~/components/metrics/chart"
 import { Heatmap } from "~/components/metrics/heatmap";
 import { ExportLink, FiguresTable, Freshness, KpiTiles, PeriodForm, useFigureFormat, periodProps } from "~/components/metrics/statistics";
 import { BREAKDOWNS, type Breakdown, type Derived } from "~/domain/metrics/metrics";
-import { CAMPAIGN_PRESETS, campaignPresetContext, endsBeforeToday, periodFromSearch } from "~/domain/metrics/periods";
+import { CAMPAIGN_PRESETS, campaignPresetContext, endsBeforeToday, hourBucketLabels, periodFromSearch } from "~/domain/metrics/periods";
+import { isEmptyHeatmap } from "~/domain/metrics/heatmap";
 import { requireUser } from "~/http/auth.server";
 import { orThrow } from "~/http/reply.server";
 import { requireCampaign } from "~/services/campaigns/campaigns.server";
@@ -50,11 +51,15 @@ export default function CampaignStatisticsRoute() {
   const { t: tc } = useTranslation();
   const { choice, retailerTimeZone: zone, endsBeforeToday, statistics, failure, campaignId } = useLoaderData<typeof loader>();
   const csvPath = `/campaigns/${encodeURIComponent(campaignId)}/statistics.csv`;
-  const format = useFigureFormat();
-  const bucketLabel = (bucket: string) =>
-    statistics?.unit === "hour"
-      ? dateTimeFormat(i18n.language, { hour: "2-digit", minute: "2-digit", timeZone: zone }).format(new Date(bucket))
-      : dateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${bucket}T00:00:00Z`));
+  // Money in the campaign's wallet's currency.
+  const format = useFigureFormat(statistics?.currency);
+  const hourOf = (bucket: string) => dateTimeFormat(i18n.language, { hour: "2-digit", minute: "2-digit", timeZone: zone }).format(new Date(bucket));
+  const dayOf = (bucket: string) => dateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${bucket}T00:00:00Z`));
+  // Each row's name; the two hours named alike when the clocks go back also name their UTC offset.
+  const buckets = statistics?.overTime.map((row) => row.bucket) ?? [];
+  const bucketNames = statistics?.unit === "hour" ? hourBucketLabels(buckets, hourOf, i18n.language, zone) : buckets.map(dayOf);
+  const nameOfBucket = new Map(buckets.map((bucket, i) => [bucket, bucketNames[i]!]));
+  const bucketLabel = (bucket: string) => nameOfBucket.get(bucket) ?? bucket;
   const names: Record<string, (key: string) => string> = {
     campaignType: (key) => `campaigns:types.${key}`,
     device: (key) => `campaignTargeting:devices.${key}`,
@@ -70,18 +75,18 @@ export default function CampaignStatisticsRoute() {
       {failure ? <FormAlert title={t(failure)} message={tc("errors.errorOccurred")} /> : null}
       {statistics ? (
         <>
-          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} comparedUntil={statistics.comparedUntil} />
+          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} currency={statistics.currency} comparedUntil={statistics.comparedUntil} />
           <Freshness newestEvent={statistics.newestEvent} />
           <h3>{statistics.unit === "hour" ? t("campaign.byHour", { zone }) : t("campaign.byDay")}</h3>
           {/* Every bucket of the period is listed (zeros included); a period without any figure says so instead. */}
-          {overTimeEmpty ? null : <TimeChart points={statistics.overTime.map((row) => ({ label: bucketLabel(row.bucket), figures: row.figures as Derived }))} />}
+          {overTimeEmpty ? null : <TimeChart currency={statistics.currency} points={statistics.overTime.map((row) => ({ label: bucketLabel(row.bucket), figures: row.figures as Derived }))} />}
           {overTimeEmpty ? (
             <p className="empty-state">{t("campaign.empty")}</p>
           ) : (
             <FiguresTable
               caption={statistics.unit === "hour" ? t("campaign.byHour", { zone }) : t("campaign.byDay")}
               nameLabel={statistics.unit === "hour" ? t("campaign.hour") : t("campaign.day")}
-              rows={statistics.overTime.map((row) => ({ id: row.bucket, name: bucketLabel(row.bucket), figures: row.figures as Derived }))}
+              rows={statistics.overTime.map((row) => ({ id: row.bucket, name: bucketLabel(row.bucket), figures: row.figures as Derived, currency: statistics.currency }))}
             />
           )}
           {!overTimeEmpty ? (
@@ -90,7 +95,7 @@ export default function CampaignStatisticsRoute() {
             </p>
           ) : null}
           <h3>{t("campaign.breakdowns")}</h3>
-          <BreakdownChart breakdowns={statistics.breakdowns as Record<Breakdown, { key: string; figures: Derived }[]>} nameOf={breakdownName} />
+          <BreakdownChart currency={statistics.currency} breakdowns={statistics.breakdowns as Record<Breakdown, { key: string; figures: Derived }[]>} nameOf={breakdownName} />
           <div className="breakdowns">
             {BREAKDOWNS.map((term) => (
               <div key={term} className="breakdown">
@@ -132,8 +137,8 @@ export default function CampaignStatisticsRoute() {
             <p className="muted">{t("campaign.noProducts")}</p>
           ) : (
             <>
-              <TopChart label={(metric, count) => t("chart.topProducts", { metric, count })} points={statistics.products.map((p) => ({ label: p.name, figures: p.figures as Derived }))} />
-              <FiguresTable caption={t("campaign.products")} nameLabel={t("campaign.product")} rows={statistics.products.map((p) => ({ ...p, figures: p.figures as Derived }))} />
+              <TopChart currency={statistics.currency} label={(metric, count) => t("chart.topProducts", { metric, count })} points={statistics.products.map((p) => ({ label: p.name, figures: p.figures as Derived }))} />
+              <FiguresTable caption={t("campaign.products")} nameLabel={t("campaign.product")} rows={statistics.products.map((p) => ({ ...p, figures: p.figures as Derived, currency: statistics.currency }))} />
               {statistics.productCount > statistics.products.length ? (
                 <p className="muted">{t("campaign.productsTruncated", { count: statistics.products.length })}</p>
               ) : null}
@@ -151,6 +156,11 @@ export default function CampaignStatisticsRoute() {
             period={choice.period}
             endsBeforeToday={endsBeforeToday}
           />
+          {isEmptyHeatmap(statistics.heatmap) ? null : (
+            <p>
+              <ExportLink path={csvPath} extra={{ table: "heatmap" }} label={t("exportTable", { table: t("campaign.heatmapTable") })} />
+            </p>
+          )}
         </>
       ) : null}
     </section>

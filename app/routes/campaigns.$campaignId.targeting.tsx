@@ -3,11 +3,12 @@ import { savedReply } from "~/http/campaigns.server";
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DaypartingGrid } from "~/components/campaigns/dayparting-grid";
 import { Heatmap } from "~/components/metrics/heatmap";
-import { Freshness, PeriodFields, periodProps } from "~/components/metrics/statistics";
+import { ExportLink, Freshness, PeriodFields, periodProps } from "~/components/metrics/statistics";
+import { isEmptyHeatmap } from "~/domain/metrics/heatmap";
 import { CAMPAIGN_PRESETS, campaignPresetContext, endsBeforeToday, periodFromSearch } from "~/domain/metrics/periods";
 import { campaignHeatmap } from "~/services/campaigns/statistics.server";
 import { retailerTimeZone } from "~/services/retailer-settings.server";
@@ -53,6 +54,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       failure: evidence.ok ? null : evidence.reason,
     },
   };
+}
+
+/** The heatmap's export: its period named in full (the CSV's own default is today, this heatmap's the last 30 days). */
+function heatmapSearch(choice: { preset: string; custom: { from: string; to: string } }): URLSearchParams {
+  const search = new URLSearchParams({ period: choice.preset });
+  if (choice.custom.from) search.set("from", choice.custom.from);
+  if (choice.custom.to) search.set("to", choice.custom.to);
+  return search;
 }
 
 /** The heatmap beside the dayparting grid covers the last 30 days unless the URL says otherwise. */
@@ -245,6 +254,7 @@ function DaypartEvidence() {
   const { t } = useTranslation("metrics");
   const { t: tc } = useTranslation();
   const { evidence, timeZone } = useLoaderData<typeof loader>();
+  const { campaignId = "" } = useParams();
   const { choice } = evidence;
   return (
     <section className="daypart-evidence" aria-labelledby="daypart-evidence-title">
@@ -274,6 +284,16 @@ function DaypartEvidence() {
             period={choice.period}
             endsBeforeToday={evidence.endsBeforeToday}
           />
+          {isEmptyHeatmap(evidence.heatmap) ? null : (
+            <p>
+              <ExportLink
+                path={`/campaigns/${encodeURIComponent(campaignId)}/statistics.csv`}
+                search={heatmapSearch(choice)}
+                extra={{ table: "heatmap" }}
+                label={t("exportTable", { table: t("campaign.heatmapTable") })}
+              />
+            </p>
+          )}
           <Freshness newestEvent={evidence.newestEvent} />
         </>
       ) : null}

@@ -17,10 +17,11 @@ import {
   type FilterChoices,
   type ParsedFilters,
 } from "~/domain/metrics/dashboard-filters";
-import { derive, type Derived, type Measures } from "~/domain/metrics/metrics";
+import { derive, sumMeasures, type Derived, type Measures } from "~/domain/metrics/metrics";
 import type { Period } from "~/domain/metrics/periods";
 import { fail, ok, type Result } from "~/domain/result";
 import { canSeeTeam } from "~/domain/teams";
+import { collator } from "~/domain/intl";
 import type { User } from "~/domain/types";
 import { teamOptions, walletOptions, type TeamOption } from "~/services/campaigns/list.server";
 import { fetchComparison, fetchMetrics } from "~/services/metrics.server";
@@ -71,19 +72,19 @@ export function totalsCurrency(rows: readonly Pick<StatRow, "currency">[]): stri
   return singleCurrency(rows.map((r) => r.currency!));
 }
 
-function sortValue(row: StatRow, sort: StatSort): number | string {
-  if (sort === "name") return row.name.toLocaleLowerCase();
-  return row.figures[sort] ?? -1;
-}
+/** Names compared as a reader expects: "Épicerie" between "Drogerie" and "Fnac", "Team 2" before "Team 10". */
+const names = collator(undefined, { sensitivity: "base", numeric: true });
 
 export function sortRows(rows: StatRow[], sort: StatSort, dir: "asc" | "desc"): StatRow[] {
   const sign = dir === "asc" ? 1 : -1;
   return [...rows].sort((a, b) => {
-    const x = sortValue(a, sort);
-    const y = sortValue(b, sort);
-    if (x < y) return -sign;
-    if (x > y) return sign;
-    return a.name.localeCompare(b.name);
+    if (sort !== "name") {
+      const x = a.figures[sort] ?? -1;
+      const y = b.figures[sort] ?? -1;
+      if (x !== y) return x < y ? -sign : sign;
+      return names.compare(a.name, b.name);
+    }
+    return sign * names.compare(a.name, b.name) || a.id.localeCompare(b.id);
   });
 }
 
@@ -140,6 +141,12 @@ async function nameRows(user: User, tab: DashboardTab, figures: Map<string, Meas
     }));
 }
 
+/** The teams of the rows listed (within the query's own team filter, if any). */
+function visibleTeams(tab: DashboardTab, rows: readonly StatRow[], asked: readonly string[] | undefined): string[] {
+  const teams = new Set(rows.map((row) => (tab === "teams" ? row.id : row.teamId!)));
+  return [...teams].filter((team) => !asked || asked.includes(team));
+}
+
 export async function dashboardStatistics(
   user: User,
   input: {
@@ -172,11 +179,23 @@ export async function dashboardStatistics(
   const figures = new Map(groupRows.slice(0, limit).map((row) => [row.key, row as Measures]));
   try {
     const rows = sortRows(await nameRows(user, input.tab, figures), input.sort, input.dir);
+    // Figures of rows the user may not see (an archived team's, for retailers and suppliers) are
+    // in the service's summary but not in the rows: the totals are then the rows' own, so the
+    // tiles add up what is listed, in the rows' currency, and the comparison is of the same
+    // advertisers (those listed) in the previous period.
+    const hidden = !truncated && rows.length < figures.size;
+    let comparison = previous;
+    if (hidden && input.previous) {
+      const teams = visibleTeams(input.tab, rows, terms.team);
+      const same = await fetchComparison(user, { filters: { terms: { ...terms, team: teams } } }, input.period, title);
+      if (!same.ok) return same;
+      comparison = same;
+    }
     return ok({
-      totals: derive(current.value.summary),
+      totals: derive(hidden ? sumMeasures(rows.map((row) => figures.get(row.id)!)) : current.value.summary),
       currency: totalsCurrency(rows),
-      previousTotals: previous ? derive(previous.value.summary) : null,
-      comparedUntil: previous ? previous.value.until : null,
+      previousTotals: comparison ? derive(comparison.value.summary) : null,
+      comparedUntil: comparison ? comparison.value.until : null,
       rows,
       truncated,
       count: groupRows.length,

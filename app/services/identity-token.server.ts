@@ -32,6 +32,13 @@ export interface IdentityClaims {
 }
 
 let cache: { keys: SigningKey[]; at: number } | null = null;
+/**
+ * When a token naming an unknown key last made the keys be read again from storage: at most once
+ * per FRESH_READ_MS, so tokens with made-up key ids (anyone can send them) never cost a storage
+ * read each; a key another instance has just made is found within that time.
+ */
+let freshReadAt = Number.NEGATIVE_INFINITY;
+export const FRESH_READ_MS = 5_000;
 
 async function newKey(now: Date): Promise<SigningKey> {
   const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
@@ -56,6 +63,7 @@ export async function signingKeys(now = new Date(), { fresh = false } = {}): Pro
 /** Forget the cached keys (tests move time). */
 export function resetSigningKeyCache(): void {
   cache = null;
+  freshReadAt = Number.NEGATIVE_INFINITY;
 }
 
 function issuer(): string {
@@ -102,7 +110,10 @@ export async function verifyIdentityToken(token: string | null | undefined, now 
       return { userId: payload.sub, accountType: type, teams: teams as string[] | null };
     } catch (error) {
       // An unknown key id may be a key another instance has just made: read the keys again once.
-      if ((error as { code?: string }).code === "ERR_JWKS_NO_MATCHING_KEY" && !fresh) continue;
+      if ((error as { code?: string }).code === "ERR_JWKS_NO_MATCHING_KEY" && !fresh && Date.now() - freshReadAt >= FRESH_READ_MS) {
+        freshReadAt = Date.now();
+        continue;
+      }
       return null;
     }
   }

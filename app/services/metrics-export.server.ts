@@ -9,13 +9,16 @@ import { EXPORT_MAX_ROWS, figuresCsvRows, statisticsFileName, type FiguresCsvRow
 import type { DashboardTab } from "~/domain/metrics/dashboard";
 import { noFilters, type ParsedFilters } from "~/domain/metrics/dashboard-filters";
 import { BREAKDOWNS, METRICS, type Breakdown } from "~/domain/metrics/metrics";
-import type { Period } from "~/domain/metrics/periods";
+import { hourBucketLabels, type Period } from "~/domain/metrics/periods";
+import { WEEK_DAYS } from "~/domain/campaigns/campaign";
+import { hourTime, HOURS } from "~/domain/campaigns/dayparting";
+import { labelDefault, placementLabelKey, slotLabelKey } from "~/domain/placement-labels";
 import { CSV_FORMULA_PATTERN } from "~/domain/wallets/ledger-csv";
 import { fail, ok, type Result } from "~/domain/result";
 import type { Team, User } from "~/domain/types";
 import { parseListState } from "~/domain/campaigns/list";
 import type { CampaignContext } from "~/services/campaigns/campaigns.server";
-import { campaignStatistics } from "~/services/campaigns/statistics.server";
+import { campaignHeatmap, campaignStatistics } from "~/services/campaigns/statistics.server";
 import { dashboardStatistics, resolveDashboardFilters } from "~/services/dashboard.server";
 import { CAMPAIGN_EXPORT_PAGE_SIZE, listCampaigns, listPeriod } from "~/services/campaigns/list.server";
 import { teamWalletStatistics } from "~/services/wallet-statistics.server";
@@ -54,10 +57,32 @@ export async function exportDashboardCsv(user: User, tab: DashboardTab, period: 
   return ok(csvFile(t(`metrics:dashboard.${tab}`), period, lines, rows.length));
 }
 
-export const CAMPAIGN_TABLES = ["overTime", ...BREAKDOWNS, "products"] as const;
+export const CAMPAIGN_TABLES = ["overTime", ...BREAKDOWNS, "products", "heatmap"] as const;
 export type CampaignTable = (typeof CAMPAIGN_TABLES)[number];
 
+/** The i18n key of a breakdown row's name (the Statistics tab's tables use the same). */
+const BREAKDOWN_LABEL: Record<Breakdown, (key: string) => string> = {
+  campaignType: (key) => `campaigns:types.${key}`,
+  device: (key) => `campaignTargeting:devices.${key}`,
+  placement: placementLabelKey,
+  slot: slotLabelKey,
+};
+
+/** The weekday-by-hour heatmap: one line per weekday (Monday first) and hour of the retailer's time zone, with its displays and clicks. */
+async function exportHeatmapCsv(user: User, ctx: CampaignContext, period: Period, locale: string): Promise<Result<CsvFile>> {
+  const result = await campaignHeatmap(user, ctx, period);
+  if (!result.ok) return result;
+  const t = await getFixedT(locale);
+  const { displays, clicks } = result.value.heatmap;
+  const lines: string[][] = [[t("metrics:campaign.weekday"), t("metrics:campaign.hour"), t("metrics:metric.displays"), t("metrics:metric.clicks")]];
+  WEEK_DAYS.forEach((day, w) => {
+    for (const h of HOURS) lines.push([t(`campaignTargeting:days.${day}`), hourTime(h), String(displays[w]![h]!), String(clicks[w]![h]!)]);
+  });
+  return ok(csvFile(`${ctx.campaign.name}-heatmap`, period, lines, lines.length - 1));
+}
+
 export async function exportCampaignCsv(user: User, ctx: CampaignContext, table: CampaignTable, period: Period, locale: string, timeZone: string): Promise<Result<CsvFile>> {
+  if (table === "heatmap") return exportHeatmapCsv(user, ctx, period, locale);
   const result = await campaignStatistics(user, ctx, { period, previous: null, productRows: table === "products" ? EXPORT_MAX_ROWS : undefined });
   if (!result.ok) return result;
   const { t, metrics } = await metricHeaders(locale);
@@ -67,15 +92,19 @@ export async function exportCampaignCsv(user: User, ctx: CampaignContext, table:
   if (table === "overTime") {
     name = stats.unit === "hour" ? t("metrics:campaign.hour") : t("metrics:campaign.day");
     const hour = dateTimeFormat("en-GB", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-    rows = stats.overTime.map((row) => ({ name: stats.unit === "hour" ? hour.format(new Date(row.bucket)) : row.bucket, figures: row.figures }));
+    const buckets = stats.overTime.map((row) => row.bucket);
+    const names = stats.unit === "hour" ? hourBucketLabels(buckets, (bucket) => hour.format(new Date(bucket)), "en-GB", timeZone) : buckets;
+    rows = stats.overTime.map((row, i) => ({ name: names[i]!, figures: row.figures }));
   } else if (table === "products") {
     name = t("metrics:campaign.product");
     rows = stats.products.map((row) => ({ name: `${row.name} (${row.id})`, figures: row.figures }));
   } else {
     name = t(`metrics:breakdown.${table satisfies Breakdown}`);
-    rows = stats.breakdowns[table].map((row) => ({ name: row.key, figures: row.figures }));
+    // Each row named as the screen's table names it ("Unknown devices", "Sponsored products (sp)").
+    rows = stats.breakdowns[table].map((row) => ({ name: t(BREAKDOWN_LABEL[table](row.key), labelDefault(row.key)), figures: row.figures }));
   }
-  const lines = figuresCsvRows({ name, metrics }, rows);
+  // Its money is in its wallet's currency, said in a column as in the other exports.
+  const lines = figuresCsvRows({ name, currency: t("metrics:currency"), metrics }, rows.map((row) => ({ ...row, currency: stats.currency })));
   return ok(csvFile(`${ctx.campaign.name}-${table}`, period, lines, rows.length));
 }
 
@@ -103,10 +132,10 @@ export async function exportCampaignListCsv(user: User, params: URLSearchParams,
     const page = await listCampaigns(user, state, { locale, pageSize: CAMPAIGN_EXPORT_PAGE_SIZE, withFigures: true });
     if (!page.ok) return fail("unavailable", "campaigns:errors.fetchCampaign");
     if (page.metricsFailed) return fail("unavailable", "metrics:errors.fetchOverall");
-    for (const row of page.rows) if (row.figures && rows.length < EXPORT_MAX_ROWS) rows.push({ name: row.name, team: row.team.name, figures: row.figures });
+    for (const row of page.rows) if (row.figures && rows.length < EXPORT_MAX_ROWS) rows.push({ name: row.name, team: row.team.name, figures: row.figures, currency: row.currency });
     state.after = rows.length < EXPORT_MAX_ROWS ? page.next : null;
   } while (state.after);
   const { t, metrics } = await metricHeaders(locale);
-  const lines = figuresCsvRows({ name: t("metrics:dashboard.campaign"), team: t("metrics:team"), metrics }, rows);
+  const lines = figuresCsvRows({ name: t("metrics:dashboard.campaign"), team: t("metrics:team"), currency: t("metrics:currency"), metrics }, rows);
   return ok(csvFile(t("metrics:dashboard.campaigns"), listPeriod(state), lines, rows.length));
 }

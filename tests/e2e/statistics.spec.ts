@@ -145,7 +145,8 @@ test.describe("statistics, as a retailer administrator", () => {
     expect(download.headers()["content-type"]).toContain("text/csv");
     const csv = await download.text();
     expect(csv).toContain(mt("metric.displays"));
-    expect(csv).toMatch(/mobile,40,/);
+    // Named as the table names it (not the code "mobile").
+    expect(csv).toMatch(/\nMobile,EUR,40,/);
   });
 
   test("the dashboard lists the campaign with its figures, sorts by a column, and fits a phone", async ({ app, baseURL, server }) => {
@@ -384,7 +385,7 @@ test.describe("statistics screens, as a retailer administrator", () => {
     await expect(page.getByText(/^Newest event received /)).toBeVisible();
 
     const csv = await downloadThrough(page, page.getByRole("link", { name: mt("exportTable", { table: mt("dashboard.campaigns") }) }));
-    expect(csv.trim().split("\r\n")).toEqual([expect.stringContaining("Campaign,Advertiser,Displays"), `${campaign.name},Acme Brand,50,0,2,4.00,0.90,29.99,33.32`]);
+    expect(csv.trim().split("\r\n")).toEqual([expect.stringContaining("Campaign,Advertiser,Currency,Displays"), `${campaign.name},Acme Brand,EUR,50,0,2,4.00,0.90,29.99,33.32`]);
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
   });
 

@@ -260,13 +260,13 @@ describe("the campaign list's statistics columns", () => {
   it("exports every campaign of the list with its figures: a supplier's own, an operator's all, a team's on its tab", async () => {
     const mine = await download(routes.listCsv.loader, "supplier", `/campaigns/statistics.csv?${columns}&period=today`);
     expect(mine.status).toBe(200);
-    expect(mine.text.replace(/^\uFEFF/, "").split("\r\n")[0]).toBe("Campaign,Advertiser,Displays,Views,Clicks,CTR,Spend,Sales,ROAS");
-    expect(dataLines(mine.text)).toEqual(["Alpha screens campaign,Alpha Screens,100,80,4,4.00,2.00,0.00,0.00"]);
+    expect(mine.text.replace(/^\uFEFF/, "").split("\r\n")[0]).toBe("Campaign,Advertiser,Currency,Displays,Views,Clicks,CTR,Spend,Sales,ROAS");
+    expect(dataLines(mine.text)).toEqual(["Alpha screens campaign,Alpha Screens,EUR,100,80,4,4.00,2.00,0.00,0.00"]);
 
     const all = dataLines((await download(routes.listCsv.loader, "operator", "/campaigns/statistics.csv?period=today")).text);
-    expect(all).toEqual(expect.arrayContaining(["Beta screens campaign,Beta Screens,300,200,3,1.00,0.90,0.00,0.00", "Alpha screens campaign,Alpha Screens,100,80,4,4.00,2.00,0.00,0.00"]));
+    expect(all).toEqual(expect.arrayContaining(["Beta screens campaign,Beta Screens,EUR,300,200,3,1.00,0.90,0.00,0.00", "Alpha screens campaign,Alpha Screens,EUR,100,80,4,4.00,2.00,0.00,0.00"]));
     const team = dataLines((await download(routes.listCsv.loader, "operator", `/campaigns/statistics.csv?team=${ids.teamB}&period=yesterday`)).text);
-    expect(team).toEqual(["Beta screens campaign,Beta Screens,70,60,7,10.00,0.70,0.00,0.00"]);
+    expect(team).toEqual(["Beta screens campaign,Beta Screens,EUR,70,60,7,10.00,0.70,0.00,0.00"]);
     // A supplier asking for another team's campaigns gets none.
     expect(dataLines((await download(routes.listCsv.loader, "supplier", `/campaigns/statistics.csv?team=${ids.teamB}`)).text)).toEqual([]);
   });

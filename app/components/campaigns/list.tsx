@@ -51,6 +51,8 @@ export interface CampaignListRowView {
   canDuplicate: boolean;
   /** Statistics of the list's period (those of the columns shown), when a statistics column is shown. */
   figures: Partial<Derived> | null;
+  /** The currency of its spend and figures (its wallet's). */
+  currency: string;
 }
 
 /** The list's URL for a state (the cursor included when set). */
@@ -442,7 +444,7 @@ export function CampaignTable({ basePath, state, sort, dir, rows, bulkFormId, ca
       case "roas":
         return (
           <td key={column} className="num">
-            {row.figures ? format(column, row.figures) : "—"}
+            {row.figures ? format(column, row.figures, row.currency) : "—"}
           </td>
         );
       case "updated":

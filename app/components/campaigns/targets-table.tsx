@@ -81,7 +81,10 @@ export function TargetsTable({
   here,
   editHref,
   refusal,
+  currency,
 }: {
+  /** The currency of the figures' money (the campaign's wallet's). */
+  currency?: string;
   kind: TargetKind;
   rows: TargetRowView[];
   version: number;
@@ -93,7 +96,7 @@ export function TargetsTable({
 }) {
   const { t } = useTranslation(["campaignKeywords", "campaigns"]);
   const { t: tc } = useTranslation();
-  const figure = useFigureFormat();
+  const figure = useFigureFormat(currency);
   const navigation = useNavigation();
   const busyKey = navigation.state !== "idle" ? String(navigation.formData?.get("key") ?? "") : "";
   const removeFormId = `targets-remove-${kind}`;

@@ -117,7 +117,8 @@ export function BreakdownCanvas(props: ChartCanvasProps) {
       {/* Room on the right for the last tick's label ("200k", "€1,500.00"), centred on the axis' end. */}
       <BarChart data={data} layout="vertical" margin={{ top: 8, right: 40, bottom: 8, left: 8 }}>
         <CartesianGrid strokeDasharray="3 3" />
-        <XAxis type="number" {...axisOf(props, metric, data)} />
+        {/* On a phone the value axis is narrow: labels that would overlap ("€0.€0.€0…") are skipped, the first and last kept. */}
+        <XAxis type="number" {...axisOf(props, metric, data)} interval="preserveStartEnd" minTickGap={12} />
         <YAxis type="category" dataKey="label" width={150} interval={0} tickFormatter={shortLabel} />
         <Tooltip formatter={tooltipFormatter(props) as never} />
         <Bar dataKey={metric} name={props.names[metric]} fill={COLOURS[0]} isAnimationActive={false} />

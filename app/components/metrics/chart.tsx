@@ -9,7 +9,7 @@
 import { useEffect, useId, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import { BREAKDOWNS, METRICS, type Breakdown, type Derived, type Metric } from "~/domain/metrics/metrics";
-import { useFigureFormat } from "~/components/metrics/statistics";
+import { useFigureFormat, type FigureCurrency } from "~/components/metrics/statistics";
 
 export const CHART_TYPES = ["area", "line", "bar"] as const;
 export type ChartType = (typeof CHART_TYPES)[number];
@@ -68,9 +68,9 @@ function MetricSelect({ label, value, onChange }: { label: string; value: Metric
 }
 
 /** The toggleable chart of figures over time, with two metrics and a chart type. */
-export function TimeChart({ points }: { points: ChartPoint[] }) {
+export function TimeChart({ points, currency }: { points: ChartPoint[]; currency?: FigureCurrency }) {
   const { t } = useTranslation("metrics");
-  const format = useFigureFormat();
+  const format = useFigureFormat(currency);
   const Canvas = useCanvas("TimeCanvas");
   const [shown, setShown] = useState(true);
   const [first, setFirst] = useState<Metric>("displays");
@@ -112,9 +112,17 @@ export function TimeChart({ points }: { points: ChartPoint[] }) {
 }
 
 /** The breakdown chart: one metric across the values of one breakdown. */
-export function BreakdownChart({ breakdowns, nameOf }: { breakdowns: Record<Breakdown, { key: string; figures: Derived }[]>; nameOf: (term: Breakdown, key: string) => string }) {
+export function BreakdownChart({
+  breakdowns,
+  nameOf,
+  currency,
+}: {
+  breakdowns: Record<Breakdown, { key: string; figures: Derived }[]>;
+  nameOf: (term: Breakdown, key: string) => string;
+  currency?: FigureCurrency;
+}) {
   const { t } = useTranslation("metrics");
-  const format = useFigureFormat();
+  const format = useFigureFormat(currency);
   const Canvas = useCanvas("BreakdownCanvas");
   const [term, setTerm] = useState<Breakdown>("device");
   const [metric, setMetric] = useState<Metric>("displays");
@@ -150,9 +158,9 @@ export function BreakdownChart({ breakdowns, nameOf }: { breakdowns: Record<Brea
 export const TOP_CHART_ROWS = 10;
 
 /** The top chart: the rows of a table (e.g. a campaign's products) with the most of one metric, the most first. */
-export function TopChart({ points, label }: { points: ChartPoint[]; label: (metric: string, count: number) => string }) {
+export function TopChart({ points, label, currency }: { points: ChartPoint[]; label: (metric: string, count: number) => string; currency?: FigureCurrency }) {
   const { t } = useTranslation("metrics");
-  const format = useFigureFormat();
+  const format = useFigureFormat(currency);
   const Canvas = useCanvas("BreakdownCanvas");
   const [metric, setMetric] = useState<Metric>("cost");
   if (!Canvas || points.length === 0) return null;

@@ -4,15 +4,16 @@
  * freshness line, and a table of rows with their figures whose headers sort it.
  */
 import { Form, Link, useLocation } from "@remix-run/react";
-import { Fragment, useId, type ReactNode } from "react";
+import { Fragment, useId, type CSSProperties, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import {
-  change,
+  tileChange,
   METRICS,
   type Derived,
   type Metric,
 } from "~/domain/metrics/metrics";
 import {
+  MAX_PERIOD_DAYS,
   periodParamNames,
   type Period,
   type PeriodChoice,
@@ -30,6 +31,8 @@ export interface PeriodFieldsProps {
   period: Period;
   custom: { from: string; to: string };
   compare: boolean;
+  /** The period asked for was cut to its last MAX_PERIOD_DAYS days (said under the fields). */
+  shortened?: boolean;
   /** Offer the comparison with the previous period (default true). */
   compareOption?: boolean;
   /** URL names with a prefix (see periodParamNames), for a page whose own from/to mean something else. */
@@ -45,12 +48,13 @@ export interface PeriodFieldsProps {
 /** The fields' values for a period chosen from the URL (periodFromSearch). */
 export function periodProps(
   choice: PeriodChoice
-): Pick<PeriodFieldsProps, "preset" | "period" | "custom" | "compare"> {
+): Pick<PeriodFieldsProps, "preset" | "period" | "custom" | "compare" | "shortened"> {
   return {
     preset: choice.preset,
     period: choice.period,
     custom: choice.custom,
     compare: choice.previous !== null,
+    shortened: choice.shortened,
   };
 }
 
@@ -112,6 +116,7 @@ export function PeriodFields({
   period,
   custom,
   compare,
+  shortened = false,
   compareOption = true,
   prefix,
   idPrefix = "period",
@@ -190,6 +195,7 @@ export function PeriodFields({
               })}
         </strong>
         {presets.includes("custom") ? `. ${t("period.datesHelp")}` : null}
+        {shortened ? ` ${t("period.shortened", { days: numberFormat(i18n.language).format(MAX_PERIOD_DAYS) })}` : null}
       </p>
     </>
   );
@@ -252,13 +258,14 @@ export function KpiTiles({
     <>
       <ul className="kpi-tiles" aria-label={t("totals")}>
         {METRICS.map((metric) => {
-          const delta = previous
-            ? change(totals[metric], previous[metric])
-            : null;
+          // Money over several currencies (currency null) has no total, so no change either.
+          const delta = tileChange(metric, totals, previous, currency);
           return (
             <li key={metric} className="kpi-tile">
               <span className="kpi-label">{t(`metric.${metric}`)}</span>
-              <strong className="kpi-value">{format(metric, totals)}</strong>
+              <strong className="kpi-value" style={{ "--chars": format(metric, totals).length } as CSSProperties}>
+                {format(metric, totals)}
+              </strong>
               {previous ? (
                 <span
                   className={`kpi-change${

@@ -20,12 +20,12 @@
  * for the /api/metrics route and for the client of a retailer's own service.
  */
 import { DIMENSIONS, type Dimension, type Histogram, type Measures } from "~/domain/metrics/metrics";
-import { dayCount, isDay, type Day } from "~/domain/metrics/periods";
+import { dayCount, isDay, MAX_PERIOD_DAYS, type Day } from "~/domain/metrics/periods";
 
 export const HISTOGRAMS = ["hour", "day", "weekdayHour"] as const satisfies readonly Histogram[];
 
-/** The longest period one request may cover, and the most values one filter may list. */
-export const MAX_PERIOD_DAYS = 800;
+/** The longest period one request may cover (periods.ts: screens never ask for more), and the most values one filter may list. */
+export { MAX_PERIOD_DAYS };
 export const MAX_FILTER_VALUES = 1_000;
 export const MAX_GROUPS = 6;
 /**

@@ -96,6 +96,18 @@ export function change(current: number | null, previous: number | null): number 
   return (current - previous) / Math.abs(previous);
 }
 
+/** The figures that are amounts of money (or a ratio of two): never added up over several currencies. */
+export const MONEY_METRICS: readonly Metric[] = ["cost", "sales", "roas"];
+
+/**
+ * The change a totals tile shows against the comparison period: none for money when the totals
+ * add up several currencies (`currency` null), whose sums of euros and zlotys mean nothing.
+ */
+export function tileChange(metric: Metric, totals: Derived, previous: Derived | null, currency?: string | null): number | null {
+  if (!previous || (currency === null && MONEY_METRICS.includes(metric))) return null;
+  return change(totals[metric], previous[metric]);
+}
+
 /** What statistics are broken down and filtered by (spec section 7's terms). */
 export const DIMENSIONS = ["team", "wallet", "campaign", "campaignType", "placement", "slot", "device", "product", "keyword", "category", "productCategory"] as const;
 export type Dimension = (typeof DIMENSIONS)[number];

@@ -9,6 +9,7 @@
  * The comparison period is the one of the same number of days that ends the day before.
  */
 import { TZDate } from "@date-fns/tz";
+import { dateTimeFormat } from "~/domain/intl";
 
 export const PRESETS = [
   "today",
@@ -140,8 +141,23 @@ export function walletPresetContext(wallet: { firstSpendAt?: string | null; crea
   return { wallet: { firstEvent: wallet.firstSpendAt, created: wallet.created } };
 }
 
-/** The period a preset names, in the retailer's days; never after today. */
+/**
+ * The longest period statistics cover: the /metrics contract's limit (a statistics service
+ * refuses longer ones), so a screen never asks for more.
+ */
+export const MAX_PERIOD_DAYS = 800;
+
+/** A period cut to its last MAX_PERIOD_DAYS days (a custom period from 2000, a lifetime of years). */
+export function boundPeriod(period: Period): Period {
+  return dayCount(period) > MAX_PERIOD_DAYS ? { from: addDays(period.to, -(MAX_PERIOD_DAYS - 1)), to: period.to } : period;
+}
+
+/** The period a preset names, in the retailer's days; never after today, never longer than MAX_PERIOD_DAYS. */
 export function resolvePreset(preset: Preset, ctx: PresetContext): Period {
+  return boundPeriod(resolveUnbounded(preset, ctx));
+}
+
+function resolveUnbounded(preset: Preset, ctx: PresetContext): Period {
   const today = localDay(ctx.now, ctx.timeZone);
   const clamp = (p: Period): Period => {
     const to = p.to > today ? today : p.to;
@@ -217,6 +233,8 @@ export interface PeriodChoice {
   previous: Period | null;
   /** The custom bounds as typed (kept in the form when another preset is chosen). */
   custom: { from: Day | ""; to: Day | "" };
+  /** The period asked for was longer than MAX_PERIOD_DAYS: `period` is its last days. */
+  shortened: boolean;
 }
 
 /**
@@ -243,15 +261,16 @@ export function periodFromSearch(
 ): PeriodChoice {
   const names = periodParamNames(options.prefix);
   const fallback = options.defaultPreset && allowed.includes(options.defaultPreset) ? options.defaultPreset : DEFAULT_PRESET;
-  const asked = params.get(names.period);
-  const preset = (allowed as readonly string[]).includes(asked ?? "") ? (asked as Preset) : fallback;
+  const named = params.get(names.period);
+  const preset = (allowed as readonly string[]).includes(named ?? "") ? (named as Preset) : fallback;
   const from = params.get(names.from) ?? "";
   const to = params.get(names.to) ?? "";
   const custom = { from: isDay(from) ? from : "", to: isDay(to) ? to : "" } as PeriodChoice["custom"];
-  const period = resolvePreset(preset, { ...ctx, custom: { from: custom.from || undefined, to: custom.to || undefined } });
+  const asked = resolveUnbounded(preset, { ...ctx, custom: { from: custom.from || undefined, to: custom.to || undefined } });
+  const period = boundPeriod(asked);
   const compareValue = params.get(names.compare);
   const compare = compareValue === "1" || compareValue === "on";
-  return { preset, period, previous: compare ? previousPeriod(period) : null, custom };
+  return { preset, period, previous: compare ? previousPeriod(period) : null, custom, shortened: period.from !== asked.from };
 }
 
 /**
@@ -267,6 +286,21 @@ export function histogramBuckets(period: Period, unit: "hour" | "day", timeZone:
   const out: string[] = [];
   for (let t = start.getTime(); t < end.getTime() && t <= now; t += 3_600_000) out.push(new Date(t).toISOString());
   return out;
+}
+
+/**
+ * The names of hour buckets (UTC ISO starts) as a table, chart or CSV shows them: `label` of each
+ * (its local time, e.g. "02:00"); where two buckets read the same (the hour the clocks go back,
+ * 25 October 2026 in Paris) each of them also names its offset from UTC ("02:00 (GMT+2)",
+ * "02:00 (GMT+1)"), so they are told apart.
+ */
+export function hourBucketLabels(buckets: readonly string[], label: (bucket: string) => string, locale: string, timeZone: string): string[] {
+  const labels = buckets.map(label);
+  const seen = new Map<string, number>();
+  for (const name of labels) seen.set(name, (seen.get(name) ?? 0) + 1);
+  const offset = dateTimeFormat(locale, { timeZone, timeZoneName: "shortOffset" });
+  const offsetOf = (bucket: string) => offset.formatToParts(new Date(bucket)).find((part) => part.type === "timeZoneName")?.value ?? "";
+  return labels.map((name, i) => (seen.get(name)! > 1 ? `${name} (${offsetOf(buckets[i]!)})` : name));
 }
 
 /**

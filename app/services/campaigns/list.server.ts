@@ -86,11 +86,15 @@ export interface CampaignListRow {
   canDuplicate: boolean;
   /** The row's statistics for the list's period, when a statistics column is shown (null: none asked, or unavailable). */
   figures: Derived | null;
+  /** The currency of its spend and figures: its wallet's, else the retailer's. */
+  currency: string;
 }
 
 /** How a page's rows are written: the formatters made once a page, not once a cell. */
 function rowWriter(ctx: CampaignViewContext, columns: ReadonlySet<string>) {
   const money = numberFormat(ctx.locale, { style: "currency", currency: ctx.currency });
+  // Spend is debited from the wallet, in the wallet's currency (bids are the retailer's).
+  const moneyIn = (currency: string) => numberFormat(ctx.locale, { style: "currency", currency });
   const day = columns.has("start") || columns.has("end") ? dateTimeFormat(ctx.locale, { dateStyle: "medium", timeZone: ctx.retailerTimeZone }) : null;
   const instant = columns.has("updated") ? dateTimeFormat(ctx.locale, { dateStyle: "medium", timeStyle: "short", timeZone: ctx.userTimeZone }) : null;
   const date = (format: Intl.DateTimeFormat | null, iso: string | null | undefined) => (format && iso ? format.format(new Date(iso)) : null);
@@ -109,11 +113,12 @@ function rowWriter(ctx: CampaignViewContext, columns: ReadonlySet<string>) {
       bid: campaign.bid === null ? null : money.format(campaign.bid / 100),
       start: columns.has("start") ? date(day, campaign.startDate) : null,
       end: columns.has("end") ? date(day, campaign.endDate) : null,
-      spend: money.format(campaign.spend / 100),
+      spend: moneyIn(wallet?.currency ?? ctx.currency).format(campaign.spend / 100),
       updated: date(instant, campaign.updated),
       by: campaign.by || "system",
       canDuplicate,
       figures: null,
+      currency: wallet?.currency ?? ctx.currency,
     };
   };
 }

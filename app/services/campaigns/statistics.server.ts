@@ -16,6 +16,7 @@ import type { User } from "~/domain/types";
 import type { CampaignContext } from "~/services/campaigns/campaigns.server";
 import { fetchComparison, fetchMetrics } from "~/services/metrics.server";
 import { getStorage } from "~/services/storage.server";
+import { singleCurrency } from "~/services/wallet-statistics.server";
 
 /** Products listed at most (the most spent first). */
 export const CAMPAIGN_PRODUCT_ROWS = 200;
@@ -35,9 +36,17 @@ export interface CampaignStatistics {
   /** Clicks and displays per local weekday (0 = Monday) and hour: 7 rows of 24. */
   heatmap: Heatmap;
   newestEvent: string | null;
+  /** The currency of its money: its wallet's (NOTES: each wallet has one), else the retailer's. */
+  currency: string;
 }
 
 const TITLE = "metrics:errors.fetchCampaign";
+
+/** The currency of a campaign's money (spend, sales): its wallet's (NOTES: each wallet has one), else the retailer's. */
+export async function campaignCurrency(campaign: Pick<CampaignContext["campaign"], "wallet">): Promise<string> {
+  const wallet = campaign.wallet ? await getStorage().wallets.getOne(campaign.wallet) : null;
+  return wallet?.currency ?? singleCurrency([])!;
+}
 
 function heatmapRequest(ctx: CampaignContext, period: Period): MetricsRequest {
   return { dateFrom: period.from, dateTo: period.to, filters: { terms: { campaign: [ctx.campaign.id] } }, histogram: "weekdayHour" };
@@ -79,7 +88,11 @@ export async function campaignStatistics(
   }
   const allProducts = products.value.product ?? [];
   const productRows = allProducts.slice(0, shown);
-  const catalog = new Map((await getStorage().catalog.getMany(productRows.map((row) => row.key))).map((p) => [p.id, p.title]));
+  const [catalogRows, currency] = await Promise.all([
+    getStorage().catalog.getMany(productRows.map((row) => row.key)),
+    campaignCurrency(ctx.campaign),
+  ]);
+  const catalog = new Map(catalogRows.map((p) => [p.id, p.title]));
   return ok({
     totals: derive(main.value.summary),
     previousTotals: previous && previous.ok ? derive(previous.value.summary) : null,
@@ -91,5 +104,7 @@ export async function campaignStatistics(
     productCount: allProducts.length,
     heatmap: heatmapOf(heat.value.histogram ?? []),
     newestEvent: main.value.newestEvent,
+    // Events cost in the wallet's currency (the dashboard's row of this campaign says so too).
+    currency,
   });
 }
