@@ -193,6 +193,7 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
           const copy = await prepareTargetsCopy(tx, source, id);
           doc.counts = copy.counts;
           doc.targetBuckets = copy.targetBuckets;
+          if (Object.keys(copy.targetGens).length) doc.targetGens = copy.targetGens;
           copyTargets = copy.write;
         }
         tx.create<StoredCampaignData>(C, id, doc);
@@ -240,7 +241,7 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
         if (options?.expectVersion !== undefined && options.expectVersion !== editVersion(current)) throw new ConflictError(C, id);
         const write = await preparePublication(tx, id, null);
         // Its targets go with it (the deleted copy keeps their counts).
-        const removeTargets = await prepareTargetsRemoval(tx, id, current.targetBuckets);
+        const removeTargets = await prepareTargetsRemoval(tx, id, current.targetBuckets, current.targetGens);
         const { id: _id, version: _version, endSort: _endSort, spendRevision: _spendRevision, ...data } = current;
         const copy: DeletedCampaignData = { ...data, status: "deleted", deleted_by: actor.by, deleted: now.toISOString() };
         tx.set<DeletedCampaignData>(COLLECTIONS.deletedCampaign, id, copy);
