@@ -193,7 +193,7 @@ export async function firestoreCommitSizes({ keywords = 100_000 } = {}) {
     });
     await measure(`a second CSV of ${keywords.toLocaleString("en-GB")} other keywords replacing them`, () => importCsv("x"));
     const stored = await storage.campaigns.getOne(campaign.id);
-    rows.push({ note: `stored afterwards: ${stored.counts?.keywords?.toLocaleString("en-GB")} keywords, ${stored.targetBuckets?.keyword} chunks` });
+    rows.push({ note: `stored afterwards: ${(stored.counts?.keywords ?? 0).toLocaleString("en-GB")} keywords, ${stored.targetBuckets?.keyword ?? 0} chunks` });
   } finally {
     spy.restore();
     await m.closeStorage();
