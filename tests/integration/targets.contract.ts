@@ -486,6 +486,44 @@ export function runTargetsContract(name: string, makeStore: () => Promise<Docume
         await expectPrevious();
       });
 
+      it("duplicates a campaign whose targets are past the budget: the copy staged under a generation of its own, named by the create", async () => {
+        const budgeted: DocumentStore = Object.assign(Object.create(store) as DocumentStore, { commitBudgetBytes: BUDGET });
+        const small = createStorage(budgeted);
+        const c = await newCampaign();
+        const many = Array.from({ length: 600 }, (_, i) => `keyword ${i}`);
+        await small.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(many) }] }, EDITOR);
+        const source = (await storage.campaigns.getOne(c.id))!;
+        const { id: _id, version: _version, counts: _counts, targetBuckets: _buckets, targetGens: _gens, ...data } = source;
+        const copy = await small.campaigns.create({ ...data, name: "Copy", status: "draft" }, EDITOR, undefined, { targetsOf: c.id });
+        const gen = copy.targetGens?.keyword;
+        expect(gen).toMatch(/^g[0-9a-z]+$/);
+        expect(gen).not.toBe(source.targetGens?.keyword);
+        expect((await storage.campaigns.getOne(copy.id))!.targetGens).toEqual({ keyword: gen });
+        expect(copy.counts?.keywords).toBe(600);
+        expect(await storage.targets.list(copy.id, "keyword")).toEqual(await storage.targets.list(c.id, "keyword"));
+        expect(await storage.targets.page(copy.id, "keyword", { offset: 0, limit: 1000 })).toEqual(await storage.targets.page(c.id, "keyword", { offset: 0, limit: 1000 }));
+        expect((await docsOf(copy.id)).filter((d) => d.view !== "header" && d.gen !== gen)).toEqual([]);
+        expect(await sweepAll(new Date(Date.now() + 3 * 60 * 60 * 1000))).toBe(0);
+        await storage.targets.change(copy.id, { kinds: [{ kind: "keyword", remove: ["keyword 1"] }] }, EDITOR);
+        expect(Object.keys(await storage.targets.get(c.id, "keyword", ["keyword 1"]))).toEqual(["keyword 1"]);
+
+        // The create failing after the copy was staged: no duplicate; what was staged is swept an hour later.
+        let calls = 0;
+        let failFrom = Infinity;
+        const failing = createStorage(Object.assign(Object.create(budgeted) as DocumentStore, { transaction: <R>(fn: Parameters<DocumentStore["transaction"]>[0]) => (++calls >= failFrom ? Promise.reject(new Error("simulated outage")) : (store.transaction(fn) as Promise<R>)) }));
+        await failing.campaigns.create({ ...data, name: "Probe", status: "draft" }, EDITOR, "probe-copy", { targetsOf: c.id });
+        failFrom = calls; // the create is the last transaction
+        calls = 0;
+        await expect(failing.campaigns.create({ ...data, name: "Failed", status: "draft" }, EDITOR, "failed-copy", { targetsOf: c.id })).rejects.toThrow("simulated outage");
+        failFrom = Infinity;
+        expect(await storage.campaigns.getOne("failed-copy")).toBeNull();
+        expect((await docsOf("failed-copy")).length).toBeGreaterThan(0);
+        expect(await sweepAll()).toBe(0);
+        await sweepAll(new Date(Date.now() + 2 * 60 * 60 * 1000));
+        expect((await docsOf("failed-copy")).filter((d) => d.collection === COLLECTIONS.campaignTarget)).toEqual([]);
+        expect(Object.keys(await storage.targets.list("probe-copy", "keyword"))).toHaveLength(600);
+      });
+
       it("computes the change again when another change came between its computing and its switch", async () => {
         const c = await newCampaign();
         await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(["shoes"]) }] }, EDITOR);

@@ -193,6 +193,7 @@ export async function prepareTargetsCopy(
   tx: TransactionContext,
   source: Pick<StoredCampaignData, "counts" | "targetBuckets" | "targetGens"> & { id: string },
   toId: string,
+  stage?: { gen: string; at: string },
 ): Promise<{ counts: TargetCounts; targetBuckets: Partial<Record<TargetKind, number>>; targetGens: TargetGens; write: () => void }> {
   const gens = source.targetGens ?? {};
   const ids = chunkIdsOf(source.id, source.targetBuckets, gens);
@@ -207,9 +208,11 @@ export async function prepareTargetsCopy(
   for (const kind of TARGET_KINDS) {
     if (!source.targetBuckets?.[kind]) continue;
     targetBuckets[kind] = source.targetBuckets[kind];
-    // The copy keeps the generation of the chunks it copies (their ids follow it).
-    if (gens[kind]) targetGens[kind] = gens[kind];
+    // The copy keeps the generation of the chunks it copies (their ids follow it), or, staged, has its own (ADR 50).
+    if (stage) targetGens[kind] = stage.gen;
+    else if (gens[kind]) targetGens[kind] = gens[kind];
   }
+  const staged = stage ? { staged: stage.at } : {};
   return {
     counts: { ...NO_TARGET_COUNTS, ...source.counts },
     targetBuckets,
@@ -219,17 +222,18 @@ export async function prepareTargetsCopy(
         const doc = docs[i];
         if (!doc || !Object.keys(doc.targets).length) return;
         const gen = targetGens[kind];
-        tx.set<TargetChunkData>(COLLECTIONS.campaignTarget, chunkId(toId, kind, bucket, gen), { campaign: toId, kind, bucket, targets: doc.targets, ...(gen ? { gen } : {}) });
+        tx.set<TargetChunkData>(COLLECTIONS.campaignTarget, chunkId(toId, kind, bucket, gen), { campaign: toId, kind, bucket, targets: doc.targets, ...(gen ? { gen } : {}), ...staged });
       });
       views.forEach((view, k) => {
         const kind = TARGET_KINDS[k]!;
         // A view with a page missing is not copied: the copy builds its own on first read.
         if (!view || viewPages[k]!.some((p) => !p)) return;
-        const { id: _id, version: _version, ...header } = view;
-        tx.set<TargetViewData>(COLLECTIONS.campaignTarget, viewId(toId, kind), { ...header, campaign: toId });
+        const gen = stage ? stage.gen : view.gen;
+        const { id: _id, version: _version, gen: _gen, ...header } = view;
+        tx.set<TargetViewData>(COLLECTIONS.campaignTarget, viewId(toId, kind), { ...header, campaign: toId, ...(gen ? { gen } : {}) });
         for (const page of viewPages[k]!) {
-          const { id: _pid, version: _pversion, staged: _staged, ...data } = page!;
-          tx.set<TargetViewPageData>(COLLECTIONS.campaignTarget, viewPageId(toId, kind, data.page, view.gen), { ...data, campaign: toId });
+          const { id: _pid, version: _pversion, staged: _staged, gen: _pgen, ...data } = page!;
+          tx.set<TargetViewPageData>(COLLECTIONS.campaignTarget, viewPageId(toId, kind, data.page, gen), { ...data, campaign: toId, ...(gen ? { gen } : {}), ...staged });
         }
       });
     },
@@ -367,6 +371,78 @@ type ChangeOptions = {
   stage?: { gen: string; at: string };
 };
 
+/** Documents deleted a batch at a time; a failure is left to the orphan sweep (ADR 50). */
+export async function removeStaged(store: DocumentStore, writes: readonly { collection: string; id: string }[]): Promise<void> {
+  const ids = [...new Set(writes.map((w) => `${w.collection}\u0000${w.id}`))];
+  try {
+    for (let i = 0; i < ids.length; i += DELETE_BATCH) {
+      await store.transaction(async (tx) => {
+        for (const k of ids.slice(i, i + DELETE_BATCH)) {
+          const [collection, id] = k.split("\u0000") as [string, string];
+          tx.delete(collection, id);
+        }
+      });
+    }
+  } catch (error) {
+    console.warn(JSON.stringify({ level: "warn", msg: "Targets generation left for the orphan sweep", error: String((error as Error)?.message ?? error) }));
+  }
+}
+
+/** A duplicate's targets, staged under a generation of the copy's own before its create (ADR 50). */
+export interface StagedTargetsCopy {
+  /** The source's version when copied: the create checks it is still so. */
+  sourceVersion: number;
+  counts: TargetCounts;
+  targetBuckets: Partial<Record<TargetKind, number>>;
+  targetGens: TargetGens;
+  /** The view headers, written by the create (the copy's pointer to its pages). */
+  write: (tx: TransactionContext) => void;
+  /** The staged documents, to remove if the create fails. */
+  staged: readonly { collection: string; id: string }[];
+}
+
+/**
+ * A duplicate's copy of the source's targets on a store with a commit budget, when it is past it
+ * (a campaign of tens of thousands of keywords): the chunks and view pages written under a new
+ * generation of the copy's id in transactions of their own; the create then names the generation
+ * (ADR 50). null: no budget, no source, or the copy fits the create's own transaction.
+ */
+export async function stageTargetsCopy(store: DocumentStore, sourceId: string, toId: string): Promise<StagedTargetsCopy | null> {
+  const budget = store.commitBudgetBytes;
+  if (budget === undefined) return null;
+  const gen = newGeneration();
+  let rec!: ReturnType<typeof recorder>;
+  const copied = await store.transaction(async (tx) => {
+    rec = recorder(tx);
+    const source = await rec.tx.get<StoredCampaignData>(COLLECTIONS.campaign, sourceId);
+    if (!source) return null;
+    const copy = await prepareTargetsCopy(rec.tx, source, toId, { gen, at: new Date().toISOString() });
+    copy.write();
+    return { copy, sourceVersion: source.version };
+  });
+  if (!copied || (await estimatedWriteBytes(rec.writes, budget)) <= budget) return null;
+  const marker = `_${gen}_`;
+  const bulk = rec.writes.filter((w) => w.id.includes(marker));
+  const headers = rec.writes.filter((w) => !w.id.includes(marker));
+  try {
+    for (const batch of await batches(bulk, budget)) await store.transaction(async (tx) => void (await replay(tx, batch)));
+  } catch (error) {
+    await removeStaged(store, bulk);
+    throw error;
+  }
+  const { counts, targetBuckets, targetGens } = copied.copy;
+  return {
+    sourceVersion: copied.sourceVersion,
+    counts,
+    targetBuckets,
+    targetGens,
+    write: (tx) => {
+      for (const w of headers) tx.set(w.collection, w.id, w.data!);
+    },
+    staged: bulk,
+  };
+}
+
 export function createTargetsRepo(store: DocumentStore, settings: { commitBudgetBytes?: number } = {}): TargetsRepo {
   const budget = settings.commitBudgetBytes ?? store.commitBudgetBytes;
   const C = COLLECTIONS.campaign;
@@ -473,7 +549,8 @@ export function createTargetsRepo(store: DocumentStore, settings: { commitBudget
       const now = (spec.now ?? new Date()).getTime();
       const stale = (doc: TargetChunkData & { view?: string }) => {
         const gens = alive.get(doc.campaign);
-        if (!gens) return true;
+        // Staged for a duplicate not created yet (ADR 50): its create may still come.
+        if (!gens) return !doc.staged || now - Date.parse(doc.staged) > STAGED_GRACE_MS;
         // A chunk or view page of a generation the campaign does not point at (ADR 50): one a switch
         // left behind, or one a large change staged and never switched to, once it is old enough
         // that no change can still be writing it (a change in progress has its staged documents).
@@ -567,11 +644,10 @@ export function createTargetsRepo(store: DocumentStore, settings: { commitBudget
         for (const batch of await batches(bulk, budget!)) await store.transaction(async (tx) => void (await replay(tx, batch)));
         await store.transaction(async (tx) => {
           // What the change read, as it was read: else it was computed from a state now gone.
-          for (const read of rec.reads.values()) {
-            if (read.collection === T && !read.id.endsWith("_view")) continue; // chunks and view pages: the campaign's version covers them
-            const doc = await tx.get(read.collection, read.id);
-            if ((doc?.version ?? null) !== read.version) throw new StageOutdated();
-          }
+          // (Chunks and view pages not: every change of them changes the campaign's version too.)
+          const checked = [...rec.reads.values()].filter((read) => read.collection !== T || read.id.endsWith("_view"));
+          const docs = await Promise.all(checked.map((read) => tx.get(read.collection, read.id)));
+          if (docs.some((doc, i) => (doc?.version ?? null) !== checked[i]!.version)) throw new StageOutdated();
           await replay(tx, flip);
         });
       } catch (error) {
@@ -585,21 +661,8 @@ export function createTargetsRepo(store: DocumentStore, settings: { commitBudget
     throw new ConflictError(C, campaignId);
   }
 
-  /** Documents deleted a batch at a time; a failure is left to the orphan sweep. */
-  async function removeQuietly(writes: readonly RecordedWrite[]): Promise<void> {
-    const ids = [...new Set(writes.map((w) => `${w.collection}\u0000${w.id}`))];
-    try {
-      for (let i = 0; i < ids.length; i += DELETE_BATCH) {
-        await store.transaction(async (tx) => {
-          for (const k of ids.slice(i, i + DELETE_BATCH)) {
-            const [collection, id] = k.split("\u0000") as [string, string];
-            tx.delete(collection, id);
-          }
-        });
-      }
-    } catch (error) {
-      console.warn(JSON.stringify({ level: "warn", msg: "Targets generation left for the orphan sweep", error: String((error as Error)?.message ?? error) }));
-    }
+  function removeQuietly(writes: readonly RecordedWrite[]) {
+    return removeStaged(store, writes);
   }
 
   async function applyChanges(
