@@ -10,7 +10,8 @@
 // campaign active with a wallet (so every change writes its publication):
 // 1. a CSV of 100,000 keywords imported into an empty campaign;
 // 2. one keyword's bid changed in that campaign;
-// 3. a second CSV of 100,000 other keywords replacing the first (import with 'replace').
+// 3. a second CSV of 100,000 other keywords replacing the first (import with 'replace');
+// 4. a duplicate of that campaign (its targets copied with it).
 //
 // `node bench/firestore-commit-size.mjs [keywords]` (needs java and the emulator jar, as the
 // integration tests; or FIRESTORE_EMULATOR_HOST pointing at a running emulator).
@@ -192,6 +193,10 @@ export async function firestoreCommitSizes({ keywords = 100_000 } = {}) {
       if (!r.ok) throw new Error(r.message);
     });
     await measure(`a second CSV of ${keywords.toLocaleString("en-GB")} other keywords replacing them`, () => importCsv("x"));
+    await measure(`a duplicate of that campaign (its targets copied)`, async () => {
+      const { id: _id, version: _version, counts: _counts, targetBuckets: _buckets, targetGens: _gens, ...data } = await storage.campaigns.getOne(campaign.id);
+      await storage.campaigns.create({ ...data, name: "Bench copy", status: "draft" }, { by: "system" }, undefined, { targetsOf: campaign.id });
+    });
     const stored = await storage.campaigns.getOne(campaign.id);
     rows.push({ note: `stored afterwards: ${(stored.counts?.keywords ?? 0).toLocaleString("en-GB")} keywords, ${stored.targetBuckets?.keyword ?? 0} chunks` });
   } finally {
