@@ -155,6 +155,11 @@ export interface TransactionContext {
 
 export interface DocumentStore {
   readonly kind: "sqlite" | "firestore";
+  /**
+   * Estimated bytes (documents as JSON) one transaction may write: a change of targets larger
+   * than this is staged and switched to (ADR 50). Absent: no limit (SQLite).
+   */
+  readonly commitBudgetBytes?: number;
   get<T>(collection: string, id: string): Promise<Stored<T> | null>;
   getMany<T>(collection: string, ids: readonly string[]): Promise<Stored<T>[]>;
   query<T>(collection: string, spec: QuerySpec): Promise<Page<Stored<T>>>;
@@ -1078,7 +1083,11 @@ export interface TargetsRepo {
    * One page of the orphan sweep: the chunk documents (and their published twins) of campaigns
    * that no longer exist are deleted. `next` is the cursor of the following page (null: done).
    */
-  sweepOrphans(spec: { limit?: number; after?: string | null }): Promise<{ scanned: number; removed: number; next: string | null }>;
+  /**
+   * Also removes a living campaign's chunks and view pages of a generation it no longer points at
+   * (ADR 50), once staged more than an hour before `now` (default: the present).
+   */
+  sweepOrphans(spec: { limit?: number; after?: string | null; now?: Date }): Promise<{ scanned: number; removed: number; next: string | null }>;
 }
 
 export interface Storage {

@@ -9,7 +9,7 @@ import { publishedTargets } from "~/domain/campaigns/publication";
 import { bidCountKey, compareTargets, listedTarget, newTarget, pruneRemovedProducts, type Targets } from "~/domain/campaigns/targets";
 import { COLLECTIONS, ConflictError, NotFoundError, type Campaign, type DocumentStore, type Storage } from "~/storage/port";
 import { createStorage } from "~/storage/repos/index.server";
-import { BUCKET_TARGETS, chunkId } from "~/storage/repos/targets.server";
+import { BUCKET_TARGETS, chunkId, createTargetsRepo } from "~/storage/repos/targets.server";
 import { VIEW_PAGE_MAX, VIEW_PAGE_TARGETS } from "~/storage/repos/target-view.server";
 import { makeCampaignData, makePublishedCampaign } from "../factories";
 
@@ -113,14 +113,16 @@ export function runTargetsContract(name: string, makeStore: () => Promise<Docume
       const buckets = campaign.targetBuckets!.keyword!;
       expect(buckets).toBe(4);
       expect(campaign.counts?.keywords).toBe(many.length);
+      // A store with a commit budget stages so large a change under a generation of its own (ADR 50).
+      const gen = campaign.targetGens?.keyword;
       for (let b = 0; b < buckets; b++) {
-        const doc = await store.get<{ targets: Targets }>(COLLECTIONS.campaignTarget, chunkId(c.id, "keyword", b));
+        const doc = await store.get<{ targets: Targets }>(COLLECTIONS.campaignTarget, chunkId(c.id, "keyword", b, gen));
         expect(doc).not.toBeNull();
         expect(JSON.stringify(doc).length).toBeLessThan(1024 * 1024);
       }
-      const before = await Promise.all(Array.from({ length: buckets }, (_, b) => store.get(COLLECTIONS.campaignTarget, chunkId(c.id, "keyword", b))));
+      const before = await Promise.all(Array.from({ length: buckets }, (_, b) => store.get(COLLECTIONS.campaignTarget, chunkId(c.id, "keyword", b, gen))));
       await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: { "keyword number 7": { ...newTarget({ name: "keyword number 7", bid: 99 }, NOW) } } }] }, EDITOR);
-      const after = await Promise.all(Array.from({ length: buckets }, (_, b) => store.get(COLLECTIONS.campaignTarget, chunkId(c.id, "keyword", b))));
+      const after = await Promise.all(Array.from({ length: buckets }, (_, b) => store.get(COLLECTIONS.campaignTarget, chunkId(c.id, "keyword", b, gen))));
       expect(after.filter((doc, b) => doc!.version !== before[b]!.version)).toHaveLength(1);
       expect((await storage.targets.list(c.id, "keyword"))["keyword number 7"]?.bid).toBe(99);
       // Replaced by three: the other chunks are gone, the counts follow.
@@ -360,6 +362,189 @@ export function runTargetsContract(name: string, makeStore: () => Promise<Docume
       expect(await chunksOf(orphan.id, COLLECTIONS.cacheCampaignTarget)).toBe(0);
       expect(Object.keys(await storage.targets.list(kept.id, "keyword"))).toEqual(["kept"]);
       expect(Object.keys(await storage.targets.getPublished(kept.id, "keyword"))).toEqual(["kept"]);
+    });
+    describe("a change past the store's commit budget (ADR 50): staged under a new generation, then switched to", () => {
+      /** The targets repo of a store whose commits may hold about 20 KB: a few hundred keywords are past it. */
+      const BUDGET = 20_000;
+      const staging = () => createTargetsRepo(store, { commitBudgetBytes: BUDGET });
+      const docsOf = async (id: string) => {
+        const out: { collection: string; id: string; gen?: string; view?: string; staged?: string }[] = [];
+        for (const collection of [COLLECTIONS.campaignTarget, COLLECTIONS.cacheCampaignTarget]) {
+          let after: string | null = null;
+          do {
+            const page: { items: { id: string; campaign: string; gen?: string; view?: string; staged?: string }[]; next: string | null } = await store.query(collection, { limit: 200, after });
+            out.push(...page.items.filter((d) => d.campaign === id).map((d) => ({ collection, id: d.id, gen: d.gen, view: d.view, staged: d.staged })));
+            after = page.next;
+          } while (after);
+        }
+        return out;
+      };
+      const sweepAll = async (now?: Date) => {
+        let after: string | null = null;
+        let removed = 0;
+        do {
+          const page = await storage.targets.sweepOrphans({ after, now });
+          removed += page.removed;
+          after = page.next;
+        } while (after);
+        return removed;
+      };
+
+      it("writes a large list as a new generation the campaign, its publication and its view switch to at once; the old one is deleted", async () => {
+        const targets = staging();
+        const c = await newCampaign();
+        await targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(["old one", "old two"]) }] }, EDITOR, { publish });
+        const many = Array.from({ length: 600 }, (_, i) => `keyword ${i}`);
+        const { campaign, changed } = await targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(many), replace: true }] }, EDITOR, { expectVersion: c.version + 1, publish });
+        expect(changed).toBe(602);
+        expect(campaign.version).toBe(c.version + 2);
+        const gen = campaign.targetGens?.keyword;
+        expect(gen).toMatch(/^g[0-9a-z]+$/);
+        const stored = (await storage.campaigns.getOne(c.id))!;
+        expect(stored.targetGens).toEqual({ keyword: gen });
+        expect(stored.counts?.keywords).toBe(600);
+        // Every reader follows the pointer: the list, a key, a page of the view, the ad server's copy.
+        expect(Object.keys(await targets.list(c.id, "keyword")).sort()).toEqual([...many].sort());
+        expect(Object.keys(await targets.get(c.id, "keyword", ["keyword 5", "old one"]))).toEqual(["keyword 5"]);
+        const page = await targets.page(c.id, "keyword", { offset: 0, limit: 3 });
+        expect(page.total).toBe(600);
+        expect(page.items.map((i) => i.key)).toEqual(many.map((k) => ({ key: k, name: k })).sort(compareTargets).slice(0, 3).map((e) => e.key));
+        expect((await storage.publication.getCampaign(c.id))?.targets?.keyword).toEqual({ count: 600, buckets: 1, gen });
+        expect(Object.keys(await targets.getPublished(c.id, "keyword"))).toHaveLength(600);
+        // One change in the history, as before.
+        const history = await storage.campaigns.history(c.id, {});
+        expect(history.items[0]?.changes.find((ch) => ch.field === "tKeywords")?.after).toMatchObject({ more: 600 - 20 });
+        // Nothing of the old generation is left: the chunks and view pages are all of the new one.
+        const docs = await docsOf(c.id);
+        expect(docs.filter((d) => d.view !== "header" && d.gen !== gen)).toEqual([]);
+        expect(docs.filter((d) => d.view === "page").length).toBe(2);
+        // A change within the budget then writes the current generation in one transaction.
+        await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: { "keyword 7": newTarget({ name: "keyword 7", bid: 99 }, NOW) }, remove: ["keyword 8"] }] }, EDITOR, { publish });
+        expect((await targets.get(c.id, "keyword", ["keyword 7"]))["keyword 7"]?.bid).toBe(99);
+        expect((await targets.page(c.id, "keyword", { offset: 0, limit: 1000 })).total).toBe(599);
+        expect((await storage.campaigns.getOne(c.id))!.targetGens).toEqual({ keyword: gen });
+        expect(await sweepAll(new Date(Date.now() + 3 * 60 * 60 * 1000))).toBe(0);
+        // A duplicate keeps the generation of what it copied; deleting a campaign removes its generation.
+        const { id: _id, version: _version, counts: _counts, targetBuckets: _buckets, targetGens: _gens, ...data } = (await storage.campaigns.getOne(c.id))!;
+        const copy = await storage.campaigns.create({ ...data, name: "Copy", status: "draft" }, EDITOR, undefined, { targetsOf: c.id });
+        expect(await targets.list(copy.id, "keyword")).toEqual(await targets.list(c.id, "keyword"));
+        expect(await targets.page(copy.id, "keyword", { offset: 0, limit: 5 })).toEqual(await targets.page(c.id, "keyword", { offset: 0, limit: 5 }));
+        await storage.campaigns.delete(c.id, EDITOR, NOW);
+        expect(await docsOf(c.id)).toEqual([]);
+      });
+
+      it("leaves the previous targets as they were when the writes fail part way, and the sweep removes the staged generation later", async () => {
+        const c = await newCampaign();
+        await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(["shoes", "boots"]) }] }, EDITOR, { publish });
+        const before = (await storage.campaigns.getOne(c.id))!;
+        // Transactions fail from the fourth on (the first finds the change past the budget, the
+        // second computes it, the third writes a first batch of the new generation): the store is
+        // gone mid-write.
+        let calls = 0;
+        let failFrom = Infinity;
+        const failing: DocumentStore = Object.assign(Object.create(store) as DocumentStore, {
+          transaction: <R>(fn: Parameters<DocumentStore["transaction"]>[0]) => (++calls >= failFrom ? Promise.reject(new Error("simulated outage")) : (store.transaction(fn) as Promise<R>)),
+        });
+        const targets = createTargetsRepo(failing, { commitBudgetBytes: BUDGET });
+        failFrom = 4;
+        const many = Array.from({ length: 600 }, (_, i) => `keyword ${i}`);
+        await expect(targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(many), replace: true }] }, EDITOR, { publish })).rejects.toThrow("simulated outage");
+        failFrom = Infinity;
+        const expectPrevious = async () => {
+          const now = (await storage.campaigns.getOne(c.id))!;
+          expect(now.version).toBe(before.version);
+          expect(now.counts?.keywords).toBe(2);
+          expect(now.targetGens).toBeUndefined();
+          expect(Object.keys(await storage.targets.list(c.id, "keyword")).sort()).toEqual(["boots", "shoes"]);
+          expect((await storage.targets.page(c.id, "keyword", { offset: 0, limit: 10 })).items.map((i) => i.key)).toEqual(["boots", "shoes"]);
+          expect(Object.keys(await storage.targets.getPublished(c.id, "keyword")).sort()).toEqual(["boots", "shoes"]);
+          expect((await storage.publication.getCampaign(c.id))?.targets?.keyword).toEqual({ count: 2, buckets: 1 });
+        };
+        await expectPrevious();
+        // What was staged is named by nothing; the sweep leaves it alone for an hour (a change may
+        // still be writing it), then removes it, and only it.
+        const staged = (await docsOf(c.id)).filter((d) => d.gen);
+        expect(staged.length).toBeGreaterThan(0);
+        expect(staged.filter((d) => d.collection === COLLECTIONS.campaignTarget).every((d) => d.staged)).toBe(true);
+        expect(await sweepAll()).toBe(0);
+        expect(await sweepAll(new Date(Date.now() + 2 * 60 * 60 * 1000))).toBe(staged.filter((d) => d.collection === COLLECTIONS.campaignTarget).length);
+        expect((await docsOf(c.id)).filter((d) => d.gen)).toEqual([]);
+        await expectPrevious();
+
+        // The switch itself failing: the same.
+        calls = 0;
+        failFrom = Infinity;
+        const probe = createTargetsRepo(Object.assign(Object.create(store) as DocumentStore, { transaction: <R>(fn: Parameters<DocumentStore["transaction"]>[0]) => (++calls, store.transaction(fn) as Promise<R>) }), { commitBudgetBytes: BUDGET });
+        const other = await newCampaign();
+        await probe.change(other.id, { kinds: [{ kind: "keyword", upsert: keywords(many), replace: true }] }, EDITOR);
+        // Past the budget, computed, the batches, the switch (the last: no old generation to delete).
+        const switchAt = calls;
+        calls = 0;
+        failFrom = switchAt;
+        await expect(targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(many), replace: true }] }, EDITOR, { publish })).rejects.toThrow("simulated outage");
+        failFrom = Infinity;
+        await expectPrevious();
+      });
+
+      it("duplicates a campaign whose targets are past the budget: the copy staged under a generation of its own, named by the create", async () => {
+        const budgeted: DocumentStore = Object.assign(Object.create(store) as DocumentStore, { commitBudgetBytes: BUDGET });
+        const small = createStorage(budgeted);
+        const c = await newCampaign();
+        const many = Array.from({ length: 600 }, (_, i) => `keyword ${i}`);
+        await small.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(many) }] }, EDITOR);
+        const source = (await storage.campaigns.getOne(c.id))!;
+        const { id: _id, version: _version, counts: _counts, targetBuckets: _buckets, targetGens: _gens, ...data } = source;
+        const copy = await small.campaigns.create({ ...data, name: "Copy", status: "draft" }, EDITOR, undefined, { targetsOf: c.id });
+        const gen = copy.targetGens?.keyword;
+        expect(gen).toMatch(/^g[0-9a-z]+$/);
+        expect(gen).not.toBe(source.targetGens?.keyword);
+        expect((await storage.campaigns.getOne(copy.id))!.targetGens).toEqual({ keyword: gen });
+        expect(copy.counts?.keywords).toBe(600);
+        expect(await storage.targets.list(copy.id, "keyword")).toEqual(await storage.targets.list(c.id, "keyword"));
+        expect(await storage.targets.page(copy.id, "keyword", { offset: 0, limit: 1000 })).toEqual(await storage.targets.page(c.id, "keyword", { offset: 0, limit: 1000 }));
+        expect((await docsOf(copy.id)).filter((d) => d.view !== "header" && d.gen !== gen)).toEqual([]);
+        expect(await sweepAll(new Date(Date.now() + 3 * 60 * 60 * 1000))).toBe(0);
+        await storage.targets.change(copy.id, { kinds: [{ kind: "keyword", remove: ["keyword 1"] }] }, EDITOR);
+        expect(Object.keys(await storage.targets.get(c.id, "keyword", ["keyword 1"]))).toEqual(["keyword 1"]);
+
+        // The create failing after the copy was staged: no duplicate; what was staged is swept an hour later.
+        let calls = 0;
+        let failFrom = Infinity;
+        const failing = createStorage(Object.assign(Object.create(budgeted) as DocumentStore, { transaction: <R>(fn: Parameters<DocumentStore["transaction"]>[0]) => (++calls >= failFrom ? Promise.reject(new Error("simulated outage")) : (store.transaction(fn) as Promise<R>)) }));
+        await failing.campaigns.create({ ...data, name: "Probe", status: "draft" }, EDITOR, "probe-copy", { targetsOf: c.id });
+        failFrom = calls; // the create is the last transaction
+        calls = 0;
+        await expect(failing.campaigns.create({ ...data, name: "Failed", status: "draft" }, EDITOR, "failed-copy", { targetsOf: c.id })).rejects.toThrow("simulated outage");
+        failFrom = Infinity;
+        expect(await storage.campaigns.getOne("failed-copy")).toBeNull();
+        expect((await docsOf("failed-copy")).length).toBeGreaterThan(0);
+        expect(await sweepAll()).toBe(0);
+        await sweepAll(new Date(Date.now() + 2 * 60 * 60 * 1000));
+        expect((await docsOf("failed-copy")).filter((d) => d.collection === COLLECTIONS.campaignTarget)).toEqual([]);
+        expect(Object.keys(await storage.targets.list("probe-copy", "keyword"))).toHaveLength(600);
+      });
+
+      it("computes the change again when another change came between its computing and its switch", async () => {
+        const c = await newCampaign();
+        await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(["shoes"]) }] }, EDITOR);
+        let calls = 0;
+        const racing: DocumentStore = Object.assign(Object.create(store) as DocumentStore, {
+          transaction: async <R>(fn: Parameters<DocumentStore["transaction"]>[0]) => {
+            // After the first computing, before the first batch: another editor adds a keyword.
+            if (++calls === 2) await storage.targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(["boots"]) }] }, EDITOR);
+            return store.transaction(fn) as Promise<R>;
+          },
+        });
+        const targets = createTargetsRepo(racing, { commitBudgetBytes: BUDGET });
+        const many = Array.from({ length: 600 }, (_, i) => `keyword ${i}`);
+        const { campaign } = await targets.change(c.id, { kinds: [{ kind: "keyword", upsert: keywords(many) }] }, EDITOR);
+        // Both kept: the added list and the keyword added meanwhile.
+        expect(campaign.counts?.keywords).toBe(602);
+        expect(Object.keys(await storage.targets.list(c.id, "keyword"))).toHaveLength(602);
+        expect((await storage.targets.page(c.id, "keyword", { offset: 0, limit: 1 })).total).toBe(602);
+        // The generation of the first computing, never switched to, is gone.
+        expect((await docsOf(c.id)).filter((d) => d.view !== "header" && d.gen !== campaign.targetGens?.keyword)).toEqual([]);
+      });
     });
   });
 }

@@ -163,6 +163,12 @@ export interface CampaignData {
    */
   counts?: TargetCounts;
   targetBuckets?: Partial<Record<TargetKind, number>>;
+  /**
+   * The generation of each kind's chunks and view pages, part of their ids (ADR 50): a change too
+   * large for one Firestore commit writes a new generation beside the current one, then switches
+   * this pointer in a small transaction. Absent: the first ids (`{campaign}_{kind}_{n}`).
+   */
+  targetGens?: Partial<Record<TargetKind, string>>;
   /** Searches the campaign must not show on (keyword keys). */
   negativeKeywords?: string[];
   /** Auto targeting on (targets follow the campaign's products), and when it last acted. */
@@ -309,6 +315,7 @@ export function duplicateCampaignData(source: Campaign, copyName: string, by: st
     // Targets live in their campaign's chunks: the storage copies them, with these (ADR 33).
     counts: _counts,
     targetBuckets: _targetBuckets,
+    targetGens: _targetGens,
     ...data
   } = source;
   const iso = now.toISOString();

@@ -14,6 +14,7 @@ import type { TargetCounts, TargetKind } from "~/domain/campaigns/targets";
 export const UNAUDITED_CAMPAIGN_FIELDS = [
   "updated",
   "targetBuckets",
+  "targetGens",
   "nameLower",
   "searchTokens",
   "by",

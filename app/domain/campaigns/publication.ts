@@ -61,10 +61,11 @@ export interface PublishedCampaign {
   published: string;
   /**
    * Keyword, category and product-category targeting (ADR 27): per kind, how many targets the
-   * campaign has and over how many published chunks (cache_campaign_target/{id}_{kind}_{i}) the
-   * switched-on ones are spread. Optional for copies published before targeting existed.
+   * campaign has and over how many published chunks (cache_campaign_target/{id}_{kind}_{i}, or
+   * {id}_{kind}_{gen}_{i} when `gen` is set: ADR 50) the switched-on ones are spread. Optional for
+   * copies published before targeting existed.
    */
-  targets?: Record<TargetKind, { count: number; buckets: number }>;
+  targets?: Record<TargetKind, PublishedTargetsOfKind>;
   /** Searches the campaign must not show on (keyword keys). */
   negativeKeywords?: string[];
 }
@@ -304,13 +305,26 @@ export function publishedCampaign(campaign: Campaign, ctx: PublicationContext): 
   };
 }
 
+/**
+ * A kind's published targets: how many, over how many chunks, and the chunks' generation when
+ * they have one (ADR 50: a large change writes a new generation and switches to it; the chunk
+ * ids then read `{campaign}_{kind}_{gen}_{n}` instead of `{campaign}_{kind}_{n}`).
+ */
+export interface PublishedTargetsOfKind {
+  count: number;
+  buckets: number;
+  gen?: string;
+}
+
 /** Each kind's count and published chunks (the chunks themselves are written with the targets). */
-export function publishedTargets(campaign: Pick<Campaign, "counts" | "targetBuckets">): Record<TargetKind, { count: number; buckets: number }> {
+export function publishedTargets(campaign: Pick<Campaign, "counts" | "targetBuckets" | "targetGens">): Record<TargetKind, PublishedTargetsOfKind> {
   const c = { ...NO_TARGET_COUNTS, ...campaign.counts };
   const b = campaign.targetBuckets ?? {};
+  const g = campaign.targetGens ?? {};
+  const of = (count: number, kind: TargetKind): PublishedTargetsOfKind => ({ count, buckets: b[kind] ?? 0, ...(g[kind] ? { gen: g[kind] } : {}) });
   return {
-    keyword: { count: c.keywords, buckets: b.keyword ?? 0 },
-    category: { count: c.categories + c.hubs, buckets: b.category ?? 0 },
-    productCategory: { count: c.productCategories, buckets: b.productCategory ?? 0 },
+    keyword: of(c.keywords, "keyword"),
+    category: of(c.categories + c.hubs, "category"),
+    productCategory: of(c.productCategories, "productCategory"),
   };
 }

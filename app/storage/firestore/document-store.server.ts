@@ -159,6 +159,11 @@ function hasSentinel(data: Record<string, unknown>): boolean {
 
 export class FirestoreDocumentStore implements DocumentStore {
   readonly kind = "firestore" as const;
+  /**
+   * Firestore refuses a request over 10 MiB (the emulator over 4 MiB, its gRPC message limit); a
+   * commit's protobuf is about as large as its documents' JSON (ADR 50): 2 MiB leaves room.
+   */
+  readonly commitBudgetBytes = 2 * 1024 * 1024;
   readonly projectId: string;
   readonly databaseId: string;
   private readonly app: App;

@@ -23,7 +23,7 @@ import { appendAuditInTransaction, auditBy, diffFields } from "~/storage/repos/a
 import { UNAUDITED_CAMPAIGN_FIELDS } from "~/domain/campaigns/history-fields";
 import { fillPage, selectiveSearchKey } from "~/storage/repos/paging.server";
 import { preparePublication } from "~/storage/repos/publication.server";
-import { prepareTargetsCopy, prepareTargetsRemoval } from "~/storage/repos/targets.server";
+import { prepareTargetsCopy, prepareTargetsRemoval, removeStaged, stageTargetsCopy } from "~/storage/repos/targets.server";
 
 /**
  * The stored sort key of the end date. A campaign without end date runs for ever: it sorts after
@@ -203,25 +203,45 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
       const now = new Date();
       const { id: _id, version: _version, endSort: _endSort, ...input } = withUtcInstants(data as CampaignData & { id?: string; version?: number; endSort?: string });
       const doc: StoredCampaignData = { ...input, ...nameKeys(input.name), endSort: endSortKey(input.endDate) };
-      await store.transaction(async (tx) => {
-        // A duplicate's targets: the source's chunks copied with the campaign, its counts with them.
-        let copyTargets: (() => void) | null = null;
-        if (options?.targetsOf) {
-          const source = await tx.get<StoredCampaignData>(C, options.targetsOf);
-          if (!source) throw new NotFoundError(C, options.targetsOf);
-          const copy = await prepareTargetsCopy(tx, source, id);
-          doc.counts = copy.counts;
-          doc.targetBuckets = copy.targetBuckets;
-          copyTargets = copy.write;
-        }
-        tx.create<StoredCampaignData>(C, id, doc);
-        copyTargets?.();
-        appendAuditInTransaction(
-          tx,
-          { ...auditBy(actor), action: "create", entity: "campaign", entityId: id, teamId: doc.team, changes: auditChanges(null, doc as unknown as Record<string, unknown>) },
-          now,
-        );
-      });
+      // Too large for the create's one commit (Firestore, ADR 50): the copy staged first, named by the create.
+      const staged = options?.targetsOf ? await stageTargetsCopy(store, options.targetsOf, id) : null;
+      const createWith = async () => {
+        await store.transaction(async (tx) => {
+          // A duplicate's targets: the source's chunks copied with the campaign, its counts with them.
+          let copyTargets: (() => void) | null = null;
+          if (options?.targetsOf && staged) {
+            const source = await tx.get<StoredCampaignData>(C, options.targetsOf);
+            if (!source) throw new NotFoundError(C, options.targetsOf);
+            // Changed since its targets were copied: the duplicate is refused as any stale edit.
+            if (source.version !== staged.sourceVersion) throw new ConflictError(C, options.targetsOf);
+            doc.counts = staged.counts;
+            doc.targetBuckets = staged.targetBuckets;
+            doc.targetGens = staged.targetGens;
+            copyTargets = () => staged.write(tx);
+          } else if (options?.targetsOf) {
+            const source = await tx.get<StoredCampaignData>(C, options.targetsOf);
+            if (!source) throw new NotFoundError(C, options.targetsOf);
+            const copy = await prepareTargetsCopy(tx, source, id);
+            doc.counts = copy.counts;
+            doc.targetBuckets = copy.targetBuckets;
+            if (Object.keys(copy.targetGens).length) doc.targetGens = copy.targetGens;
+            copyTargets = copy.write;
+          }
+          tx.create<StoredCampaignData>(C, id, doc);
+          copyTargets?.();
+          appendAuditInTransaction(
+            tx,
+            { ...auditBy(actor), action: "create", entity: "campaign", entityId: id, teamId: doc.team, changes: auditChanges(null, doc as unknown as Record<string, unknown>) },
+            now,
+          );
+        });
+      };
+      try {
+        await createWith();
+      } catch (error) {
+        if (staged) await removeStaged(store, staged.staged);
+        throw error;
+      }
       return toCampaign({ ...doc, id, version: 1 });
     },
     async update(id, patch, actor, options) {
@@ -259,7 +279,7 @@ export function createCampaignsRepo(store: DocumentStore): CampaignsRepo {
         if (options?.expectVersion !== undefined && options.expectVersion !== editVersion(current)) throw new ConflictError(C, id);
         const write = await preparePublication(tx, id, null);
         // Its targets go with it (the deleted copy keeps their counts).
-        const removeTargets = await prepareTargetsRemoval(tx, id, current.targetBuckets);
+        const removeTargets = await prepareTargetsRemoval(tx, id, current.targetBuckets, current.targetGens);
         const { id: _id, version: _version, endSort: _endSort, spendRevision: _spendRevision, ...data } = current;
         const copy: DeletedCampaignData = { ...data, status: "deleted", deleted_by: actor.by, deleted: now.toISOString() };
         tx.set<DeletedCampaignData>(COLLECTIONS.deletedCampaign, id, copy);

@@ -44,6 +44,8 @@ export interface TargetViewData {
   pages: ViewPageRef[];
   /** Every target with its own bid, counted by bidCountKey. */
   bids: Record<string, number>;
+  /** The pages' generation (ADR 50), part of their ids; absent: the first ids. */
+  gen?: string;
 }
 
 export interface TargetViewPageData {
@@ -57,14 +59,17 @@ export interface TargetViewPageData {
   targets: Record<string, ListedTarget>;
   /** Each target's search text besides its key (targetSearchText), when it has one. */
   search: Record<string, string>;
+  /** The page's generation (ADR 50); `staged`: when a large change wrote it, before its switch. */
+  gen?: string;
+  staged?: string;
 }
 
 export function viewId(campaignId: string, kind: TargetKind): string {
   return `${campaignId}_${kind}_view`;
 }
 
-export function viewPageId(campaignId: string, kind: TargetKind, page: number): string {
-  return `${campaignId}_${kind}_view_${page}`;
+export function viewPageId(campaignId: string, kind: TargetKind, page: number, gen?: string | null): string {
+  return gen ? `${campaignId}_${kind}_view_${gen}_${page}` : `${campaignId}_${kind}_view_${page}`;
 }
 
 interface Entry {
@@ -95,7 +100,13 @@ function pageIndexOf(pages: readonly ViewPageRef[], entry: { key: string; name: 
   return found;
 }
 
-function pageData(campaignId: string, kind: TargetKind, page: number, entries: readonly Entry[]): TargetViewPageData {
+/** Where a page's generation goes: its gen, and when it was staged (ADR 50). */
+interface PageGen {
+  gen?: string | null;
+  staged?: string | null;
+}
+
+function pageData(campaignId: string, kind: TargetKind, page: number, entries: readonly Entry[], g: PageGen = {}): TargetViewPageData {
   const order: string[] = [];
   const targets: Record<string, ListedTarget> = {};
   const search: Record<string, string> = {};
@@ -105,7 +116,7 @@ function pageData(campaignId: string, kind: TargetKind, page: number, entries: r
     const text = targetSearchText(e.key, e.target);
     if (text !== null) search[e.key] = text;
   }
-  return { campaign: campaignId, kind, view: "page", page, order, targets, search };
+  return { campaign: campaignId, kind, view: "page", page, order, targets, search, ...(g.gen ? { gen: g.gen } : {}), ...(g.staged ? { staged: g.staged } : {}) };
 }
 
 function refOf(id: number, entries: readonly Entry[]): ViewPageRef {
@@ -140,8 +151,11 @@ function mergeSorted(a: readonly Entry[], b: readonly Entry[]): Entry[] {
 /** One write of a transaction, run when the writes come (a large change runs them in steps). */
 export type ViewWrite = (tx: TransactionContext) => void;
 
-/** The writes of a whole view of `all` (nothing when empty), and the deletes of the old pages it does not reuse. */
-export async function buildView(campaignId: string, kind: TargetKind, all: Targets, old: TargetViewData | null): Promise<ViewWrite[]> {
+/**
+ * The writes of a whole view of `all` (nothing when empty), and the deletes of the old pages it
+ * does not reuse; `g`: the generation of its pages (every old page of another generation goes).
+ */
+export async function buildView(campaignId: string, kind: TargetKind, all: Targets, old: TargetViewData | null, g: PageGen = {}): Promise<ViewWrite[]> {
   const entries: Entry[] = [];
   const bids: Record<string, number> = {};
   await forEachInSteps(Object.keys(all), (key) => {
@@ -154,18 +168,20 @@ export async function buildView(campaignId: string, kind: TargetKind, all: Targe
   const clock = stepClock();
   const pages: TargetViewPageData[] = [];
   for (let i = 0; i < pieces.length; i++) {
-    pages.push(pageData(campaignId, kind, i, pieces[i]!));
+    pages.push(pageData(campaignId, kind, i, pieces[i]!, g));
     if (clock.due()) await clock.pause();
   }
-  const header: TargetViewData = { campaign: campaignId, kind, view: "header", count: sorted.length, pages: pieces.map((p, i) => refOf(i, p)), bids };
+  const gen = g.gen ?? null;
+  const header: TargetViewData = { campaign: campaignId, kind, view: "header", count: sorted.length, pages: pieces.map((p, i) => refOf(i, p)), bids, ...(gen ? { gen } : {}) };
   const out: ViewWrite[] = [];
-  for (const ref of old?.pages ?? []) if (ref.id >= pages.length) out.push((tx) => tx.delete(T, viewPageId(campaignId, kind, ref.id)));
+  const sameGen = (old?.gen ?? null) === gen;
+  for (const ref of old?.pages ?? []) if (!sameGen || ref.id >= pages.length) out.push((tx) => tx.delete(T, viewPageId(campaignId, kind, ref.id, old?.gen)));
   if (!sorted.length) {
     if (old) out.push((tx) => tx.delete(T, viewId(campaignId, kind)));
     return out;
   }
   out.push((tx) => tx.set<TargetViewData>(T, viewId(campaignId, kind), header));
-  for (const page of pages) out.push((tx) => tx.set<TargetViewPageData>(T, viewPageId(campaignId, kind, page.page), page));
+  for (const page of pages) out.push((tx) => tx.set<TargetViewPageData>(T, viewPageId(campaignId, kind, page.page, gen), page));
   return out;
 }
 
@@ -185,7 +201,7 @@ export async function readInSteps<D>(tx: TransactionContext, ids: readonly strin
 
 /** The deletes of a kind's whole view (the header read before). */
 export function dropView(tx: TransactionContext, campaignId: string, kind: TargetKind, header: TargetViewData): void {
-  for (const ref of header.pages) tx.delete(T, viewPageId(campaignId, kind, ref.id));
+  for (const ref of header.pages) tx.delete(T, viewPageId(campaignId, kind, ref.id, header.gen));
   tx.delete(T, viewId(campaignId, kind));
 }
 
@@ -203,6 +219,8 @@ export async function prepareViewChange(
   changes: readonly { key: string; before: CampaignTarget | undefined; after: CampaignTarget | undefined }[],
 ): Promise<ViewWrite[]> {
   const pages = header.pages;
+  const g: PageGen = { gen: header.gen };
+  const pageId = (id: number) => viewPageId(campaignId, kind, id, header.gen);
   const touched = new Map<number, { remove: Set<string>; insert: Entry[] }>();
   const at = (index: number) => {
     let t = touched.get(index);
@@ -226,7 +244,7 @@ export async function prepareViewChange(
     if (clock.due()) await clock.pause();
   }
   const indexes = [...touched.keys()].sort((a, b) => a - b);
-  const docs = await readInSteps<TargetViewPageData>(tx, indexes.map((i) => viewPageId(campaignId, kind, pages[i]!.id)));
+  const docs = await readInSteps<TargetViewPageData>(tx, indexes.map((i) => pageId(pages[i]!.id)));
   const merged = new Map<number, Entry[]>();
   for (let n = 0; n < indexes.length; n++) {
     const i = indexes[n]!;
@@ -256,15 +274,15 @@ export async function prepareViewChange(
     pieces.forEach((piece, p) => {
       const id = p === 0 ? pages[i]!.id : nextId++;
       refs.push(refOf(id, piece));
-      writes.push(pageData(campaignId, kind, id, piece));
+      writes.push(pageData(campaignId, kind, id, piece, g));
     });
   }
 
-  const header2: TargetViewData = { campaign: campaignId, kind, view: "header", count, pages: refs, bids };
+  const header2: TargetViewData = { campaign: campaignId, kind, view: "header", count, pages: refs, bids, ...(header.gen ? { gen: header.gen } : {}) };
   if (count > 0 && refs.length > 2 * Math.ceil(count / VIEW_PAGE_TARGETS) + 4) {
     // Too many small pages (after removals): every page read, the view cut again in order.
     const untouched = refs.filter((r) => !writes.some((w) => w.page === r.id));
-    const rest = await readInSteps<TargetViewPageData>(tx, untouched.map((r) => viewPageId(campaignId, kind, r.id)));
+    const rest = await readInSteps<TargetViewPageData>(tx, untouched.map((r) => pageId(r.id)));
     const byId = new Map<number, TargetViewPageData>();
     untouched.forEach((r, n) => rest[n] && byId.set(r.id, rest[n]!));
     for (const w of writes) byId.set(w.page, w);
@@ -276,20 +294,20 @@ export async function prepareViewChange(
     const pieces = cut(all);
     const oldIds = new Set([...pages.map((p) => p.id), ...refs.map((r) => r.id)]);
     const out: ViewWrite[] = [];
-    for (const id of oldIds) if (id >= pieces.length) out.push((w) => w.delete(T, viewPageId(campaignId, kind, id)));
+    for (const id of oldIds) if (id >= pieces.length) out.push((w) => w.delete(T, pageId(id)));
     out.push((w) => w.set<TargetViewData>(T, viewId(campaignId, kind), { ...header2, pages: pieces.map((p, i) => refOf(i, p)) }));
-    pieces.forEach((piece, i) => out.push((w) => w.set<TargetViewPageData>(T, viewPageId(campaignId, kind, i), pageData(campaignId, kind, i, piece))));
+    pieces.forEach((piece, i) => out.push((w) => w.set<TargetViewPageData>(T, pageId(i), pageData(campaignId, kind, i, piece, g))));
     return out;
   }
   const out: ViewWrite[] = [];
-  for (const id of deletes) out.push((w) => w.delete(T, viewPageId(campaignId, kind, id)));
+  for (const id of deletes) out.push((w) => w.delete(T, pageId(id)));
   if (count === 0) {
-    for (const r of refs) out.push((w) => w.delete(T, viewPageId(campaignId, kind, r.id)));
+    for (const r of refs) out.push((w) => w.delete(T, pageId(r.id)));
     out.push((w) => w.delete(T, viewId(campaignId, kind)));
     return out;
   }
   out.push((w) => w.set<TargetViewData>(T, viewId(campaignId, kind), header2));
-  for (const page of writes) out.push((w) => w.set<TargetViewPageData>(T, viewPageId(campaignId, kind, page.page), page));
+  for (const page of writes) out.push((w) => w.set<TargetViewPageData>(T, pageId(page.page), page));
   return out;
 }
 
@@ -306,7 +324,7 @@ export async function readViewPage(store: DocumentStore, campaignId: string, kin
       if (start + ref.count > from && start < to) wanted.push({ ref, start });
       start += ref.count;
     }
-    const docs = await store.getMany<TargetViewPageData>(T, wanted.map((w) => viewPageId(campaignId, kind, w.ref.id)));
+    const docs = await store.getMany<TargetViewPageData>(T, wanted.map((w) => viewPageId(campaignId, kind, w.ref.id, header.gen)));
     const byId = new Map(docs.map((d) => [d.page, d]));
     for (const { ref, start: s } of wanted) {
       const doc = byId.get(ref.id);
@@ -323,7 +341,7 @@ export async function readViewPage(store: DocumentStore, campaignId: string, kin
   const clock = stepClock();
   for (let i = 0; i < header.pages.length; i += SCAN_BATCH) {
     const refs = header.pages.slice(i, i + SCAN_BATCH);
-    const docs = await store.getMany<TargetViewPageData>(T, refs.map((r) => viewPageId(campaignId, kind, r.id)));
+    const docs = await store.getMany<TargetViewPageData>(T, refs.map((r) => viewPageId(campaignId, kind, r.id, header.gen)));
     const byId = new Map(docs.map((d) => [d.page, d]));
     for (const ref of refs) {
       const doc = byId.get(ref.id);

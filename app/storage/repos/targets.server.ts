@@ -25,6 +25,7 @@ import {
   type TargetChange,
   type TargetsRepo,
   type TransactionContext,
+  type WriteOptions,
 } from "~/storage/port";
 import { appendAuditInTransaction, auditBy } from "~/storage/repos/audit.server";
 import { editVersion, toCampaign, type StoredCampaignData } from "~/storage/repos/campaigns.server";
@@ -43,6 +44,9 @@ interface TargetChunkData {
   kind: TargetKind;
   bucket: number;
   targets: Targets;
+  /** The chunk's generation (ADR 50), part of its id; `staged`: when a large change wrote it, before its switch. */
+  gen?: string;
+  staged?: string;
 }
 
 /** What the ad server reads of a chunk: switched-on targets only. */
@@ -56,6 +60,7 @@ interface PublishedChunkData {
   kind: TargetKind;
   bucket: number;
   targets: Record<string, PublishedTarget>;
+  gen?: string;
 }
 
 /**
@@ -80,8 +85,9 @@ function own<T>(map: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(map, key) ? map[key] : undefined;
 }
 
-export function chunkId(campaignId: string, kind: TargetKind, bucket: number): string {
-  return `${campaignId}_${kind}_${bucket}`;
+/** A chunk's id (the console's and the published one alike); with a generation (ADR 50), it is part of it. */
+export function chunkId(campaignId: string, kind: TargetKind, bucket: number, gen?: string | null): string {
+  return gen ? `${campaignId}_${kind}_${gen}_${bucket}` : `${campaignId}_${kind}_${bucket}`;
 }
 
 /** FNV-1a, 32 bits: the same chunk for a key on every instance. */
@@ -164,12 +170,14 @@ export function describeTargets(keys: readonly string[], targets: Targets): Targ
 
 const TARGET_KINDS: readonly TargetKind[] = ["keyword", "category", "productCategory"];
 
-/** Every chunk id of a campaign, by its chunk counts (the console's chunks and the published ones share ids). */
-function chunkIdsOf(campaignId: string, targetBuckets: Partial<Record<TargetKind, number>> | undefined): { kind: TargetKind; bucket: number; id: string }[] {
+type TargetGens = Partial<Record<TargetKind, string>>;
+
+/** Every chunk id of a campaign, by its chunk counts and generations (the console's chunks and the published ones share ids). */
+function chunkIdsOf(campaignId: string, targetBuckets: Partial<Record<TargetKind, number>> | undefined, gens: TargetGens | undefined): { kind: TargetKind; bucket: number; id: string }[] {
   const out: { kind: TargetKind; bucket: number; id: string }[] = [];
   for (const kind of TARGET_KINDS) {
     const n = targetBuckets?.[kind] ?? 0;
-    for (let b = 0; b < n; b++) out.push({ kind, bucket: b, id: chunkId(campaignId, kind, b) });
+    for (let b = 0; b < n; b++) out.push({ kind, bucket: b, id: chunkId(campaignId, kind, b, gens?.[kind]) });
   }
   return out;
 }
@@ -183,36 +191,49 @@ function chunkIdsOf(campaignId: string, targetBuckets: Partial<Record<TargetKind
  */
 export async function prepareTargetsCopy(
   tx: TransactionContext,
-  source: Pick<StoredCampaignData, "counts" | "targetBuckets"> & { id: string },
+  source: Pick<StoredCampaignData, "counts" | "targetBuckets" | "targetGens"> & { id: string },
   toId: string,
-): Promise<{ counts: TargetCounts; targetBuckets: Partial<Record<TargetKind, number>>; write: () => void }> {
-  const ids = chunkIdsOf(source.id, source.targetBuckets);
+  stage?: { gen: string; at: string },
+): Promise<{ counts: TargetCounts; targetBuckets: Partial<Record<TargetKind, number>>; targetGens: TargetGens; write: () => void }> {
+  const gens = source.targetGens ?? {};
+  const ids = chunkIdsOf(source.id, source.targetBuckets, gens);
   const docs = await Promise.all(ids.map(({ id }) => tx.get<TargetChunkData>(COLLECTIONS.campaignTarget, id)));
   // The sorted views (ADR 43), copied as they are; a kind without one gets it on its first read.
   const views = await Promise.all(TARGET_KINDS.map((kind) => (source.targetBuckets?.[kind] ? tx.get<TargetViewData>(COLLECTIONS.campaignTarget, viewId(source.id, kind)) : null)));
   const viewPages = await Promise.all(
-    views.map((view, k) => (view ? Promise.all(view.pages.map((ref) => tx.get<TargetViewPageData>(COLLECTIONS.campaignTarget, viewPageId(source.id, TARGET_KINDS[k]!, ref.id)))) : [])),
+    views.map((view, k) => (view ? Promise.all(view.pages.map((ref) => tx.get<TargetViewPageData>(COLLECTIONS.campaignTarget, viewPageId(source.id, TARGET_KINDS[k]!, ref.id, view.gen)))) : [])),
   );
   const targetBuckets: Partial<Record<TargetKind, number>> = {};
-  for (const kind of TARGET_KINDS) if (source.targetBuckets?.[kind]) targetBuckets[kind] = source.targetBuckets[kind];
+  const targetGens: TargetGens = {};
+  for (const kind of TARGET_KINDS) {
+    if (!source.targetBuckets?.[kind]) continue;
+    targetBuckets[kind] = source.targetBuckets[kind];
+    // The copy keeps the generation of the chunks it copies (their ids follow it), or, staged, has its own (ADR 50).
+    if (stage) targetGens[kind] = stage.gen;
+    else if (gens[kind]) targetGens[kind] = gens[kind];
+  }
+  const staged = stage ? { staged: stage.at } : {};
   return {
     counts: { ...NO_TARGET_COUNTS, ...source.counts },
     targetBuckets,
+    targetGens,
     write: () => {
       ids.forEach(({ kind, bucket }, i) => {
         const doc = docs[i];
         if (!doc || !Object.keys(doc.targets).length) return;
-        tx.set<TargetChunkData>(COLLECTIONS.campaignTarget, chunkId(toId, kind, bucket), { campaign: toId, kind, bucket, targets: doc.targets });
+        const gen = targetGens[kind];
+        tx.set<TargetChunkData>(COLLECTIONS.campaignTarget, chunkId(toId, kind, bucket, gen), { campaign: toId, kind, bucket, targets: doc.targets, ...(gen ? { gen } : {}), ...staged });
       });
       views.forEach((view, k) => {
         const kind = TARGET_KINDS[k]!;
         // A view with a page missing is not copied: the copy builds its own on first read.
         if (!view || viewPages[k]!.some((p) => !p)) return;
-        const { id: _id, version: _version, ...header } = view;
-        tx.set<TargetViewData>(COLLECTIONS.campaignTarget, viewId(toId, kind), { ...header, campaign: toId });
+        const gen = stage ? stage.gen : view.gen;
+        const { id: _id, version: _version, gen: _gen, ...header } = view;
+        tx.set<TargetViewData>(COLLECTIONS.campaignTarget, viewId(toId, kind), { ...header, campaign: toId, ...(gen ? { gen } : {}) });
         for (const page of viewPages[k]!) {
-          const { id: _pid, version: _pversion, ...data } = page!;
-          tx.set<TargetViewPageData>(COLLECTIONS.campaignTarget, viewPageId(toId, kind, data.page), { ...data, campaign: toId });
+          const { id: _pid, version: _pversion, staged: _staged, gen: _pgen, ...data } = page!;
+          tx.set<TargetViewPageData>(COLLECTIONS.campaignTarget, viewPageId(toId, kind, data.page, gen), { ...data, campaign: toId, ...(gen ? { gen } : {}), ...staged });
         }
       });
     },
@@ -223,11 +244,11 @@ export async function prepareTargetsCopy(
  * The deletes of every chunk of a campaign (its own and the published ones) and of its sorted
  * views, in the caller's transaction: the views' headers are read now (reads come first).
  */
-export async function prepareTargetsRemoval(tx: TransactionContext, campaignId: string, targetBuckets: Partial<Record<TargetKind, number>> | undefined): Promise<() => void> {
+export async function prepareTargetsRemoval(tx: TransactionContext, campaignId: string, targetBuckets: Partial<Record<TargetKind, number>> | undefined, targetGens?: TargetGens): Promise<() => void> {
   const kinds = TARGET_KINDS.filter((kind) => targetBuckets?.[kind]);
   const views = await Promise.all(kinds.map((kind) => tx.get<TargetViewData>(COLLECTIONS.campaignTarget, viewId(campaignId, kind))));
   return () => {
-    for (const { id } of chunkIdsOf(campaignId, targetBuckets)) {
+    for (const { id } of chunkIdsOf(campaignId, targetBuckets, targetGens)) {
       tx.delete(COLLECTIONS.campaignTarget, id);
       tx.delete(COLLECTIONS.cacheCampaignTarget, id);
     }
@@ -237,8 +258,193 @@ export async function prepareTargetsRemoval(tx: TransactionContext, campaignId: 
 
 /** Chunk documents the orphan sweep reads a page at a time (each at most about 600 KB). */
 const SWEEP_PAGE = 25;
+/** A staged generation not switched to is left alone this long (its change may still be writing it). */
+const STAGED_GRACE_MS = 60 * 60 * 1000;
 
-export function createTargetsRepo(store: DocumentStore): TargetsRepo {
+/** A kind's change of this many targets or more is staged at once on a store with a commit budget (ADR 50). */
+const STAGE_TARGETS = 2_000;
+/** Staged changes computed again when a concurrent change came first, before giving up (ConflictError). */
+const STAGE_ATTEMPTS = 5;
+/** Documents deleted in one transaction after a switch. */
+const DELETE_BATCH = 200;
+/** Documents written in one transaction of a staged generation, at most. */
+const STAGE_BATCH = 200;
+
+/** The change's writes are past the store's commit budget: it is staged instead. */
+class StageNeeded extends Error {}
+/** Something a staged change read changed before its switch: computed again. */
+class StageOutdated extends Error {}
+
+/** A generation id: time-ordered, unique, without the separator of ids (_). */
+function newGeneration(): string {
+  return `g${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36).padStart(4, "0")}`;
+}
+
+interface RecordedWrite {
+  op: "create" | "set" | "update" | "delete";
+  collection: string;
+  id: string;
+  data?: object;
+  patch?: Patch<object>;
+  options?: WriteOptions;
+}
+
+/**
+ * A transaction whose reads go through (each one's version noted) and whose writes are held, to be
+ * replayed on it or split over several (ADR 50).
+ */
+function recorder(tx: TransactionContext) {
+  const reads = new Map<string, { collection: string; id: string; version: number | null }>();
+  const writes: RecordedWrite[] = [];
+  const wrapped: TransactionContext = {
+    get: async <D>(collection: string, id: string) => {
+      const doc = await tx.get<D>(collection, id);
+      reads.set(`${collection}\u0000${id}`, { collection, id, version: doc?.version ?? null });
+      return doc;
+    },
+    create: (collection, id, data) => void writes.push({ op: "create", collection, id, data }),
+    set: (collection, id, data) => void writes.push({ op: "set", collection, id, data }),
+    update: (collection, id, patch, options) => void writes.push({ op: "update", collection, id, patch: patch as Patch<object>, options }),
+    delete: (collection, id) => void writes.push({ op: "delete", collection, id }),
+  };
+  return { tx: wrapped, reads, writes };
+}
+
+/** Held writes applied to a transaction, in order, in steps (each serialises its document). */
+async function replay(tx: TransactionContext, writes: readonly RecordedWrite[]): Promise<void> {
+  const clock = stepClock();
+  for (const w of writes) {
+    if (w.op === "create") tx.create(w.collection, w.id, w.data!);
+    else if (w.op === "set") tx.set(w.collection, w.id, w.data!);
+    else if (w.op === "update") tx.update(w.collection, w.id, w.patch!, w.options);
+    else tx.delete(w.collection, w.id);
+    if (clock.due()) await clock.pause();
+  }
+}
+
+/** A write's size as sent: its document's JSON and its id. */
+function writeBytes(w: RecordedWrite): number {
+  return w.id.length + w.collection.length + 16 + (w.data ? JSON.stringify(w.data).length : w.patch ? JSON.stringify(w.patch).length : 0);
+}
+
+/** The writes' estimated size, counted until past `stopAbove`. */
+async function estimatedWriteBytes(writes: readonly RecordedWrite[], stopAbove: number): Promise<number> {
+  const clock = stepClock();
+  let bytes = 0;
+  for (const w of writes) {
+    bytes += writeBytes(w);
+    if (bytes > stopAbove) break;
+    if (clock.due()) await clock.pause();
+  }
+  return bytes;
+}
+
+/** Writes cut into batches within the budget; consecutive writes of one id (a chunk and its published copy) stay together. */
+async function batches(writes: readonly RecordedWrite[], budget: number): Promise<RecordedWrite[][]> {
+  const out: RecordedWrite[][] = [];
+  let current: RecordedWrite[] = [];
+  let bytes = 0;
+  const clock = stepClock();
+  for (let i = 0; i < writes.length; ) {
+    const unit = [writes[i]!];
+    while (i + unit.length < writes.length && writes[i + unit.length]!.id === unit[0]!.id) unit.push(writes[i + unit.length]!);
+    i += unit.length;
+    const size = unit.reduce((s, w) => s + writeBytes(w), 0);
+    if (current.length && (bytes + size > budget || current.length + unit.length > STAGE_BATCH)) {
+      out.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(...unit);
+    bytes += size;
+    if (clock.due()) await clock.pause();
+  }
+  if (current.length) out.push(current);
+  return out;
+}
+
+type ChangeOptions = {
+  action?: CampaignHistoryAction;
+  publish?: (campaign: Campaign) => PublishedCampaign | null;
+  patch?: Patch<CampaignData>;
+  /** Write every changed kind whole under this new generation (ADR 50). */
+  stage?: { gen: string; at: string };
+};
+
+/** Documents deleted a batch at a time; a failure is left to the orphan sweep (ADR 50). */
+export async function removeStaged(store: DocumentStore, writes: readonly { collection: string; id: string }[]): Promise<void> {
+  const ids = [...new Set(writes.map((w) => `${w.collection}\u0000${w.id}`))];
+  try {
+    for (let i = 0; i < ids.length; i += DELETE_BATCH) {
+      await store.transaction(async (tx) => {
+        for (const k of ids.slice(i, i + DELETE_BATCH)) {
+          const [collection, id] = k.split("\u0000") as [string, string];
+          tx.delete(collection, id);
+        }
+      });
+    }
+  } catch (error) {
+    console.warn(JSON.stringify({ level: "warn", msg: "Targets generation left for the orphan sweep", error: String((error as Error)?.message ?? error) }));
+  }
+}
+
+/** A duplicate's targets, staged under a generation of the copy's own before its create (ADR 50). */
+export interface StagedTargetsCopy {
+  /** The source's version when copied: the create checks it is still so. */
+  sourceVersion: number;
+  counts: TargetCounts;
+  targetBuckets: Partial<Record<TargetKind, number>>;
+  targetGens: TargetGens;
+  /** The view headers, written by the create (the copy's pointer to its pages). */
+  write: (tx: TransactionContext) => void;
+  /** The staged documents, to remove if the create fails. */
+  staged: readonly { collection: string; id: string }[];
+}
+
+/**
+ * A duplicate's copy of the source's targets on a store with a commit budget, when it is past it
+ * (a campaign of tens of thousands of keywords): the chunks and view pages written under a new
+ * generation of the copy's id in transactions of their own; the create then names the generation
+ * (ADR 50). null: no budget, no source, or the copy fits the create's own transaction.
+ */
+export async function stageTargetsCopy(store: DocumentStore, sourceId: string, toId: string): Promise<StagedTargetsCopy | null> {
+  const budget = store.commitBudgetBytes;
+  if (budget === undefined) return null;
+  const gen = newGeneration();
+  let rec!: ReturnType<typeof recorder>;
+  const copied = await store.transaction(async (tx) => {
+    rec = recorder(tx);
+    const source = await rec.tx.get<StoredCampaignData>(COLLECTIONS.campaign, sourceId);
+    if (!source) return null;
+    const copy = await prepareTargetsCopy(rec.tx, source, toId, { gen, at: new Date().toISOString() });
+    copy.write();
+    return { copy, sourceVersion: source.version };
+  });
+  if (!copied || (await estimatedWriteBytes(rec.writes, budget)) <= budget) return null;
+  const marker = `_${gen}_`;
+  const bulk = rec.writes.filter((w) => w.id.includes(marker));
+  const headers = rec.writes.filter((w) => !w.id.includes(marker));
+  try {
+    for (const batch of await batches(bulk, budget)) await store.transaction(async (tx) => void (await replay(tx, batch)));
+  } catch (error) {
+    await removeStaged(store, bulk);
+    throw error;
+  }
+  const { counts, targetBuckets, targetGens } = copied.copy;
+  return {
+    sourceVersion: copied.sourceVersion,
+    counts,
+    targetBuckets,
+    targetGens,
+    write: (tx) => {
+      for (const w of headers) tx.set(w.collection, w.id, w.data!);
+    },
+    staged: bulk,
+  };
+}
+
+export function createTargetsRepo(store: DocumentStore, settings: { commitBudgetBytes?: number } = {}): TargetsRepo {
+  const budget = settings.commitBudgetBytes ?? store.commitBudgetBytes;
   const C = COLLECTIONS.campaign;
   const T = COLLECTIONS.campaignTarget;
   const P = COLLECTIONS.cacheCampaignTarget;
@@ -266,19 +472,20 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       if (!n) return;
       const header = await tx.get<TargetViewData>(T, viewId(campaignId, kind));
       if (header) return;
-      const chunks = await readChunks(tx, campaignId, kind, Array.from({ length: n }, (_, b) => b));
+      const gen = campaign?.targetGens?.[kind] ?? null;
+      const chunks = await readChunks(tx, campaignId, kind, Array.from({ length: n }, (_, b) => b), gen);
       const all: Targets = {};
       for (const targets of chunks.values()) Object.assign(all, targets);
-      for (const write of await buildView(campaignId, kind, all, null)) write(tx);
+      for (const write of await buildView(campaignId, kind, all, null, { gen })) write(tx);
     });
     const header = await store.get<TargetViewData>(T, viewId(campaignId, kind));
     return header;
   }
 
   /** Chunks read in the transaction a few at a time, the event loop let through between (ADR 43). */
-  async function readChunks(tx: TransactionContext, campaignId: string, kind: TargetKind, buckets: Iterable<number>) {
+  async function readChunks(tx: TransactionContext, campaignId: string, kind: TargetKind, buckets: Iterable<number>, gen: string | null) {
     const list = [...buckets];
-    const docs = await readInSteps<TargetChunkData>(tx, list.map((b) => chunkId(campaignId, kind, b)));
+    const docs = await readInSteps<TargetChunkData>(tx, list.map((b) => chunkId(campaignId, kind, b, gen)));
     return new Map(list.map((b, i) => [b, docs[i]?.targets ?? {}]));
   }
 
@@ -287,7 +494,8 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const campaign = await store.get<StoredCampaignData>(C, campaignId);
       const n = campaign?.targetBuckets?.[kind] ?? 0;
       if (!n) return {};
-      const docs = await getManyInSteps<TargetChunkData>(Array.from({ length: n }, (_, b) => chunkId(campaignId, kind, b)));
+      const gen = campaign?.targetGens?.[kind];
+      const docs = await getManyInSteps<TargetChunkData>(Array.from({ length: n }, (_, b) => chunkId(campaignId, kind, b, gen)));
       const out: Targets = {};
       for (const doc of docs) Object.assign(out, doc.targets);
       return out;
@@ -300,7 +508,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       // The keys by chunk: each chunk read once and looked into for its own keys only.
       const byChunk = new Map<string, string[]>();
       for (const key of keys) {
-        const id = chunkId(campaignId, kind, bucketOf(key, n));
+        const id = chunkId(campaignId, kind, bucketOf(key, n), campaign?.targetGens?.[kind]);
         const list = byChunk.get(id);
         if (list) list.push(key);
         else byChunk.set(id, [key]);
@@ -326,7 +534,8 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const campaign = await store.get<PublishedCampaign>(COLLECTIONS.cacheCampaign, campaignId);
       const n = campaign?.targets?.[kind]?.buckets ?? 0;
       if (!n) return {};
-      const docs = await store.getMany<PublishedChunkData>(P, Array.from({ length: n }, (_, b) => chunkId(campaignId, kind, b)));
+      const gen = campaign?.targets?.[kind]?.gen;
+      const docs = await store.getMany<PublishedChunkData>(P, Array.from({ length: n }, (_, b) => chunkId(campaignId, kind, b, gen)));
       const out: Record<string, PublishedTarget> = {};
       for (const doc of docs) Object.assign(out, doc.targets);
       return out;
@@ -336,10 +545,23 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       // Chunk ids start with their campaign's id, so a page by id holds few campaigns.
       const page = await store.query<TargetChunkData>(T, { limit: Math.min(spec.limit ?? SWEEP_PAGE, SWEEP_PAGE), after: spec.after ?? null });
       const campaignIds = [...new Set(page.items.map((doc) => doc.campaign))];
-      const alive = new Set((await store.getMany<StoredCampaignData>(C, campaignIds)).map((c) => c.id));
-      const orphans = page.items.filter((doc) => !alive.has(doc.campaign)).map((doc) => doc.id);
+      const alive = new Map((await store.getMany<StoredCampaignData>(C, campaignIds)).map((c) => [c.id, c.targetGens ?? {}]));
+      const now = (spec.now ?? new Date()).getTime();
+      const stale = (doc: TargetChunkData & { view?: string }) => {
+        const gens = alive.get(doc.campaign);
+        // Staged for a duplicate not created yet (ADR 50): its create may still come.
+        if (!gens) return !doc.staged || now - Date.parse(doc.staged) > STAGED_GRACE_MS;
+        // A chunk or view page of a generation the campaign does not point at (ADR 50): one a switch
+        // left behind, or one a large change staged and never switched to, once it is old enough
+        // that no change can still be writing it (a change in progress has its staged documents).
+        if ((doc as { view?: string }).view === "header") return false;
+        if ((doc.gen ?? null) === (gens[doc.kind] ?? null)) return false;
+        return !doc.staged || now - Date.parse(doc.staged) > STAGED_GRACE_MS;
+      };
+      const orphans = page.items.filter(stale).map((doc) => doc.id);
       // A campaign's id is never reused, and a chunk is only ever written in the same transaction
-      // as its campaign's document: a chunk whose campaign is gone stays an orphan.
+      // as its campaign's document, or staged before a switch to its generation: a chunk whose
+      // campaign is gone stays an orphan, and so does a generation the campaign no longer names.
       if (orphans.length) {
         await store.transaction(async (tx) => {
           for (const id of orphans) {
@@ -353,14 +575,95 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
 
     async change(campaignId, change, actor, options) {
       const now = new Date();
-      return store.transaction(async (tx) => {
+      const opened = async (tx: TransactionContext) => {
         const current = await tx.get<StoredCampaignData>(C, campaignId);
         if (!current) throw new NotFoundError(C, campaignId);
         if (options?.expectVersion !== undefined && options.expectVersion !== editVersion(current)) throw new ConflictError(C, campaignId);
-        return applyChanges(tx, current, change, actor, now, options ?? {});
-      });
+        return current;
+      };
+      // No limit on a commit (SQLite): one transaction, whatever its size.
+      if (budget === undefined) return store.transaction(async (tx) => applyChanges(tx, await opened(tx), change, actor, now, options ?? {}));
+      if (change.kinds.some((k) => Object.keys(k.upsert ?? {}).length + (k.remove?.length ?? 0) >= STAGE_TARGETS)) {
+        return staged(campaignId, opened, change, actor, now, options ?? {});
+      }
+      try {
+        // One transaction, its writes held until their size is known: over the budget, staged.
+        return await store.transaction(async (tx) => {
+          const rec = recorder(tx);
+          const result = await applyChanges(rec.tx, await opened(rec.tx), change, actor, now, options ?? {});
+          if ((await estimatedWriteBytes(rec.writes, budget)) > budget) throw new StageNeeded();
+          await replay(tx, rec.writes);
+          return result;
+        });
+      } catch (error) {
+        if (error instanceof StageNeeded) return staged(campaignId, opened, change, actor, now, options ?? {});
+        throw error;
+      }
     },
   };
+
+  /**
+   * A change too large for one commit (ADR 50): computed in a transaction that writes nothing
+   * (its writes recorded), every chunk and view page of the kinds it changes written under a new
+   * generation in transactions of their own (nothing reads them yet), then one small transaction
+   * checks that nothing it read has changed since and switches the campaign to the generation,
+   * with its counts, view header, publication and audit entry. Readers follow the campaign's
+   * pointer (the published copy's, the view header's), so they see the old targets or the new,
+   * never a mix. Then the old generation is deleted; whatever a failure leaves (a staged
+   * generation never switched to, an old one not deleted) is named by no pointer, and the
+   * orphan sweep removes it.
+   */
+  async function staged(
+    campaignId: string,
+    opened: (tx: TransactionContext) => Promise<StoredCampaignData & { id: string; version: number }>,
+    change: TargetChange,
+    actor: Actor,
+    now: Date,
+    options: ChangeOptions,
+  ): Promise<{ campaign: Campaign; changed: number }> {
+    for (let attempt = 0; attempt < STAGE_ATTEMPTS; attempt++) {
+      const gen = newGeneration();
+      let rec!: ReturnType<typeof recorder>;
+      const result = await store.transaction(async (tx) => {
+        rec = recorder(tx);
+        return applyChanges(rec.tx, await opened(rec.tx), change, actor, now, { ...options, stage: { gen, at: now.toISOString() } });
+      });
+      if (!rec.writes.length) return result;
+      // The new generation's documents (a chunk and its published copy share an id: written together).
+      const marker = `_${gen}_`;
+      const bulk: RecordedWrite[] = [];
+      const flip: RecordedWrite[] = [];
+      const old: RecordedWrite[] = [];
+      for (const w of rec.writes) {
+        const targetDoc = (w.collection === T || w.collection === P) && !w.id.endsWith("_view");
+        if (targetDoc && w.op === "delete") old.push(w);
+        else if (targetDoc && w.id.includes(marker)) bulk.push(w);
+        else flip.push(w);
+      }
+      try {
+        for (const batch of await batches(bulk, budget!)) await store.transaction(async (tx) => void (await replay(tx, batch)));
+        await store.transaction(async (tx) => {
+          // What the change read, as it was read: else it was computed from a state now gone.
+          // (Chunks and view pages not: every change of them changes the campaign's version too.)
+          const checked = [...rec.reads.values()].filter((read) => read.collection !== T || read.id.endsWith("_view"));
+          const docs = await Promise.all(checked.map((read) => tx.get(read.collection, read.id)));
+          if (docs.some((doc, i) => (doc?.version ?? null) !== checked[i]!.version)) throw new StageOutdated();
+          await replay(tx, flip);
+        });
+      } catch (error) {
+        await removeQuietly(bulk);
+        if (error instanceof StageOutdated) continue;
+        throw error;
+      }
+      await removeQuietly(old);
+      return result;
+    }
+    throw new ConflictError(C, campaignId);
+  }
+
+  function removeQuietly(writes: readonly RecordedWrite[]) {
+    return removeStaged(store, writes);
+  }
 
   async function applyChanges(
     tx: TransactionContext,
@@ -368,12 +671,14 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
     change: TargetChange,
     actor: Actor,
     now: Date,
-    options: { action?: CampaignHistoryAction; publish?: (campaign: Campaign) => PublishedCampaign | null; patch?: Patch<CampaignData> },
+    options: ChangeOptions,
   ): Promise<{ campaign: Campaign; changed: number }> {
     const campaignId = current.id;
     const clock = stepClock();
     const counts: TargetCounts = { ...NO_TARGET_COUNTS, ...current.counts };
     const bucketsOf: Partial<Record<TargetKind, number>> = { ...current.targetBuckets };
+    const gensOf: TargetGens = { ...current.targetGens };
+    const stage = options.stage ?? null;
     const writes: (() => void)[] = [];
     const auditChanges: { field: string; before: unknown; after: unknown }[] = [];
     let changedTotal = 0;
@@ -385,8 +690,12 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const proposed = kindChange.upsert ?? {};
       const remove = kindChange.remove ?? [];
       const whole = kindChange.replace === true || !!kindChange.rewrite;
+      // Staged (ADR 50): every chunk read, and written whole under the new generation.
+      const full = whole || !!stage;
+      const oldGen = current.targetGens?.[kind] ?? null;
+      const gen = stage?.gen ?? oldGen;
       const keys = [...Object.keys(proposed), ...remove];
-      let chunks = n ? await readChunks(tx, campaignId, kind, whole ? Array.from({ length: n }, (_, b) => b) : new Set(keys.map((k) => bucketOf(k, n)))) : new Map<number, Targets>();
+      let chunks = n ? await readChunks(tx, campaignId, kind, full ? Array.from({ length: n }, (_, b) => b) : new Set(keys.map((k) => bucketOf(k, n))), oldGen) : new Map<number, Targets>();
       // The targets before, of the chunks read.
       const before: Targets = {};
       for (const targets of chunks.values()) Object.assign(before, targets);
@@ -450,7 +759,7 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       let next: Map<number, Targets>;
       // Spread again (a new chunk count): every chunk is written.
       let respread = buckets !== n;
-      if (n && n === buckets && !whole) {
+      if (n && n === buckets && !full) {
         next = new Map([...chunks.keys()].map((b) => [b, {} as Targets]));
         let placed = 0;
         for (const key in after) {
@@ -469,8 +778,8 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       };
       if ((await oversized()) || (!whole && n && bucketsFor(total) > n)) {
         // Every chunk is read (reads still come before the writes) and the kind spread again.
-        if (!whole && n) {
-          const rest = await readChunks(tx, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)));
+        if (!full && n) {
+          const rest = await readChunks(tx, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)), oldGen);
           chunks = new Map([...chunks, ...rest]);
           for (const targets of rest.values()) for (const [k, t] of Object.entries(targets)) if (!Object.hasOwn(after, k)) after[k] = t;
         }
@@ -487,56 +796,67 @@ export function createTargetsRepo(store: DocumentStore): TargetsRepo {
       const finalBuckets = bucketsOf[kind]!;
       // Without a new spread, only the chunks holding a changed target are written: the others
       // are as stored (a target's chunk follows from its key), not serialised again.
-      const dirty = respread || buckets !== n ? null : new Set(changedKeys.map((k) => bucketOf(k, buckets)));
+      if (stage && finalBuckets) gensOf[kind] = stage.gen;
+      else if (!finalBuckets) delete gensOf[kind];
+      const dirty = stage || respread || buckets !== n ? null : new Set(changedKeys.map((k) => bucketOf(k, buckets)));
+      const genFields = { ...(gen ? { gen } : {}), ...(stage ? { staged: stage.at } : {}) };
       for (const [b, targets] of next) {
         if (dirty && !dirty.has(b)) continue;
-        const id = chunkId(campaignId, kind, b);
+        const id = chunkId(campaignId, kind, b, gen);
         writes.push(() => {
           if (finalBuckets === 0 || Object.keys(targets).length === 0) {
-            // An empty chunk is no document (one that existed is deleted).
-            if (b < oldBuckets) {
+            // An empty chunk is no document (one that existed is deleted; staged: with the old generation below).
+            if (b < oldBuckets && !stage) {
               tx.delete(T, id);
               tx.delete(P, id);
             }
             return;
           }
-          tx.set<TargetChunkData>(T, id, { campaign: campaignId, kind, bucket: b, targets });
-          tx.set<PublishedChunkData>(P, id, { campaign: campaignId, kind, bucket: b, targets: published(targets) });
+          tx.set<TargetChunkData>(T, id, { campaign: campaignId, kind, bucket: b, targets, ...genFields });
+          tx.set<PublishedChunkData>(P, id, { campaign: campaignId, kind, bucket: b, targets: published(targets), ...(gen ? { gen } : {}) });
         });
       }
       writes.push(() => {
-        // Chunks beyond a smaller spread are gone.
-        for (let b = Math.max(finalBuckets, 0); b < oldBuckets; b++) {
-          if (next.has(b)) continue;
-          tx.delete(T, chunkId(campaignId, kind, b));
-          tx.delete(P, chunkId(campaignId, kind, b));
+        // Chunks beyond a smaller spread are gone; staged, every chunk of the old generation.
+        for (let b = stage ? 0 : Math.max(finalBuckets, 0); b < oldBuckets; b++) {
+          if (!stage && next.has(b)) continue;
+          tx.delete(T, chunkId(campaignId, kind, b, oldGen));
+          tx.delete(P, chunkId(campaignId, kind, b, oldGen));
         }
       });
       // The sorted view (ADR 43): the changed targets moved in it, or the view built whole (none
       // yet, or most of the list changed) from every target of the kind.
       const header = await tx.get<TargetViewData>(T, viewId(campaignId, kind));
-      let complete = whole || chunks.size === n;
+      let complete = full || chunks.size === n;
       const afterCount = Object.keys(after).length;
       if (total === 0) {
         if (header) writes.push(() => dropView(tx, campaignId, kind, header));
-      } else if (header && header.pages.length && !(complete && changedKeys.length * 2 >= Math.max(afterCount, header.count))) {
+      } else if (!stage && header && header.pages.length && (header.gen ?? null) === gen && !(complete && changedKeys.length * 2 >= Math.max(afterCount, header.count))) {
         const viewChanges = changedKeys.map((key) => ({ key, before: own(before, key), after: own(after, key) }));
         for (const write of await prepareViewChange(tx, campaignId, kind, header, viewChanges)) writes.push(() => write(tx));
       } else {
         let all = after;
         if (!complete) {
           // The chunks not read hold targets the change left as they were: read for the view.
-          const rest = await readChunks(tx, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)));
+          const rest = await readChunks(tx, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)), oldGen);
           all = { ...after };
           for (const targets of rest.values()) for (const [k, t] of Object.entries(targets)) if (!Object.hasOwn(all, k)) all[k] = t;
           complete = true;
         }
-        for (const write of await buildView(campaignId, kind, all, header)) writes.push(() => write(tx));
+        for (const write of await buildView(campaignId, kind, all, header, { gen, staged: stage?.at })) writes.push(() => write(tx));
       }
       auditChanges.push({ field: TARGET_AUDIT_FIELD[kind], before: describeTargets(changedKeys, before), after: describeTargets(changedKeys, after) });
     }
 
-    const patch: Patch<StoredCampaignData> = { ...(options.patch ?? {}), counts, targetBuckets: bucketsOf, updated: now.toISOString(), by: actor.by };
+    const patch: Patch<StoredCampaignData> = {
+      ...(options.patch ?? {}),
+      counts,
+      targetBuckets: bucketsOf,
+      // Only on campaigns with a generation (ADR 50): the others are stored as before.
+      ...(Object.keys(gensOf).length || current.targetGens ? { targetGens: gensOf } : {}),
+      updated: now.toISOString(),
+      by: actor.by,
+    };
     const { id: _id, version, ...data } = current;
     const afterDoc = applyPatch(data, patch, now.toISOString()) as unknown as StoredCampaignData;
     for (const field of Object.keys(options.patch ?? {})) {
