@@ -17,7 +17,7 @@ import {
   type FilterChoices,
   type ParsedFilters,
 } from "~/domain/metrics/dashboard-filters";
-import { comparisonCurrency, derive, sumMeasures, type Derived, type Measures } from "~/domain/metrics/metrics";
+import { derive, sumMeasures, type Derived, type Measures } from "~/domain/metrics/metrics";
 import type { Period } from "~/domain/metrics/periods";
 import { fail, ok, type Result } from "~/domain/result";
 import { canSeeTeam } from "~/domain/teams";
@@ -27,7 +27,7 @@ import { teamOptions, walletOptions, type TeamOption } from "~/services/campaign
 import { fetchComparison, fetchMetrics } from "~/services/metrics.server";
 import { getRetailerSettings } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
-import { singleCurrency } from "~/services/wallet-statistics.server";
+import { comparisonWalletsCurrency, singleCurrency } from "~/services/wallet-statistics.server";
 
 
 export interface StatRow {
@@ -108,14 +108,6 @@ async function figureCurrenciesByTeam(walletIds: readonly string[]): Promise<Map
     byTeam.set(wallet.teamId, set);
   }
   return byTeam;
-}
-
-/** The currency of a comparison's money (fetchComparison's wallets), or `current` without any. */
-async function previousCurrencyOf(wallets: readonly string[] | null | undefined, current: string | null): Promise<string | null> {
-  if (wallets === undefined) return current;
-  if (wallets === null) return null;
-  const found = wallets.length ? await getStorage().wallets.getMany(wallets) : [];
-  return comparisonCurrency(found.map((w) => w.currency), current);
 }
 
 async function nameRows(user: User, tab: DashboardTab, figures: Map<string, Measures>, teamWallets: readonly string[] = []): Promise<StatRow[]> {
@@ -232,7 +224,7 @@ export async function dashboardStatistics(
     return ok({
       totals: derive(hidden ? sumMeasures(rows.map((row) => figures.get(row.id)!)) : current.value.summary),
       currency,
-      previousCurrency: comparison ? await previousCurrencyOf(comparison.value.wallets, currency) : currency,
+      previousCurrency: comparison ? await comparisonWalletsCurrency(comparison.value.wallets, currency) : currency,
       previousTotals: comparison ? derive(comparison.value.summary) : null,
       comparedUntil: comparison ? comparison.value.until : null,
       rows,

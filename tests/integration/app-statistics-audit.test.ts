@@ -4,7 +4,9 @@
  * advertiser's figures, in another currency, are neither counted nor compared); a period from the
  * URL covers at most the /metrics contract's 800 days; the weekday-by-hour heatmap has its CSV;
  * the hours of the autumn clock change are told apart; the breakdowns' CSVs name what the screen
- * names.
+ * names; money has no change on a previous period whose money was in other currencies (dashboard,
+ * a team's Wallets tab, a campaign that moved wallets); a team's dashboard row is in its wallets'
+ * currency before any posting.
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -345,5 +347,32 @@ describe("a team's row on the dashboard's Teams tab is in its wallets' currency"
     const { statistics } = page.data;
     expect(statistics.rows).toEqual([expect.objectContaining({ name: "Audit Fresh Zloty", currency: "PLN", figures: expect.objectContaining({ cost: 300 }) })]);
     expect(statistics.currency).toBe("PLN");
+  });
+});
+
+describe("a campaign that moved to a wallet of another currency", () => {
+  it("shows no money change against the weeks it spent through its former wallet", async () => {
+    const { tileChange } = await import("~/domain/metrics/metrics");
+    const storage = app.m.storageIndex.getStorage();
+    const team = await storage.teams.create(makeTeamData({ name: "Audit Mover" }), { by: "system" });
+    const zloty = await storage.wallets.create(team.id, makeWalletInput({ label: "Mover zloty", currency: "PLN" }), { by: "system" });
+    const euro = await storage.wallets.create(team.id, makeWalletInput({ label: "Mover euro", currency: "EUR" }), { by: "system" });
+    const campaign = await storage.campaigns.create(makeCampaignData({ name: "Mover campaign", team: team.id, wallet: zloty.id }), { by: "system" });
+    await storage.campaigns.update(campaign.id, { wallet: euro.id }, { by: "system" });
+    await metrics.applyBatch(
+      "audit-mover",
+      [
+        fact(noonOf(9), { team: team.id, wallet: zloty.id, campaign: campaign.id, displays: 10, views: 5, clicks: 1, costMicros: 40_000_000, salesCents: 9_000 }),
+        fact(noonOf(2), { team: team.id, wallet: euro.id, campaign: campaign.id, displays: 10, views: 5, clicks: 1, costMicros: 2_000_000, salesCents: 500 }),
+      ],
+      now.toISOString(),
+    );
+    const page = await load(routes.statistics.loader, "operator", `/campaigns/${campaign.id}/statistics?period=last7&compare=1`, { campaignId: campaign.id });
+    expect(page.status).toBe(200);
+    const s = page.data.statistics;
+    expect(s).toMatchObject({ currency: "EUR", previousCurrency: "PLN", previousTotals: { cost: 4_000 } });
+    // Not "-95.0%" on Spend (€2.00 against PLN 40.00).
+    expect(tileChange("cost", s.totals, s.previousTotals, s.currency, s.previousCurrency)).toBeNull();
+    expect(tileChange("displays", s.totals, s.previousTotals, s.currency, s.previousCurrency)).toBe(0);
   });
 });
