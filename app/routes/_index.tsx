@@ -105,7 +105,7 @@ export default function DashboardRoute() {
       {failure ? <FormAlert title={mt(failure)} message={t("errors.errorOccurred")} /> : null}
       {statistics ? (
         <>
-          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} currency={statistics.currency} comparedUntil={statistics.comparedUntil} />
+          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} currency={statistics.currency} previousCurrency={statistics.previousCurrency} comparedUntil={statistics.comparedUntil} />
           {statistics.currency === null ? <MixedCurrenciesNote /> : null}
           <Freshness newestEvent={statistics.newestEvent} />
         </>

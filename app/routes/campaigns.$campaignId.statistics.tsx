@@ -75,7 +75,7 @@ export default function CampaignStatisticsRoute() {
       {failure ? <FormAlert title={t(failure)} message={tc("errors.errorOccurred")} /> : null}
       {statistics ? (
         <>
-          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} currency={statistics.currency} comparedUntil={statistics.comparedUntil} />
+          <KpiTiles totals={statistics.totals} previous={statistics.previousTotals} currency={statistics.currency} previousCurrency={statistics.previousCurrency} comparedUntil={statistics.comparedUntil} />
           <Freshness newestEvent={statistics.newestEvent} />
           <h3>{statistics.unit === "hour" ? t("campaign.byHour", { zone }) : t("campaign.byDay")}</h3>
           {/* Every bucket of the period is listed (zeros included); a period without any figure says so instead. */}

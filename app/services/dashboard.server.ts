@@ -27,7 +27,7 @@ import { teamOptions, walletOptions, type TeamOption } from "~/services/campaign
 import { fetchComparison, fetchMetrics } from "~/services/metrics.server";
 import { getRetailerSettings } from "~/services/retailer-settings.server";
 import { getStorage } from "~/services/storage.server";
-import { singleCurrency } from "~/services/wallet-statistics.server";
+import { comparisonWalletsCurrency, singleCurrency } from "~/services/wallet-statistics.server";
 
 
 export interface StatRow {
@@ -49,6 +49,12 @@ export interface StatRow {
 export interface DashboardStatistics {
   totals: Derived;
   previousTotals: Derived | null;
+  /**
+   * The comparison's money's currency: the one of the wallets it spent or sold through, null when
+   * several (or too many to tell); without a comparison, or without money in it, `currency`. Money
+   * has no change when it differs from `currency` (tileChange).
+   */
+  previousCurrency: string | null;
   /** The totals' currency: the rows' one, or null when the rows are in several (money is then left out of the totals). */
   currency: string | null;
   /** When the period is still under way: the instant the compared part of the previous period ends (ISO). */
@@ -88,12 +94,28 @@ export function sortRows(rows: StatRow[], sort: StatSort, dir: "asc" | "desc"): 
   });
 }
 
-async function nameRows(user: User, tab: DashboardTab, figures: Map<string, Measures>): Promise<StatRow[]> {
+/**
+ * The currencies of the wallets each team's figures come from (teamsTab's rows): their teams'
+ * money in the period is theirs, whatever the team's totals hold yet (they gain a currency at its
+ * first posting only: a zloty wallet never funded nor settled would read as the retailer's).
+ */
+async function figureCurrenciesByTeam(walletIds: readonly string[]): Promise<Map<string, Set<string>>> {
+  const byTeam = new Map<string, Set<string>>();
+  if (walletIds.length === 0) return byTeam;
+  for (const wallet of await getStorage().wallets.getMany(walletIds)) {
+    const set = byTeam.get(wallet.teamId) ?? new Set<string>();
+    set.add(wallet.currency);
+    byTeam.set(wallet.teamId, set);
+  }
+  return byTeam;
+}
+
+async function nameRows(user: User, tab: DashboardTab, figures: Map<string, Measures>, teamWallets: readonly string[] = []): Promise<StatRow[]> {
   const storage = getStorage();
   const ids = [...figures.keys()];
   if (ids.length === 0) return [];
   if (tab === "teams") {
-    const teams = await storage.teams.getMany(ids);
+    const [teams, spentIn] = await Promise.all([storage.teams.getMany(ids), figureCurrenciesByTeam(teamWallets)]);
     return teams
       .filter((team) => canSeeTeam(user, team))
       .map((team) => ({
@@ -101,8 +123,9 @@ async function nameRows(user: User, tab: DashboardTab, figures: Map<string, Meas
         name: team.name,
         href: `/teams/${team.id}/campaigns`,
         figures: derive(figures.get(team.id)!),
-        // The currencies its wallets hold money in (its totals): one, or several never added up.
-        currency: singleCurrency(Object.keys(team.totals ?? {})),
+        // The currencies of the wallets its figures come from: one, or several never added up;
+        // its totals' (the currencies its wallets hold money in) when no wallet is known.
+        currency: singleCurrency(spentIn.has(team.id) ? [...spentIn.get(team.id)!] : Object.keys(team.totals ?? {})),
       }));
   }
   if (tab === "wallets") {
@@ -167,18 +190,24 @@ export async function dashboardStatistics(
   const size = Math.min(MAX_GROUP_ROWS, Math.max(limit, EXPORT_WARNING_ROWS) + 1);
   const terms = metricsFilterTerms(input.filters ?? noFilters());
   const filters = Object.keys(terms).length ? { filters: { terms } } : {};
-  const [current, previous] = await Promise.all([
-    fetchMetrics(user, { dateFrom: input.period.from, dateTo: input.period.to, groups: { terms: [term], size }, ...filters }, title),
-    // A period still under way is compared with the same elapsed part of the previous one.
-    input.previous ? fetchComparison(user, filters, input.period, title) : Promise.resolve(null),
+  const range = { dateFrom: input.period.from, dateTo: input.period.to };
+  const [current, previous, wallets] = await Promise.all([
+    fetchMetrics(user, { ...range, groups: { terms: [term], size }, ...filters }, title),
+    // A period still under way is compared with the same elapsed part of the previous one; the
+    // wallets of its money tell its currencies.
+    input.previous ? fetchComparison(user, filters, input.period, title, undefined, { wallets: true }) : Promise.resolve(null),
+    // A team's row is in the currency of the wallets its figures come from.
+    input.tab === "teams" ? fetchMetrics(user, { ...range, groups: { terms: ["wallet"], size: MAX_GROUP_ROWS }, ...filters }, title) : Promise.resolve(null),
   ]);
   if (!current.ok) return current;
   if (previous && !previous.ok) return previous;
+  if (wallets && !wallets.ok) return wallets;
   const groupRows = current.value[term] ?? [];
   const truncated = groupRows.length > limit;
   const figures = new Map(groupRows.slice(0, limit).map((row) => [row.key, row as Measures]));
   try {
-    const rows = sortRows(await nameRows(user, input.tab, figures), input.sort, input.dir);
+    const teamWallets = wallets ? (wallets.value.wallet ?? []).map((row) => row.key).filter(Boolean) : [];
+    const rows = sortRows(await nameRows(user, input.tab, figures, teamWallets), input.sort, input.dir);
     // Figures of rows the user may not see (an archived team's, for retailers and suppliers) are
     // in the service's summary but not in the rows: the totals are then the rows' own, so the
     // tiles add up what is listed, in the rows' currency, and the comparison is of the same
@@ -187,13 +216,15 @@ export async function dashboardStatistics(
     let comparison = previous;
     if (hidden && input.previous) {
       const teams = visibleTeams(input.tab, rows, terms.team);
-      const same = await fetchComparison(user, { filters: { terms: { ...terms, team: teams } } }, input.period, title);
+      const same = await fetchComparison(user, { filters: { terms: { ...terms, team: teams } } }, input.period, title, undefined, { wallets: true });
       if (!same.ok) return same;
       comparison = same;
     }
+    const currency = totalsCurrency(rows);
     return ok({
       totals: derive(hidden ? sumMeasures(rows.map((row) => figures.get(row.id)!)) : current.value.summary),
-      currency: totalsCurrency(rows),
+      currency,
+      previousCurrency: comparison ? await comparisonWalletsCurrency(comparison.value.wallets, currency) : currency,
       previousTotals: comparison ? derive(comparison.value.summary) : null,
       comparedUntil: comparison ? comparison.value.until : null,
       rows,

@@ -8,7 +8,7 @@
  *   hop); a failure comes back as a Result so a screen shows the spec's title and stays usable.
  */
 import type { MetricsRequest, MetricsResponse } from "~/domain/metrics/contract";
-import { answeredTerms, parseMetricsResponse, requestToWire, scopeRequest } from "~/domain/metrics/contract";
+import { answeredTerms, MAX_GROUP_ROWS, parseMetricsResponse, requestToWire, scopeRequest } from "~/domain/metrics/contract";
 import { MEASURE_KEYS, type Dimension, type Measures, zeroMeasures } from "~/domain/metrics/metrics";
 import { comparisonOf, fillHistogram, sumHoursUntil, type Period } from "~/domain/metrics/periods";
 import { fail, ok, type Result } from "~/domain/result";
@@ -127,6 +127,10 @@ export async function newestEventReceived(): Promise<string | null> {
  * is over; when it is still under way, the same elapsed part of the previous one (its whole days,
  * plus its last day by the hour up to the same time). `until` says where that part ends (null for
  * a whole period), for the page to say what it compares with.
+ * With `wallets`, also the wallets whose money (spend or sales) the comparison adds up, so a screen
+ * knows its currencies (null when there were too many to list); on a period under way, the
+ * compared part's last day counts whole for this (a wallet spending after `until` that day only
+ * makes money's change unshown, never wrong).
  */
 export async function fetchComparison(
   user: Pick<User, "id" | "claims" | "teamIds">,
@@ -134,20 +138,44 @@ export async function fetchComparison(
   period: Period,
   title: string,
   now: Date = new Date(),
-): Promise<Result<{ summary: Measures; until: string | null }>> {
+  options: { wallets?: boolean } = {},
+): Promise<Result<{ summary: Measures; until: string | null; wallets?: string[] | null }>> {
   const { previous, partial } = comparisonOf(period, now, retailerTimeZone());
-  const base = request.filters ? { filters: request.filters } : {};
+  const base = {
+    ...(request.filters ? { filters: request.filters } : {}),
+    ...(options.wallets ? { groups: { terms: ["wallet" as const], size: MAX_GROUP_ROWS } } : {}),
+  };
+  const responses: MetricsResponse[] = [];
+  let summary: Measures;
+  let until: string | null = null;
   if (!partial) {
     const whole = await fetchMetrics(user, { dateFrom: previous.from, dateTo: previous.to, ...base }, title);
-    return whole.ok ? ok({ summary: whole.value.summary, until: null }) : whole;
+    if (!whole.ok) return whole;
+    responses.push(whole.value);
+    summary = whole.value.summary;
+  } else {
+    const [whole, lastDay] = await Promise.all([
+      partial.whole ? fetchMetrics(user, { dateFrom: partial.whole.from, dateTo: partial.whole.to, ...base }, title) : Promise.resolve(null),
+      fetchMetrics(user, { dateFrom: partial.lastDay, dateTo: partial.lastDay, histogram: "hour", ...base }, title),
+    ]);
+    if (whole && !whole.ok) return whole;
+    if (!lastDay.ok) return lastDay;
+    summary = sumHoursUntil(lastDay.value.histogram ?? [], partial.until, MEASURE_KEYS, zeroMeasures);
+    if (whole) for (const key of MEASURE_KEYS) summary[key] += whole.value.summary[key];
+    responses.push(lastDay.value, ...(whole ? [whole.value] : []));
+    until = partial.until;
   }
-  const [whole, lastDay] = await Promise.all([
-    partial.whole ? fetchMetrics(user, { dateFrom: partial.whole.from, dateTo: partial.whole.to, ...base }, title) : Promise.resolve(null),
-    fetchMetrics(user, { dateFrom: partial.lastDay, dateTo: partial.lastDay, histogram: "hour", ...base }, title),
-  ]);
-  if (whole && !whole.ok) return whole;
-  if (!lastDay.ok) return lastDay;
-  const summary = sumHoursUntil(lastDay.value.histogram ?? [], partial.until, MEASURE_KEYS, zeroMeasures);
-  if (whole) for (const key of MEASURE_KEYS) summary[key] += whole.value.summary[key];
-  return ok({ summary, until: partial.until });
+  if (!options.wallets) return ok({ summary, until });
+  return ok({ summary, until, wallets: walletsWithMoney(responses) });
+}
+
+/** The wallets with spend or sales in these responses' wallet groups; null when a group may have been cut. */
+function walletsWithMoney(responses: readonly MetricsResponse[]): string[] | null {
+  const wallets = new Set<string>();
+  for (const response of responses) {
+    const rows = response.wallet ?? [];
+    if (rows.length >= MAX_GROUP_ROWS) return null;
+    for (const row of rows) if (row.key && (row.costMicros > 0 || row.salesCents > 0)) wallets.add(row.key);
+  }
+  return [...wallets];
 }

@@ -5,7 +5,7 @@
  * the same elapsed part of the previous one (fetchComparison), as on the dashboard. Read through
  * fetchMetrics, so the user's scope applies; the caller has checked the team is the user's to see.
  */
-import { derive, zeroMeasures, type Derived } from "~/domain/metrics/metrics";
+import { comparisonCurrency, derive, zeroMeasures, type Derived } from "~/domain/metrics/metrics";
 import type { Period } from "~/domain/metrics/periods";
 import { ok, type Result } from "~/domain/result";
 import type { Team, User, Wallet } from "~/domain/types";
@@ -53,6 +53,18 @@ export async function teamWalletStatistics(user: User, team: Team, period: Perio
     rows,
     newestEvent: result.value.newestEvent,
   });
+}
+
+/**
+ * The currency of a comparison's money from the wallets it went through (fetchComparison's
+ * `wallets`: null when too many to list, undefined when not asked): one, null when several or
+ * unknown; `current` when it has no money.
+ */
+export async function comparisonWalletsCurrency(wallets: readonly string[] | null | undefined, current: string | null): Promise<string | null> {
+  if (wallets === undefined) return current;
+  if (wallets === null) return null;
+  const found = wallets.length ? await getStorage().wallets.getMany(wallets) : [];
+  return comparisonCurrency(found.map((w) => w.currency), current);
 }
 
 /** The one currency of these wallets, or null when there are several (undefined: none, the retailer's). */

@@ -4,7 +4,9 @@
  * advertiser's figures, in another currency, are neither counted nor compared); a period from the
  * URL covers at most the /metrics contract's 800 days; the weekday-by-hour heatmap has its CSV;
  * the hours of the autumn clock change are told apart; the breakdowns' CSVs name what the screen
- * names.
+ * names; money has no change on a previous period whose money was in other currencies (dashboard,
+ * a team's Wallets tab, a campaign that moved wallets); a team's dashboard row is in its wallets'
+ * currency before any posting.
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -24,7 +26,7 @@ let routes: {
   statisticsCsv: typeof import("~/routes/campaigns.$campaignId.statistics[.]csv");
 };
 const cookies = { retailer: "", operator: "" };
-const ids = { teamA: "", teamGone: "", walletA: "", walletGone: "", campaignA: "", campaignGone: "" };
+const ids = { teamTwo: "", teamA: "", teamGone: "", walletA: "", walletGone: "", campaignA: "", campaignGone: "" };
 const context = { requestId: "t", clientIp: "127.0.0.1" };
 const TZ = "Europe/Paris";
 const now = new Date();
@@ -277,5 +279,100 @@ describe("the dashboard's rows sorted by name", () => {
     const names = ["Zeta", "Épicerie fine", "Team 10", "drogerie", "Team 2", "Fnac"];
     expect(sortRows(names.map(row), "name", "asc").map((r) => r.name)).toEqual(["drogerie", "Épicerie fine", "Fnac", "Team 2", "Team 10", "Zeta"]);
     expect(sortRows(names.map(row), "name", "desc").map((r) => r.name)).toEqual(["Zeta", "Team 10", "Team 2", "Fnac", "Épicerie fine", "drogerie"]);
+  });
+});
+
+describe("money's change on the previous period is never a sum of euros and zlotys", () => {
+  it("shows none when the previous period's money was in two currencies, though this period's is in one", async () => {
+    const { tileChange } = await import("~/domain/metrics/metrics");
+    const storage = app.m.storageIndex.getStorage();
+    const team = await storage.teams.create(makeTeamData({ name: "Audit Two Currencies" }), { by: "system" });
+    ids.teamTwo = team.id;
+    const euro = await storage.wallets.create(team.id, makeWalletInput({ label: "Two euro", currency: "EUR" }), { by: "system" });
+    const zloty = await storage.wallets.create(team.id, makeWalletInput({ label: "Two zloty", currency: "PLN" }), { by: "system" });
+    const ce = await storage.campaigns.create(makeCampaignData({ name: "Two euro campaign", team: team.id, wallet: euro.id }), { by: "system" });
+    const cz = await storage.campaigns.create(makeCampaignData({ name: "Two zloty campaign", team: team.id, wallet: zloty.id }), { by: "system" });
+    await metrics.applyBatch(
+      "audit-two-currencies",
+      [
+        // This week: €2.00 through the euro wallet only. The week before: €1.00 and PLN 40.00.
+        fact(noonOf(2), { team: team.id, wallet: euro.id, campaign: ce.id, displays: 10, views: 5, clicks: 1, costMicros: 2_000_000, salesCents: 500 }),
+        fact(noonOf(9), { team: team.id, wallet: euro.id, campaign: ce.id, displays: 10, views: 5, clicks: 1, costMicros: 1_000_000, salesCents: 100 }),
+        fact(noonOf(9), { team: team.id, wallet: zloty.id, campaign: cz.id, displays: 10, views: 5, clicks: 1, costMicros: 40_000_000, salesCents: 9_000 }),
+      ],
+      now.toISOString(),
+    );
+    for (const tab of ["teams", "wallets", "campaigns"]) {
+      const page = await load(routes.dashboard.loader, "retailer", `/?tab=${tab}&period=last7&compare=1&team=${team.id}`);
+      expect(page.status).toBe(200);
+      const s = page.data.statistics;
+      // This period's rows are all in euros, the comparison adds €1.00 and PLN 40.00 (4,100 "cents").
+      expect(s.currency, tab).toBe("EUR");
+      expect(s.previousTotals, tab).toMatchObject({ cost: 4_100, displays: 20 });
+      // The tiles: no "-95.1%" on Spend, Sales or ROAS; counts still compared.
+      const change = (metric: "cost" | "sales" | "roas" | "displays") => tileChange(metric, s.totals, s.previousTotals, s.currency, s.previousCurrency);
+      expect([change("cost"), change("sales"), change("roas")], tab).toEqual([null, null, null]);
+      expect(change("displays"), tab).toBe(-0.5);
+      expect(s.previousCurrency, tab).toBeNull();
+    }
+    // Its euro wallet alone, in euros in both periods: the change of its money is shown.
+    const euroOnly = await load(routes.dashboard.loader, "retailer", `/?tab=campaigns&period=last7&compare=1&team=${team.id}&wallet=${euro.id}`);
+    expect(euroOnly.data.statistics).toMatchObject({ currency: "EUR", previousCurrency: "EUR" });
+    const s = euroOnly.data.statistics;
+    expect(tileChange("cost", s.totals, s.previousTotals, s.currency, s.previousCurrency)).toBe(1);
+  });
+
+  it("keeps the team's Wallets tab without money's change (its currency is that of all its wallets)", async () => {
+    const { tileChange } = await import("~/domain/metrics/metrics");
+    const wallets = await import("~/routes/teams.$teamId.wallets");
+    const teamId = ids.teamTwo;
+    const page = await load(wallets.loader, "retailer", `/teams/${teamId}/wallets?period=last7&compare=1`, { teamId });
+    expect(page.status).toBe(200);
+    const s = page.data.statistics;
+    expect(s.currency).toBeNull();
+    expect(tileChange("cost", s.totals, s.previousTotals, s.currency)).toBeNull();
+  });
+});
+
+describe("a team's row on the dashboard's Teams tab is in its wallets' currency", () => {
+  it("shows a team whose only wallet is in zlotys, never funded nor debited, in zlotys (not the retailer's euros)", async () => {
+    const storage = app.m.storageIndex.getStorage();
+    const team = await storage.teams.create(makeTeamData({ name: "Audit Fresh Zloty" }), { by: "system" });
+    const wallet = await storage.wallets.create(team.id, makeWalletInput({ label: "Fresh zloty", currency: "PLN" }), { by: "system" });
+    const campaign = await storage.campaigns.create(makeCampaignData({ name: "Fresh zloty campaign", team: team.id, wallet: wallet.id }), { by: "system" });
+    expect(Object.keys((await storage.teams.getOne(team.id))!.totals ?? {})).toEqual([]);
+    await metrics.applyBatch("audit-fresh-zloty", [fact(noonOf(1), { team: team.id, wallet: wallet.id, campaign: campaign.id, displays: 50, views: 20, clicks: 5, costMicros: 3_000_000, salesCents: 2_000 })], now.toISOString());
+    const page = await load(routes.dashboard.loader, "operator", `/?tab=teams&period=last7&team=${team.id}`);
+    expect(page.status).toBe(200);
+    const { statistics } = page.data;
+    expect(statistics.rows).toEqual([expect.objectContaining({ name: "Audit Fresh Zloty", currency: "PLN", figures: expect.objectContaining({ cost: 300 }) })]);
+    expect(statistics.currency).toBe("PLN");
+  });
+});
+
+describe("a campaign that moved to a wallet of another currency", () => {
+  it("shows no money change against the weeks it spent through its former wallet", async () => {
+    const { tileChange } = await import("~/domain/metrics/metrics");
+    const storage = app.m.storageIndex.getStorage();
+    const team = await storage.teams.create(makeTeamData({ name: "Audit Mover" }), { by: "system" });
+    const zloty = await storage.wallets.create(team.id, makeWalletInput({ label: "Mover zloty", currency: "PLN" }), { by: "system" });
+    const euro = await storage.wallets.create(team.id, makeWalletInput({ label: "Mover euro", currency: "EUR" }), { by: "system" });
+    const campaign = await storage.campaigns.create(makeCampaignData({ name: "Mover campaign", team: team.id, wallet: zloty.id }), { by: "system" });
+    await storage.campaigns.update(campaign.id, { wallet: euro.id }, { by: "system" });
+    await metrics.applyBatch(
+      "audit-mover",
+      [
+        fact(noonOf(9), { team: team.id, wallet: zloty.id, campaign: campaign.id, displays: 10, views: 5, clicks: 1, costMicros: 40_000_000, salesCents: 9_000 }),
+        fact(noonOf(2), { team: team.id, wallet: euro.id, campaign: campaign.id, displays: 10, views: 5, clicks: 1, costMicros: 2_000_000, salesCents: 500 }),
+      ],
+      now.toISOString(),
+    );
+    const page = await load(routes.statistics.loader, "operator", `/campaigns/${campaign.id}/statistics?period=last7&compare=1`, { campaignId: campaign.id });
+    expect(page.status).toBe(200);
+    const s = page.data.statistics;
+    expect(s).toMatchObject({ currency: "EUR", previousCurrency: "PLN", previousTotals: { cost: 4_000 } });
+    // Not "-95.0%" on Spend (€2.00 against PLN 40.00).
+    expect(tileChange("cost", s.totals, s.previousTotals, s.currency, s.previousCurrency)).toBeNull();
+    expect(tileChange("displays", s.totals, s.previousTotals, s.currency, s.previousCurrency)).toBe(0);
   });
 });

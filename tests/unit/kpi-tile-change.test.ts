@@ -4,7 +4,7 @@
  * amount ("—") and so no change either (the audit found "+32.1%" under a "—" Spend).
  */
 import { describe, expect, it } from "vitest";
-import { derive, METRICS, tileChange, zeroMeasures } from "~/domain/metrics/metrics";
+import { comparisonCurrency, derive, METRICS, tileChange, zeroMeasures } from "~/domain/metrics/metrics";
 
 const now = derive({ ...zeroMeasures(), displays: 200, views: 100, clicks: 20, costMicros: 20_000_000, salesCents: 8_000 });
 const before = derive({ ...zeroMeasures(), displays: 100, views: 100, clicks: 10, costMicros: 10_000_000, salesCents: 1_000 });
@@ -27,5 +27,25 @@ describe("the change a totals tile shows", () => {
   it("is none without a comparison period, or from nothing", () => {
     expect(tileChange("displays", now, null, "EUR")).toBeNull();
     expect(tileChange("clicks", now, derive(zeroMeasures()), "EUR")).toBeNull();
+  });
+});
+
+describe("against a comparison in other currencies", () => {
+  it("leaves money out when the comparison's money is in several currencies or another one, and keeps counts", () => {
+    for (const previousCurrency of [null, "PLN"]) {
+      const shown = Object.fromEntries(METRICS.map((m) => [m, tileChange(m, now, before, "EUR", previousCurrency)]));
+      expect(shown).toEqual({ displays: 1, views: 0, clicks: 1, ctr: 0, cost: null, sales: null, roas: null });
+    }
+    expect(tileChange("cost", now, before, "EUR", "EUR")).toBe(1);
+  });
+
+  it("takes the comparison's currency from the wallets its money went through", () => {
+    expect(comparisonCurrency(["PLN", "PLN"], "EUR")).toBe("PLN");
+    expect(comparisonCurrency(["EUR", "PLN"], "EUR")).toBeNull();
+    // Unknown (too many wallets to list): several, as far as money is concerned.
+    expect(comparisonCurrency(null, "EUR")).toBeNull();
+    // No money in the comparison: nothing set against this period's.
+    expect(comparisonCurrency([], "EUR")).toBe("EUR");
+    expect(comparisonCurrency([], null)).toBeNull();
   });
 });

@@ -234,7 +234,8 @@ export function Freshness({ newestEvent }: { newestEvent: string | null }) {
 
 /**
  * The totals, each with its change on the previous period when compared; `currency` null when they
- * add up several currencies (money left out, with a note). `comparedUntil` (ISO): the period is
+ * add up several currencies (money left out, with a note); `previousCurrency`, the comparison's
+ * (null: several), when it may differ: money then has no change. `comparedUntil` (ISO): the period is
  * still under way and is compared with the previous one up to that instant only, which a line
  * under the tiles says.
  */
@@ -242,11 +243,13 @@ export function KpiTiles({
   totals,
   previous,
   currency,
+  previousCurrency,
   comparedUntil = null,
 }: {
   totals: Derived;
   previous: Derived | null;
   currency?: FigureCurrency;
+  previousCurrency?: FigureCurrency;
   comparedUntil?: string | null;
 }) {
   const { t, i18n } = useTranslation("metrics");
@@ -258,8 +261,9 @@ export function KpiTiles({
     <>
       <ul className="kpi-tiles" aria-label={t("totals")}>
         {METRICS.map((metric) => {
-          // Money over several currencies (currency null) has no total, so no change either.
-          const delta = tileChange(metric, totals, previous, currency);
+          // Money over several currencies (currency null), or compared with another currency's,
+          // has no change.
+          const delta = tileChange(metric, totals, previous, currency, previousCurrency);
           return (
             <li key={metric} className="kpi-tile">
               <span className="kpi-label">{t(`metric.${metric}`)}</span>
@@ -283,7 +287,7 @@ export function KpiTiles({
                     : t("change.value", { value: signed.format(delta) })}
                   <span className="visually-hidden">
                     {" "}
-                    {t("change.previous", { value: format(metric, previous) })}
+                    {t("change.previous", { value: format(metric, previous, previousCurrency) })}
                   </span>
                 </span>
               ) : null}

@@ -101,11 +101,32 @@ export const MONEY_METRICS: readonly Metric[] = ["cost", "sales", "roas"];
 
 /**
  * The change a totals tile shows against the comparison period: none for money when the totals
- * add up several currencies (`currency` null), whose sums of euros and zlotys mean nothing.
+ * add up several currencies (`currency` null), whose sums of euros and zlotys mean nothing, nor
+ * when the comparison's money is in several or in another one (`previousCurrency` null or another
+ * code; undefined: the totals' own).
  */
-export function tileChange(metric: Metric, totals: Derived, previous: Derived | null, currency?: string | null): number | null {
-  if (!previous || (currency === null && MONEY_METRICS.includes(metric))) return null;
+export function tileChange(
+  metric: Metric,
+  totals: Derived,
+  previous: Derived | null,
+  currency?: string | null,
+  previousCurrency?: string | null,
+): number | null {
+  if (!previous) return null;
+  if (MONEY_METRICS.includes(metric) && (currency === null || (previousCurrency !== undefined && previousCurrency !== currency))) return null;
   return change(totals[metric], previous[metric]);
+}
+
+/**
+ * The currency of a comparison period's money: the one of the wallets it spent or sold through,
+ * or null when they are several or unknown (`walletCurrencies` null); without any money, the
+ * current period's (`current`), so nothing is set against it.
+ */
+export function comparisonCurrency(walletCurrencies: readonly string[] | null, current: string | null): string | null {
+  if (walletCurrencies === null) return null;
+  const set = new Set(walletCurrencies);
+  if (set.size === 0) return current;
+  return set.size === 1 ? [...set][0]! : null;
 }
 
 /** What statistics are broken down and filtered by (spec section 7's terms). */

@@ -16,7 +16,7 @@ import type { User } from "~/domain/types";
 import type { CampaignContext } from "~/services/campaigns/campaigns.server";
 import { fetchComparison, fetchMetrics } from "~/services/metrics.server";
 import { getStorage } from "~/services/storage.server";
-import { singleCurrency } from "~/services/wallet-statistics.server";
+import { comparisonWalletsCurrency, singleCurrency } from "~/services/wallet-statistics.server";
 
 /** Products listed at most (the most spent first). */
 export const CAMPAIGN_PRODUCT_ROWS = 200;
@@ -26,6 +26,11 @@ export interface CampaignStatistics {
   previousTotals: Derived | null;
   /** When the period is still under way: the instant the compared part of the previous period ends (ISO). */
   comparedUntil: string | null;
+  /**
+   * The comparison's money's currency (its wallets'; null when several): the campaign's own
+   * unless it spent through a wallet of another currency then (it moved wallets).
+   */
+  previousCurrency: string | null;
   unit: "hour" | "day";
   /** Each bucket of the period that has figures: a UTC hour (ISO) or a local day. */
   overTime: { bucket: string; figures: Derived }[];
@@ -78,7 +83,7 @@ export async function campaignStatistics(
     fetchMetrics(user, { ...range, filters, groups: { terms: ["product"], size: asked } }, TITLE),
     fetchMetrics(user, heatmapRequest(ctx, input.period), TITLE),
     // A period still under way is compared with the same elapsed part of the previous one.
-    input.previous ? fetchComparison(user, { filters }, input.period, TITLE) : Promise.resolve(null),
+    input.previous ? fetchComparison(user, { filters }, input.period, TITLE, undefined, { wallets: true }) : Promise.resolve(null),
   ]);
   for (const result of [main, products, heat, previous]) if (result && !result.ok) return result;
   if (!main.ok || !products.ok || !heat.ok) throw new Error("unreachable");
@@ -93,10 +98,12 @@ export async function campaignStatistics(
     campaignCurrency(ctx.campaign),
   ]);
   const catalog = new Map(catalogRows.map((p) => [p.id, p.title]));
+  const previousCurrency = previous && previous.ok ? await comparisonWalletsCurrency(previous.value.wallets, currency) : currency;
   return ok({
     totals: derive(main.value.summary),
     previousTotals: previous && previous.ok ? derive(previous.value.summary) : null,
     comparedUntil: previous && previous.ok ? previous.value.until : null,
+    previousCurrency,
     unit,
     overTime: (main.value.histogram ?? []).map((row) => ({ bucket: row.bucket, figures: derive(row as Measures) })),
     breakdowns,
