@@ -77,10 +77,11 @@ test.describe("targeting: dayparting by keyboard", () => {
     await expect(targeting.cell("mon", 9)).not.toBeChecked();
     await expect(targeting.cell("sun", 23)).not.toBeChecked();
 
-    // Space ticks, Tab moves to the next hour (and, with JS, the arrow keys move in the grid).
+    // Space ticks. Without JS, Tab moves to the next hour; with JS the arrow keys move in the grid
+    // and the grid is a single Tab stop (not 168): Tab leaves it, Shift+Tab comes back to the cell.
     await targeting.cell("mon", 9).focus();
     await page.keyboard.press("Space");
-    await page.keyboard.press("Tab");
+    await page.keyboard.press(javaScriptEnabled ? "ArrowRight" : "Tab");
     await expect(targeting.cell("mon", 10)).toBeFocused();
     await page.keyboard.press("Space");
     const expected: [string, number][] = [["mon", 9], ["mon", 10]];
@@ -89,6 +90,14 @@ test.describe("targeting: dayparting by keyboard", () => {
       await expect(targeting.cell("tue", 10)).toBeFocused();
       await page.keyboard.press("Space");
       expected.push(["tue", 10]);
+      await page.keyboard.press("Tab");
+      await expect(targeting.grid.locator("input:focus")).toHaveCount(0);
+      await page.keyboard.press("Shift+Tab");
+      await expect(targeting.cell("tue", 10)).toBeFocused();
+      // From the quick fills, one Tab enters the grid at that cell.
+      await targeting.preset("business").focus();
+      await page.keyboard.press("Tab");
+      await expect(targeting.cell("tue", 10)).toBeFocused();
     }
 
     await targeting.save.focus();
