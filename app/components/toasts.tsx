@@ -28,15 +28,39 @@ function keyOf(toast: ToastView): number {
   return key;
 }
 
+/** How to find a focused control again once its form has been drawn anew: by id, or by its form's id and place. */
+type FocusedControl = { id: string } | { formId: string; index: number };
+
+function describe(target: EventTarget | null): FocusedControl | null {
+  if (!(target instanceof HTMLElement) || target.id === "main") return null;
+  if (target.id) return { id: target.id };
+  const form = (target as HTMLButtonElement).form;
+  if (form?.id) {
+    const index = Array.from(form.elements).indexOf(target as HTMLButtonElement);
+    if (index >= 0) return { formId: form.id, index };
+  }
+  return null;
+}
+
+function findSame(control: FocusedControl): HTMLElement | null {
+  const found =
+    "id" in control
+      ? document.getElementById(control.id)
+      : ((document.getElementById(control.formId) as HTMLFormElement | null)?.elements[control.index] as HTMLElement | undefined);
+  if (!(found instanceof HTMLElement) || (found as HTMLButtonElement).disabled || found.getClientRects().length === 0) return null;
+  return found;
+}
+
 /**
  * Flash toasts. Success: bottom-left, 3 s, paused while hovered or focused (CSS animation, so
  * it also works without JS). Errors: red with a warning icon, kept until dismissed; the
  * dismiss button closes a native dialog, without JS too; with JS Escape dismisses it as well.
  *
- * Focus is never left on nothing: when a navigation or a form's reply removed the focused control
- * (a product or keyword removed, a row gone), focus goes to the error toast's dismiss button if
- * there is one, else to the main content, so the next Tab goes on from there rather than from the
- * top of the page. Dismissing the error toast puts focus back where it was, or on the content.
+ * Focus is never left on nothing: when a form's reply (same screen) removed the focused control
+ * (a product or keyword removed, a row gone, a form drawn anew after its save), focus goes to the
+ * error toast's dismiss button if there is one, else to the same control drawn anew (same id, or
+ * same place in the same form), else to the main content, so the next Tab goes on from there
+ * rather than from the top of the page. Dismissing the error toast puts focus back where it was, or on the content.
  */
 export function Toasts({ toast }: { toast: ToastView | null }) {
   const { t } = useTranslation();
@@ -46,19 +70,31 @@ export function Toasts({ toast }: { toast: ToastView | null }) {
   useEffect(() => setVisible(true), [toast]);
 
   const location = useLocation();
-  const firstRender = useRef(true);
+  const shownPath = useRef<string | null>(null);
   const dismissRef = useRef<HTMLButtonElement>(null);
   const beforeToast = useRef<Element | null>(null);
   useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
+    // A new screen (another path, or the first render) starts from the top like a page load does.
+    const samePage = shownPath.current === location.pathname;
+    shownPath.current = location.pathname;
+    if (!samePage) return;
     const active = document.activeElement;
     if (active && active !== document.body && active.isConnected) return;
-    if (dismissRef.current) dismissRef.current.focus();
+    if (dismissRef.current) return dismissRef.current.focus();
+    // A form redrawn after its save (keyed by the record's version) has the same control again.
+    const same = lastFocused.current ? findSame(lastFocused.current) : null;
+    if (same) same.focus();
     else document.getElementById("main")?.focus({ preventScroll: true });
   }, [location.key, toast]);
+
+  const lastFocused = useRef<FocusedControl | null>(null);
+  useEffect(() => {
+    const remember = (event: FocusEvent) => {
+      lastFocused.current = describe(event.target);
+    };
+    document.addEventListener("focusin", remember);
+    return () => document.removeEventListener("focusin", remember);
+  }, []);
 
   function dismiss() {
     const inside = dismissRef.current?.closest("dialog")?.contains(document.activeElement);

@@ -103,6 +103,8 @@ test.describe("targeting: dayparting by keyboard", () => {
     await targeting.save.focus();
     await submitAndWait(page, `/campaigns/${id}/targeting`, () => page.keyboard.press("Enter"));
     await expect(app.shell.toast(en("toast.changesSaved"))).toBeVisible();
+    // The form is drawn anew after the save; with JS the focus is on its Save button again, not lost.
+    if (javaScriptEnabled) await expect(targeting.save).toBeFocused();
 
     await page.reload();
     await expect(targeting.heading).toBeVisible();
