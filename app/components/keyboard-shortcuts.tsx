@@ -68,6 +68,8 @@ export function KeyboardShortcuts({ menu }: { menu: MenuEntry[] }) {
     };
   }, [menu, navigate, prefix]);
 
+  useDisclosureKeys();
+
   return (
     <dialog id="shortcuts" ref={dialog} className="shortcuts" aria-labelledby="shortcuts-title">
       <h2 id="shortcuts-title">{t("shortcuts.title")}</h2>
@@ -102,4 +104,39 @@ export function KeyboardShortcuts({ menu }: { menu: MenuEntry[] }) {
       </form>
     </dialog>
   );
+}
+
+/** The disclosures that float over the page as menus: they close once focus leaves them. */
+const POPOVER_DISCLOSURES = ".user-menu, .views-menu, .new-campaign-picker";
+
+/**
+ * The <details> disclosures (user menu, custom views, new campaign, confirmations) as a keyboard
+ * user expects of a menu or a confirmation: Escape closes the innermost open one holding focus and
+ * puts focus back on its summary; a floating menu closes when Tab moves focus out of it, so it
+ * never covers the control focus went to.
+ */
+function useDisclosureKeys() {
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if (event.key !== "Escape" || event.defaultPrevented) return;
+      const active = document.activeElement;
+      const details = active?.closest<HTMLDetailsElement>("details[open]");
+      if (!details || details.closest("dialog[open]")) return;
+      event.preventDefault();
+      details.open = false;
+      details.querySelector<HTMLElement>(":scope > summary")?.focus();
+    }
+    function onFocusOut(event: FocusEvent) {
+      const target = event.target as HTMLElement | null;
+      const popover = target?.closest?.<HTMLDetailsElement>(`:is(${POPOVER_DISCLOSURES})[open]`);
+      const next = event.relatedTarget as Node | null;
+      if (popover && next && !popover.contains(next)) popover.open = false;
+    }
+    window.addEventListener("keydown", onKey);
+    document.addEventListener("focusout", onFocusOut);
+    return () => {
+      window.removeEventListener("keydown", onKey);
+      document.removeEventListener("focusout", onFocusOut);
+    };
+  }, []);
 }

@@ -1,3 +1,4 @@
+import { useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Icon } from "~/components/icons";
@@ -27,10 +28,39 @@ function keyOf(toast: ToastView): number {
   return key;
 }
 
+/** How to find a focused control again once its form has been drawn anew: by id, or by its form's id and place. */
+type FocusedControl = { id: string } | { formId: string; index: number };
+
+function describe(target: EventTarget | null): FocusedControl | null {
+  if (!(target instanceof HTMLElement) || target.id === "main") return null;
+  if (target.id) return { id: target.id };
+  const form = (target as HTMLButtonElement).form;
+  if (form?.id) {
+    const index = Array.from(form.elements).indexOf(target as HTMLButtonElement);
+    if (index >= 0) return { formId: form.id, index };
+  }
+  return null;
+}
+
+function findSame(control: FocusedControl): HTMLElement | null {
+  const found =
+    "id" in control
+      ? document.getElementById(control.id)
+      : ((document.getElementById(control.formId) as HTMLFormElement | null)?.elements[control.index] as HTMLElement | undefined);
+  if (!(found instanceof HTMLElement) || (found as HTMLButtonElement).disabled || found.getClientRects().length === 0) return null;
+  return found;
+}
+
 /**
  * Flash toasts. Success: bottom-left, 3 s, paused while hovered or focused (CSS animation, so
  * it also works without JS). Errors: red with a warning icon, kept until dismissed; the
- * dismiss button closes a native dialog, without JS too.
+ * dismiss button closes a native dialog, without JS too; with JS Escape dismisses it as well.
+ *
+ * Focus is never left on nothing: when a form's reply (same screen) removed the focused control
+ * (a product or keyword removed, a row gone, a form drawn anew after its save), focus goes to the
+ * error toast's dismiss button if there is one, else to the same control drawn anew (same id, or
+ * same place in the same form), else to the main content, so the next Tab goes on from there
+ * rather than from the top of the page. Dismissing the error toast puts focus back where it was, or on the content.
  */
 export function Toasts({ toast }: { toast: ToastView | null }) {
   const { t } = useTranslation();
@@ -38,6 +68,63 @@ export function Toasts({ toast }: { toast: ToastView | null }) {
   const ref = useRef<HTMLDivElement>(null);
 
   useEffect(() => setVisible(true), [toast]);
+
+  const location = useLocation();
+  const shownPath = useRef<string | null>(null);
+  const dismissRef = useRef<HTMLButtonElement>(null);
+  const beforeToast = useRef<Element | null>(null);
+  useEffect(() => {
+    // A new screen (another path, or the first render) starts from the top like a page load does.
+    const samePage = shownPath.current === location.pathname;
+    shownPath.current = location.pathname;
+    if (!samePage) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    if (dismissRef.current) return dismissRef.current.focus();
+    // A form redrawn after its save (keyed by the record's version) has the same control again.
+    const same = lastFocused.current ? findSame(lastFocused.current) : null;
+    if (same) same.focus();
+    else document.getElementById("main")?.focus({ preventScroll: true });
+  }, [location.key, toast]);
+
+  const lastFocused = useRef<FocusedControl | null>(null);
+  useEffect(() => {
+    const remember = (event: FocusEvent) => {
+      lastFocused.current = describe(event.target);
+    };
+    document.addEventListener("focusin", remember);
+    return () => document.removeEventListener("focusin", remember);
+  }, []);
+
+  function dismiss() {
+    const inside = dismissRef.current?.closest("dialog")?.contains(document.activeElement);
+    setVisible(false);
+    if (!inside) return;
+    const back = beforeToast.current;
+    if (back instanceof HTMLElement && back.isConnected && back !== document.body) back.focus();
+    else document.getElementById("main")?.focus({ preventScroll: true });
+  }
+  const errorShown = !!toast && toast.type === "error" && visible;
+  useEffect(() => {
+    if (!errorShown) return;
+    function onKey(event: KeyboardEvent) {
+      if (event.key !== "Escape" || event.defaultPrevented || document.querySelector("dialog:modal")) return;
+      event.preventDefault();
+      dismiss();
+    }
+    function onFocusIn(event: FocusEvent) {
+      const dialog = dismissRef.current?.closest("dialog");
+      if (dialog && event.relatedTarget instanceof Element && !dialog.contains(event.relatedTarget) && dialog.contains(event.target as Node)) {
+        beforeToast.current = event.relatedTarget;
+      }
+    }
+    window.addEventListener("keydown", onKey);
+    document.addEventListener("focusin", onFocusIn);
+    return () => {
+      window.removeEventListener("keydown", onKey);
+      document.removeEventListener("focusin", onFocusIn);
+    };
+  });
   useEffect(() => {
     if (!toast || toast.type !== "success" || !ref.current) return;
     const el = ref.current;
@@ -69,10 +156,11 @@ export function Toasts({ toast }: { toast: ToastView | null }) {
             </div>
             <form method="dialog">
               <button
+                ref={dismissRef}
                 className="icon-button"
                 onClick={(e) => {
                   e.preventDefault();
-                  setVisible(false);
+                  dismiss();
                 }}
               >
                 <Icon name="close" size={16} />

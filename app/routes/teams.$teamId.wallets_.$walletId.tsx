@@ -4,6 +4,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Freshness, KpiTiles, PeriodForm, periodProps } from "~/components/metrics/statistics";
 import { periodFromSearch, periodParamNames, WALLET_PRESETS, walletPresetContext } from "~/domain/metrics/periods";
@@ -174,6 +175,14 @@ function useIntentPending(intent: string): boolean {
 export default function WalletRoute() {
   const { t } = useTranslation("wallets");
   const { team, wallet, canManage, postKey, reverse, seesSensitive } = useLoaderData<typeof loader>();
+  // With JS, Cancel on the reversal's confirmation gives focus back to the entry's Reverse link
+  // (after a reversal the link is gone: the content takes the focus, see Toasts).
+  const lastReverse = useRef<string | null>(null);
+  useEffect(() => {
+    const previous = lastReverse.current;
+    lastReverse.current = reverse?.id ?? null;
+    if (previous && !reverse) document.querySelector<HTMLElement>(`[data-reverse-entry="${CSS.escape(previous)}"]`)?.focus();
+  }, [reverse]);
   return (
     <>
       <p className="wallet-back">
@@ -349,8 +358,12 @@ function ReverseConfirmation({ entry }: { entry: NonNullable<Awaited<ReturnType<
     shouldValidate: "onBlur",
   });
   const opposite = entry.type === "credit" ? "debit" : "credit";
+  // The confirmation appears above the ledger: with JS it takes the focus (the Reverse link pressed
+  // is far below), so the next Tab reaches its comment and buttons.
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => section.current?.focus(), [entry.id]);
   return (
-    <section className="panel wallet-section wallet-confirm" role="region" aria-labelledby="reverse-title">
+    <section ref={section} tabIndex={-1} className="panel wallet-section wallet-confirm" role="region" aria-labelledby="reverse-title">
       <h3 id="reverse-title">{t("reverse.title", { seq: entry.seq })}</h3>
       <p>
         {t("reverse.explain", {
@@ -488,7 +501,7 @@ function LedgerSection() {
                   {canManage ? (
                     <td className="ledger-actions" data-label={t("ledger.actions")}>
                       {e.reversible && !wallet.archived ? (
-                        <Link to={reverseQuery(e.id)} aria-label={t("ledger.reverseLabel", { seq: e.seq })}>
+                        <Link to={reverseQuery(e.id)} aria-label={t("ledger.reverseLabel", { seq: e.seq })} data-reverse-entry={e.id}>
                           {t("ledger.reverse")}
                         </Link>
                       ) : null}

@@ -77,10 +77,11 @@ test.describe("targeting: dayparting by keyboard", () => {
     await expect(targeting.cell("mon", 9)).not.toBeChecked();
     await expect(targeting.cell("sun", 23)).not.toBeChecked();
 
-    // Space ticks, Tab moves to the next hour (and, with JS, the arrow keys move in the grid).
+    // Space ticks. Without JS, Tab moves to the next hour; with JS the arrow keys move in the grid
+    // and the grid is a single Tab stop (not 168): Tab leaves it, Shift+Tab comes back to the cell.
     await targeting.cell("mon", 9).focus();
     await page.keyboard.press("Space");
-    await page.keyboard.press("Tab");
+    await page.keyboard.press(javaScriptEnabled ? "ArrowRight" : "Tab");
     await expect(targeting.cell("mon", 10)).toBeFocused();
     await page.keyboard.press("Space");
     const expected: [string, number][] = [["mon", 9], ["mon", 10]];
@@ -89,11 +90,21 @@ test.describe("targeting: dayparting by keyboard", () => {
       await expect(targeting.cell("tue", 10)).toBeFocused();
       await page.keyboard.press("Space");
       expected.push(["tue", 10]);
+      await page.keyboard.press("Tab");
+      await expect(targeting.grid.locator("input:focus")).toHaveCount(0);
+      await page.keyboard.press("Shift+Tab");
+      await expect(targeting.cell("tue", 10)).toBeFocused();
+      // From the quick fills, one Tab enters the grid at that cell.
+      await targeting.preset("business").focus();
+      await page.keyboard.press("Tab");
+      await expect(targeting.cell("tue", 10)).toBeFocused();
     }
 
     await targeting.save.focus();
     await submitAndWait(page, `/campaigns/${id}/targeting`, () => page.keyboard.press("Enter"));
     await expect(app.shell.toast(en("toast.changesSaved"))).toBeVisible();
+    // The form is drawn anew after the save; with JS the focus is on its Save button again, not lost.
+    if (javaScriptEnabled) await expect(targeting.save).toBeFocused();
 
     await page.reload();
     await expect(targeting.heading).toBeVisible();

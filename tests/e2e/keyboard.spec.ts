@@ -1,4 +1,4 @@
-/** Keyboard-only use: sign in without a mouse, the skip link, the shortcuts help. */
+/** Keyboard-only use: sign in without a mouse, the skip link, the shortcuts help, the user menu. */
 import { DEMO_PASSWORD, DEMO_USERS, en, expect, test } from "./fixtures";
 
 test("a keyboard user signs in, skips to the content and opens the shortcuts help", async ({ app, javaScriptEnabled }) => {
@@ -30,4 +30,19 @@ test("a keyboard user signs in, skips to the content and opens the shortcuts hel
   await expect(shell.shortcutsDialog).toContainText(en("shortcuts.goTo", { screen: en("menu.dashboard") }));
   await page.keyboard.press("Escape");
   await expect(shell.shortcutsDialog).toBeHidden();
+
+  // The user menu: Enter opens it, Escape closes it and gives focus back to its button; Tab out of
+  // it closes it too, so it never covers what focus went to.
+  await shell.userMenuButton.focus();
+  await page.keyboard.press("Enter");
+  await expect(shell.userMenu).toHaveAttribute("open", "");
+  await page.keyboard.press("Tab");
+  await expect(shell.userMenu.getByRole("link", { name: en("userMenu.profile") })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(shell.userMenu).not.toHaveAttribute("open", "");
+  await expect(shell.userMenuButton).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(shell.userMenu).toHaveAttribute("open", "");
+  await page.keyboard.press("Shift+Tab");
+  await expect(shell.userMenu).not.toHaveAttribute("open", "");
 });

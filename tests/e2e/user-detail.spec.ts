@@ -96,6 +96,30 @@ test.describe("a user's page, as a retailer administrator", () => {
       await expect(page.getByText(ut("detail.noTeams"))).toBeVisible();
     });
 
+    await test.step("by keyboard: the confirmation closes with Escape; a stale change's error toast is dismissed with Escape (JS)", async () => {
+      if (!javaScriptEnabled) return;
+      const disable = page.getByText(ut("detail.disable"), { exact: true });
+      await disable.focus();
+      await page.keyboard.press("Enter");
+      await page.keyboard.press("Tab");
+      await expect(page.getByRole("button", { name: ut("detail.disableSubmit") })).toBeFocused();
+      await page.keyboard.press("Escape");
+      await expect(page.getByText(ut("detail.disableConfirm", { name }))).toBeHidden();
+      await expect(disable).toBeFocused();
+      // Someone else changed the account meanwhile: the form's version is stale.
+      await page.locator('form:has(input[name="disabled"]) input[name="version"]').evaluate((input: HTMLInputElement) => (input.value = "999999"));
+      await page.keyboard.press("Enter");
+      await page.keyboard.press("Tab");
+      await submitAndWait(page, here, () => page.keyboard.press("Enter"));
+      const toast = page.getByRole("alert").filter({ hasText: ut("errors.statusUpdate") });
+      await expect(toast).toBeVisible();
+      // Escape closes the innermost first: the confirmation (still open, its button focused), then the toast.
+      if (await page.getByText(ut("detail.disableConfirm", { name })).isVisible()) await page.keyboard.press("Escape");
+      await page.keyboard.press("Escape");
+      await expect(toast).toBeHidden();
+      await expect(page.getByText(ut("detail.enabledText"))).toBeVisible();
+    });
+
     await test.step("the account disabled after a confirmation, then enabled", async () => {
       await page.getByText(ut("detail.disable"), { exact: true }).click();
       await expect(page.getByText(ut("detail.disableConfirm", { name }))).toBeVisible();

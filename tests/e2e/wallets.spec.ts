@@ -149,7 +149,7 @@ class WalletPage {
 test.describe("as a retailer administrator", () => {
   test.use({ role: "retailerAdmin" });
 
-  test("create a wallet, credit 100.00, debit 30.00, see the runway, reverse the debit, archive it and a credit is refused", { tag: "@nojs" }, async ({ app, context }) => {
+  test("create a wallet, credit 100.00, debit 30.00, see the runway, reverse the debit, archive it and a credit is refused", { tag: "@nojs" }, async ({ app, context, javaScriptEnabled }) => {
     test.slow(); // A dozen round trips, with JavaScript off each a full page.
     const { page, shell } = app;
     const label = unique("E2E wallet");
@@ -179,7 +179,22 @@ test.describe("as a retailer administrator", () => {
     await expect(wallet.balance).toHaveText("€70.00");
 
     // Reverse the debit: a confirmation first, then a credit that points to it.
-    await wallet.entryRow("PO-30", "debit").getByRole("link", { name: wt("ledger.reverseLabel", { seq: 2 }) }).click();
+    // By keyboard: with JS the confirmation (above the ledger) takes the focus; Cancel gives it back.
+    const reverseLink = wallet.entryRow("PO-30", "debit").getByRole("link", { name: wt("ledger.reverseLabel", { seq: 2 }) });
+    if (javaScriptEnabled) {
+      await reverseLink.focus();
+      await page.keyboard.press("Enter");
+      await expect(wallet.confirmation).toBeFocused();
+      await page.keyboard.press("Tab");
+      await expect(wallet.confirmation.getByLabel(wt("fields.comment"))).toBeFocused();
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Tab");
+      await expect(wallet.confirmation.getByRole("link", { name: wt("reverse.cancel") })).toBeFocused();
+      await page.keyboard.press("Enter");
+      await expect(wallet.confirmation).toBeHidden();
+      await expect(reverseLink).toBeFocused();
+    }
+    await reverseLink.click();
     await expect(wallet.confirmation).toBeVisible();
     await expect(wallet.confirmation).toContainText("€30.00");
     await expect(wallet.balance).toHaveText("€70.00");

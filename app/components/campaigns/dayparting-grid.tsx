@@ -3,7 +3,9 @@
  * "mon-9"…), with visible day and hour headers and a label per cell. It works without JS (each
  * checkbox is a form field; the quick fills are submit buttons the action answers with the grid
  * filled, nothing saved). With JS, the quick fills fill the grid in place and the arrow keys move
- * between cells (Home/End: first/last hour of the day, Ctrl+Home/End: first/last cell).
+ * between cells (Home/End: first/last hour of the day, Ctrl+Home/End: first/last cell), and the
+ * grid is one stop of the Tab key (a roving tabindex: the cell last focused, at first the first
+ * ticked hour), so a keyboard user passes it with one Tab rather than 168.
  */
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -44,6 +46,11 @@ export function DaypartingGrid({
   // The arrow keys are an enhancement: they are only mentioned once JS runs.
   const [enhanced, setEnhanced] = useState(false);
   useEffect(() => setEnhanced(true), []);
+  // The one cell the Tab key reaches once JS runs: the last focused, at first the first ticked.
+  const [current, setCurrent] = useState(() => {
+    for (const day of WEEK_DAYS) for (const h of HOURS) if (checked.has(cellValue(day, h))) return cellValue(day, h);
+    return cellValue(WEEK_DAYS[0]!, 0);
+  });
 
   const boxes = () => Array.from(tableRef.current?.querySelectorAll<HTMLInputElement>(`input[type="checkbox"][name="${name}"]`) ?? []);
   const recount = () => setCount(boxes().filter((b) => b.checked).length);
@@ -114,7 +121,17 @@ export function DaypartingGrid({
         {announcement}
       </p>
       <div className="table-wrap daypart-wrap">
-        <table className="daypart-grid" ref={tableRef} onKeyDown={onKeyDown} onChange={recount} aria-describedby={describedBy}>
+        <table
+          className="daypart-grid"
+          ref={tableRef}
+          onKeyDown={onKeyDown}
+          onChange={recount}
+          onFocus={(event) => {
+            const cell = event.target as unknown as HTMLInputElement;
+            if (cell.dataset.day && cell.value) setCurrent(cell.value);
+          }}
+          aria-describedby={describedBy}
+        >
           <caption>
             {t("dayparting.caption", { timeZone })}
             {enhanced ? ` ${t("dayparting.keys")}` : null}
@@ -149,6 +166,7 @@ export function DaypartingGrid({
                         value={value}
                         defaultChecked={checked.has(value)}
                         disabled={disabled}
+                        tabIndex={enhanced ? (value === current ? 0 : -1) : undefined}
                         data-day={day}
                         data-hour={h}
                       />
