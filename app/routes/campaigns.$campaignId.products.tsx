@@ -291,7 +291,14 @@ export default function CampaignProductsRoute() {
     const product = byId.get(id);
     reorder.move(id, to);
     if (product) setAnnounce(t("campaignProductPicker:reorder.moved", { name: product.title || product.id, position: paging.offset + to + 1, total: paging.total }));
-    if (byKeyboard) requestAnimationFrame(() => document.getElementById(handleId(id))?.focus());
+    // The moved row keeps its handle focused and in view (a focused element moved in the DOM is
+    // not scrolled to by focus(), which does nothing on the element that already has the focus).
+    if (byKeyboard)
+      requestAnimationFrame(() => {
+        const handle = document.getElementById(handleId(id));
+        handle?.focus();
+        handle?.scrollIntoView({ block: "nearest" });
+      });
   };
 
   // With JavaScript, the moved product's button keeps the focus after the list re-renders.
