@@ -17,6 +17,7 @@ import { SPARSE_DIMENSIONS } from "~/metrics/grains";
 import { getMetricsStore } from "~/metrics/index.server";
 import type { MetricsRow } from "~/metrics/port";
 import { retailerTimeZone } from "~/services/retailer-settings.server";
+import { getStorage } from "~/services/storage.server";
 
 function measuresOf(row: MetricsRow | Measures | undefined): Measures {
   const out = zeroMeasures();
@@ -62,6 +63,30 @@ export async function answerMetrics(request: MetricsRequest): Promise<MetricsRes
 /** The teams whose figures a user may read: every team for retailers and operators, else their own. */
 export function metricsTeamsFor(user: Pick<User, "claims" | "teamIds">): string[] | null {
   return user.claims.type === "supplier" ? [...user.teamIds] : null;
+}
+
+/**
+ * The teams an identity token reads through POST /api/metrics: the token's teams less the
+ * archived ones, for all but operators (retailers and suppliers do not see an archived advertiser:
+ * app/domain/teams.ts, ADR 51), read when the call is made, so a team archived after the token
+ * was minted is left out too. null: every team (an operator, or no team is archived).
+ */
+export async function tokenTeamsScope(claims: { accountType: User["claims"]["type"]; teams: readonly string[] | null }): Promise<string[] | null> {
+  if (claims.accountType === "operator") return claims.teams ? [...claims.teams] : null;
+  const teams = getStorage().teams;
+  const allIds = async (statuses: ("active" | "suspended" | "archived")[]) => {
+    const ids: string[] = [];
+    let after: string | null = null;
+    do {
+      const page = await teams.list({ statuses, limit: 500, after });
+      ids.push(...page.items.map((t) => t.id));
+      after = page.next;
+    } while (after);
+    return ids;
+  };
+  const archived = new Set(await allIds(["archived"]));
+  if (claims.teams) return claims.teams.filter((id) => !archived.has(id));
+  return archived.size ? allIds(["active", "suspended"]) : null;
 }
 
 /** The retailer's own statistics service, when METRICS_API_URL names one: called over HTTP with the user's identity token. */

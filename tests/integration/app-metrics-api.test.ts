@@ -11,6 +11,7 @@ import type { User } from "~/domain/types";
 import type { MetricsStore } from "~/metrics/port";
 import { fact } from "./metrics.contract";
 import { BASE_URL, startApp, type TestApp } from "./app-helpers";
+import { makeTeamData } from "../factories";
 
 let app: TestApp;
 let metrics: MetricsStore;
@@ -143,6 +144,35 @@ describe("POST /api/metrics", () => {
     const other = await (await post({ ...teamsRequest, filters: { terms: { team: ["team-b"] } } }, token)).json();
     expect(other.summary.displays).toBe(0);
     expect(other.team).toEqual([]);
+  });
+
+  it("leaves archived advertisers out of a retailer's and a supplier's token, as their screens do, also when archived after minting", async () => {
+    const storage = app.m.storageIndex.getStorage();
+    const live = await storage.teams.create(makeTeamData({ name: "Metrics API live" }), { by: "system" });
+    const gone = await storage.teams.create(makeTeamData({ name: "Metrics API archived", status: "archived" }), { by: "system" });
+    const later = await storage.teams.create(makeTeamData({ name: "Metrics API archived later" }), { by: "system" });
+    const day = "2026-11-20";
+    await metrics.applyBatch(
+      "b-archived",
+      [fact(`${day}T10:00:00Z`, { team: live.id, displays: 7 }), fact(`${day}T10:00:00Z`, { team: gone.id, displays: 50 }), fact(`${day}T10:00:00Z`, { team: later.id, displays: 300 })],
+      `${day}T11:00:00.000Z`,
+    );
+    const retailer = await app.createUser({ email: "ret.metrics@example.com", claims: { type: "retailer", role: "ADMIN" } });
+    const member = await app.createUser({ email: "sup2.metrics@example.com", claims: { type: "supplier", role: "ADMIN" }, roleByTeam: { [live.id]: "ADMIN", [gone.id]: "ADMIN", [later.id]: "ADMIN" } });
+    const tokens = { retailer: await m.tokens.mintIdentityToken(retailer), member: await m.tokens.mintIdentityToken(member), operator: await m.tokens.mintIdentityToken(operator) };
+    await storage.teams.update(later.id, { status: "archived" }, { by: "system" });
+    const request = { dateFrom: day, dateTo: day, groups: { terms: ["team"] } };
+    const keys = (body: { team: { key: string }[] }) => body.team.map((r) => r.key).sort();
+    for (const who of ["retailer", "member"] as const) {
+      const body = await (await post(request, tokens[who])).json();
+      expect(keys(body), who).toEqual([live.id]);
+      expect(body.summary.displays, who).toBe(7);
+      // Asking for the archived team by name gives nothing either.
+      const asked = await (await post({ ...request, filters: { terms: { team: [gone.id] } } }, tokens[who])).json();
+      expect(asked.summary.displays, who).toBe(0);
+    }
+    const all = await (await post(request, tokens.operator)).json();
+    expect(keys(all)).toEqual([live.id, gone.id, later.id].sort());
   });
 
   it("refuses a body that breaks the contract with 400, and other methods with 405", async () => {
