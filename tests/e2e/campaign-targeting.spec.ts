@@ -79,6 +79,12 @@ test.describe("targeting: dayparting by keyboard", () => {
 
     // Space ticks. Without JS, Tab moves to the next hour; with JS the arrow keys move in the grid
     // and the grid is a single Tab stop (not 168): Tab leaves it, Shift+Tab comes back to the cell.
+    // The grid's caption says which, never both.
+    const caption = targeting.grid.locator("caption");
+    if (javaScriptEnabled) {
+      await expect(caption).toContainText("Tab leaves the grid");
+      await expect(caption).not.toContainText("Tab moves between hours");
+    } else await expect(caption).toContainText("Tab moves between hours");
     await targeting.cell("mon", 9).focus();
     await page.keyboard.press("Space");
     await page.keyboard.press(javaScriptEnabled ? "ArrowRight" : "Tab");

@@ -134,7 +134,7 @@ export function DaypartingGrid({
         >
           <caption>
             {t("dayparting.caption", { timeZone })}
-            {enhanced ? ` ${t("dayparting.keys")}` : null}
+            {` ${t(enhanced ? "dayparting.keys" : "dayparting.keysNoScript")}`}
           </caption>
           <thead>
             <tr>
