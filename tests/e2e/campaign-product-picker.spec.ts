@@ -15,7 +15,6 @@ import { createCampaign, enTexts, expect, submitAndWait, test, uniqueName } from
 
 const xt = enTexts("campaignProductPicker");
 const pt = enTexts("campaignProducts");
-const ct = enTexts("common");
 
 function table(page: Page) {
   return page.getByRole("table", { name: pt("caption") });
@@ -78,14 +77,15 @@ test.describe("product picker, CSV import and reordering", () => {
       // The search is still there, the product now marked as in the campaign.
       expect(new URL(page.url()).searchParams.get("q")).toBe("arabica");
       await expect(page.locator(".picker-results > li").filter({ hasText: added })).toContainText(xt("picker.inCampaign"));
-      // Someone else adds the other match meanwhile: this page's Add is out of date. Its refusal is
-      // answered on this page (the search and its results still there), not on the bare Products page.
+      // Someone else adds the other match meanwhile: this page's Add is out of date. The report
+      // ('Already in the campaign') is answered on this page (the search and its results still
+      // there), not on the bare Products page.
       const other = page.locator(".picker-results > li").filter({ hasText: "SKU-001105" });
       const version = await other.locator("input[name=version]").inputValue();
       const meanwhile = await page.request.post(path, { form: { intent: "add-products", version, ids: "SKU-001105" }, headers: { Origin: baseURL! }, maxRedirects: 0 });
       expect(meanwhile.status()).toBe(302);
       await submitAndWait(page, path, () => other.getByRole("button", { name: xt("picker.add") }).click());
-      await expect(page.getByRole("alert").filter({ hasText: ct("errors.conflict") })).toBeVisible();
+      await expect(page.getByRole("status").filter({ hasText: pt("report.present_one", { ids: "SKU-001105" }) })).toBeVisible();
       expect(new URL(page.url()).searchParams.get("q")).toBe("arabica");
       await expect(page.getByRole("heading", { name: xt("picker.results", { query: "arabica" }) })).toBeVisible();
       await expect(other).toContainText(xt("picker.inCampaign"));
