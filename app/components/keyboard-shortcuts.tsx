@@ -69,6 +69,7 @@ export function KeyboardShortcuts({ menu }: { menu: MenuEntry[] }) {
   }, [menu, navigate, prefix]);
 
   useDisclosureKeys();
+  useMenuEscape();
 
   return (
     <dialog id="shortcuts" ref={dialog} className="shortcuts" aria-labelledby="shortcuts-title">
@@ -138,5 +139,31 @@ function useDisclosureKeys() {
       window.removeEventListener("keydown", onKey);
       document.removeEventListener("focusout", onFocusOut);
     };
+  }, []);
+}
+
+/** The layout where the expanded menu sits above the content instead of beside it (app.css). */
+const NARROW_LAYOUT = "(max-width: 767.98px)";
+
+/**
+ * On a narrow screen the expanded menu pushes the page down like an open disclosure: Escape, with
+ * focus on the menu button or in the menu, collapses it (as the button does) and puts focus back
+ * on the button. On a wide screen the menu is a lasting choice beside the content: Escape leaves it.
+ */
+function useMenuEscape() {
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if (event.key !== "Escape" || event.defaultPrevented || !window.matchMedia(NARROW_LAYOUT).matches) return;
+      const button = document.querySelector<HTMLButtonElement>('[data-shortcut="menu"]');
+      if (!button || button.getAttribute("aria-expanded") !== "true" || document.querySelector("dialog[open]")) return;
+      const active = document.activeElement;
+      const menu = document.getElementById(button.getAttribute("aria-controls") ?? "");
+      if (active !== button && !menu?.contains(active)) return;
+      event.preventDefault();
+      button.focus();
+      button.click();
+    }
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
   }, []);
 }

@@ -341,9 +341,10 @@ export default function CampaignProductsRoute() {
             productIds={products.map((p) => p.id)}
             availabilityLabel={availabilityLabel}
             partyLabel={partyLabel}
+            action={formAction}
           />
           <div className="products-add-grid">
-            <AddProductsForm version={version} count={count} />
+            <AddProductsForm version={version} count={count} here={formAction} />
             <ProductImport version={version} answer={importAnswer} here={formAction} />
           </div>
         </>
@@ -842,8 +843,11 @@ function ProductRowView({
   );
 }
 
-/** Ids typed or pasted; unknown ones and those already in the campaign are reported. */
-function AddProductsForm({ version, count }: { version: number; count: number }) {
+/**
+ * Ids typed or pasted; unknown ones and those already in the campaign are reported. It posts to
+ * `here`, the page's own address (ADR 48), so an answer rendered without JavaScript is of that page.
+ */
+function AddProductsForm({ version, count, here }: { version: number; count: number; here: string }) {
   const { t } = useTranslation(["campaignProducts", "campaigns"]);
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -879,7 +883,7 @@ function AddProductsForm({ version, count }: { version: number; count: number })
   const errorId = fields.ids.errors?.length ? `${fields.ids.id}-error` : undefined;
   const helpId = `${fields.ids.id}-help`;
   return (
-    <Form method="post" {...getFormProps(form)} className="products-add">
+    <Form method="post" action={here} {...getFormProps(form)} className="products-add">
       <input type="hidden" name="intent" value={addProductsIntent} />
       <input type="hidden" name="version" value={version} />
       <input type="hidden" name="back" value={location.search} />

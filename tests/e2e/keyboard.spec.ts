@@ -45,4 +45,22 @@ test("a keyboard user signs in, skips to the content and opens the shortcuts hel
   await expect(shell.userMenu).toHaveAttribute("open", "");
   await page.keyboard.press("Shift+Tab");
   await expect(shell.userMenu).not.toHaveAttribute("open", "");
+
+  // At 390 px the menu button expands the menu above the page; Escape, from the button or a link
+  // of the menu, collapses it again and gives focus back to the button (the demo user's menu is
+  // collapsed, as it is again at the end).
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 800 });
+  const menuButton = page.getByRole("button", { name: new RegExp(`^(${en("shell.expandMenu")}|${en("shell.collapseMenu")})$`) });
+  await expect(shell.mainMenu).toBeHidden();
+  await menuButton.focus();
+  await page.keyboard.press("Enter");
+  await expect(shell.mainMenu).toBeVisible();
+  await expect(menuButton).toHaveAttribute("aria-expanded", "true");
+  await shell.mainMenu.getByRole("link").first().focus();
+  await page.keyboard.press("Escape");
+  await expect(shell.mainMenu).toBeHidden();
+  await expect(menuButton).toHaveAttribute("aria-expanded", "false");
+  await expect(menuButton).toBeFocused();
+  await page.setViewportSize(size);
 });

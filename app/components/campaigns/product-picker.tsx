@@ -43,6 +43,7 @@ export function ProductPicker({
   productIds,
   availabilityLabel,
   partyLabel,
+  action,
 }: {
   campaignId: string;
   version: number;
@@ -51,6 +52,8 @@ export function ProductPicker({
   productIds: readonly string[];
   availabilityLabel: (a: string) => string;
   partyLabel: (p: PickerRow["party"]) => string;
+  /** The page's own address (its page, period and search, ADR 48): an answer rendered without JavaScript is of that page. */
+  action: string;
 }) {
   const { t, i18n } = useTranslation(["campaignProductPicker", "campaignProducts"]);
   const root = useRootData();
@@ -78,7 +81,7 @@ export function ProductPicker({
 
   const addRow = (row: PickerRow) => {
     lastAdded.current = row;
-    add.submit({ intent: addProductsIntent, version: String(version), ids: row.id, back }, { method: "post", action: here, preventScrollReset: true });
+    add.submit({ intent: addProductsIntent, version: String(version), ids: row.id, back }, { method: "post", action, preventScrollReset: true });
   };
 
   const addError = add.state === "idle" && add.data?.failure ? add.data : null;
@@ -154,7 +157,7 @@ export function ProductPicker({
                     {note ? (
                       <span className="badge picker-result-note">{note}</span>
                     ) : (
-                      <Form method="post" action={here} preventScrollReset>
+                      <Form method="post" action={action} preventScrollReset>
                         <input type="hidden" name="intent" value={addProductsIntent} />
                         <input type="hidden" name="version" value={version} />
                         <input type="hidden" name="ids" value={row.id} />
