@@ -37,18 +37,22 @@ const startDay = z
 
 const endNotBeforeStart = (v: { startDay?: string | null; endDay?: string | null }) => !v.startDay || !v.endDay || v.endDay >= v.startDay;
 
+/** An optional amount in currency units → cents; empty is null, 0 or less is `notPositive`. */
+const optionalAmount = (notPositive: null | 0) =>
+  z.pipe(
+    z.optional(z.string().check(z.trim())),
+    z.transform((value: string | undefined, ctx) => {
+      if (!value) return null;
+      const parsed = parseAmountToMinor(value);
+      if (parsed.ok) return parsed.value;
+      if (parsed.reason === "amount.notPositive") return notPositive;
+      ctx.issues.push({ code: "custom", message: `campaigns:form.${parsed.reason === "amount.tooLarge" ? "amountTooLarge" : "amountInvalid"}`, input: value });
+      return z.NEVER;
+    }),
+  );
+
 /** An optional amount in currency units → cents; empty or 0 or less is dropped (null). */
-export const optionalCents = z.pipe(
-  z.optional(z.string().check(z.trim())),
-  z.transform((value: string | undefined, ctx) => {
-    if (!value) return null;
-    const parsed = parseAmountToMinor(value);
-    if (parsed.ok) return parsed.value;
-    if (parsed.reason === "amount.notPositive") return null;
-    ctx.issues.push({ code: "custom", message: `campaigns:form.${parsed.reason === "amount.tooLarge" ? "amountTooLarge" : "amountInvalid"}`, input: value });
-    return z.NEVER;
-  }),
-);
+export const optionalCents = optionalAmount(null);
 
 /**
  * An optional bid in currency units → cents; empty is null (the campaign's bid applies). A bid of
@@ -56,17 +60,7 @@ export const optionalCents = z.pipe(
  * 'Minimum allowed bid: {0}' and offers 'Apply min bid' (spec section 5), instead of silently
  * bidding the campaign's bid.
  */
-export const optionalBidCents = z.pipe(
-  z.optional(z.string().check(z.trim())),
-  z.transform((value: string | undefined, ctx) => {
-    if (!value) return null;
-    const parsed = parseAmountToMinor(value);
-    if (parsed.ok) return parsed.value;
-    if (parsed.reason === "amount.notPositive") return 0;
-    ctx.issues.push({ code: "custom", message: `campaigns:form.${parsed.reason === "amount.tooLarge" ? "amountTooLarge" : "amountInvalid"}`, input: value });
-    return z.NEVER;
-  }),
-);
+export const optionalBidCents = optionalAmount(0);
 
 /** A required amount in currency units → cents (0 allowed for FIXED). */
 export const requiredCents = z.pipe(
