@@ -161,7 +161,20 @@ function ScheduledWorkPanel({ work, zone, moreHref }: { work: Work; zone: string
                 <tr key={row.id}>
                   <th scope="row">{row.name}</th>
                   <td>{row.schedule}</td>
-                  <td>{row.nextRun ? <time dateTime={row.nextRun.at}>{row.nextRun.text}</time> : t("activity.jobs.none")}</td>
+                  <td>
+                    {row.stopped ? (
+                      <>
+                        <span className="badge job-outcome" data-outcome="stopped">
+                          {t("activity.jobs.stopped")}
+                        </span>
+                        <span className="job-reason">{t("activity.jobs.stoppedSince", { when: row.stopped.since.text, reason: row.stopped.reason })}</span>
+                      </>
+                    ) : row.nextRun ? (
+                      <time dateTime={row.nextRun.at}>{row.nextRun.text}</time>
+                    ) : (
+                      t("activity.jobs.none")
+                    )}
+                  </td>
                   <td>
                     {row.lastRun ? <time dateTime={row.lastRun.at}>{row.lastRun.text}</time> : t("activity.jobs.never")}
                     {row.lastRunStoodFor ? <span className="muted"> ({row.lastRunStoodFor})</span> : null}

@@ -57,7 +57,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       submission,
       onSuccess: (report) => ({
         to: `/reports/${encodeURIComponent(report.id)}`,
-        toast: { type: "success", title: "toast.changesSaved", description: report.resumed ? "reports:toast.resumed" : id ? "reports:toast.saved" : "reports:toast.created", values: { name: report.name } },
+        toast: { type: "success", title: "toast.changesSaved", description: report.resumed ? "reports:toast.resumed" : report.stillStopped ? "reports:toast.savedStillStopped" : id ? "reports:toast.saved" : "reports:toast.created", values: { name: report.name } },
       }),
     });
   }
@@ -80,7 +80,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function ReportEditRoute() {
   const { t } = useTranslation("reports");
-  const { report, editable, ownerBack, next, teams, walletTags, timeZone, ownersZone, isSupplier } = useLoaderData<typeof loader>();
+  const { report, editable, ownerBack, movable, next, teams, walletTags, timeZone, ownersZone, isSupplier } = useLoaderData<typeof loader>();
   const stopped = !!report?.stopped;
   const actionData = useActionData<typeof action>();
   const pending = useIsPending();
@@ -113,7 +113,7 @@ export default function ReportEditRoute() {
     <>
       {next ? <p className="muted">{t("nextRunText", { when: next.text })}</p> : null}
       {!editable ? <p className="muted">{t("readOnly")}</p> : null}
-      {stopped && editable ? <p className="muted">{t(ownerBack ? "stopped.ownerBack" : "stopped.ownerStill")}</p> : null}
+      {stopped && editable ? <p className="muted">{t(ownerBack ? "stopped.ownerBack" : movable ? "stopped.ownerStillMovable" : "stopped.ownerStill")}</p> : null}
       {otherError ? <FormAlert title={t("common:errors.conflictTitle")} message={t(otherError, { ns: ["reports", "common"] })} /> : null}
       <section className="panel" aria-labelledby="report-form-title">
         <h2 id="report-form-title" className="visually-hidden">
@@ -201,7 +201,7 @@ export default function ReportEditRoute() {
               </SelectField>
               <Field label={t("fields.runAt")} inputProps={getInputProps(fields.runAt, { type: "time" })} errors={fields.runAt.errors} help={t(ownersZone ? "fields.runAtHelpOwner" : "fields.runAtHelp", { zone: timeZone })} />
             </div>
-            {editable ? <SubmitButton pending={pending}>{stopped ? t("stopped.saveAndResume") : report ? t("save") : t("create")}</SubmitButton> : null}
+            {editable ? <SubmitButton pending={pending}>{stopped && ownerBack ? t("stopped.saveAndResume") : report ? t("save") : t("create")}</SubmitButton> : null}
           </fieldset>
         </Form>
       </section>

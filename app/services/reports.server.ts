@@ -64,7 +64,7 @@ import { raise } from "~/services/notifications.server";
 import { retailerTimeZone } from "~/services/retailer-settings.server";
 import { saveJob, type JobContext, type JobKind, type JobResult, type Scheduler } from "~/services/scheduler.server";
 import { getStorage } from "~/services/storage.server";
-import { ConflictError, type Page } from "~/storage/port";
+import { ConflictError, type JobStop, type Page } from "~/storage/port";
 
 export const REPORT_JOB_KIND = "report";
 export const REPORT_EXPIRY_JOB = "report-files-expiry";
@@ -230,6 +230,8 @@ export interface ReportView {
   editable: boolean;
   /** A stopped report: whether its owner may read it again (a save would resume it); null while it runs. */
   ownerBack: boolean | null;
+  /** A stopped report its owner may not read: whether saving it on another advertiser would resume it (ADR 54). */
+  movable: boolean;
   next: TimeText | null;
   teams: TeamChoice[];
   walletTags: boolean;
@@ -240,7 +242,7 @@ export async function reportForEdit(user: User, id: string | null, format: Forma
   const teams = await reportTeamChoices(user);
   if (!id) {
     if (!can(user, "Report", "create") || (user.claims.type === "supplier" && !teams.length)) return fail("forbidden", "errors.insufficientPermissions");
-    return ok({ report: null, editable: true, ownerBack: null, next: null, teams, walletTags: maySetWalletTags(user) });
+    return ok({ report: null, editable: true, ownerBack: null, movable: false, next: null, teams, walletTags: maySetWalletTags(user) });
   }
   const found = await findReport(user, id);
   if (!found.ok) return found;
@@ -250,8 +252,11 @@ export async function reportForEdit(user: User, id: string | null, format: Forma
     const team = await getStorage().teams.getOne(report.teamId);
     if (team) teams.push({ id: team.id, name: team.name });
   }
-  const ownerBack = report.stopped ? ownerMayRun(report.ownerId === user.id ? user : await getStorage().users.getOne(report.ownerId), report) : null;
-  return ok({ report, editable: mayEditReport(user, report), ownerBack, next: timeText(await nextRunOf(report.id), format), teams, walletTags: maySetWalletTags(user) });
+  const owner = report.stopped ? (report.ownerId === user.id ? user : await getStorage().users.getOne(report.ownerId)) : null;
+  const ownerBack = report.stopped ? ownerMayRun(owner, report) : null;
+  // An owner who may still read another advertiser's figures (a supplier moved off this team).
+  const movable = ownerBack === false && !!owner && Object.keys(owner.roleByTeam).some((teamId) => teamId !== report.teamId && ownerMayRun(owner, { ownerId: report.ownerId, teamId }));
+  return ok({ report, editable: mayEditReport(user, report), ownerBack, movable, next: timeText(await nextRunOf(report.id), format), teams, walletTags: maySetWalletTags(user) });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -261,7 +266,7 @@ export async function reportForEdit(user: User, id: string | null, format: Forma
 export type ReportInput = Pick<ReportData, "name" | "type" | "period" | "interval" | "timeUnit" | "walletTags" | "teamId" | "recipients" | "format" | "frequency" | "runAt"> & { version?: number };
 
 /** Creates (no id) or changes a report and (re)defines its job. */
-export async function saveReport(user: User, id: string | null, input: ReportInput, now = new Date()): Promise<Result<Report & { resumed?: true }>> {
+export async function saveReport(user: User, id: string | null, input: ReportInput, now = new Date()): Promise<Result<Report & { resumed?: true; stillStopped?: true }>> {
   const storage = getStorage();
   const walletTags = maySetWalletTags(user) ? input.walletTags : [];
   const timeZone = user.timezone || "Europe/Paris";
@@ -281,6 +286,7 @@ export async function saveReport(user: User, id: string | null, input: ReportInp
   let before: Report | null = null;
   let reschedule = true;
   let resumed = false;
+  let stillStopped = false;
   if (!id) {
     if (!mayCreateReportFor(user, input.teamId)) {
       return user.claims.type === "supplier" && input.teamId === null
@@ -295,22 +301,26 @@ export async function saveReport(user: User, id: string | null, input: ReportInp
     const existing = found.value;
     before = existing;
     if (!mayEditReport(user, existing)) return fail("forbidden", "errors.insufficientPermissions");
-    // A report moved to another team is judged as one made for that team (by its owner's rights for a manager).
+    // A report moved to another team is judged as one made for that team: the editor must be
+    // allowed to (a manager always is), and its owner must be, since it runs with their rights.
     if (input.teamId !== existing.teamId) {
-      const owner = existing.ownerId === user.id ? user : await storage.users.getOne(existing.ownerId);
-      if (!owner || !mayCreateReportFor(owner, input.teamId) || !mayCreateReportFor(user, input.teamId) && !managesAllReports(user)) {
-        return fail("forbidden", "errors.insufficientPermissions");
+      if (!mayCreateReportFor(user, input.teamId) && !managesAllReports(user)) {
+        return user.claims.type === "supplier" && input.teamId === null
+          ? fail("invalid", "reports:validation.teamRequired", { field: "teamId" })
+          : fail("forbidden", "errors.insufficientPermissions");
       }
       if (input.teamId && !(await storage.teams.getOne(input.teamId))) return fail("invalid", "reports:validation.team", { field: "teamId" });
+      const owner = existing.ownerId === user.id ? user : await storage.users.getOne(existing.ownerId);
+      if (!owner || !mayCreateReportFor(owner, input.teamId)) return fail("invalid", "reports:validation.ownerTeam", { field: "teamId" });
     }
-    // A stopped report (ADR 49) is saved to be resumed: only once its owner, as they are now, may
-    // read it as it is about to be saved; else nothing changes.
-    const resuming = !!existing.stopped;
-    resumed = resuming;
-    if (resuming) {
-      const owner = existing.ownerId === user.id ? await storage.users.getOne(user.id) : await storage.users.getOne(existing.ownerId);
-      if (!ownerMayRun(owner, { ownerId: existing.ownerId, teamId: input.teamId })) return fail("invalid", "reports:stopped.ownerStillWithoutRights");
+    // A stopped report (ADR 49, 54) may be changed like any other. It resumes when its owner, as
+    // they are now, may read it as it is saved; else the changes are saved and it stays stopped.
+    if (existing.stopped) {
+      const owner = await storage.users.getOne(existing.ownerId);
+      resumed = ownerMayRun(owner, { ownerId: existing.ownerId, teamId: input.teamId });
+      stillStopped = !resumed;
     }
+    const resuming = resumed;
     // A report runs at its owner's local time: an edit by its owner follows their zone now; one
     // by somebody else (a manager) keeps the owner's.
     const zone = existing.ownerId === user.id ? timeZone : existing.timeZone;
@@ -337,10 +347,22 @@ export async function saveReport(user: User, id: string | null, input: ReportInp
   }
   await auditReport(user, before ? "update" : "create", before, report, now);
   const job = await storage.jobs.getOne(reportJobId(report.id));
-  const schedule = reschedule || !job ? reportSchedule(report, now) : job.schedule;
-  const saved = await saveJob(storage, reportJobId(report.id), { kind: REPORT_JOB_KIND, title: report.name, params: { reportId: report.id }, schedule }, now);
+  // The job follows the report's frequency; a job whose schedule is of another kind (a stopped
+  // report's before ADR 54) is made anew.
+  const schedule = reschedule || !job || job.schedule.type !== report.frequency ? reportSchedule(report, now) : job.schedule;
+  const saved = await saveJob(storage, reportJobId(report.id), { kind: REPORT_JOB_KIND, title: report.name, params: { reportId: report.id }, schedule, stopped: jobStopOf(report) }, now);
   if (!saved.ok) return saved;
-  return ok(resumed ? { ...report, resumed: true as const } : report);
+  if (resumed) {
+    // A "Run now" asked before the stop does not come back with it.
+    const asked = await storage.jobs.getOne(reportNowJobId(report.id));
+    if (asked?.stopped && !asked.lease) await storage.jobs.remove(asked.id);
+  }
+  return ok(resumed ? { ...report, resumed: true as const } : stillStopped ? { ...report, stillStopped: true as const } : report);
+}
+
+/** The stop of a report's jobs: the report's own (ADR 54), null while it runs. */
+function jobStopOf(report: Pick<Report, "stopped">): JobStop | null {
+  return report.stopped ? { at: report.stopped.at, reason: report.stopped.reason } : null;
 }
 
 /** "Run now": the report runs at once, besides its schedule. */
@@ -578,8 +600,12 @@ export async function runReport(ctx: Pick<JobContext, "params" | "scheduledFor" 
   const manual = ctx.params.manual === true;
   const report = await storage.reports.getOne(reportId);
   if (!report) return ok(); // deleted since: nothing to make
-  // Stopped since this run was due (ADR 49): nothing runs until it is resumed.
-  if (report.stopped) return { outcome: "aborted", reason: STOPPED_RUN_REASON };
+  // Stopped since this run was due (ADR 49): nothing runs until it is resumed. Its jobs are stopped
+  // with it (again, should a save have raced the stop).
+  if (report.stopped) {
+    await stopReportJobs(report, ctx.now);
+    return { outcome: "aborted", reason: STOPPED_RUN_REASON };
+  }
   const runId = runIdOf(report.id, ctx.scheduledFor, manual);
   // A run taken over after its lease was lost (ADR 21): when the attempt before it finished (file
   // stored, recipients mailed) and only its record on the job was lost, it is not made or mailed again.
@@ -690,7 +716,7 @@ export async function stopReport(reportId: string, stop: ReportStop, now: Date):
     { by: "system", action: "update", entity: REPORT_ENTITY, entityId: report.id, teamId: report.teamId, changes: [{ field: "state", before: "active", after: "stopped" }] },
     now,
   );
-  await pauseReportJobs(report.id, now);
+  await stopReportJobs(report, now);
   const link = (reader: User) =>
     mayReadReport(reader, report) ? `/reports/${encodeURIComponent(report.id)}` : report.teamId && isAdminOfTeam(reader, report.teamId) ? `/teams/${encodeURIComponent(report.teamId)}/settings/members` : null;
   await raise("reportStopped", { subjectUserId: report.ownerId, teamIds: report.teamId ? [report.teamId] : [] }, { report: report.name, owner: report.ownerEmail }, link, {
@@ -702,19 +728,23 @@ export async function stopReport(reportId: string, stop: ReportStop, now: Date):
 }
 
 /**
- * Takes a stopped report's runs off the scheduler: a job waiting for its next run is removed; one
- * whose run is under way (this very run) is left with that run as its last, so its outcome is
- * recorded and nothing follows it. Saving the report again defines its job anew.
+ * Stops a report's jobs with the report (ADR 54): each keeps its schedule and shows, in Activity,
+ * that it is stopped, since when and why, with no next run. A job whose run is under way (this
+ * very run) finishes it, its outcome recorded, and nothing follows. Saving the report once its
+ * owner may read it resumes its job.
  */
-async function pauseReportJobs(reportId: string, now: Date): Promise<void> {
+async function stopReportJobs(report: Pick<Report, "id" | "stopped">, now: Date): Promise<void> {
   const jobs = getStorage().jobs;
-  for (const id of [reportJobId(reportId), reportNowJobId(reportId)]) {
+  const stopped = jobStopOf(report);
+  if (!stopped) return;
+  for (const id of [reportJobId(report.id), reportNowJobId(report.id)]) {
     const job = await jobs.getOne(id);
-    if (!job) continue;
-    if (!job.lease) await jobs.remove(id);
-    else await jobs.save(id, { kind: job.kind, title: job.title, params: job.params, schedule: { type: "once", at: job.lease.scheduledFor } }, null, now);
+    if (!job || stableStop(job.stopped) === stableStop(stopped)) continue;
+    await jobs.save(id, { kind: job.kind, title: job.title, params: job.params, schedule: job.schedule, stopped }, null, now);
   }
 }
+
+const stableStop = (stop: JobStop | null | undefined) => (stop ? `${stop.at}\n${stop.reason}` : "");
 
 /** Removes the files whose expiry has passed (the expiry job). */
 export async function removeExpiredReportFiles(now: Date): Promise<Result<number>> {

@@ -1,7 +1,8 @@
 /**
  * Scheduled work as Activity (/health, operators) shows it: each job by its translated name, its
  * schedule in words, its next and last run in the reader's time zone, the outcome of its last run
- * (or 'In progress' while one holds its lease) with the reason, and how long that run took.
+ * (or 'In progress' while one holds its lease) with the reason, and how long that run took; a
+ * stopped job (ADR 54) says so in place of its next run, since when and why.
  */
 import type { TFunction } from "i18next";
 import { dateTimeFormat, numberFormat } from "~/domain/intl";
@@ -35,6 +36,8 @@ export interface ScheduledWorkRow {
   stateLabel: string;
   reason: string | null;
   duration: string | null;
+  /** While the job is stopped (ADR 54): since when and why, in the reader's words; it has no next run. */
+  stopped: { since: TimeText; reason: string } | null;
 }
 
 export interface ScheduledWork {
@@ -72,13 +75,14 @@ export function presentJob(job: Job, t: TFunction, format: ScheduledWorkFormat, 
     id: job.id,
     name: job.title ? t("activity.jobs.titled", { kind, title: job.title }) : kind,
     schedule,
-    nextRun: job.nextRunAt ? when(job.nextRunAt) : null,
+    nextRun: job.nextRunAt && !job.stopped ? when(job.nextRunAt) : null,
     lastRun: last ? when(last.started) : null,
     lastRunStoodFor: last && last.runs > 1 ? t("activity.jobs.stoodFor", { count: last.runs }) : null,
     state,
     stateLabel: t(`activity.jobs.outcomes.${state}`),
     reason: !running && last ? reasonText(t, last.reason, last.values) : null,
     duration: !running && last ? durationText(last.durationMs, format.locale) : null,
+    stopped: job.stopped ? { since: when(job.stopped.at), reason: reasonText(t, job.stopped.reason, null) ?? "" } : null,
   };
 }
 

@@ -851,10 +851,24 @@ export interface JobData {
   lastRun: JobRunRecord | null;
   /** The latest runs, newest first (at most JOB_HISTORY_SIZE). */
   history: JobRunRecord[];
+  /**
+   * Set while the job is stopped (a report whose owner lost their rights, ADR 54): it keeps its
+   * schedule but has no next run and no worker claims it; a run under way finishes and is
+   * recorded, and none follows. Absent or null while it runs.
+   */
+  stopped?: JobStop | null;
   created: string;
   updated: string;
 }
 export type Job = JobData & DocMeta;
+
+/** Why and since when a job is stopped. */
+export interface JobStop {
+  /** ISO instant. */
+  at: string;
+  /** An i18n key. */
+  reason: string;
+}
 
 export const JOB_HISTORY_SIZE = 20;
 
@@ -863,6 +877,8 @@ export interface JobDefinition {
   title?: string | null;
   params?: Record<string, unknown>;
   schedule: Schedule;
+  /** Saved stopped (no next run), or, when absent or null, running: a stopped job saved without it resumes. */
+  stopped?: JobStop | null;
 }
 
 export interface JobClaim {
@@ -880,8 +896,9 @@ export interface JobsRepo {
   /** Every job, by id. */
   list(spec: { limit?: number; after?: string | null }): Promise<Page<Job>>;
   /**
-   * Creates the job, or changes its definition. Its next run is `firstRun` when it is new or its
-   * schedule changed (a run under way keeps its lease); nothing is written when nothing changed.
+   * Creates the job, or changes its definition. Its next run is `firstRun` when it is new, its
+   * schedule changed or it resumes (a run under way keeps its lease); none while the definition
+   * says it is stopped. Nothing is written when nothing changed.
    */
   save(id: string, definition: JobDefinition, firstRun: Date | null, now: Date): Promise<Job>;
   /** Deletes the job (a run under way can no longer complete). */
@@ -898,7 +915,7 @@ export interface JobsRepo {
   renew(id: string, token: string, until: Date): Promise<boolean>;
   /**
    * Records the run of the holder of `token` and frees the job, its next run given by `next`
-   * (read from the job as it stands, in the transaction); false, recording nothing, when the lease
+   * (read from the job as it stands, in the transaction; none once the job is stopped); false, recording nothing, when the lease
    * was taken over (or the job removed).
    */
   complete(id: string, token: string, run: Omit<JobRunRecord, "scheduledFor" | "runs" | "attempt" | "owner" | "started">, next: (job: Job) => Date | null): Promise<boolean>;

@@ -34,6 +34,13 @@ const storage = () => app.m.storageIndex.getStorage();
 const reports = () => import("~/services/reports.server");
 const editRoute = () => import("~/routes/reports.$reportId._index");
 
+/** The toast flashed by a redirect. */
+async function toastOf(headers: Headers) {
+  const cookie = headers.getSetCookie().find((c) => c.startsWith("toast="))?.split(";")[0];
+  if (!cookie) return null;
+  return (await app.m.toast.getToast(getRequest("/", { cookie }))).toast;
+}
+
 const DAY = "2026-11-24";
 
 function reportForm(overrides: Record<string, string> = {}): Record<string, string> {
@@ -96,6 +103,7 @@ beforeAll(async () => {
   viewer = await app.createUser({ claims: { type: "retailer", role: "VIEWER" } });
   admin = await app.createUser({ claims: { type: "retailer", role: "ADMIN" } });
   for (const [who, u] of Object.entries({ sup, other, viewer, admin })) cookies[who] = await signIn(app.m, u.email, u.password);
+  cookies.operator = await signIn(app.m, "operator@example.com", app.demoPassword);
   await metrics.applyBatch(
     "b-reports",
     [
@@ -372,6 +380,7 @@ describe("a run", () => {
       (await storage().notifications.list(userId, {})).items.filter((n) => n.type === "reportStopped" && n.values.report === name);
     const layout = (who: string, id: string) =>
       call(async () => (await import("~/routes/reports.$reportId")).loader({ ...args(getRequest(`/reports/${id}`, { cookie: cookies[who] })), params: { reportId: id } } as never));
+    const activity = () => call(async () => (await import("~/routes/health")).loader(args(getRequest("/health", { cookie: cookies.operator })) as never));
     const mineOf = <R extends { jobId: string }>(ran: R[], id: string) => ran.filter((r) => r.jobId === `report-${id}` || r.jobId === `report-now-${id}`);
 
     it("stops at the first run that finds the owner off the team, tells the owner and the team's admins once, runs no more, and resumes once saved with the owner's access back", async () => {
@@ -395,7 +404,18 @@ describe("a run", () => {
       expect(stopped.stopped).toMatchObject({ reason: "reports:reasons.ownerRights", at: "2026-11-28T12:00:00.000Z" });
       expect((await storage().reports.listRuns(id, {})).items.map((r) => r.status)).toEqual(["failed"]);
       expect((await storage().jobs.getOne(`report-${id}`))?.nextRunAt ?? null).toBeNull();
+      // Activity shows its job as it is (ADR 54): still daily, stopped since the run with the
+      // reason and no next run, that run failed; not a job that ran "once".
+      const shown = async () => ((await activity()).data.work.rows as { id: string }[]).find((r) => r.id === `report-${id}`);
+      expect(await shown()).toMatchObject({
+        schedule: "Every day at 06:00 (Europe/Paris time)",
+        nextRun: null,
+        state: "failed",
+        reason: "The report's owner may no longer read it",
+        stopped: { since: { at: "2026-11-28T12:00:00.000Z", text: "28 Nov 2026, 13:00" }, reason: "The report's owner may no longer read it" },
+      });
       expect(mineOf(await (await scheduler(() => new Date("2026-11-30T12:00:00.000Z"))).tick(), id)).toEqual([]);
+      expect(await shown()).toMatchObject({ nextRun: null, state: "failed", stopped: { reason: "The report's owner may no longer read it" } });
 
       // Told once: the owner (who can no longer open it: no link) and the team's admin (its members).
       expect((await stoppedOf(leaver.id, name)).map((n) => n.link)).toEqual([null]);
@@ -420,26 +440,58 @@ describe("a run", () => {
       expect((await layout("leaver", id)).status).toBe(404);
       expect((await edit("admin", id)).data).toMatchObject({ ownerBack: false, editable: true });
 
-      // "Run now" is refused while it is stopped; saving it does not resume it while its owner still may not read it.
+      // "Run now" is refused while it is stopped.
       const runNow = await save("admin", id, { intent: "run-report-now" });
       expect(runNow.status).toBe(400);
+      expect(runNow.data.error).toBe("reports:stopped.resumeFirst");
       expect(await storage().jobs.getOne(`report-now-${id}`)).toBeNull();
-      const form = () =>
-        reportForm({ name, type: "teams", period: "yesterday", from: "", to: "", recipients: "stopped@agency.example", frequency: "daily", runAt: "06:00", version: String(stopped.version) });
-      const refused = await save("admin", id, form());
-      expect(refused.status).toBe(400);
-      expect(JSON.stringify(refused.data)).toContain("reports:stopped.ownerStillWithoutRights");
+      const form = (overrides: Record<string, string> = {}) =>
+        reportForm({
+          name,
+          type: "teams",
+          period: "yesterday",
+          from: "",
+          to: "",
+          recipients: "stopped@agency.example",
+          frequency: "daily",
+          runAt: "06:00",
+          version: String((stoppedNow ?? stopped).version),
+          ...overrides,
+        });
+      let stoppedNow: typeof stopped | null = null;
+      // While its owner still may not read it, a manager may still change it (ADR 54): its
+      // recipients are fixed and saved, it stays stopped, and the toast and the page say so.
+      expect((await edit("admin", id)).data).toMatchObject({ ownerBack: false, movable: false });
+      const fixed = await save("admin", id, form({ recipients: "fixed@agency.example" }));
+      expect(fixed.status, JSON.stringify(fixed.data)).toBe(302);
+      expect(await toastOf(fixed.headers)).toMatchObject({ description: "reports:toast.savedStillStopped", values: { name } });
+      stoppedNow = (await storage().reports.getOne(id))!;
+      expect(stoppedNow).toMatchObject({ recipients: ["fixed@agency.example"], stopped: { reason: "reports:reasons.ownerRights" } });
+      const stillStopped = (await storage().jobs.getOne(`report-${id}`))!;
+      expect(stillStopped).toMatchObject({ nextRunAt: null, stopped: { reason: "reports:reasons.ownerRights" }, schedule: { type: "daily", time: "06:00" } });
+      expect(mineOf(await (await scheduler(() => new Date("2026-12-02T12:00:00.000Z"))).tick(), id)).toEqual([]);
+      expect(received.some((m) => m.to.includes("fixed@agency.example"))).toBe(false);
+      // Pointed at figures its owner may not read (a team they are not on): refused on the field, nothing changed.
+      const elsewhere = await save("admin", id, form({ teamId: otherTeamId, recipients: "moved@agency.example" }));
+      expect(elsewhere.status).toBe(400);
+      expect(elsewhere.data.result.error.teamId).toEqual(["reports:validation.ownerTeam"]);
+      expect(elsewhere.data.result.initialValue).toMatchObject({ recipients: "moved@agency.example", teamId: otherTeamId });
+      expect((await storage().reports.getOne(id))!).toMatchObject({ teamId: "acme-brand", recipients: ["fixed@agency.example"], version: stoppedNow.version });
+      // Nobody else may change it: another supplier, a retailer viewer, the team's admin (not theirs): 404.
+      for (const who of ["other", "viewer", "sup"]) {
+        for (const intent of [form(), { intent: "run-report-now" }, { intent: "delete-report" }]) expect((await save(who, id, intent)).status).toBe(404);
+      }
+      expect((await storage().reports.getOne(id))!).toMatchObject({ version: stoppedNow.version, recipients: ["fixed@agency.example"] });
       expect((await storage().reports.getOne(id))!.stopped).toBeTruthy();
-      // Nobody else may resume it: another supplier, a retailer viewer, the team's admin (not theirs): 404.
-      for (const who of ["other", "viewer", "sup"]) expect((await save(who, id, form())).status).toBe(404);
-      expect((await storage().reports.getOne(id))!.stopped).toBeTruthy();
+      await save("admin", id, form());
+      stoppedNow = (await storage().reports.getOne(id))!;
 
       // Access given back: the manager's save resumes it, and its next run is made.
       await storage().users.update(leaver.id, { roleByTeam: { "acme-brand": "ADMIN" } }, { by: "system" });
       expect((await edit("admin", id)).data.ownerBack).toBe(true);
       const resumed = await save("admin", id, form());
       expect(resumed.status, JSON.stringify(resumed.data)).toBe(302);
-      expect(resumed.headers.getSetCookie().join(";")).toContain("toast=");
+      expect(await toastOf(resumed.headers)).toMatchObject({ description: "reports:toast.resumed", values: { name } });
       expect((await storage().reports.getOne(id))!.stopped ?? null).toBeNull();
       const job = (await storage().jobs.getOne(`report-${id}`))!;
       expect(job.schedule).toMatchObject({ type: "daily", time: "06:00" });

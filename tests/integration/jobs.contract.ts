@@ -143,6 +143,39 @@ export function runJobsContract(storageOf: () => Storage, storeOf: () => Documen
     expect(often.history[19]!.scheduledFor).toBe(at(2).toISOString());
   });
 
+  it("stops a job (ADR 54): it keeps its schedule with no next run and is never claimed; a run under way is recorded with nothing after it; saved without the stop it resumes", async () => {
+    const stop = { at: at(5).toISOString(), reason: "reports:reasons.ownerRights" };
+    // Stopped while waiting: no next run, nothing to claim, even long after.
+    await jobs().save("j-idle", { kind: "report", title: "Idle", schedule: DAILY }, T0, T0);
+    const idle = await jobs().save("j-idle", { kind: "report", title: "Idle", schedule: DAILY, stopped: stop }, null, at(5));
+    expect(idle).toMatchObject({ schedule: DAILY, nextRunAt: null, stopped: stop, lease: null });
+    expect(idle.claimableAt).toBeUndefined();
+    expect(await jobs().listClaimable(at(60 * 24 * 30), ["report"], 10)).toEqual([]);
+    expect(await jobs().claim("j-idle", claimOf("worker-a", at(60 * 24 * 30)))).toBeNull();
+    // Saved again stopped (a new title while stopped): still stopped, whatever first run is given.
+    expect(await jobs().save("j-idle", { kind: "report", title: "Idle (renamed)", schedule: DAILY, stopped: stop }, at(10), at(6))).toMatchObject({ title: "Idle (renamed)", nextRunAt: null, stopped: stop });
+    expect(await jobs().listClaimable(at(60 * 24 * 30), ["report"], 10)).toEqual([]);
+    // Saved without the stop: it resumes from the first run given.
+    const resumed = await jobs().save("j-idle", { kind: "report", title: "Idle (renamed)", schedule: DAILY }, at(24 * 60), at(7));
+    expect(resumed).toMatchObject({ nextRunAt: at(24 * 60).toISOString(), claimableAt: at(24 * 60).toISOString() });
+    expect(resumed.stopped ?? null).toBeNull();
+    expect((await jobs().listClaimable(at(24 * 60), ["report"], 10)).map((j) => j.id)).toEqual(["j-idle"]);
+
+    // Stopped while its run is under way: the lease stays (a takeover remains possible), the run
+    // is recorded, and its completion gives it no next run, whatever the scheduler asks.
+    await jobs().save("j-busy", { kind: "report", schedule: DAILY }, T0, T0);
+    const lease = (await jobs().claim("j-busy", claimOf("worker-a", T0)))!.lease!;
+    const busy = await jobs().save("j-busy", { kind: "report", schedule: DAILY, stopped: stop }, null, at(1));
+    expect(busy).toMatchObject({ nextRunAt: null, stopped: stop, lease: { token: lease.token }, claimableAt: lease.until });
+    const failed = { finished: at(2).toISOString(), durationMs: 60_000, outcome: "failed" as const, reason: "reports:reasons.ownerRights", values: null };
+    expect(await jobs().complete("j-busy", lease.token, failed, () => at(24 * 60))).toBe(true);
+    const after = (await jobs().getOne("j-busy"))!;
+    expect(after).toMatchObject({ lease: null, nextRunAt: null, schedule: DAILY, stopped: stop, lastRun: { outcome: "failed", reason: "reports:reasons.ownerRights" } });
+    expect(after.claimableAt).toBeUndefined();
+    expect((await jobs().listClaimable(at(60 * 24 * 30), ["report"], 10)).map((j) => j.id)).toEqual(["j-idle"]);
+    expect(await jobs().claim("j-busy", claimOf("worker-b", at(60 * 24 * 30)))).toBeNull();
+  });
+
   it("refuses the completion of a run whose job was removed meanwhile", async () => {
     await jobs().save("j-gone", { kind: "report", schedule: DAILY }, T0, T0);
     const lease = (await jobs().claim("j-gone", claimOf("worker-a", T0)))!.lease!;

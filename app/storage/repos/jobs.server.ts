@@ -49,6 +49,9 @@ export function createJobsRepo(store: DocumentStore): JobsRepo {
     async save(id, definition, firstRun, now) {
       const title = definition.title ?? null;
       const params = definition.params ?? {};
+      const stopped = definition.stopped ?? null;
+      // A stopped job has no next run (ADR 54).
+      const next = stopped ? null : firstRun;
       await store.transaction(async (tx) => {
         const job = await tx.get<JobData>(J, id);
         if (!job) {
@@ -57,23 +60,27 @@ export function createJobsRepo(store: DocumentStore): JobsRepo {
             title,
             params,
             schedule: definition.schedule,
-            nextRunAt: firstRun ? iso(firstRun) : null,
+            nextRunAt: next ? iso(next) : null,
             lease: null,
-            ...(firstRun ? { claimableAt: iso(firstRun) } : {}),
+            ...(next ? { claimableAt: iso(next) } : {}),
             lastRun: null,
             history: [],
+            ...(stopped ? { stopped } : {}),
             created: iso(now),
             updated: iso(now),
           });
           return;
         }
         const scheduleChanged = stableJson(job.schedule) !== stableJson(definition.schedule);
-        if (!scheduleChanged && job.kind === definition.kind && job.title === title && stableJson(job.params) === stableJson(params)) return;
+        const stopChanged = stableJson(job.stopped ?? null) !== stableJson(stopped);
+        if (!scheduleChanged && !stopChanged && job.kind === definition.kind && job.title === title && stableJson(job.params) === stableJson(params)) return;
         const patch: Patch<JobData> = { kind: definition.kind, title, params, schedule: definition.schedule, updated: iso(now) };
-        if (scheduleChanged) {
-          patch.nextRunAt = firstRun ? iso(firstRun) : null;
-          // A run under way keeps its lease; its completion reads the new schedule.
-          if (!job.lease) patch.claimableAt = firstRun ? iso(firstRun) : fieldOps.delete();
+        if (stopChanged) patch.stopped = stopped ?? fieldOps.delete();
+        // Stopped now, resumed, or a new schedule: the next run is the definition's.
+        if (stopped ? stopChanged : scheduleChanged || stopChanged) {
+          patch.nextRunAt = next ? iso(next) : null;
+          // A run under way keeps its lease; its completion reads the new schedule (none once stopped).
+          if (!job.lease) patch.claimableAt = next ? iso(next) : fieldOps.delete();
         }
         tx.update<JobData>(J, id, patch);
       });
@@ -105,6 +112,8 @@ export function createJobsRepo(store: DocumentStore): JobsRepo {
         const job = await tx.get<JobData>(J, id);
         const now = claim.now.getTime();
         if (!job || !job.claimableAt || Date.parse(job.claimableAt) > now) return null;
+        // A stopped job is never started again; a run of it under way may still be taken over.
+        if (job.stopped && !job.lease) return null;
         const until = iso(new Date(now + claim.leaseMs));
         let lease: JobLease;
         if (job.lease) {
@@ -143,7 +152,7 @@ export function createJobsRepo(store: DocumentStore): JobsRepo {
         if (!job?.lease || job.lease.token !== token) return false;
         const { scheduledFor, runs, attempt, owner, started } = job.lease;
         const record: JobRunRecord = { scheduledFor, runs, attempt, owner, started, ...run };
-        const nextRun = next(job);
+        const nextRun = job.stopped ? null : next(job);
         tx.update<JobData>(J, id, {
           lease: null,
           lastRun: record,
