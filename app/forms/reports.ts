@@ -26,13 +26,24 @@ export const saveReportIntent = "save-report";
 export const runReportNowIntent = "run-report-now";
 export const deleteReportIntent = "delete-report";
 
-const text = (max: number) => z._default(z.optional(z.string().check(z.trim(), z.maxLength(max, "validation.tooLong"))), "");
+const VERSION_RE = /^[1-9]\d{0,14}$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\u0000-\u001f\u007f]/;
+
+/** The stored version a save is based on, from the form's hidden field (checked by the schema). */
+export const versionOf = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value));
+
+/** A field sent twice (only a forged request does) is not a text: said as a form that could not be handled. */
+const notText = (issue: { input?: unknown }) => (issue.input === undefined ? "validation.required" : "errors.unknownIntent");
+
+const text = (max: number) => z._default(z.optional(z.string({ error: notText }).check(z.trim(), z.maxLength(max, "validation.tooLong"))), "");
 
 export const ReportSchema = z
   .object({
     intent: z.literal(saveReportIntent),
-    version: z.optional(z.coerce.number().check(z.int(), z.gte(1))),
-    name: z.string({ error: "validation.required" }).check(z.trim(), z.minLength(1, "validation.required"), z.maxLength(REPORT_NAME_MAX, "validation.tooLong")),
+    /** The version the form was read at (hidden): a forged one is refused above the form (checked below). */
+    version: z.optional(z.string({ error: "errors.unknownIntent" })),
+    name: z.string({ error: notText }).check(z.trim(), z.minLength(1, "validation.required"), z.maxLength(REPORT_NAME_MAX, "validation.tooLong")),
     type: z.enum(REPORT_TYPES, { error: "reports:validation.choose" }),
     period: z.enum(REPORT_PERIODS as [string, ...string[]], { error: "reports:validation.choose" }),
     from: text(10),
@@ -41,13 +52,17 @@ export const ReportSchema = z
     walletTags: text(2000),
     /** "" : every team (staff only). */
     teamId: text(200),
-    recipients: z.string({ error: "validation.required" }).check(z.trim(), z.minLength(1, "validation.required"), z.maxLength(20_000, "validation.tooLong")),
+    recipients: z.string({ error: notText }).check(z.trim(), z.minLength(1, "validation.required"), z.maxLength(20_000, "validation.tooLong")),
     format: z._default(z.optional(z.enum(REPORT_FORMATS)), "csv"),
     frequency: z.enum(FREQUENCIES, { error: "reports:validation.choose" }),
     runAt: z._default(z.optional(z.string().check(z.trim())), "08:00"),
   })
   .check(
     z.superRefine((value, ctx) => {
+      // A hidden field only a forged request gets wrong: said above the form, what was typed kept.
+      if (value.version !== undefined && !VERSION_RE.test(value.version)) ctx.addIssue({ code: "custom", path: [], message: "errors.unknownIntent" });
+      // One line (it is a mail's subject and a file's name): no line breaks or other control characters.
+      if (CONTROL_RE.test(value.name)) ctx.addIssue({ code: "custom", path: ["name"], message: "reports:validation.oneLine" });
       const parsed = parseRecipients(value.recipients);
       const errors: string[] = [];
       if (parsed.invalid.length) errors.push("validation.emailInvalid", withValues("reports:validation.invalidOnes", { emails: parsed.invalid.join(", ") }));

@@ -7,7 +7,7 @@ import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
 import { SelectField } from "~/components/select-field";
 import { DEFAULT_REPORT_PERIOD, DEFAULT_RUN_TIME, FREQUENCIES, parseRecipients, parseTags, REPORT_FORMATS, REPORT_PERIODS, REPORT_TYPES, TIME_UNITS } from "~/domain/reports";
 import type { Preset } from "~/domain/metrics/periods";
-import { deleteReportIntent, ReportActionSchema, ReportSchema, runReportNowIntent, saveReportIntent } from "~/forms/reports";
+import { deleteReportIntent, ReportActionSchema, ReportSchema, runReportNowIntent, saveReportIntent, versionOf } from "~/forms/reports";
 import { requireUser } from "~/http/auth.server";
 import { getRequestLocale } from "~/http/i18n.server";
 import { orThrow, reply, replyInvalid, validOrThrow } from "~/http/reply.server";
@@ -39,7 +39,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (submission.status !== "success") return replyInvalid("report", submission);
     const v = submission.value;
     const result = await saveReport(user, id, {
-      version: v.version,
+      version: versionOf(v.version),
       name: v.name,
       type: v.type,
       period: v.period as Preset,
@@ -108,6 +108,8 @@ export default function ReportEditRoute() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
+  // The form's own message, or one about its hidden version (only a forged request gets it wrong).
+  const formError = form.errors?.[0] ?? fields.version.errors?.[0] ?? null;
   const otherError = actionData && "form" in actionData && actionData.form !== "report" && "error" in actionData ? actionData.error : null;
   return (
     <>
@@ -119,7 +121,7 @@ export default function ReportEditRoute() {
         <h2 id="report-form-title" className="visually-hidden">
           {report ? t("tabs.edit") : t("newTitle")}
         </h2>
-        {form.errors?.length ? <FormAlert title={t("common:errors.conflictTitle")} message={t(form.errors[0], { ns: ["reports", "common"] })} /> : null}
+        {formError ? <FormAlert title={t("common:errors.conflictTitle")} message={t(formError, { ns: ["reports", "common"] })} /> : null}
         <Form method="post" {...getFormProps(form)}>
           <input type="hidden" name="intent" value={saveReportIntent} />
           {report ? <input type="hidden" name="version" value={report.version} /> : null}

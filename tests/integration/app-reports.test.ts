@@ -211,6 +211,151 @@ describe("report definitions and rights", () => {
   });
 });
 
+describe("the report forms, attacked", () => {
+  const en = JSON.parse(fs.readFileSync("locales/en-GB/reports.json", "utf8"));
+  const enCommon = JSON.parse(fs.readFileSync("locales/en-GB/common.json", "utf8"));
+  const fr = JSON.parse(fs.readFileSync("locales/fr/reports.json", "utf8"));
+  const frCommon = JSON.parse(fs.readFileSync("locales/fr/common.json", "utf8"));
+  /** The text of a message key (`ns:a.b`, plain keys in common) in both languages: a clear error, never a raw key. */
+  const texts = (message: string) => {
+    const [ns, key] = message.includes(":") ? (message.split(":") as [string, string]) : ["common", message];
+    const find = (root: Record<string, unknown>) => key.split("|")[0]!.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], root);
+    return [find(ns === "reports" ? en : enCommon), find(ns === "reports" ? fr : frCommon)];
+  };
+  const expectClear = (message: unknown) => {
+    expect(typeof message).toBe("string");
+    for (const text of texts(message as string)) expect(typeof text, String(message)).toBe("string");
+  };
+  /** A request as a forged form sends it: any fields, repeated ones too. */
+  const post = (who: string, id: string, entries: [string, string][]) =>
+    call(async () => {
+      const request = new Request(new URL(`/reports/${id}`, "http://console.test"), {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookies[who]! },
+        body: new URLSearchParams(entries).toString(),
+      });
+      return (await editRoute()).action({ ...args(request), params: { reportId: id } } as never);
+    });
+  let id = "";
+  let teammate: AppUser;
+  const snapshot = async () => JSON.stringify([await storage().reports.getOne(id), await storage().jobs.getOne(`report-${id}`), await storage().jobs.getOne(`report-now-${id}`)]);
+
+  beforeAll(async () => {
+    id = await createdId("sup", reportForm({ name: "Attacked", frequency: "weekly" }));
+    teammate = await app.createUser({ claims: { type: "supplier", role: "VIEWER" }, roleByTeam: { "acme-brand": "VIEWER" } });
+    cookies.teammate = await signIn(app.m, teammate.email, teammate.password);
+  });
+
+  it("answers 404 to another's or an unknown report id for every intent, with the report's message, and changes nothing", async () => {
+    const before = await snapshot();
+    for (const who of ["teammate", "other", "viewer"]) {
+      for (const form of [reportForm({ version: "1", name: "Hijacked" }), { intent: "run-report-now" }, { intent: "delete-report" }]) {
+        const outcome = await save(who, id, form);
+        expect(outcome.status, `${who} ${form.intent}`).toBe(404);
+        expect(outcome.data.error).toBe("reports:notFound");
+        expectClear(outcome.data.error);
+      }
+    }
+    for (const forged of ["no-such-report", "../reports", "x".repeat(2000)]) {
+      for (const form of [reportForm(), { intent: "run-report-now" }, { intent: "delete-report" }]) expect((await save("admin", forged, form)).status).toBe(404);
+    }
+    expect(await snapshot()).toBe(before);
+    // The team's viewer may still make reports of their own (NOTES.md: read, create and edit own).
+    expect((await save("teammate", "new", reportForm({ name: "Teammate's" }))).status).toBe(302);
+  });
+
+  it("refuses unknown, missing or misplaced intents with a 400 that changes nothing", async () => {
+    const before = await snapshot();
+    for (const entries of [[["intent", "drop-table"]], [], [["intent", "run-report-now"], ["intent", "delete-report"]]] as [string, string][][]) {
+      const outcome = await post("sup", id, entries);
+      expect(outcome.status, JSON.stringify(entries)).toBe(400);
+      expectClear(outcome.data.error);
+    }
+    for (const intent of ["run-report-now", "delete-report"]) {
+      const outcome = await post("sup", "new", [["intent", intent]]);
+      expect(outcome.status).toBe(400);
+      expectClear(outcome.data.error);
+    }
+    expect(await snapshot()).toBe(before);
+  });
+
+  it("refuses oversized and malformed fields on the field they concern, keeping what was typed, and saves nothing", async () => {
+    const before = await snapshot();
+    const current = () => storage().reports.getOne(id).then((r) => String(r!.version));
+    const cases: [Record<string, string>, string][] = [
+      [{ name: "n".repeat(121) }, "name"],
+      [{ name: "   " }, "name"],
+      [{ walletTags: "t".repeat(2001) }, "walletTags"],
+      [{ teamId: "t".repeat(201) }, "teamId"],
+      [{ from: "2026-11-240000" }, "from"],
+      [{ period: "lifetime" }, "period"],
+      [{ timeUnit: "hourly" }, "timeUnit"],
+      [{ frequency: "hourly" }, "frequency"],
+      [{ recipients: "" }, "recipients"],
+      [{ recipients: " " }, "recipients"],
+      [{ recipients: "a@b.example\r\nBcc: victim@evil.example" }, "recipients"],
+    ];
+    for (const [overrides, field] of cases) {
+      const form = reportForm({ ...overrides, version: await current() });
+      const outcome = await save("sup", id, form);
+      expect(outcome.status, JSON.stringify(overrides).slice(0, 60)).toBe(400);
+      const errors: string[] = outcome.data.result.error[field];
+      expect(errors?.length, field).toBeGreaterThan(0);
+      expectClear(errors[0]!.split("|")[0]);
+      // What was typed comes back as typed (the form shows it again).
+      const typed = Object.fromEntries(Object.entries({ ...overrides, name: form.name }).filter(([, v]) => v.trim() !== ""));
+      expect(outcome.data.result.initialValue).toMatchObject(typed);
+    }
+    expect(await snapshot()).toBe(before);
+  });
+
+  it("refuses a forged version, repeated fields and a name with line breaks with a message the page shows, and saves nothing", async () => {
+    const before = await snapshot();
+    const version = String((await storage().reports.getOne(id))!.version);
+    for (const forged of ["abc", "0", "-1", "1.5", "1e400"]) {
+      const outcome = await save("sup", id, reportForm({ version: forged, name: "Forged version" }));
+      expect(outcome.status, forged).toBe(400);
+      // Shown above the form (the version is a hidden field): a message, not a silent refusal.
+      expect(outcome.data.result.error[""], forged).toEqual(["errors.unknownIntent"]);
+      expect(outcome.data.result.initialValue).toMatchObject({ name: "Forged version" });
+    }
+    const stale = await save("sup", id, reportForm({ version: String(Number(version) + 5), name: "Stale" }));
+    expect(stale.status).toBe(409);
+    expect(stale.data.result.error[""]).toEqual(["errors.conflict"]);
+    expect(stale.data.result.initialValue).toMatchObject({ name: "Stale" });
+    const entries = Object.entries(reportForm({ version, name: "Once" }));
+    const twice = await post("sup", id, [...entries, ["name", "Twice"], ["teamId", otherTeamId], ["version", version]]);
+    expect(twice.status).toBe(400);
+    expect(twice.data.result.error).toMatchObject({ name: ["errors.unknownIntent"], teamId: ["errors.unknownIntent"], version: ["errors.unknownIntent"] });
+    const broken = await save("sup", id, reportForm({ version, name: "Line\r\nBcc: victim@evil.example" }));
+    expect(broken.status).toBe(400);
+    expect(broken.data.result.error.name).toEqual(["reports:validation.oneLine"]);
+    expectClear("reports:validation.oneLine");
+    expect(await snapshot()).toBe(before);
+  });
+
+  it("refuses moving a report to an advertiser not the owner's: 403 for the supplier, a field error for a manager, nothing changed", async () => {
+    const before = await snapshot();
+    const version = String((await storage().reports.getOne(id))!.version);
+    const own = await save("sup", id, reportForm({ version, teamId: otherTeamId }));
+    expect(own.status).toBe(403);
+    expect(own.data.error).toBe("errors.insufficientPermissions");
+    const noTeam = await save("sup", id, reportForm({ version, teamId: "" }));
+    expect(noTeam.status).toBe(400);
+    expect(noTeam.data.result.error.teamId).toEqual(["reports:validation.teamRequired"]);
+    for (const teamId of [otherTeamId, ""]) {
+      const managed = await save("admin", id, reportForm({ version, teamId }));
+      expect(managed.status).toBe(400);
+      expect(managed.data.result.error.teamId).toEqual(["reports:validation.ownerTeam"]);
+      expectClear("reports:validation.ownerTeam");
+    }
+    const unknown = await save("admin", id, reportForm({ version, teamId: "no-such-team" }));
+    expect(unknown.status).toBe(400);
+    expect(unknown.data.result.error.teamId).toEqual(["reports:validation.team"]);
+    expect(await snapshot()).toBe(before);
+  });
+});
+
 describe("a run", () => {
   const received = catchSmtp(() => app);
 
