@@ -649,6 +649,46 @@ describe("a run", () => {
       expect(states).toEqual(expect.arrayContaining([["system", "active", "stopped"], [admin.email, "stopped", "active"]]));
     });
 
+    it("resumes a stopped report once a manager saves it on an advertiser its owner is on, and the Activity shows its job running again (ADR 54)", async () => {
+      const name = "Mover's daily";
+      const mover = await app.createUser({ claims: { type: "supplier", role: "ADMIN" }, roleByTeam: { "acme-brand": "ADMIN", [otherTeamId]: "VIEWER" }, timezone: "Europe/Paris" });
+      const { saveReport, runReport } = await reports();
+      const saved = await saveReport((await storage().users.getOne(mover.id))!, null, {
+        name,
+        type: "teams",
+        period: "yesterday",
+        interval: null,
+        timeUnit: "cumulative",
+        walletTags: [],
+        teamId: "acme-brand",
+        recipients: ["mover@agency.example"],
+        format: "csv",
+        frequency: "weekly",
+        runAt: "07:00",
+      });
+      const id = saved.ok ? saved.value.id : "";
+      await storage().users.update(mover.id, { roleByTeam: { [otherTeamId]: "VIEWER" } }, { by: "system" });
+      const at = new Date(Date.parse((await storage().jobs.getOne(`report-${id}`))!.nextRunAt!));
+      await runReport({ params: { reportId: id }, scheduledFor: at, now: at, signal: new AbortController().signal });
+      const stopped = (await storage().reports.getOne(id))!;
+      expect(stopped.stopped).toMatchObject({ reason: "reports:reasons.ownerRights" });
+      expect((await storage().jobs.getOne(`report-${id}`))!).toMatchObject({ nextRunAt: null, stopped: { reason: "reports:reasons.ownerRights" } });
+      // The page says that saving it on one of its owner's advertisers resumes it.
+      expect((await edit("admin", id)).data).toMatchObject({ ownerBack: false, movable: true });
+      const form = reportForm({ name, type: "teams", period: "yesterday", from: "", to: "", teamId: otherTeamId, recipients: "mover@agency.example", frequency: "weekly", runAt: "07:00", version: String(stopped.version) });
+      const moved = await save("admin", id, form);
+      expect(moved.status, JSON.stringify(moved.data)).toBe(302);
+      expect(await toastOf(moved.headers)).toMatchObject({ description: "reports:toast.resumed", values: { name } });
+      expect((await storage().reports.getOne(id))!).toMatchObject({ teamId: otherTeamId, stopped: null });
+      const job = (await storage().jobs.getOne(`report-${id}`))!;
+      expect(job.stopped ?? null).toBeNull();
+      expect(job).toMatchObject({ schedule: { type: "weekly", time: "07:00", timeZone: "Europe/Paris" } });
+      expect(job.nextRunAt).not.toBeNull();
+      const row = ((await activity()).data.work.rows as { id: string; stopped: unknown; nextRun: unknown }[]).find((r) => r.id === `report-${id}`)!;
+      expect(row.stopped).toBeNull();
+      expect(row.nextRun).toMatchObject({ at: job.nextRunAt });
+    });
+
     it("stops a staff report about every team of a disabled owner once, though its scheduled run and 'Run now' find it at the same instant; those who manage users are told, not the disabled owner", async () => {
       const name = "Disabled owner's";
       const owner = await app.createUser({ claims: { type: "retailer", role: "VIEWER" } });
@@ -670,7 +710,8 @@ describe("a run", () => {
       expect(await stoppedOf(owner.id, name)).toEqual([]);
       expect((await stoppedOf(admin.id, name)).map((n) => n.link)).toEqual([`/reports/${id}`]);
       expect(await stoppedOf(viewer.id, name)).toEqual([]);
-      for (const jobId of [`report-${id}`, `report-now-${id}`]) expect((await storage().jobs.getOne(jobId))?.nextRunAt ?? null).toBeNull();
+      // Both its jobs are stopped with it (ADR 54): no next run, the reason kept for Activity.
+      for (const jobId of [`report-${id}`, `report-now-${id}`]) expect((await storage().jobs.getOne(jobId))!).toMatchObject({ nextRunAt: null, stopped: { reason: "reports:reasons.ownerRights" } });
       expect(mineOf(await (await scheduler(() => new Date(Date.parse(weekly.nextRunAt!) + 8 * 86_400_000))).tick(), id)).toEqual([]);
       expect(received.some((m) => m.to.includes("staff@agency.example"))).toBe(false);
     });

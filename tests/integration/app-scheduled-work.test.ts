@@ -135,6 +135,23 @@ describe("Activity's scheduled work", () => {
     expect(french.data.zone).toBe("America/New York");
   });
 
+  it("shows a stopped job as stopped, since when and why, with no next run, in the operator's words and time zone (ADR 54)", async () => {
+    const jobs = app.m.storageIndex.getStorage().jobs;
+    const schedule = { type: "daily" as const, time: "06:00", timeZone: "Europe/Paris" };
+    await jobs.save("report-stopped", { kind: "report", title: "Leaver's daily", schedule }, new Date("2026-11-28T05:00:00.000Z"), new Date("2026-11-27T12:00:00.000Z"));
+    await jobs.save("report-stopped", { kind: "report", title: "Leaver's daily", schedule, stopped: { at: "2026-11-28T05:00:00.000Z", reason: "reports:reasons.ownerRights" } }, null, new Date("2026-11-28T05:00:00.000Z"));
+    const en = ((await activity("operator")).data.work.rows as (Row & { stopped: unknown })[]).find((r) => r.id === "report-stopped");
+    expect(en).toMatchObject({
+      schedule: "Every day at 06:00 (Europe/Paris time)",
+      nextRun: null,
+      state: "never",
+      stopped: { since: { at: "2026-11-28T05:00:00.000Z", text: "28 Nov 2026, 06:00" }, reason: "The report's owner may no longer read it" },
+    });
+    const fr = ((await activity("french")).data.work.rows as (Row & { stopped: unknown })[]).find((r) => r.id === "report-stopped");
+    expect(fr).toMatchObject({ nextRun: null, stopped: { since: { text: "28 nov. 2026, 00:00" }, reason: "Le propriétaire du rapport ne peut plus le lire" } });
+    await jobs.remove("report-stopped");
+  });
+
   it("refuses a non-operator", async () => {
     const outcome = await activity("retailer.admin");
     expect(outcome.status).toBe(302);
