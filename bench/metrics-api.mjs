@@ -31,7 +31,7 @@ delete process.env.METRICS_STORE;
 
 const { dir, module: m } = await importTs("metrics-api", {
   contents: [
-    `export { getStorage, closeStorage } from "~/storage/index.server";`,
+    `export { initStorage, closeStorage } from "~/storage/index.server";`,
     `export { newTeamInput } from "~/services/seed.server";`,
     `export { action } from "~/routes/api.metrics";`,
     `export { mintIdentityToken } from "~/services/identity-token.server";`,
@@ -52,7 +52,7 @@ if (metricsKind === "clickhouse") {
   m.setMetricsStoreForTests(store);
 }
 
-const storage = await m.getStorage();
+const storage = await m.initStorage();
 const metrics = m.getMetricsStore();
 
 // The teams: `archivedCount` of them archived, created through the repository (20 at a time).
