@@ -35,6 +35,8 @@ const INPUT = "metrics_in";
 const BATCHES = "metrics_batch";
 /** Named to sort after every grain's view: the batch is marked only once its rows are in. */
 const BATCH_VIEW = "mv_zz_batch";
+/** ClickHouse's default max_query_size (bytes of a query's text it parses). */
+const DEFAULT_MAX_QUERY_SIZE = 262_144;
 
 function columnType(column: string): string {
   if (column === "day") return "Date";
@@ -79,7 +81,11 @@ export class ClickHouseMetricsStore implements MetricsStore {
   }
 
   private async select<T>(sql: string): Promise<T[]> {
-    const result = await this.client.query({ query: sql, format: "JSON" });
+    // The server parses at most max_query_size bytes of a query (256 KiB by default): a long
+    // exclusion list (thousands of archived teams) raises it for its own query only.
+    const bytes = Buffer.byteLength(sql);
+    const settings = bytes > DEFAULT_MAX_QUERY_SIZE - 1024 ? { clickhouse_settings: { max_query_size: String(bytes + 65_536) } } : {};
+    const result = await this.client.query({ query: sql, format: "JSON", ...settings });
     return ((await result.json()) as { data: T[] }).data;
   }
 
@@ -149,6 +155,7 @@ export class ClickHouseMetricsStore implements MetricsStore {
     await this.init();
     const select = metricsSelect(query, {
       value: (value) => (typeof value === "number" ? quoteInteger(value) : quoteString(value)),
+      list: (values) => `(${values.map(quoteString).join(", ")})`,
       table: (grain) => this.name(grain.table),
       weekdayHour: "concat(toString(weekday), '-', toString(local_hour))",
     });

@@ -77,7 +77,8 @@ export function grainAccepts(grain: Grain, fact: MetricsFact): boolean {
 
 /** The table a query reads. */
 export function chooseGrain(query: MetricsQuery): Grain {
-  const needed = new Set<Dimension>([...(query.groupBy ?? []), ...(Object.keys(query.filters ?? {}) as Dimension[])]);
+  const excluded = Object.entries(query.exclude ?? {}).filter(([, values]) => values?.length).map(([d]) => d as Dimension);
+  const needed = new Set<Dimension>([...(query.groupBy ?? []), ...(Object.keys(query.filters ?? {}) as Dimension[]), ...excluded]);
   const needsHour = query.histogram === "hour" || query.histogram === "weekdayHour";
   const grain = GRAINS.find((g) => (!needsHour || g.time.includes("hour")) && [...needed].every((d) => g.dimensions.includes(d)));
   if (!grain) throw new UnsupportedMetricsQueryError(`No roll-up answers ${[...needed].join(", ")}${needsHour ? " by hour" : ""}`);

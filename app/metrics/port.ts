@@ -47,6 +47,12 @@ export interface MetricsQuery {
   to: Day;
   /** Each dimension's accepted values (a row matches one of them); an empty list matches nothing. */
   filters?: Partial<Record<Dimension, readonly string[]>>;
+  /**
+   * Each dimension's refused values (a row matching one is left out), with filters or without;
+   * an empty list leaves nothing out. Any number of values: what /api/metrics leaves out of a
+   * retailer's figures (the archived teams, ADR 51), however many there are.
+   */
+  exclude?: Partial<Record<Dimension, readonly string[]>>;
   /** The dimensions rows are grouped by, in order (none: one total row). */
   groupBy?: readonly Dimension[];
   histogram?: Histogram;

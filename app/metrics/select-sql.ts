@@ -1,6 +1,6 @@
 /**
  * The one SELECT both SQL adapters of the metrics store run (SQLite and ClickHouse): the grain's
- * table, the period, the filters, the groups and the histogram bucket, the sums, the rows without
+ * table, the period, the filters and exclusions, the groups and the histogram bucket, the sums, the rows without
  * anything left out, and the top-N order. Each adapter says only how a value is written into its
  * SQL (a bound parameter in SQLite, a checked and quoted literal in ClickHouse 18.16, which has no
  * parameters) and how the weekday-by-hour bucket is spelt. Names come from fixed lists only.
@@ -12,6 +12,12 @@ import type { MetricsQuery, MetricsRow } from "~/metrics/port";
 export interface SqlDialect {
   /** Writes a value into the SQL: a placeholder it binds, or a safe literal. */
   value(value: string | number): string;
+  /**
+   * Writes a list of any length for `NOT IN`, parentheses included: one bound JSON array read by
+   * json_each in SQLite (no limit on the number of values a statement binds), checked and quoted
+   * literals in ClickHouse.
+   */
+  list(values: readonly string[]): string;
   /** The table's name as the SQL names it (e.g. database.table). */
   table(grain: Grain): string;
   /** The "weekday-localHour" bucket, e.g. "0-13". */
@@ -33,6 +39,11 @@ export function metricsSelect(query: MetricsQuery, dialect: SqlDialect): Metrics
     if (!values) continue;
     if (values.length === 0) return null;
     where.push(`${COLUMN[dimension]} IN (${values.map((v) => dialect.value(v)).join(", ")})`);
+  }
+  for (const [dimension, values] of Object.entries(query.exclude ?? {}) as [Dimension, readonly string[] | undefined][]) {
+    if (!values?.length) continue;
+    if (!Object.hasOwn(COLUMN, dimension)) throw new RangeError(`Not a dimension: ${dimension}`);
+    where.push(`${COLUMN[dimension]} NOT IN ${dialect.list(values)}`);
   }
   for (const dimension of groupBy) if (SPARSE_DIMENSIONS.includes(dimension)) where.push(`${COLUMN[dimension]} <> ''`);
   const groupColumns = groupBy.map((d) => COLUMN[d]);

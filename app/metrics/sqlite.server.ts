@@ -128,6 +128,11 @@ export class SqliteMetricsStore implements MetricsStore {
         params.push(value);
         return "?";
       },
+      list: (values) => {
+        if (!values.every((v) => typeof v === "string")) throw new TypeError("Not a list of strings");
+        params.push(JSON.stringify(values));
+        return "(SELECT value FROM json_each(?))";
+      },
       table: (grain) => grain.table,
       weekdayHour: "weekday || '-' || local_hour",
     });

@@ -9,7 +9,7 @@ import { parseMetricsRequest, responseToWire, scopeRequest } from "~/domain/metr
 import { jsonReply as json } from "~/http/api.server";
 import { bearerToken } from "~/http/service-auth.server";
 import { verifyIdentityToken } from "~/services/identity-token.server";
-import { answerMetrics, tokenTeamsScope } from "~/services/metrics.server";
+import { answerMetrics, tokenScope } from "~/services/metrics.server";
 
 export async function loader() {
   return json({ error: "Use POST" }, 405, { Allow: "POST" });
@@ -28,8 +28,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = parseMetricsRequest(body);
   if (!parsed.ok) return json({ error: parsed.reason }, 400);
   try {
-    // A token reads its user's teams, less those archived since (not the user's to see).
-    return json(responseToWire(await answerMetrics(scopeRequest(parsed.value, await tokenTeamsScope(claims)))));
+    // A token reads its user's teams, less the archived ones (read now: not the user's to see).
+    // The exclusion is the scope's, never the body's (parseMetricsRequest reads known fields only).
+    const scope = await tokenScope(claims);
+    return json(responseToWire(await answerMetrics(scopeRequest(parsed.value, scope.teams), { excludeTeams: scope.excludeTeams })));
   } catch (error) {
     console.error(JSON.stringify({ level: "error", what: "api/metrics", error: error instanceof Error ? error.message : String(error) }));
     return json({ error: "Statistics are unavailable" }, 503);

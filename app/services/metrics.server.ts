@@ -31,10 +31,14 @@ function sumOf(rows: readonly MetricsRow[]): Measures {
   return out;
 }
 
-/** The /metrics contract over the metrics store. The request is trusted to be scoped already. */
-export async function answerMetrics(request: MetricsRequest): Promise<MetricsResponse> {
+/**
+ * The /metrics contract over the metrics store. The request is trusted to be scoped already;
+ * `excludeTeams` (never read from a request: the caller's scope) are left out of every figure.
+ */
+export async function answerMetrics(request: MetricsRequest, scope: { excludeTeams?: readonly string[] } = {}): Promise<MetricsResponse> {
   const store = getMetricsStore();
-  const base = { from: request.dateFrom, to: request.dateTo, filters: request.filters?.terms };
+  const exclude = scope.excludeTeams?.length ? { team: scope.excludeTeams } : undefined;
+  const base = { from: request.dateFrom, to: request.dateTo, filters: request.filters?.terms, ...(exclude ? { exclude } : {}) };
   const terms = answeredTerms(request.groups?.terms ?? []);
   const limit = request.groups?.size;
   const [histogramRows, newestEvent, ...groups] = await Promise.all([
@@ -65,28 +69,29 @@ export function metricsTeamsFor(user: Pick<User, "claims" | "teamIds">): string[
   return user.claims.type === "supplier" ? [...user.teamIds] : null;
 }
 
+/** What an identity token reads through POST /api/metrics: these teams only (null: any), less `excludeTeams`. */
+export interface TokenScope {
+  teams: string[] | null;
+  excludeTeams: string[];
+}
+
 /**
- * The teams an identity token reads through POST /api/metrics: the token's teams less the
- * archived ones, for all but operators (retailers and suppliers do not see an archived advertiser:
- * app/domain/teams.ts, ADR 51), read when the call is made, so a team archived after the token
- * was minted is left out too. null: every team (an operator, or no team is archived).
+ * The scope of an identity token's call of POST /api/metrics, read when the call is made (so a
+ * team archived or unarchived after the token was minted counts as it is now): an operator, every
+ * team (or the token's); a supplier, the token's teams less the archived ones; a retailer, every
+ * team less the archived ones (retailers and suppliers do not see an archived advertiser:
+ * app/domain/teams.ts, ADR 51). One read of the archived teams' ids, not cached: another
+ * instance may have archived one a moment ago (ADR 51's addendum).
  */
-export async function tokenTeamsScope(claims: { accountType: User["claims"]["type"]; teams: readonly string[] | null }): Promise<string[] | null> {
-  if (claims.accountType === "operator") return claims.teams ? [...claims.teams] : null;
-  const teams = getStorage().teams;
-  const allIds = async (statuses: ("active" | "suspended" | "archived")[]) => {
-    const ids: string[] = [];
-    let after: string | null = null;
-    do {
-      const page = await teams.list({ statuses, limit: 500, after });
-      ids.push(...page.items.map((t) => t.id));
-      after = page.next;
-    } while (after);
-    return ids;
-  };
-  const archived = new Set(await allIds(["archived"]));
-  if (claims.teams) return claims.teams.filter((id) => !archived.has(id));
-  return archived.size ? allIds(["active", "suspended"]) : null;
+export async function tokenScope(claims: { accountType: User["claims"]["type"]; teams: readonly string[] | null }): Promise<TokenScope> {
+  if (claims.accountType === "operator") return { teams: claims.teams ? [...claims.teams] : null, excludeTeams: [] };
+  const archived = await getStorage().teams.idsWithStatus("archived");
+  if (claims.teams) {
+    const left = new Set(archived);
+    return { teams: claims.teams.filter((id) => !left.has(id)), excludeTeams: [] };
+  }
+  // A supplier's token always names its teams (verifyIdentityToken): only a retailer gets here.
+  return { teams: null, excludeTeams: archived };
 }
 
 /** The retailer's own statistics service, when METRICS_API_URL names one: called over HTTP with the user's identity token. */

@@ -165,6 +165,12 @@ export interface DocumentStore {
   query<T>(collection: string, spec: QuerySpec): Promise<Page<Stored<T>>>;
   /** The documents the filters select; with `upTo`, counting stops there (the answer is at most `upTo`). */
   count(collection: string, where?: readonly Where[], upTo?: number): Promise<number>;
+  /**
+   * The ids of every document the filters select, in id order, without reading their data (an
+   * index on SQLite, an empty field mask on Firestore). For selections of ids a caller holds
+   * whole (a status's teams); pages of documents are `query`'s.
+   */
+  ids(collection: string, where?: readonly Where[]): Promise<string[]>;
   /** Fails with AlreadyExistsError when the id is taken. */
   create<T extends object>(collection: string, id: string, data: T): Promise<Stored<T>>;
   /** Creates or replaces; the version goes up by one. */
@@ -286,6 +292,11 @@ export interface TeamsRepo {
   getMany(ids: readonly string[]): Promise<Team[]>;
   /** One page of teams; a search and a tag together: the tag is checked on the page (ADR 7). */
   list(spec: TeamListSpec): Promise<Page<Team>>;
+  /**
+   * The ids of every team of this status, in id order, no team read whole: read on each call of
+   * /api/metrics, whose retailers' and suppliers' figures leave the archived teams out (ADR 51).
+   */
+  idsWithStatus(status: TeamStatus): Promise<string[]>;
   /** Fails with AlreadyExistsError when the name is taken (case- and accent-insensitive). */
   create(data: TeamInput, actor: Actor, id?: string): Promise<Team>;
   /** Audited; a rename keeps names unique; ConflictError on a stale version. */

@@ -110,6 +110,51 @@ export function runMetricsContract(name: string, open: () => Promise<MetricsStor
       expect(await q({ from: "2026-11-20", to: "2026-11-30", filters: { team: [] } })).toEqual([]);
     });
 
+    it("leaves out excluded values, with or without filters, on every roll-up", async () => {
+      await store.applyBatch("b-1", [
+        fact("2026-11-21T10:00:00Z", { team: "team-a", displays: 1 }),
+        fact("2026-11-21T11:00:00Z", { team: "team-b", wallet: "wallet-b", campaign: "camp-b", displays: 20, product: "SKU-1" }),
+        fact("2026-11-22T10:00:00Z", { team: "team-c", wallet: "wallet-c", campaign: "camp-c", displays: 300 }),
+      ], null);
+      const period = { from: "2026-11-20", to: "2026-11-24" } as const;
+      const teams = async (query: Omit<MetricsQuery, "from" | "to">) => (await q({ ...period, groupBy: ["team"], ...query })).map((r) => [r.keys.team, r.displays]).sort();
+      expect(await teams({ exclude: { team: ["team-b"] } })).toEqual([["team-a", 1], ["team-c", 300]]);
+      expect((await q({ ...period, exclude: { team: ["team-b", "team-c"] } }))[0].displays).toBe(1);
+      // A filter naming an excluded value gets nothing of it.
+      expect(await teams({ filters: { team: ["team-b", "team-c"] }, exclude: { team: ["team-b"] } })).toEqual([["team-c", 300]]);
+      expect(await q({ ...period, filters: { team: ["team-b"] }, exclude: { team: ["team-b"] } })).toEqual([]);
+      // An empty list leaves nothing out.
+      expect(await teams({ exclude: { team: [] } })).toEqual([["team-a", 1], ["team-b", 20], ["team-c", 300]]);
+      // Another dimension, the hourly and product roll-ups, and a histogram.
+      expect(await teams({ exclude: { campaign: ["camp-c"] } })).toEqual([["team-a", 1], ["team-b", 20]]);
+      const hours = await q({ ...period, histogram: "hour", exclude: { team: ["team-a"] } });
+      expect(hours.map((r) => [r.bucket, r.displays])).toEqual([["2026-11-21T11:00:00.000Z", 20], ["2026-11-22T10:00:00.000Z", 300]]);
+      expect(await q({ ...period, groupBy: ["product"], exclude: { team: ["team-b"] } })).toEqual([]);
+      const days = await q({ ...period, histogram: "day", groupBy: ["wallet"], exclude: { team: ["team-c"], wallet: ["wallet-a"] } });
+      expect(days.map((r) => [r.bucket, r.keys.wallet, r.displays])).toEqual([["2026-11-21", "wallet-b", 20]]);
+    });
+
+    it("leaves out any number of excluded values, as data, never as query text", async () => {
+      const odd = "x' OR '1'='1";
+      const slash = "team\\'); DROP TABLE m_team_day; --";
+      await store.applyBatch("b-1", [
+        fact("2026-11-24T10:00:00Z", { team: odd, displays: 1 }),
+        fact("2026-11-24T10:00:00Z", { team: slash, displays: 20 }),
+        fact("2026-11-24T10:00:00Z", { team: "team-\n\u0001", displays: 300 }),
+        fact("2026-11-24T10:00:00Z", { team: "kept", displays: 4_000 }),
+      ], null);
+      const day = { from: "2026-11-24", to: "2026-11-24" } as const;
+      const keys = async (exclude: readonly string[]) => (await q({ ...day, groupBy: ["team"], exclude: { team: exclude } })).map((r) => r.keys.team).sort();
+      expect(await keys([odd, slash, "team-\n\u0001"])).toEqual(["kept"]);
+      expect(await keys(["x' OR 1=1 --", "%", "*"])).toEqual([...[odd, slash, "team-\n\u0001", "kept"]].sort());
+      // 40,000 values (1.6 MB of ids): past SQLite's 32,766 bound values and ClickHouse's 256 KiB of query text.
+      const many = Array.from({ length: 40_000 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`);
+      const [total] = await q({ ...day, exclude: { team: [...many, odd, slash] } });
+      expect(total.displays).toBe(4_300);
+      const [unmoved] = await q({ ...day, exclude: { team: many } });
+      expect(unmoved.displays).toBe(4_321);
+    });
+
     it("groups by wallet and by campaign, with a daily histogram", async () => {
       await store.applyBatch("b-1", [
         fact("2026-11-20T10:00:00Z", { wallet: "w1", campaign: "c1" }),

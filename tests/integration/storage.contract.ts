@@ -317,6 +317,25 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
           expect(await store.count(CAMPAIGNS, [["status", "==", "live"]], 10)).toBe(2);
           expect(await store.count(CAMPAIGNS, [], 0)).toBe(0);
         });
+
+        it("lists the ids of the documents the filters select, in id order, with or without filters", async () => {
+          expect(await store.ids(CAMPAIGNS, [["status", "==", "live"]])).toEqual(["c-a", "c-c"]);
+          expect(await store.ids(CAMPAIGNS, [["tags", "array-contains", "spring"], ["sponsored", "==", true]])).toEqual(["c-a", "c-e"]);
+          expect(await store.ids(CAMPAIGNS, [["status", "in", ["draft", "paused"]]])).toEqual(["c-b", "c-d"]);
+          expect(await store.ids(CAMPAIGNS, [["status", "in", []]])).toEqual([]);
+          expect(await store.ids(CAMPAIGNS, [["status", "==", "nope"]])).toEqual([]);
+          expect(await store.ids(CAMPAIGNS)).toEqual(["c-a", "c-b", "c-c", "c-d", "c-e"]);
+          expect(await store.ids("empty_collection")).toEqual([]);
+          // More than query()'s default page (50): every id, as of the last write.
+          await store.transaction(async (tx) => {
+            for (let i = 0; i < 60; i++) tx.create(WALLETS, `w-many-${String(i).padStart(2, "0")}`, { teamId: "team-2", balanceCents: i });
+          });
+          const many = await store.ids(WALLETS, [["teamId", "==", "team-2"]]);
+          expect(many).toEqual(Array.from({ length: 60 }, (_, i) => `w-many-${String(i).padStart(2, "0")}`));
+          await store.update(WALLETS, "w-many-07", { teamId: "team-3" });
+          expect(await store.ids(WALLETS, [["teamId", "==", "team-3"]])).toEqual(["w-many-07"]);
+          expect(await store.ids(WALLETS, [["teamId", "==", "team-2"]])).toHaveLength(59);
+        });
       });
 
       describe("ordering and cursor pagination", () => {
@@ -1144,6 +1163,15 @@ export function runStorageContract(name: string, makeStore: () => Promise<Docume
             expect(await names({ tag: "food" })).toEqual(["Acme Brand", "Acme Outlet", "Old Acme"]);
             expect(await names({ tag: "food", statuses: ["active", "suspended"] })).toEqual(["Acme Brand", "Acme Outlet"]);
             expect(await names({ tag: "no-such-tag" })).toEqual([]);
+          });
+
+          it("lists the ids of a status's teams, changed by the next archive or unarchive", async () => {
+            expect(await storage.teams.idsWithStatus("archived")).toEqual(["t-2", "t-5"]);
+            expect(await storage.teams.idsWithStatus("suspended")).toEqual(["t-6"]);
+            await storage.teams.update("t-3", { status: "archived" }, ADMIN);
+            await storage.teams.update("t-5", { status: "active" }, ADMIN);
+            expect(await storage.teams.idsWithStatus("archived")).toEqual(["t-2", "t-3"]);
+            expect(await storage.teams.idsWithStatus("active")).toEqual(["t-1", "t-4", "t-5"]);
           });
 
           it("searches word prefixes of the name, whatever the case and accents, with the other filters", async () => {

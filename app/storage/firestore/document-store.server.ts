@@ -240,6 +240,14 @@ export class FirestoreDocumentStore implements DocumentStore {
     return { items, next };
   }
 
+  async ids(collection: string, where: readonly Where[] = []): Promise<string[]> {
+    const query = this.filtered(collection, where);
+    if (!query) return [];
+    // An empty field mask: the answer holds each document's name only, not its fields.
+    const snapshot = await query.select().orderBy(fb().FieldPath.documentId()).get();
+    return snapshot.docs.map((d) => d.id);
+  }
+
   private cursorEncode(value: unknown): unknown {
     return value instanceof fb().Timestamp ? { [TIMESTAMP_CURSOR]: value.toDate().toISOString() } : value;
   }

@@ -56,6 +56,9 @@ export function createTeamsRepo(store: DocumentStore): TeamsRepo {
       );
       return { items, next: page.next };
     },
+    async idsWithStatus(status) {
+      return store.ids(C, [["status", "==", status]]);
+    },
     async create(input, actor, id = randomUUID()) {
       const now = new Date();
       const doc: TeamData = {

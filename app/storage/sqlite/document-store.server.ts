@@ -247,6 +247,17 @@ export class SqliteDocumentStore implements DocumentStore {
     return row.n;
   }
 
+  async ids(collection: string, where: readonly Where[] = []): Promise<string[]> {
+    // The filters' expressions are those of the indexes (e.g. documents_status_updated leads with
+    // the collection and the status), so the ids come from an index without parsing any JSON.
+    // `+id`: sorted after the read; ordered by the primary key itself, the planner (without
+    // statistics) walks every document of the collection to spare that sort (1.4 ms against
+    // 0.01 ms for 10 archived teams of 2,000).
+    const { sql, params } = this.whereSql(collection, where);
+    const rows = this.statement(`SELECT id FROM documents WHERE ${["collection = ?", ...sql].join(" AND ")} ORDER BY +id`).all(collection, ...params) as { id: string }[];
+    return rows.map((row) => row.id);
+  }
+
   /** Keeps document_tokens in step with a document written (null: deleted) of a collection with indexed arrays. */
   private writeTokens(collection: string, id: string, data: Record<string, unknown> | null): void {
     const fields = Object.hasOwn(INDEXED_ARRAYS, collection) ? INDEXED_ARRAYS[collection]! : null;
