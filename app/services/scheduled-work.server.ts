@@ -63,6 +63,7 @@ export function presentJob(job: Job, t: TFunction, format: ScheduledWorkFormat, 
     text: dateTimeFormat(format.locale, { dateStyle: "medium", timeStyle: "short", timeZone: format.timeZone }).format(new Date(iso)),
   });
   const kind = t(`activity.jobs.kinds.${job.kind}`, { defaultValue: t("activity.jobs.kinds.unknown") });
+  const name = job.title ? t("activity.jobs.titled", { kind, title: job.title }) : kind;
   let schedule = t("activity.jobs.schedules.unknown");
   if (isSchedule(job.schedule)) {
     const words = describeSchedule(job.schedule, format);
@@ -73,7 +74,8 @@ export function presentJob(job: Job, t: TFunction, format: ScheduledWorkFormat, 
   const state: ScheduledWorkRow["state"] = running ? "running" : (last?.outcome ?? "never");
   return {
     id: job.id,
-    name: job.title ? t("activity.jobs.titled", { kind, title: job.title }) : kind,
+    // A job asked for by hand ("Run now") beside the same work's schedule is named so.
+    name: job.params?.manual === true ? t("activity.jobs.runNow", { name }) : name,
     schedule,
     nextRun: job.nextRunAt && !job.stopped ? when(job.nextRunAt) : null,
     lastRun: last ? when(last.started) : null,

@@ -68,6 +68,8 @@ describe("Activity's scheduled work", () => {
     expect((await scheduler.schedule("report-sales", { kind: "report", title: "Weekly sales", schedule: { type: "weekly", time: "09:00", timeZone: "Europe/Paris", weekday: 1 } })).ok).toBe(true);
     expect((await scheduler.schedule("alert-gone", { kind: "alert", schedule: { type: "monthly", time: "07:30", timeZone: "America/New_York", day: 31 } })).ok).toBe(true);
     now = new Date();
+    // The same report asked for by hand ("Run now"), due in an hour: told apart from its schedule.
+    expect((await scheduler.schedule("report-sales-now", { kind: "report", title: "Weekly sales", params: { reportId: "sales", manual: true }, schedule: { type: "once", at: new Date(now.getTime() + 3_600_000).toISOString() } })).ok).toBe(true);
     const reports = await scheduler.tick();
     expect(reports.map((r) => [r.jobId, r.outcome]).sort()).toEqual([
       ["report-sales", "failed"],
@@ -102,6 +104,7 @@ describe("Activity's scheduled work", () => {
       // The test's clock stood still during the run.
       duration: "0 ms",
     });
+    expect(byId["report-sales-now"]).toMatchObject({ name: "Report: Weekly sales (run now)", state: "never" });
     expect(byId["alert-gone"]).toMatchObject({
       schedule: "Every month on day 31, or its last day, at 07:30 (America/New York time)",
       state: "running",
@@ -128,6 +131,7 @@ describe("Activity's scheduled work", () => {
       stateLabel: "Échec",
       reason: "Erreur inattendue : SMTP server refused the message",
     });
+    expect(fr["report-sales-now"]!.name).toBe("Rapport : Weekly sales (exécution immédiate)");
     expect(fr.settlement).toMatchObject({ name: "Imputation des dépenses publicitaires aux portefeuilles", schedule: "Toutes les 10 secondes", stateLabel: "Terminée" });
     expect(fr["alert-gone"]!.stateLabel).toBe("En cours");
     // 09:00 in Paris is 03:00 in New York (both on summer or on winter time), else 02:00 or 04:00 for a few weeks a year.
