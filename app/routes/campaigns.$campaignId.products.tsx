@@ -4,7 +4,7 @@ import { orThrow, statusOf, unknownIntent } from "~/http/reply.server";
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorList, FormAlert, SubmitButton } from "~/components/forms";
@@ -97,6 +97,19 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     moved: search.get("moved") ? { id: search.get("moved")!, direction: direction === "down" ? ("down" as const) : ("up" as const) } : null,
   };
 }
+
+/**
+ * With JavaScript, the page is read again after an addition that added nothing too (Remix skips
+ * that after a 4xx answer): 'Already in the campaign' means someone added the product meanwhile,
+ * and the list, its count and the picker's marks then show it, as the page rendered without
+ * JavaScript does.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, formAction, formData, currentUrl, defaultShouldRevalidate }) => {
+  const intent = formData?.get("intent");
+  const addition = intent === addProductsIntent || intent === importProductsIntent;
+  if (formMethod?.toUpperCase() === "POST" && addition && formAction && new URL(formAction, currentUrl).pathname === currentUrl.pathname) return true;
+  return defaultShouldRevalidate;
+};
 
 type ListFailure = { form: "list"; failure: string; message: string; subject: string | null };
 
