@@ -99,15 +99,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /**
- * With JavaScript, the page is read again after an addition that added nothing too (Remix skips
- * that after a 4xx answer): 'Already in the campaign' means someone added the product meanwhile,
- * and the list, its count and the picker's marks then show it, as the page rendered without
- * JavaScript does.
+ * With JavaScript, after a form of this page: the page is read again after an addition that added
+ * nothing too (Remix skips that after a 4xx answer): 'Already in the campaign' means someone added
+ * the product meanwhile, and the list, its count and the picker's marks then show it, as the page
+ * rendered without JavaScript does. A confirmation asked for (a bulk removal, or switching every
+ * product) changed nothing: the page is not read again for it.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, formAction, formData, currentUrl, defaultShouldRevalidate }) => {
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, formAction, formData, currentUrl, actionResult, defaultShouldRevalidate }) => {
+  if (formMethod?.toUpperCase() !== "POST" || !formAction || new URL(formAction, currentUrl).pathname !== currentUrl.pathname) return defaultShouldRevalidate;
   const intent = formData?.get("intent");
-  const addition = intent === addProductsIntent || intent === importProductsIntent;
-  if (formMethod?.toUpperCase() === "POST" && addition && formAction && new URL(formAction, currentUrl).pathname === currentUrl.pathname) return true;
+  if (intent === addProductsIntent || intent === importProductsIntent) return true;
+  const answer = (actionResult as { form?: string } | null | undefined)?.form;
+  if (answer === "confirm" || answer === "confirmAll") return false;
   return defaultShouldRevalidate;
 };
 
@@ -322,7 +325,9 @@ export default function CampaignProductsRoute() {
     target?.focus();
   }, [moved, location.key]);
 
-  // With JavaScript, the confirmation takes the focus when it appears (it follows the bulk bar).
+  // The confirmation takes the focus when it appears (it follows the bulk bar): with JavaScript
+  // here; without, by its `autofocus`, which also brings it into view on the page the answer
+  // loads (at the top, far above it, with the picker and the add forms in between).
   const confirmRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (confirm || confirmAll) confirmRef.current?.focus();
@@ -420,7 +425,7 @@ export default function CampaignProductsRoute() {
                 </Form>
               ) : null}
               {confirmAll ? (
-                <div className="confirm-body products-confirm" role="region" aria-labelledby="products-confirm-title" ref={confirmRef} tabIndex={-1}>
+                <div className="confirm-body products-confirm" role="region" aria-labelledby="products-confirm-title" ref={confirmRef} tabIndex={-1} autoFocus>
                   <p id="products-confirm-title">
                     <strong>{t(confirmAll.bulk === "on" ? "bulkAll.confirmOn" : "bulkAll.confirmOff", { count: confirmAll.count })}</strong>
                   </p>
@@ -441,7 +446,7 @@ export default function CampaignProductsRoute() {
                 </div>
               ) : null}
               {confirm ? (
-                <div className="confirm-body products-confirm" role="region" aria-labelledby="products-confirm-title" ref={confirmRef} tabIndex={-1}>
+                <div className="confirm-body products-confirm" role="region" aria-labelledby="products-confirm-title" ref={confirmRef} tabIndex={-1} autoFocus>
                   <p id="products-confirm-title">
                     <strong>{t("bulk.confirmTitle", { count: confirm.products.length })}</strong>
                   </p>
