@@ -333,6 +333,17 @@ export default function CampaignProductsRoute() {
     if (confirm || confirmAll) confirmRef.current?.focus();
   }, [confirm, confirmAll]);
 
+  // Once the confirmation is gone (Cancel, or the change made), the button that asked for it has
+  // the focus again, with JavaScript, the page not scrolled. (Without, Cancel loads the page again,
+  // from the top: a link to it with that button's #id would only scroll the answer, the same address.)
+  const opener = confirm ? BULK_REMOVE_ID : confirmAll ? bulkAllId(confirmAll.bulk) : null;
+  const lastOpener = useRef<string | null>(null);
+  useEffect(() => {
+    const previous = lastOpener.current;
+    lastOpener.current = opener;
+    if (previous && !opener) document.getElementById(previous)?.focus();
+  }, [opener]);
+
   const partyLabel = (p: Party | null) => (p ? t(`party.${p}`) : "—");
   const availabilityLabel = (a: string) => t(`availability.${availabilityKey(a)}`, { defaultValue: a });
 
@@ -405,7 +416,7 @@ export default function CampaignProductsRoute() {
                 <button type="submit" name="bulk" value="off" className="button">
                   {t("bulk.off")}
                 </button>
-                <button type="submit" name="bulk" value="remove" className="button">
+                <button type="submit" name="bulk" value="remove" className="button" id={BULK_REMOVE_ID}>
                   {t("bulk.remove")}
                 </button>
               </Form>
@@ -416,10 +427,10 @@ export default function CampaignProductsRoute() {
                   <input type="hidden" name="back" value={back} />
                   <input type="hidden" name="scope" value="campaign" />
                   <span className="muted">{t("bulkAll.help", { count })}</span>
-                  <button type="submit" name="bulk" value="on" className="button">
+                  <button type="submit" name="bulk" value="on" className="button" id={bulkAllId("on")}>
                     {t("bulkAll.on", { count })}
                   </button>
-                  <button type="submit" name="bulk" value="off" className="button">
+                  <button type="submit" name="bulk" value="off" className="button" id={bulkAllId("off")}>
                     {t("bulkAll.off", { count })}
                   </button>
                 </Form>
@@ -441,7 +452,9 @@ export default function CampaignProductsRoute() {
                         {t(confirmAll.bulk === "on" ? "bulkAll.confirmSubmitOn" : "bulkAll.confirmSubmitOff", { count: confirmAll.count })}
                       </SubmitButton>
                     </Form>
-                    <Link to={`${here}${back}`}>{t("bulk.cancel")}</Link>
+                    <Link to={`${here}${back}`} preventScrollReset>
+                      {t("bulk.cancel")}
+                    </Link>
                   </div>
                 </div>
               ) : null}
@@ -471,7 +484,9 @@ export default function CampaignProductsRoute() {
                         {t("bulk.confirmSubmit", { count: confirm.products.length })}
                       </SubmitButton>
                     </Form>
-                    <Link to={`${here}${back}`}>{t("bulk.cancel")}</Link>
+                    <Link to={`${here}${back}`} preventScrollReset>
+                      {t("bulk.cancel")}
+                    </Link>
                   </div>
                 </div>
               ) : null}
@@ -588,6 +603,12 @@ export default function CampaignProductsRoute() {
       )}
     </section>
   );
+}
+
+/** The bulk bar's "Remove…", and the "Switch on/off all N" buttons: what a confirmation's Cancel returns to. */
+const BULK_REMOVE_ID = "products-bulk-remove";
+function bulkAllId(bulk: "on" | "off") {
+  return `products-all-${bulk}`;
 }
 
 /** The page's own address with another page of the list (the period and search kept). */
