@@ -4,7 +4,7 @@ import { orThrow, statusOf, unknownIntent } from "~/http/reply.server";
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorList, FormAlert, SubmitButton } from "~/components/forms";
@@ -97,6 +97,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     moved: search.get("moved") ? { id: search.get("moved")!, direction: direction === "down" ? ("down" as const) : ("up" as const) } : null,
   };
 }
+
+/**
+ * With JavaScript, after a form of this page: the page is read again after an addition that added
+ * nothing too (Remix skips that after a 4xx answer): 'Already in the campaign' means someone added
+ * the product meanwhile, and the list, its count and the picker's marks then show it, as the page
+ * rendered without JavaScript does. A confirmation asked for (a bulk removal, or switching every
+ * product) changed nothing: the page is not read again for it.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, formAction, formData, currentUrl, actionResult, defaultShouldRevalidate }) => {
+  if (formMethod?.toUpperCase() !== "POST" || !formAction || new URL(formAction, currentUrl).pathname !== currentUrl.pathname) return defaultShouldRevalidate;
+  const intent = formData?.get("intent");
+  if (intent === addProductsIntent || intent === importProductsIntent) return true;
+  const answer = (actionResult as { form?: string } | null | undefined)?.form;
+  if (answer === "confirm" || answer === "confirmAll") return false;
+  return defaultShouldRevalidate;
+};
 
 type ListFailure = { form: "list"; failure: string; message: string; subject: string | null };
 
@@ -309,11 +325,24 @@ export default function CampaignProductsRoute() {
     target?.focus();
   }, [moved, location.key]);
 
-  // With JavaScript, the confirmation takes the focus when it appears (it follows the bulk bar).
+  // The confirmation takes the focus when it appears (it follows the bulk bar): with JavaScript
+  // here; without, by its `autofocus`, which also brings it into view on the page the answer
+  // loads (at the top, far above it, with the picker and the add forms in between).
   const confirmRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (confirm || confirmAll) confirmRef.current?.focus();
   }, [confirm, confirmAll]);
+
+  // Once the confirmation is gone (Cancel, or the change made), the button that asked for it has
+  // the focus again, with JavaScript, the page not scrolled. (Without, Cancel loads the page again,
+  // from the top: a link to it with that button's #id would only scroll the answer, the same address.)
+  const opener = confirm ? BULK_REMOVE_ID : confirmAll ? bulkAllId(confirmAll.bulk) : null;
+  const lastOpener = useRef<string | null>(null);
+  useEffect(() => {
+    const previous = lastOpener.current;
+    lastOpener.current = opener;
+    if (previous && !opener) document.getElementById(previous)?.focus();
+  }, [opener]);
 
   const partyLabel = (p: Party | null) => (p ? t(`party.${p}`) : "—");
   const availabilityLabel = (a: string) => t(`availability.${availabilityKey(a)}`, { defaultValue: a });
@@ -387,7 +416,7 @@ export default function CampaignProductsRoute() {
                 <button type="submit" name="bulk" value="off" className="button">
                   {t("bulk.off")}
                 </button>
-                <button type="submit" name="bulk" value="remove" className="button">
+                <button type="submit" name="bulk" value="remove" className="button" id={BULK_REMOVE_ID}>
                   {t("bulk.remove")}
                 </button>
               </Form>
@@ -398,16 +427,16 @@ export default function CampaignProductsRoute() {
                   <input type="hidden" name="back" value={back} />
                   <input type="hidden" name="scope" value="campaign" />
                   <span className="muted">{t("bulkAll.help", { count })}</span>
-                  <button type="submit" name="bulk" value="on" className="button">
+                  <button type="submit" name="bulk" value="on" className="button" id={bulkAllId("on")}>
                     {t("bulkAll.on", { count })}
                   </button>
-                  <button type="submit" name="bulk" value="off" className="button">
+                  <button type="submit" name="bulk" value="off" className="button" id={bulkAllId("off")}>
                     {t("bulkAll.off", { count })}
                   </button>
                 </Form>
               ) : null}
               {confirmAll ? (
-                <div className="confirm-body products-confirm" role="region" aria-labelledby="products-confirm-title" ref={confirmRef} tabIndex={-1}>
+                <div className="confirm-body products-confirm" role="region" aria-labelledby="products-confirm-title" ref={confirmRef} tabIndex={-1} autoFocus>
                   <p id="products-confirm-title">
                     <strong>{t(confirmAll.bulk === "on" ? "bulkAll.confirmOn" : "bulkAll.confirmOff", { count: confirmAll.count })}</strong>
                   </p>
@@ -423,12 +452,14 @@ export default function CampaignProductsRoute() {
                         {t(confirmAll.bulk === "on" ? "bulkAll.confirmSubmitOn" : "bulkAll.confirmSubmitOff", { count: confirmAll.count })}
                       </SubmitButton>
                     </Form>
-                    <Link to={`${here}${back}`}>{t("bulk.cancel")}</Link>
+                    <Link to={`${here}${back}`} preventScrollReset>
+                      {t("bulk.cancel")}
+                    </Link>
                   </div>
                 </div>
               ) : null}
               {confirm ? (
-                <div className="confirm-body products-confirm" role="region" aria-labelledby="products-confirm-title" ref={confirmRef} tabIndex={-1}>
+                <div className="confirm-body products-confirm" role="region" aria-labelledby="products-confirm-title" ref={confirmRef} tabIndex={-1} autoFocus>
                   <p id="products-confirm-title">
                     <strong>{t("bulk.confirmTitle", { count: confirm.products.length })}</strong>
                   </p>
@@ -453,7 +484,9 @@ export default function CampaignProductsRoute() {
                         {t("bulk.confirmSubmit", { count: confirm.products.length })}
                       </SubmitButton>
                     </Form>
-                    <Link to={`${here}${back}`}>{t("bulk.cancel")}</Link>
+                    <Link to={`${here}${back}`} preventScrollReset>
+                      {t("bulk.cancel")}
+                    </Link>
                   </div>
                 </div>
               ) : null}
@@ -570,6 +603,12 @@ export default function CampaignProductsRoute() {
       )}
     </section>
   );
+}
+
+/** The bulk bar's "Remove…", and the "Switch on/off all N" buttons: what a confirmation's Cancel returns to. */
+const BULK_REMOVE_ID = "products-bulk-remove";
+function bulkAllId(bulk: "on" | "off") {
+  return `products-all-${bulk}`;
 }
 
 /** The page's own address with another page of the list (the period and search kept). */

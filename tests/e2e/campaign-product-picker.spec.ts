@@ -11,7 +11,7 @@
  */
 import type { Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./a11y";
-import { createCampaign, enTexts, expect, submitAndWait, test, uniqueName } from "./fixtures";
+import { addProductIds, createCampaign, demoProductIds, enTexts, expect, submitAndWait, test, uniqueName } from "./fixtures";
 
 const xt = enTexts("campaignProductPicker");
 const pt = enTexts("campaignProducts");
@@ -106,6 +106,41 @@ test.describe("product picker, CSV import and reordering", () => {
     const expected = [added, "SKU-000002", "SKU-000020", ...(javaScriptEnabled ? [] : ["SKU-001105"])];
     await expect(table(page).locator("tbody tr")).toHaveCount(expected.length);
     expect((await shownIds(page)).sort()).toEqual(expected.sort());
+  });
+
+  test("on page 3 of a campaign's products with a search, an Add answers on page 3 with the search kept, and so does an out-of-date one", { tag: "@nojs" }, async ({ page, baseURL }) => {
+    // Three pages of Acme's 1P products (one request), the two "Arabica" matches left out.
+    const id = await createCampaign(page, baseURL!, { name: uniqueName("Picker pages e2e") });
+    await addProductIds(page, baseURL!, id, demoProductIds(120, { except: ["SKU-000988", "SKU-001105"] }));
+    const path = `/campaigns/${id}/products`;
+    await page.goto(`${path}?page=3&q=arabica`);
+    const pages = page.getByRole("navigation", { name: pt("pages.label"), exact: true });
+    const results = page.getByRole("heading", { name: xt("picker.results", { query: "arabica" }) });
+    const onPage3 = () => {
+      const url = new URL(page.url());
+      return [url.pathname, url.searchParams.get("page"), url.searchParams.get("q")];
+    };
+    await expect(pages).toContainText(pt("pages.range", { first: 101, last: 120, total: 120 }));
+    await expect(results).toBeVisible();
+
+    // Added: back on page 3, the search and its results still there, the product marked.
+    await submitAndWait(page, path, () => page.getByRole("button", { name: "Add Acme Coffee Beans Arabica 1 kg", exact: true }).click());
+    await expect(pages).toContainText(pt("pages.range", { first: 101, last: 121, total: 121 }));
+    expect(onPage3()).toEqual([path, "3", "arabica"]);
+    await expect(results).toBeVisible();
+    await expect(page.locator(".picker-results > li").filter({ hasText: "SKU-000988" })).toContainText(xt("picker.inCampaign"));
+
+    // The other match added meanwhile elsewhere: this page's Add is answered ('Already in the
+    // campaign') on page 3 with the search, not on the first page without it.
+    const other = page.locator(".picker-results > li").filter({ hasText: "SKU-001105" });
+    const version = await other.locator("input[name=version]").inputValue();
+    await addProductIds(page, baseURL!, id, ["SKU-001105"], Number(version));
+    await submitAndWait(page, path, () => other.getByRole("button", { name: xt("picker.add") }).click());
+    await expect(page.getByRole("status").filter({ hasText: pt("report.present_one", { ids: "SKU-001105" }) })).toBeVisible();
+    await expect(pages).toContainText(pt("pages.range", { first: 101, last: 122, total: 122 }));
+    expect(onPage3()).toEqual([path, "3", "arabica"]);
+    await expect(results).toBeVisible();
+    await expect(other).toContainText(xt("picker.inCampaign"));
   });
 
   test("reorder by keyboard and drag and drop with JavaScript, by the Down button's form without; the order is saved", { tag: "@nojs" }, async ({ page, baseURL, javaScriptEnabled }) => {

@@ -14,7 +14,7 @@ import fs from "node:fs";
 import Papa from "papaparse";
 import type { Locator, Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./a11y";
-import { createCampaign, enTexts, expect, submitAndWait, test, uniqueName } from "./fixtures";
+import { addProductIds, createCampaign, demoProductIds, enTexts, expect, submitAndWait, test, uniqueName } from "./fixtures";
 
 
 /** Texts of the campaignProducts namespace (locales/en-GB/campaignProducts.json). */
@@ -147,7 +147,9 @@ test.describe("campaign products", () => {
     await products.row("SKU-000004").getByRole("checkbox").check();
     await products.click(products.bulk.getByRole("button", { name: pt("bulk.remove") }));
     await expect(products.confirmation).toContainText(pt("bulk.confirmTitle_other", { count: 2 }));
-    if (javaScriptEnabled) await expect(products.confirmation).toBeFocused();
+    // It takes the focus and is in view, also on the page an answer without JavaScript loads.
+    await expect(products.confirmation).toBeFocused();
+    await expect(products.confirmation).toBeInViewport();
     await expect(products.table.locator("tbody tr")).toHaveCount(3);
     await products.click(products.confirmation.getByRole("button", { name: pt("bulk.confirmSubmit_other", { count: 2 }) }));
     await expect(app.shell.toast(pt("toast.removed_other", { count: 2 }))).toBeVisible();
@@ -188,6 +190,49 @@ test.describe("campaign products", () => {
     await products.click(page.getByRole("button", { name: pt("positions.save"), exact: true }));
     await expect(products.shownIds).toHaveText([before[0]!, before[1]!, moved]);
     await expect(position(moved)).toHaveValue("3");
+  });
+
+  test("a campaign of 120 products: page 2 reads '51–100 of 120'; 'Switch off all 120' asks first, then switches every product off and comes back to page 2", { tag: "@nojs" }, async ({ page, app, baseURL, javaScriptEnabled }) => {
+    // Three pages of Acme's 1P products, added in one request (not through 120 clicks).
+    const id = await createProductsCampaign(page, baseURL!);
+    await addProductIds(page, baseURL!, id, demoProductIds(120));
+    const products = new ProductsPage(page, id);
+    await page.goto(`${products.path}?page=2`);
+    const onPage2 = new RegExp(`${products.path}\\?page=2$`);
+    const pages = page.getByRole("navigation", { name: pt("pages.label"), exact: true });
+    const range = pt("pages.range", { first: 51, last: 100, total: 120 });
+    await expect(pages).toContainText(range);
+    await expect(page.getByRole("navigation", { name: pt("pages.labelBottom"), exact: true })).toContainText(range);
+    await expect(products.table.locator("tbody tr")).toHaveCount(50);
+    await expect(page.getByText(pt("summary_other", { count: 120, on: 120 }))).toBeVisible();
+    const switchOn = products.table.getByRole("button", { name: new RegExp(`^${pt("toggle.on")} `) });
+    await expect(switchOn).toHaveCount(0);
+
+    // 'Switch off all 120': a confirmation first, on the same page, saying how many; nothing switched yet.
+    const all = page.getByRole("form", { name: pt("bulkAll.label") });
+    await expect(all).toContainText(pt("bulkAll.help_other", { count: 120 }));
+    await products.click(all.getByRole("button", { name: pt("bulkAll.off_other", { count: 120 }), exact: true }));
+    const confirmation = page.getByRole("region", { name: pt("bulkAll.confirmOff_other", { count: 120 }) });
+    await expect(confirmation).toBeFocused();
+    await expect(confirmation).toBeInViewport();
+    await expect(page).toHaveURL(onPage2);
+    await expect(pages).toContainText(range);
+    await expect(page.getByText(pt("summary_other", { count: 120, on: 120 }))).toBeVisible();
+
+    // Confirmed: every product off, said by the toast and the summary, back on page 2.
+    await products.click(confirmation.getByRole("button", { name: pt("bulkAll.confirmSubmitOff_other", { count: 120 }) }));
+    await expect(app.shell.toast(pt("toast.bulkOff_other", { count: 120 }))).toBeVisible();
+    await expect(page.getByText(pt("summary_other", { count: 120, on: 0 }))).toBeVisible();
+    await expect(confirmation).toHaveCount(0);
+    // With JavaScript the focus is back on the button that asked (as after Cancel), not lost.
+    if (javaScriptEnabled) await expect(all.getByRole("button", { name: pt("bulkAll.off_other", { count: 120 }), exact: true })).toBeFocused();
+    await expect(page).toHaveURL(onPage2);
+    await expect(pages).toContainText(range);
+    await expect(switchOn).toHaveCount(50);
+    // The other pages too.
+    await page.goto(`${products.path}?page=3`);
+    await expect(pages).toContainText(pt("pages.range", { first: 101, last: 120, total: 120 }));
+    await expect(switchOn).toHaveCount(20);
   });
 
   test("a supplier viewer sees the products without forms", async ({ page, baseURL, openBrowser }) => {

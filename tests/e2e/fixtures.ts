@@ -9,6 +9,7 @@ import { expect, test as base, type Browser, type BrowserContext, type Locator, 
 import { formKey, formsSubmittedBy } from "./nojs-forms";
 import type { E2EServer } from "./servers";
 import { withDe } from "../../app/domain/elision";
+import { demoCatalog } from "../../app/services/catalog-seed.server";
 
 // ---------------------------------------------------------------------------------------------
 // Demo accounts (seeded by SEED_DEMO_DATA=true, see app/services/seed.server.ts)
@@ -461,7 +462,9 @@ export const test = base.extend<E2EFixtures, E2EOptions>({
           async (route) => {
             const request = route.request();
             if (request.method() === "POST" && request.resourceType() === "document") {
-              keys.add(formKey(new URL(request.url()).pathname, { intent: postedField(request, "intent"), action: postedField(request, "action") }));
+              keys.add(
+                formKey(new URL(request.url()).pathname, { intent: postedField(request, "intent"), action: postedField(request, "action"), scope: postedField(request, "scope") }),
+              );
             }
             await route.fallback();
           },
@@ -527,6 +530,37 @@ export async function createCampaign(
   const id = /\/campaigns\/([^/?]+)$/.exec(response.headers().location ?? "")?.[1];
   expect(id, "the new campaign's id").toBeTruthy();
   return id!;
+}
+
+/**
+ * The first `count` products of one brand and party in the demo catalog the servers seed
+ * (app/services/catalog-seed.server.ts: the same products on every run), less `except`. Acme's
+ * 1P products by default: the Acme Brand team's supplier may sponsor them, and one campaign may
+ * hold them all (one party).
+ */
+export function demoProductIds(count: number, options: { brand?: string; party?: "1P" | "3P" | "1P_3P"; except?: string[] } = {}): string[] {
+  const { brand = "Acme", party = "1P", except = [] } = options;
+  const ids = demoCatalog()
+    .filter((p) => p.brand === brand && p.party === party && !except.includes(p.id))
+    .slice(0, count)
+    .map((p) => p.id);
+  expect(ids, `${count} ${party} products of ${brand} in the demo catalog`).toHaveLength(count);
+  return ids;
+}
+
+/**
+ * Adds products to a campaign by posting its ids form as the page's signed-in user: one request,
+ * whatever the count (the form takes up to 1,000 ids), so a test can start from a campaign of
+ * several pages of products without clicking through them.
+ */
+export async function addProductIds(page: Page, baseURL: string, campaignId: string, ids: string[], version = 1) {
+  const response = await page.request.post(`/campaigns/${campaignId}/products`, {
+    form: { intent: "add-products", version: String(version), ids: ids.join(" ") },
+    headers: { Origin: baseURL },
+    maxRedirects: 0,
+  });
+  // A redirect: every id added, nothing to report.
+  expect(response.status(), "all the products added").toBe(302);
 }
 
 /**

@@ -22,10 +22,16 @@ export interface NoJsTest {
   test: string;
 }
 
-/** The name of a form submission: its intent (and action), or its method and path. */
-export function formKey(pathname: string, body: { intent?: string | null; action?: string | null }): string {
+/**
+ * The name of a form submission: its intent (and action), or its method and path. A form that
+ * shares its intent with another but acts on something wider is named by its `scope` too: the
+ * Products tab's "Switch on/off all N" bar (`bulk-products:campaign`, every product of the
+ * campaign, ADR 48) beside the bar of the products ticked on the page (`bulk-products`).
+ */
+export function formKey(pathname: string, body: { intent?: string | null; action?: string | null; scope?: string | null }): string {
   if (!body.intent) return `POST ${pathname}`;
-  return body.intent === "campaign-action" && body.action ? `campaign-action:${body.action}` : body.intent;
+  if (body.intent === "campaign-action" && body.action) return `campaign-action:${body.action}`;
+  return body.scope && body.scope !== "selected" ? `${body.intent}:${body.scope}` : body.intent;
 }
 
 export const NOJS_FORMS: Record<string, NoJsTest | null> = {
@@ -47,6 +53,7 @@ export const NOJS_FORMS: Record<string, NoJsTest | null> = {
   "auto-targeting": { spec: "campaign-keywords.spec.ts", test: "find a category, add it as a hub with a bid under the minimum after 'Apply min bid', switch auto targeting on" },
   "bulk-apply": { spec: "campaign-list.spec.ts", test: "bulk edits the end date: the review and the result name the campaign that refuses it" },
   "bulk-products": { spec: "campaign-products.spec.ts", test: "add products by pasting ids, see the unknown one reported and a 3P one refused, switch one off, remove one, remove two after a confirmation" },
+  "bulk-products:campaign": { spec: "campaign-products.spec.ts", test: "a campaign of 120 products: page 2 reads '51–100 of 120'; 'Switch off all 120' asks first, then switches every product off and comes back to page 2" },
   "bulk-review": { spec: "campaign-list.spec.ts", test: "bulk edits the end date: the review and the result name the campaign that refuses it" },
   "campaign-action:approve": { spec: "issue8-defects.stateful.spec.ts", test: "a rejected campaign does not ask 'Ready to activate?' nor offer Activate; back to draft it does, and is approved" },
   "campaign-action:archive": { spec: "campaign-editor.spec.ts", test: "create, a bid below the minimum and 'Apply min bid', activate (scheduled, then running), pause, archive" },

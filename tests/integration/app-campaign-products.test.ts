@@ -498,10 +498,14 @@ describe("a large campaign, a page at a time (ADR 48)", () => {
     expect(t("campaignProducts:bulkAll.confirmOff", { count: ask.data.count })).toBe("Switch off all 130 products of the campaign, on every page?");
     expect((await fresh(id)).productIds).toHaveLength(129);
 
-    // A viewer is refused the question and the change.
-    const viewer = await post("supplier.viewer", id, { intent: "bulk-products", bulk: "off", scope: "campaign" });
-    expect(viewer.status).toBe(403);
-    expect((await post("supplier.viewer", id, { intent: "bulk-products", bulk: "off", scope: "campaign", confirmed: "yes" })).status).toBe(403);
+    // A viewer, the supplier's or the retailer's, is refused the question and the change (and is
+    // shown no form: the page's canEdit is false for them, the pages are there).
+    for (const viewer of ["supplier.viewer", "retailer.viewer"]) {
+      const page2 = await loadProducts(viewer, id, "?page=2");
+      expect(page2.data).toMatchObject({ canEdit: false, paging: { page: 2, pages: 3 } });
+      expect((await post(viewer, id, { intent: "bulk-products", bulk: "off", scope: "campaign" })).status).toBe(403);
+      expect((await post(viewer, id, { intent: "bulk-products", bulk: "off", scope: "campaign", confirmed: "yes" })).status).toBe(403);
+    }
 
     const done = await post("supplier.admin", id, { intent: "bulk-products", bulk: "off", scope: "campaign", confirmed: "yes", back: "?page=2" });
     expect(done.status).toBe(302);

@@ -11,6 +11,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CAMPAIGN_ACTIONS } from "~/domain/campaigns/actions";
 import { campaignActionIntent } from "~/forms/campaigns/campaigns";
+import { BULK_SCOPES, bulkProductsIntent } from "~/forms/campaigns/products";
 import { formKey, NOJS_FORMS } from "../e2e/nojs-forms";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -46,6 +47,11 @@ function formsOfTheApp(): string[] {
   // One form per lifecycle action of a campaign (the action bar).
   keys.delete(campaignActionIntent);
   for (const action of CAMPAIGN_ACTIONS) keys.add(formKey("", { intent: campaignActionIntent, action }));
+  // The Products tab's bar acting on every product of the campaign (scope=campaign), named apart
+  // from the bar of the ticked products, which shares its intent (ADR 48).
+  for (const scope of BULK_SCOPES) {
+    if (sources.some(({ text }) => text.includes(`name="scope" value="${scope}"`))) keys.add(formKey("", { intent: bulkProductsIntent, scope }));
+  }
   return [...keys].sort();
 }
 
@@ -65,7 +71,7 @@ describe("the forms submitted with JavaScript off (tests/e2e/nojs-forms.ts)", ()
 
   it("finds the console's forms", () => {
     // The reading of app/ still works: a few forms of each kind are found.
-    expect(forms).toEqual(expect.arrayContaining(["create-wallet", "update-targeting", "campaign-action:enable", "POST /login", "POST /logout"]));
+    expect(forms).toEqual(expect.arrayContaining(["create-wallet", "update-targeting", "campaign-action:enable", "bulk-products:campaign", "POST /login", "POST /logout"]));
   });
 
   it("names every form of app/, and only those", () => {
