@@ -20,6 +20,7 @@ import { addProductIds, createCampaign, demoProductIds, enTexts, expect, submitA
 /** Texts of the campaignProducts namespace (locales/en-GB/campaignProducts.json). */
 const pt = enTexts("campaignProducts");
 const ct = enTexts("campaigns");
+const tc = enTexts("common");
 
 
 function createProductsCampaign(page: Page, baseURL: string, name = uniqueName("Products e2e")): Promise<string> {
@@ -126,12 +127,25 @@ test.describe("campaign products", () => {
     await expect(products.table.locator("tbody tr")).toHaveCount(4);
     await expect(products.ids).toHaveValue("SKU-000006");
 
+    // Someone else switches SKU-000001 off meanwhile (the campaign is at version 2 since the
+    // addition): switching it off here is refused, and the page then shows it off, its forms
+    // carrying the new version, so the next change goes through.
+    const meanwhile = await page.request.post(products.path, {
+      form: { intent: "toggle-product", version: "2", productId: "SKU-000001", state: "off" },
+      headers: { Origin: baseURL! },
+      maxRedirects: 0,
+    });
+    expect(meanwhile.status()).toBe(302);
+    await products.click(products.rowButton("SKU-000001", pt("toggle.off")));
+    await expect(products.alert.filter({ hasText: tc("errors.conflict") })).toBeVisible();
+    await expect(products.rowButton("SKU-000001", pt("toggle.on"))).toBeVisible();
+
     // Switch one off.
     await products.click(products.rowButton("SKU-000002", pt("toggle.off")));
     await expect(app.shell.toast(pt("toast.switchedOff", { id: "SKU-000002" }))).toBeVisible();
     await expect(products.row("SKU-000002")).toContainText(pt("status.off"));
     await expect(products.rowButton("SKU-000002", pt("toggle.on"))).toBeVisible();
-    await expect(page.getByText(pt("summary_other", { count: 4, on: 3 }))).toBeVisible();
+    await expect(page.getByText(pt("summary_other", { count: 4, on: 2 }))).toBeVisible();
 
     // Remove one, by keyboard: the focused button goes with its row; with JS the focus is not lost
     // (on the page's body, so the next Tab would start again from the top) but on the content.
