@@ -2,6 +2,7 @@ import { useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Icon } from "~/components/icons";
+import { placeOf, targetFor, type RowPlace } from "~/components/row-focus";
 
 export interface ToastView {
   type: "success" | "error";
@@ -59,7 +60,9 @@ function findSame(control: FocusedControl): HTMLElement | null {
  * Focus is never left on nothing: when a form's reply (same screen) removed the focused control
  * (a product or keyword removed, a row gone, a form drawn anew after its save), focus goes to the
  * error toast's dismiss button if there is one, else to the same control drawn anew (same id, or
- * same place in the same form), else to the main content, so the next Tab goes on from there
+ * same place in the same form), else, when it was in a list's row, to the same action of the row
+ * now in its place, or of the previous one, or to the list's heading once empty (row-focus.ts),
+ * else to the main content, so the next Tab goes on from there
  * rather than from the top of the page. Dismissing the error toast puts focus back where it was, or on the content.
  */
 export function Toasts({ toast }: { toast: ToastView | null }) {
@@ -83,14 +86,18 @@ export function Toasts({ toast }: { toast: ToastView | null }) {
     if (dismissRef.current) return dismissRef.current.focus();
     // A form redrawn after its save (keyed by the record's version) has the same control again.
     const same = lastFocused.current ? findSame(lastFocused.current) : null;
-    if (same) same.focus();
+    // A removed row: the same action of the row now in its place, or of the one before, or the list's heading.
+    const inRow = same ?? (lastRow.current ? targetFor(lastRow.current) : null);
+    if (inRow) inRow.focus();
     else document.getElementById("main")?.focus({ preventScroll: true });
   }, [location.key, toast]);
 
   const lastFocused = useRef<FocusedControl | null>(null);
+  const lastRow = useRef<RowPlace | null>(null);
   useEffect(() => {
     const remember = (event: FocusEvent) => {
       lastFocused.current = describe(event.target);
+      lastRow.current = event.target instanceof Element ? placeOf(event.target) : null;
     };
     document.addEventListener("focusin", remember);
     return () => document.removeEventListener("focusin", remember);
