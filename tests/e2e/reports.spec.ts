@@ -37,6 +37,8 @@ test.describe("a supplier's report", () => {
     await expect(recipientErrors.getByText(en("validation.emailInvalid"), { exact: true })).toBeVisible();
     await expect(recipientErrors.getByText(rt("validation.invalidOnes", { emails: "not-an-email" }))).toBeVisible();
     await expect(recipientErrors.getByText(rt("validation.duplicates", { emails: "anna@agency.example" }))).toBeVisible();
+    // The focus on the wrong field (JS: conform; without: the page drawn by the action autofocuses it).
+    await expect(page.getByLabel(rt("fields.recipients"))).toBeFocused();
 
     await page.getByLabel(rt("fields.name")).fill(name);
     await page.getByLabel(rt("fields.recipients")).fill("anna@agency.example\nbruno@agency.example");
