@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { useHydrated } from "~/components/search-combobox";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
 import { SelectField } from "~/components/select-field";
 import { DEFAULT_REPORT_PERIOD, DEFAULT_RUN_TIME, FREQUENCIES, parseRecipients, parseTags, REPORT_FORMATS, REPORT_PERIODS, REPORT_TYPES, TIME_UNITS } from "~/domain/reports";
@@ -87,7 +88,9 @@ function focusRefused(onSubmit: (event: React.FormEvent<HTMLFormElement>) => voi
   return (event: React.FormEvent<HTMLFormElement>) => {
     const formElement = event.currentTarget;
     onSubmit(event);
-    if (!event.defaultPrevented) return;
+    // Conform checks a field on blur by a submission of its own (intent "__intent__"): not a refusal to answer.
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    if (!event.isDefaultPrevented() || submitter?.getAttribute("name") === "__intent__") return;
     requestAnimationFrame(() => {
       if (document.activeElement?.matches('[aria-invalid="true"]')) return;
       formElement.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
@@ -130,9 +133,11 @@ export default function ReportEditRoute() {
   });
   const otherError = actionData && "form" in actionData && actionData.form !== "report" && "error" in actionData ? actionData.error : null;
   // A refused form drawn by the server (without JavaScript) focuses its first wrong field, not the
-  // top of the page; with JavaScript conform does so itself.
+  // top of the page; with JavaScript conform does so itself (and focusRefused below).
   const firstInvalid = REPORT_FIELD_ORDER.find((name) => fields[name].errors?.length);
-  const focus = (name: (typeof REPORT_FIELD_ORDER)[number]) => (firstInvalid === name ? true : undefined);
+  // Only as drawn by the server: once hydrated, an autofocus would pull focus back to the field at each check on blur.
+  const hydrated = useHydrated();
+  const focus = (name: (typeof REPORT_FIELD_ORDER)[number]) => (!hydrated && firstInvalid === name ? true : undefined);
   const formProps = getFormProps(form);
   return (
     <>
