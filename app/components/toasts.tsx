@@ -29,8 +29,16 @@ function keyOf(toast: ToastView): number {
   return key;
 }
 
-/** How to find a focused control again once its form has been drawn anew: by id, or by its form's id and place. */
-type FocusedControl = { id: string } | { formId: string; index: number };
+/**
+ * How to find a focused control again once its form has been drawn anew: by id, or by its form's
+ * id and place, checked against what it is (a save may add fields before it: a banner's "Remove
+ * image" once it has one), else the form's control that is the same (element, type, name, text).
+ */
+type FocusedControl = { id: string } | { formId: string; index: number; kind: string };
+
+function kindOf(el: Element): string {
+  return [el.tagName, el.getAttribute("type") ?? "", el.getAttribute("name") ?? "", el.textContent?.trim() ?? ""].join("|");
+}
 
 function describe(target: EventTarget | null): FocusedControl | null {
   if (!(target instanceof HTMLElement) || target.id === "main") return null;
@@ -38,16 +46,21 @@ function describe(target: EventTarget | null): FocusedControl | null {
   const form = (target as HTMLButtonElement).form;
   if (form?.id) {
     const index = Array.from(form.elements).indexOf(target as HTMLButtonElement);
-    if (index >= 0) return { formId: form.id, index };
+    if (index >= 0) return { formId: form.id, index, kind: kindOf(target) };
   }
   return null;
 }
 
+function inForm(control: { formId: string; index: number; kind: string }): Element | undefined {
+  const elements = (document.getElementById(control.formId) as HTMLFormElement | null)?.elements;
+  if (!elements) return undefined;
+  const atPlace = elements[control.index];
+  if (atPlace && kindOf(atPlace) === control.kind) return atPlace;
+  return Array.from(elements).find((e) => kindOf(e) === control.kind);
+}
+
 function findSame(control: FocusedControl): HTMLElement | null {
-  const found =
-    "id" in control
-      ? document.getElementById(control.id)
-      : ((document.getElementById(control.formId) as HTMLFormElement | null)?.elements[control.index] as HTMLElement | undefined);
+  const found = "id" in control ? document.getElementById(control.id) : inForm(control);
   if (!(found instanceof HTMLElement) || (found as HTMLButtonElement).disabled || found.getClientRects().length === 0) return null;
   return found;
 }
