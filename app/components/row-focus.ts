@@ -6,12 +6,14 @@
  * is a `<tr>` of a `<tbody>` or an `<li>` of a `<ul>`/`<ol>`; an action is found again by what it
  * does (its element, name and value, and the `intent` of its form), so "Remove" of the next row,
  * not its first link. An action inside a row's inline confirmation (`<details>`) is that
- * confirmation's `<summary>`: the next row's confirmation is closed.
+ * confirmation's `<summary>`: the next row's confirmation is closed. A control outside any list
+ * that went (the profile's "Remove photo") leaves the focus on the heading of its section.
  */
 
 /** A row's place, remembered when a control of it takes focus. */
 export interface RowPlace {
-  list: Element;
+  /** Null for a control outside any list: only its section's heading is tried. */
+  list: Element | null;
   index: number;
   action: string;
   /** Among the row's controls doing the same thing, which one (two "Save" buttons, say). */
@@ -60,23 +62,22 @@ function anchorsOf(row: Element): Element[] {
   return Array.from(row.querySelectorAll(CONTROLS)).filter((c) => anchorOf(c, row) === c);
 }
 
+/** The container of `el` and its last heading before `el` (the title of the part it is in). */
+function sectionOf(el: Element): { container: Element | null; heading: Element | null } {
+  const container = el.parentElement?.closest(CONTAINER) ?? null;
+  const before = container ? Array.from(container.querySelectorAll(HEADING)).filter((h) => h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) : [];
+  return { container, heading: before.at(-1) ?? null };
+}
+
 export function placeOf(target: Element): RowPlace | null {
   const found = rowOf(target);
-  if (!found) return null;
+  // Not in a list: the section it is in, whose heading takes the focus if the control goes (a photo removed).
+  if (!found) return { list: null, index: -1, action: "", nth: 0, ...sectionOf(target) };
   const { row, list } = found;
   const anchor = anchorOf(target, row);
   const action = actionOf(anchor);
   const same = anchorsOf(row).filter((c) => actionOf(c) === action);
-  const container = list.parentElement?.closest(CONTAINER) ?? null;
-  const before = container ? Array.from(container.querySelectorAll(HEADING)).filter((h) => h.compareDocumentPosition(list) & Node.DOCUMENT_POSITION_FOLLOWING) : [];
-  return {
-    list,
-    index: Array.from(list.children).indexOf(row),
-    action,
-    nth: Math.max(0, same.indexOf(anchor)),
-    container,
-    heading: before.at(-1) ?? null,
-  };
+  return { list, index: Array.from(list.children).indexOf(row), action, nth: Math.max(0, same.indexOf(anchor)), ...sectionOf(list) };
 }
 
 function usable(el: Element | undefined): el is HTMLElement {
@@ -103,7 +104,7 @@ function headingOf({ container, heading: title }: RowPlace): HTMLElement | null 
 
 /** The control to focus once the row of `place` may have gone, or null (then the content takes focus). */
 export function targetFor(place: RowPlace): HTMLElement | null {
-  if (place.list.isConnected) {
+  if (place.list?.isConnected) {
     const rows = Array.from(place.list.children).filter((r) => r.matches(ROW));
     const order = [...rows.slice(place.index), ...rows.slice(0, place.index).reverse()];
     for (const row of order) {
