@@ -79,25 +79,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
   });
 }
 
-/**
- * Conform focuses the first wrong field of a refused submission, but not one refused by the
- * schema's cross-field check (the recipients' addresses): focus stayed on the submit button, far
- * below. After conform's handler, a refused form's first wrong field takes the focus.
- */
-function focusRefused(onSubmit: (event: React.FormEvent<HTMLFormElement>) => void) {
-  return (event: React.FormEvent<HTMLFormElement>) => {
-    const formElement = event.currentTarget;
-    onSubmit(event);
-    // Conform checks a field on blur by a submission of its own (intent "__intent__"): not a refusal to answer.
-    const submitter = (event.nativeEvent as SubmitEvent).submitter;
-    if (!event.isDefaultPrevented() || submitter?.getAttribute("name") === "__intent__") return;
-    requestAnimationFrame(() => {
-      if (document.activeElement?.matches('[aria-invalid="true"]')) return;
-      formElement.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-    });
-  };
-}
-
 /** The form's fields in the order shown. */
 const REPORT_FIELD_ORDER = ["name", "type", "teamId", "period", "timeUnit", "from", "to", "walletTags", "recipients", "format", "frequency", "runAt"] as const;
 
@@ -133,12 +114,11 @@ export default function ReportEditRoute() {
   });
   const otherError = actionData && "form" in actionData && actionData.form !== "report" && "error" in actionData ? actionData.error : null;
   // A refused form drawn by the server (without JavaScript) focuses its first wrong field, not the
-  // top of the page; with JavaScript conform does so itself (and focusRefused below).
+  // top of the page; with JavaScript conform does so itself.
   const firstInvalid = REPORT_FIELD_ORDER.find((name) => fields[name].errors?.length);
   // Only as drawn by the server: once hydrated, an autofocus would pull focus back to the field at each check on blur.
   const hydrated = useHydrated();
   const focus = (name: (typeof REPORT_FIELD_ORDER)[number]) => (!hydrated && firstInvalid === name ? true : undefined);
-  const formProps = getFormProps(form);
   return (
     <>
       {next ? <p className="muted">{t("nextRunText", { when: next.text })}</p> : null}
@@ -150,7 +130,7 @@ export default function ReportEditRoute() {
           {report ? t("tabs.edit") : t("newTitle")}
         </h2>
         {form.errors?.length ? <FormAlert title={t("common:errors.conflictTitle")} message={t(form.errors[0], { ns: ["reports", "common"] })} /> : null}
-        <Form method="post" {...formProps} onSubmit={focusRefused(formProps.onSubmit)}>
+        <Form method="post" {...getFormProps(form)}>
           <input type="hidden" name="intent" value={saveReportIntent} />
           {report ? <input type="hidden" name="version" value={report.version} /> : null}
           <fieldset disabled={!editable} className="plain-fieldset">
