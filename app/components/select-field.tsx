@@ -6,12 +6,12 @@ import { ErrorList } from "~/components/forms";
 export type AnyField = FieldMetadata<any, any, string[]>;
 
 /** A select with its label and errors, wired like Field. */
-export function SelectField({ field, label, children }: { field: AnyField; label: string; children: React.ReactNode }) {
+export function SelectField({ field, label, children, autoFocus }: { field: AnyField; label: string; children: React.ReactNode; autoFocus?: boolean }) {
   const errorId = field.errors?.length ? `${field.id}-error` : undefined;
   return (
     <div className="field">
       <label htmlFor={field.id}>{label}</label>
-      <select {...getSelectProps(field)} key={field.key} aria-invalid={errorId ? true : undefined} aria-describedby={errorId}>
+      <select {...getSelectProps(field)} key={field.key} aria-invalid={errorId ? true : undefined} aria-describedby={errorId} autoFocus={autoFocus}>
         {children}
       </select>
       <ErrorList id={errorId} errors={field.errors} />

@@ -2,6 +2,7 @@ import { useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Icon } from "~/components/icons";
+import { placeOf, targetFor, type RowPlace } from "~/components/row-focus";
 
 export interface ToastView {
   type: "success" | "error";
@@ -28,8 +29,16 @@ function keyOf(toast: ToastView): number {
   return key;
 }
 
-/** How to find a focused control again once its form has been drawn anew: by id, or by its form's id and place. */
-type FocusedControl = { id: string } | { formId: string; index: number };
+/**
+ * How to find a focused control again once its form has been drawn anew: by id, or by its form's
+ * id and place, checked against what it is (a save may add fields before it: a banner's "Remove
+ * image" once it has one), else the form's control that is the same (element, type, name, text).
+ */
+type FocusedControl = { id: string } | { formId: string; index: number; kind: string };
+
+function kindOf(el: Element): string {
+  return [el.tagName, el.getAttribute("type") ?? "", el.getAttribute("name") ?? "", el.textContent?.trim() ?? ""].join("|");
+}
 
 function describe(target: EventTarget | null): FocusedControl | null {
   if (!(target instanceof HTMLElement) || target.id === "main") return null;
@@ -37,16 +46,21 @@ function describe(target: EventTarget | null): FocusedControl | null {
   const form = (target as HTMLButtonElement).form;
   if (form?.id) {
     const index = Array.from(form.elements).indexOf(target as HTMLButtonElement);
-    if (index >= 0) return { formId: form.id, index };
+    if (index >= 0) return { formId: form.id, index, kind: kindOf(target) };
   }
   return null;
 }
 
+function inForm(control: { formId: string; index: number; kind: string }): Element | undefined {
+  const elements = (document.getElementById(control.formId) as HTMLFormElement | null)?.elements;
+  if (!elements) return undefined;
+  const atPlace = elements[control.index];
+  if (atPlace && kindOf(atPlace) === control.kind) return atPlace;
+  return Array.from(elements).find((e) => kindOf(e) === control.kind);
+}
+
 function findSame(control: FocusedControl): HTMLElement | null {
-  const found =
-    "id" in control
-      ? document.getElementById(control.id)
-      : ((document.getElementById(control.formId) as HTMLFormElement | null)?.elements[control.index] as HTMLElement | undefined);
+  const found = "id" in control ? document.getElementById(control.id) : inForm(control);
   if (!(found instanceof HTMLElement) || (found as HTMLButtonElement).disabled || found.getClientRects().length === 0) return null;
   return found;
 }
@@ -59,7 +73,9 @@ function findSame(control: FocusedControl): HTMLElement | null {
  * Focus is never left on nothing: when a form's reply (same screen) removed the focused control
  * (a product or keyword removed, a row gone, a form drawn anew after its save), focus goes to the
  * error toast's dismiss button if there is one, else to the same control drawn anew (same id, or
- * same place in the same form), else to the main content, so the next Tab goes on from there
+ * same place in the same form), else, when it was in a list's row, to the same action of the row
+ * now in its place, or of the previous one, or to the list's heading once empty (row-focus.ts),
+ * else to the main content, so the next Tab goes on from there
  * rather than from the top of the page. Dismissing the error toast puts focus back where it was, or on the content.
  */
 export function Toasts({ toast }: { toast: ToastView | null }) {
@@ -83,14 +99,18 @@ export function Toasts({ toast }: { toast: ToastView | null }) {
     if (dismissRef.current) return dismissRef.current.focus();
     // A form redrawn after its save (keyed by the record's version) has the same control again.
     const same = lastFocused.current ? findSame(lastFocused.current) : null;
-    if (same) same.focus();
+    // A removed row: the same action of the row now in its place, or of the one before, or the list's heading.
+    const inRow = same ?? (lastRow.current ? targetFor(lastRow.current) : null);
+    if (inRow) inRow.focus();
     else document.getElementById("main")?.focus({ preventScroll: true });
   }, [location.key, toast]);
 
   const lastFocused = useRef<FocusedControl | null>(null);
+  const lastRow = useRef<RowPlace | null>(null);
   useEffect(() => {
     const remember = (event: FocusEvent) => {
       lastFocused.current = describe(event.target);
+      lastRow.current = event.target instanceof Element ? placeOf(event.target) : null;
     };
     document.addEventListener("focusin", remember);
     return () => document.removeEventListener("focusin", remember);

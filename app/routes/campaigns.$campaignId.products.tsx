@@ -23,7 +23,7 @@ import {
   savePositionsIntent,
   toggleProductIntent,
 } from "~/forms/campaigns/products";
-import { MAX_POSITION, pageOfProduct, PRODUCT_WARNING_THRESHOLD, type ProductsPage } from "~/domain/campaigns/products";
+import { MAX_POSITION, neighbourOf, pageOfProduct, PRODUCT_WARNING_THRESHOLD, type ProductsPage } from "~/domain/campaigns/products";
 import { requireUser } from "~/http/auth.server";
 import {
   FAILURE,
@@ -168,10 +168,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case removeProductIntent: {
       const submission = parseWithZod(formData, { schema: RemoveProductSchema });
       if (submission.status !== "success") return badRequest(FAILURE.removeProduct);
+      const next = neighbourOf(ctx.campaign.offers, submission.value.productId);
       const outcome = await removeProduct(user, ctx, submission.value);
       if (!outcome.ok) return listFailure(outcome, submission.value.productId);
-      // The same page (the last one if this was the only product of the last page).
-      return redirectWithToast(back, { type: "success", title: "campaignProducts:toast.removed", values: { count: 1 } });
+      // The same page (the last one if this was the only product of the last page), at the row
+      // that took the removed one's place: without JavaScript the next Tab goes on from there.
+      return redirectWithToast(`${back}${next ? `#product-${encodeURIComponent(next)}` : ""}`, { type: "success", title: "campaignProducts:toast.removed", values: { count: 1 } });
     }
     case moveProductIntent: {
       const submission = parseWithZod(formData, { schema: MoveProductSchema });

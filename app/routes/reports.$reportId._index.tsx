@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { useHydrated } from "~/components/search-combobox";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
 import { SelectField } from "~/components/select-field";
 import { DEFAULT_REPORT_PERIOD, DEFAULT_RUN_TIME, FREQUENCIES, parseRecipients, parseTags, REPORT_FORMATS, REPORT_PERIODS, REPORT_TYPES, TIME_UNITS } from "~/domain/reports";
@@ -78,6 +79,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   });
 }
 
+/** The form's fields in the order shown. */
+const REPORT_FIELD_ORDER = ["name", "type", "teamId", "period", "timeUnit", "from", "to", "walletTags", "recipients", "format", "frequency", "runAt"] as const;
+
 export default function ReportEditRoute() {
   const { t } = useTranslation("reports");
   const { report, editable, ownerBack, movable, next, teams, walletTags, timeZone, ownersZone, isSupplier } = useLoaderData<typeof loader>();
@@ -111,6 +115,12 @@ export default function ReportEditRoute() {
   // The form's own message, or one about its hidden version (only a forged request gets it wrong).
   const formError = form.errors?.[0] ?? fields.version.errors?.[0] ?? null;
   const otherError = actionData && "form" in actionData && actionData.form !== "report" && "error" in actionData ? actionData.error : null;
+  // A refused form drawn by the server (without JavaScript) focuses its first wrong field, not the
+  // top of the page; with JavaScript conform does so itself.
+  const firstInvalid = REPORT_FIELD_ORDER.find((name) => fields[name].errors?.length);
+  // Only as drawn by the server: once hydrated, an autofocus would pull focus back to the field at each check on blur.
+  const hydrated = useHydrated();
+  const focus = (name: (typeof REPORT_FIELD_ORDER)[number]) => (!hydrated && firstInvalid === name ? true : undefined);
   return (
     <>
       {next ? <p className="muted">{t("nextRunText", { when: next.text })}</p> : null}
@@ -126,16 +136,16 @@ export default function ReportEditRoute() {
           <input type="hidden" name="intent" value={saveReportIntent} />
           {report ? <input type="hidden" name="version" value={report.version} /> : null}
           <fieldset disabled={!editable} className="plain-fieldset">
-            <Field label={t("fields.name")} inputProps={getInputProps(fields.name, { type: "text" })} errors={fields.name.errors} />
+            <Field label={t("fields.name")} inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoFocus: focus("name") }} errors={fields.name.errors} />
             <div className="field-row">
-              <SelectField field={fields.type} label={t("fields.type")}>
+              <SelectField field={fields.type} label={t("fields.type")} autoFocus={focus("type")}>
                 {REPORT_TYPES.map((type) => (
                   <option key={type} value={type}>
                     {t(`types.${type}`)}
                   </option>
                 ))}
               </SelectField>
-              <SelectField field={fields.teamId} label={t("fields.team")}>
+              <SelectField field={fields.teamId} label={t("fields.team")} autoFocus={focus("teamId")}>
                 {isSupplier ? null : <option value="">{t("fields.allTeams")}</option>}
                 {teams.map((team) => (
                   <option key={team.id} value={team.id}>
@@ -145,14 +155,14 @@ export default function ReportEditRoute() {
               </SelectField>
             </div>
             <div className="field-row">
-              <SelectField field={fields.period} label={t("fields.period")}>
+              <SelectField field={fields.period} label={t("fields.period")} autoFocus={focus("period")}>
                 {REPORT_PERIODS.map((p) => (
                   <option key={p} value={p}>
                     {t(`metrics:presets.${p}`)}
                   </option>
                 ))}
               </SelectField>
-              <SelectField field={fields.timeUnit} label={t("fields.timeUnit")}>
+              <SelectField field={fields.timeUnit} label={t("fields.timeUnit")} autoFocus={focus("timeUnit")}>
                 {TIME_UNITS.map((u) => (
                   <option key={u} value={u}>
                     {t(`timeUnits.${u}`)}
@@ -163,12 +173,12 @@ export default function ReportEditRoute() {
             <fieldset className="report-interval">
               <legend>{t("fields.interval")}</legend>
               <div className="field-row">
-                <Field label={t("fields.from")} inputProps={getInputProps(fields.from, { type: "date" })} errors={fields.from.errors} />
-                <Field label={t("fields.to")} inputProps={getInputProps(fields.to, { type: "date" })} errors={fields.to.errors} />
+                <Field label={t("fields.from")} inputProps={{ ...getInputProps(fields.from, { type: "date" }), autoFocus: focus("from") }} errors={fields.from.errors} />
+                <Field label={t("fields.to")} inputProps={{ ...getInputProps(fields.to, { type: "date" }), autoFocus: focus("to") }} errors={fields.to.errors} />
               </div>
             </fieldset>
             {walletTags ? (
-              <Field label={t("fields.walletTags")} inputProps={getInputProps(fields.walletTags, { type: "text" })} errors={fields.walletTags.errors} help={t("fields.walletTagsHelp")} />
+              <Field label={t("fields.walletTags")} inputProps={{ ...getInputProps(fields.walletTags, { type: "text" }), autoFocus: focus("walletTags") }} errors={fields.walletTags.errors} help={t("fields.walletTagsHelp")} />
             ) : null}
             <div className="field">
               <label htmlFor={fields.recipients.id} className="required-label">
@@ -178,6 +188,7 @@ export default function ReportEditRoute() {
                 {...getTextareaProps(fields.recipients)}
                 key={fields.recipients.key}
                 rows={3}
+                autoFocus={focus("recipients")}
                 aria-invalid={fields.recipients.errors?.length ? true : undefined}
                 aria-describedby={[fields.recipients.errors?.length ? `${fields.recipients.id}-error` : null, `${fields.recipients.id}-help`].filter(Boolean).join(" ")}
               />
@@ -187,21 +198,21 @@ export default function ReportEditRoute() {
               <ErrorList id={`${fields.recipients.id}-error`} errors={fields.recipients.errors} />
             </div>
             <div className="field-row">
-              <SelectField field={fields.format} label={t("fields.format")}>
+              <SelectField field={fields.format} label={t("fields.format")} autoFocus={focus("format")}>
                 {REPORT_FORMATS.map((f) => (
                   <option key={f} value={f}>
                     {t(`formats.${f}`)}
                   </option>
                 ))}
               </SelectField>
-              <SelectField field={fields.frequency} label={t("fields.frequency")}>
+              <SelectField field={fields.frequency} label={t("fields.frequency")} autoFocus={focus("frequency")}>
                 {FREQUENCIES.map((f) => (
                   <option key={f} value={f}>
                     {t(`frequencies.${f}`)}
                   </option>
                 ))}
               </SelectField>
-              <Field label={t("fields.runAt")} inputProps={getInputProps(fields.runAt, { type: "time" })} errors={fields.runAt.errors} help={t(ownersZone ? "fields.runAtHelpOwner" : "fields.runAtHelp", { zone: timeZone })} />
+              <Field label={t("fields.runAt")} inputProps={{ ...getInputProps(fields.runAt, { type: "time" }), autoFocus: focus("runAt") }} errors={fields.runAt.errors} help={t(ownersZone ? "fields.runAtHelpOwner" : "fields.runAtHelp", { zone: timeZone })} />
             </div>
             {editable ? <SubmitButton pending={pending}>{stopped && ownerBack ? t("stopped.saveAndResume") : report ? t("save") : t("create")}</SubmitButton> : null}
           </fieldset>

@@ -118,6 +118,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 type State = ReturnType<typeof useLoaderData<typeof loader>>["state"];
 
+/** The first step's fields in the order shown: the first one refused takes the focus. */
+const GENERAL_FIELDS = [
+  { key: "name", id: "quick-name" },
+  { key: "campaignType", id: "quick-type" },
+  { key: "startDay", id: "quick-start" },
+  { key: "bidStrategy", id: "quick-strategy" },
+  { key: "campaignBid", id: "quick-campaign-bid" },
+  { key: "bid", id: "quick-bid" },
+] as const;
+
 /** The draft's fields as hidden inputs, but those the current step edits. */
 function Carried({ state, except }: { state: State; except: QuickStep }) {
   const hidden = (name: string, value: string) => <input key={`${name}=${value}`} type="hidden" name={name} value={value} />;
@@ -175,6 +185,25 @@ export default function QuickCampaignRoute() {
   const keywordLines = keywordsText.split(/\r\n|\r|\n/).map((k) => k.trim()).filter(Boolean);
   const failure = actionData && "error" in actionData && actionData.error ? splitMessage(actionData.error) : null;
   const firstError = Object.values(errors).flat()[0];
+  const stepAction = useStepAction();
+  // With JavaScript a step is drawn in place: its title takes the focus, as the top of a new page
+  // would (the previous step's button is gone; the next Tab goes on into the step).
+  const stepTitle = useRef<HTMLHeadingElement>(null);
+  const shownStep = useRef(step);
+  useEffect(() => {
+    if (shownStep.current === step) return;
+    shownStep.current = step;
+    stepTitle.current?.focus();
+  }, [step]);
+  // A refused first step: its first wrong field takes the focus (autofocus without JavaScript; with
+  // it the form stays drawn, so after each answer), not the Next button far below the message.
+  const invalid = step === "general" ? GENERAL_FIELDS.find((f) => errors[f.key]?.length) : undefined;
+  useEffect(() => {
+    if (invalid) document.getElementById(invalid.id)?.focus();
+  }, [invalid, location.key]);
+  // Without JavaScript the page loads at #quick-step-title, which would take the focus from the
+  // wrong field's autofocus: a refused step's title goes by another id.
+  const titleId = invalid ? "quick-step-refused" : "quick-step-title";
   return (
     <section className="panel quick-builder" aria-labelledby="quick-title">
       <h2 id="quick-title">{t("title", { team: team.name })}</h2>
@@ -186,17 +215,17 @@ export default function QuickCampaignRoute() {
           </li>
         ))}
       </ol>
-      <h3 id="quick-step-title">{t("stepTitle", { n: index + 1, total: QUICK_STEPS.length, name: t(`steps.${step}`) })}</h3>
+      <h3 id={titleId} ref={stepTitle} tabIndex={-1}>{t("stepTitle", { n: index + 1, total: QUICK_STEPS.length, name: t(`steps.${step}`) })}</h3>
       {firstError ? <FormAlert title={tc(splitMessage(firstError).key, splitMessage(firstError).values)} /> : null}
       {view.failed ? <FormAlert title={t(view.failed)} message={tc("common:errors.errorOccurred")} /> : null}
 
       {step === "general" ? (
-        <Form method="get" id="quick-general" aria-labelledby="quick-step-title" noValidate>
+        <Form method="get" action={stepAction} id="quick-general" aria-labelledby={titleId} noValidate>
           <Carried state={state} except="general" />
-          <Field label={tc("fields.name")} errors={errors.name} inputProps={{ id: "quick-name", name: "name", defaultValue: state.name, autoFocus: true, autoComplete: "off", required: true }} />
+          <Field label={tc("fields.name")} errors={errors.name} inputProps={{ id: "quick-name", name: "name", defaultValue: state.name, autoFocus: !invalid || invalid.key === "name", autoComplete: "off", required: true }} />
           <div className="field">
             <label htmlFor="quick-type">{tc("fields.type")}</label>
-            <select id="quick-type" name="campaignType" defaultValue={state.campaignType}>
+            <select id="quick-type" name="campaignType" defaultValue={state.campaignType} aria-invalid={errors.campaignType?.length ? true : undefined} autoFocus={invalid?.key === "campaignType"}>
               {types.map((ty) => (
                 <option key={ty} value={ty}>
                   {tc(`types.${ty}`)}
@@ -205,7 +234,7 @@ export default function QuickCampaignRoute() {
             </select>
             <ErrorList errors={errors.campaignType} />
           </div>
-          <Field label={tc("fields.startDay")} errors={errors.startDay} help={tc("fields.timeZoneHelp")} inputProps={{ id: "quick-start", name: "startDay", type: "date", defaultValue: state.startDay, required: true }} />
+          <Field label={tc("fields.startDay")} errors={errors.startDay} help={tc("fields.timeZoneHelp")} inputProps={{ id: "quick-start", name: "startDay", type: "date", defaultValue: state.startDay, required: true, autoFocus: invalid?.key === "startDay" }} />
           <div className="field">
             <label htmlFor="quick-wallet">{t("wallet")}</label>
             <select id="quick-wallet" name="wallet" defaultValue={state.wallet}>
@@ -219,7 +248,7 @@ export default function QuickCampaignRoute() {
           </div>
           <div className="field">
             <label htmlFor="quick-strategy">{tc("fields.bidStrategy")}</label>
-            <select id="quick-strategy" name="bidStrategy" defaultValue={bidding.strategy} aria-describedby="quick-strategy-help">
+            <select id="quick-strategy" name="bidStrategy" defaultValue={bidding.strategy} aria-describedby="quick-strategy-help" aria-invalid={errors.bidStrategy?.length ? true : undefined} autoFocus={invalid?.key === "bidStrategy"}>
               {bidding.strategies.map((s) => (
                 <option key={s.strategy} value={s.strategy}>
                   {s.strategy === "FIXED" ? tc(`strategies.${s.strategy}`) : `${tc(`strategies.${s.strategy}`)} · ${te("bidding.range", { min: s.min, max: s.max })}`}
@@ -235,9 +264,9 @@ export default function QuickCampaignRoute() {
             label={t("campaignBid", { currency })}
             errors={errors.campaignBid}
             help={t("campaignBidHelp")}
-            inputProps={{ id: "quick-campaign-bid", name: "campaignBid", inputMode: "decimal", defaultValue: bidding.bid, autoComplete: "off", required: true, className: "money-input" }}
+            inputProps={{ id: "quick-campaign-bid", name: "campaignBid", inputMode: "decimal", defaultValue: bidding.bid, autoComplete: "off", required: true, className: "money-input", autoFocus: invalid?.key === "campaignBid" }}
           />
-          <Field label={t("bid", { currency })} errors={errors.bid} help={t("bidHelp")} inputProps={{ id: "quick-bid", name: "bid", inputMode: "decimal", defaultValue: state.bid, autoComplete: "off" }} />
+          <Field label={t("bid", { currency })} errors={errors.bid} help={t("bidHelp")} inputProps={{ id: "quick-bid", name: "bid", inputMode: "decimal", defaultValue: state.bid, autoComplete: "off", autoFocus: invalid?.key === "bid" }} />
           <StepButtons step={step} pending={pending} />
         </Form>
       ) : null}
@@ -245,7 +274,7 @@ export default function QuickCampaignRoute() {
       {step === "products" ? <ProductsStep teamId={team.id} state={state} rows={view.rows ?? []} chosen={view.chosen ?? []} productLabel={productLabel} pending={pending} /> : null}
 
       {step === "keywords" ? (
-        <Form method="get" id="quick-keywords" aria-labelledby="quick-step-title">
+        <Form method="get" action={stepAction} id="quick-keywords" aria-labelledby="quick-step-title">
           <Carried state={state} except="keywords" />
           <div className="field">
             <label htmlFor="quick-keywords-text">{t("keywords")}</label>
@@ -259,7 +288,7 @@ export default function QuickCampaignRoute() {
       ) : null}
 
       {step === "categories" ? (
-        <Form method="get" id="quick-categories" aria-labelledby="quick-step-title">
+        <Form method="get" action={stepAction} id="quick-categories" aria-labelledby="quick-step-title">
           <Carried state={state} except="categories" />
           <input type="hidden" name="categoriesSeen" value="1" />
           {(view.categories ?? []).length ? null : <p className="muted">{t("noCategories")}</p>}
@@ -310,7 +339,7 @@ export default function QuickCampaignRoute() {
             <dd>{state.productCategories.length ? state.productCategories.map((id) => view.names?.[id] ?? id).join("; ") : t("none")}</dd>
           </dl>
           <div className="quick-actions">
-            <Form method="get" id="quick-review-back">
+            <Form method="get" action={stepAction} id="quick-review-back">
               <Carried state={state} except="review" />
               <button type="submit" name="step" value="categories" className="button">
                 {t("back")}
@@ -331,6 +360,14 @@ export default function QuickCampaignRoute() {
 type ProductRow = { id: string; title: string; brand: string; price: number | null };
 
 /**
+ * Where a step's GET form goes: this page at the step's title. Without JavaScript the next step
+ * loads scrolled to its title and the next Tab goes on from there, not from the top of the page.
+ */
+function useStepAction() {
+  return `${useLocation().pathname}#quick-step-title`;
+}
+
+/**
  * The products step: a GET search (`q`) listing the suggestions or the hits as checkboxes; with
  * JavaScript its field is the shared combobox (ADR 35): Enter on an option ticks that product
  * (added to the list when it is not shown), without leaving the step.
@@ -339,6 +376,7 @@ function ProductsStep({ teamId, state, rows, chosen, productLabel, pending }: { 
   const { t } = useTranslation("quickBuilder");
   const { t: tp } = useTranslation("pickers");
   const hydrated = useHydrated();
+  const stepAction = useStepAction();
   const [picked, setPicked] = useState<ProductRow[]>([]);
   const [announce, setAnnounce] = useState("");
   const form = useRef<HTMLFormElement>(null);
@@ -359,7 +397,7 @@ function ProductsStep({ teamId, state, rows, chosen, productLabel, pending }: { 
     setAnnounce(tp("quick.chosen", { title: row.title || row.id }));
   };
   return (
-    <Form method="get" id="quick-products" aria-labelledby="quick-step-title" ref={form} onChange={readTicked}>
+    <Form method="get" action={stepAction} id="quick-products" aria-labelledby="quick-step-title" ref={form} onChange={readTicked}>
       <Carried state={state} except="products" />
       <input type="hidden" name="productsSeen" value="1" />
       <div className="field">

@@ -82,10 +82,14 @@ test.describe("campaign keywords and categories", () => {
     await submit(page, path, () => page.getByRole("button", { name: kt("negatives.submit"), exact: true }).click());
     await expect(page.getByText(kt("keywords.summary_other", { count: 4, negatives: 2 }))).toBeVisible();
 
-    // Remove one.
+    // Remove the last row by keyboard: with JS the focus goes to the Remove button of the row
+    // before it (not to the top of the page).
     const trail = table.locator("tr", { has: page.getByRole("textbox", { name: kt("bid.of", { name: "trail boots" }) }) });
-    await submit(page, path, () => trail.getByRole("button", { name: `${kt("row.remove")} trail boots` }).click());
+    await expect(table.locator("tbody tr").last()).toContainText("trail boots");
+    await trail.getByRole("button", { name: `${kt("row.remove")} trail boots` }).focus();
+    await submit(page, path, () => page.keyboard.press("Enter"));
     await expect(table.locator("tbody tr")).toHaveCount(3);
+    if (javaScriptEnabled) await expect(table.getByRole("button", { name: `${kt("row.remove")} running shoes` })).toBeFocused();
   });
 
   test("find a category, add it as a hub with a bid under the minimum after 'Apply min bid', switch auto targeting on", { tag: "@nojs" }, async ({ page, baseURL, javaScriptEnabled }) => {

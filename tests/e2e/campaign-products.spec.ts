@@ -19,6 +19,7 @@ import { addProductIds, createCampaign, demoProductIds, enTexts, expect, submitA
 
 /** Texts of the campaignProducts namespace (locales/en-GB/campaignProducts.json). */
 const pt = enTexts("campaignProducts");
+const pickerT = enTexts("campaignProductPicker");
 const ct = enTexts("campaigns");
 const tc = enTexts("common");
 
@@ -147,13 +148,18 @@ test.describe("campaign products", () => {
     await expect(products.rowButton("SKU-000002", pt("toggle.on"))).toBeVisible();
     await expect(page.getByText(pt("summary_other", { count: 4, on: 2 }))).toBeVisible();
 
-    // Remove one, by keyboard: the focused button goes with its row; with JS the focus is not lost
-    // (on the page's body, so the next Tab would start again from the top) but on the content.
+    // Remove one, by keyboard: the focused button goes with its row; the focus is not lost (on the
+    // page's body, so the next Tab would start again from the top) but on the same button of the
+    // row now in its place; without JS the reloaded page is at that row and Tab goes on from it.
     await products.rowButton("SKU-000003", pt("remove")).focus();
     await submitAndWait(page, products.path, () => page.keyboard.press("Enter"));
     await expect(app.shell.toast(pt("toast.removed_one", { count: 1 }))).toBeVisible();
     await expect(products.row("SKU-000003")).toHaveCount(0);
-    if (javaScriptEnabled) await expect(app.shell.main).toBeFocused();
+    if (javaScriptEnabled) await expect(products.rowButton("SKU-000004", pt("remove"))).toBeFocused();
+    else {
+      await page.keyboard.press("Tab");
+      await expect(products.row("SKU-000004").locator(":focus")).toHaveCount(1);
+    }
     await expect(products.table.locator("tbody tr")).toHaveCount(3);
 
     // Remove two: a confirmation first.
@@ -171,6 +177,12 @@ test.describe("campaign products", () => {
     await expect(products.table.locator("tbody tr")).toHaveCount(1);
     await expect(products.row("SKU-000002")).toBeVisible();
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
+
+    // The last one, by keyboard: the list is empty, the focus on its heading (JS).
+    await products.rowButton("SKU-000002", pt("remove")).focus();
+    await submitAndWait(page, products.path, () => page.keyboard.press("Enter"));
+    await expect(page.getByText(pt("empty"))).toBeVisible();
+    if (javaScriptEnabled) await expect(page.getByRole("heading", { name: pickerT("list.title"), exact: true })).toBeFocused();
   });
 
   test("move a product by keyboard: the list reorders and the focus stays on the moved product; a typed position reorders it too", { tag: "@nojs" }, async ({ page, baseURL }) => {

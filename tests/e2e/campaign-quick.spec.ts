@@ -25,12 +25,20 @@ test.describe("quick campaign builder", () => {
     await expect(step(1, "general")).toBeVisible();
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
 
-    // No name: the spec's message, the step kept.
+    // No name: the spec's message, the step kept, the focus on the name.
     await next.click();
     await expect(page.getByRole("alert").filter({ hasText: "Cannot create campaign without Name and Start Date" }).first()).toBeVisible();
     await expect(step(1, "general")).toBeVisible();
+    await expect(page.getByLabel(ct("fields.name"), { exact: true })).toBeFocused();
     const name = uniqueName("Quick e2e");
     await page.getByLabel(ct("fields.name"), { exact: true }).fill(name);
+    // A campaign bid under the minimum: refused, the focus on that field (not on Next, far below the message).
+    const bidField = page.getByLabel(qt("campaignBid", { currency: "EUR" }), { exact: true });
+    const minimum = await bidField.inputValue();
+    await bidField.fill("0.01");
+    await next.click();
+    await expect(bidField).toBeFocused();
+    await bidField.fill(minimum);
     // The campaign's own bid comes filled with the retailer's minimum for the chosen strategy (its option names the range).
     const campaignBid = await page.getByLabel(qt("campaignBid", { currency: "EUR" }), { exact: true }).inputValue();
     expect(Number(campaignBid)).toBeGreaterThan(0);
@@ -38,8 +46,9 @@ test.describe("quick campaign builder", () => {
     await page.getByLabel(qt("bid", { currency: "EUR" }), { exact: true }).fill("0.50");
     await next.click();
 
-    // Products: the suggestions come ticked.
-    await expect(step(2, "products")).toBeVisible();
+    // Products: the suggestions come ticked. The step's title has the focus (the next Tab goes
+    // into the step), with JS as without (there the page loads at the title, #quick-step-title).
+    await expect(step(2, "products")).toBeFocused();
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
     // Back first, then the primary Next, apart from each other.
     const buttons = page.locator(".quick-step-buttons").getByRole("button");
@@ -70,7 +79,7 @@ test.describe("quick campaign builder", () => {
     await next.click();
 
     // Keywords: one per line, replacing the suggestions.
-    await expect(step(3, "keywords")).toBeVisible();
+    await expect(step(3, "keywords")).toBeFocused();
     if (javaScriptEnabled) await expectNoSeriousA11yViolations(page);
     await page.getByLabel(qt("keywords"), { exact: true }).fill("quick e2e coffee\nquick e2e beans");
     await next.click();

@@ -211,16 +211,25 @@ class CreativePage {
 test.describe("banners and creative", () => {
   test.use({ role: "supplierAdmin" });
 
-  test("uploads a banner with its link, which then counts", { tag: "@nojs" }, async ({ page, app, baseURL }) => {
+  test("uploads a banner with its link, which then counts", { tag: "@nojs" }, async ({ page, app, baseURL, javaScriptEnabled }) => {
     const id = await createTargetingCampaign(page, baseURL!);
     const creative = new CreativePage(page);
     await creative.goto(id);
     await expect(page.getByText(tt("banners.counted_other", { count: 0, total: 4 }))).toBeVisible();
     const slot = creative.slot("670x980");
-    await slot.getByLabel(tt("banners.image", { size: "670x980" })).setInputFiles(fixture("banner-670x980.png"));
-    await slot.getByLabel(tt("banners.link")).fill("https://shop.example/acme");
-    await submitAndWait(page, `/campaigns/${id}/creative`, () => page.getByRole("button", { name: tt("banners.save") }).click());
+    // By keyboard (the file field is the browser's own, a Tab stop): Tab goes on to the link.
+    const file = slot.getByLabel(tt("banners.image", { size: "670x980" }));
+    await file.setInputFiles(fixture("banner-670x980.png"));
+    await file.focus();
+    await page.keyboard.press("Tab");
+    await expect(slot.getByLabel(tt("banners.link"))).toBeFocused();
+    await page.keyboard.type("https://shop.example/acme");
+    const save = page.getByRole("button", { name: tt("banners.save") });
+    await save.focus();
+    await submitAndWait(page, `/campaigns/${id}/creative`, () => page.keyboard.press("Enter"));
     await expect(app.shell.toast(en("toast.changesSaved"))).toBeVisible();
+    // The form drawn anew has one more field (the slot's "Remove image"): the focus is still on Save (JS).
+    if (javaScriptEnabled) await expect(save).toBeFocused();
 
     await expect(page.getByText(tt("banners.counted_one", { count: 1, total: 4 }))).toBeVisible();
     await expect(creative.slot("670x980").getByText(tt("banners.status.counted"))).toBeVisible();

@@ -8,6 +8,7 @@ import {
   exceedsProductWarning,
   MAX_PRODUCTS,
   moveOffer,
+  neighbourOf,
   offerFromProduct,
   orderedOffers,
   pageOfProduct,
@@ -240,6 +241,16 @@ describe("a large campaign's products (ADR 48)", () => {
     expect(pageOfProduct(offers, "SKU-000050")).toBe(2);
     expect(pageOfProduct(offers, "SKU-000119")).toBe(3);
     expect(pageOfProduct(offers, "nope")).toBe(1);
+  });
+
+  it("names the row that takes a removed product's place: the next one, the one before for the last, none for the only one", () => {
+    const offers = many(3);
+    expect(neighbourOf(offers, "SKU-000000")).toBe("SKU-000001");
+    expect(neighbourOf(offers, "SKU-000002")).toBe("SKU-000001");
+    // The last of a page: the first of the next page moves up into its place once it is gone.
+    expect(neighbourOf(many(60), "SKU-000049")).toBe("SKU-000050");
+    expect(neighbourOf(many(1), "SKU-000000")).toBeNull();
+    expect(neighbourOf(offers, "nope")).toBeNull();
   });
 
   it("puts one page's products in a new order, numbering the whole list around them", () => {

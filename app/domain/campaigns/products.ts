@@ -118,6 +118,18 @@ export function pageOfProduct(offers: Offers, id: string, size = PRODUCTS_PAGE_S
   return at < 0 ? 1 : Math.floor(at / size) + 1;
 }
 
+/**
+ * The product shown after `id` in the list (the one before when it is the last), or null: where a
+ * page reloaded after removing `id` takes the reader (its row's anchor), so the next Tab goes on
+ * from the next row rather than from the top of the page.
+ */
+export function neighbourOf(offers: Offers, id: string): string | null {
+  const ids = orderedOffers(offers).map((o) => o.id);
+  const at = ids.indexOf(id);
+  if (at < 0) return null;
+  return ids[at + 1] ?? ids[at - 1] ?? null;
+}
+
 function changed(offers: Offers): ProductsChange {
   return { ok: true, value: { offers, productIds: productIdsOf(offers) } };
 }
