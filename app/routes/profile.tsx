@@ -167,12 +167,19 @@ export default function ProfileRoute() {
           <SubmitButton pending={pending}>{t("profile:photo.upload")}</SubmitButton>
         </Form>
         {profile.photoURL ? (
-          <Form method="post" className="inline-form">
-            <input type="hidden" name="intent" value={removePhotoIntent} />
-            <button type="submit" className="button button-secondary" disabled={pending}>
-              {t("profile:photo.remove")}
-            </button>
-          </Form>
+          // Removing deletes the stored picture: asked for once more, as other removals are.
+          <details className="users-confirm">
+            <summary className="button button-secondary">{t("profile:photo.remove")}</summary>
+            <div className="users-confirm-panel">
+              <p>{t("profile:photo.removeConfirm")}</p>
+              <Form method="post">
+                <input type="hidden" name="intent" value={removePhotoIntent} />
+                <SubmitButton pending={pending} className="users-danger">
+                  {t("profile:photo.removeSubmit")}
+                </SubmitButton>
+              </Form>
+            </div>
+          </details>
         ) : null}
       </section>
       <section className="panel" aria-labelledby="profile-details">

@@ -62,7 +62,11 @@ test.describe("profile photo", () => {
     // The top bar shows it too.
     await expect(page.getByRole("banner").locator("img.user-photo")).toHaveAttribute("src", /^\/files\/users\//);
 
-    await page.getByRole("button", { name: pt("photo.remove") }).click();
+    // Removal asks once more: the first click only opens the confirmation, and nothing is removed.
+    await page.getByText(pt("photo.remove"), { exact: true }).click();
+    await expect(page.getByText(pt("photo.removeConfirm"))).toBeVisible();
+    await expect(page.getByRole("img", { name: pt("photo.current") })).toBeVisible();
+    await page.getByRole("button", { name: pt("photo.removeSubmit") }).click();
     await expect(page.getByText(pt("photo.removed"))).toBeVisible();
     await expect(page.getByRole("img", { name: pt("photo.current") })).toHaveCount(0);
     await expect(page.getByRole("banner").locator("img.user-photo")).toHaveCount(0);
