@@ -42,7 +42,7 @@ async function signedIn(openBrowser: () => Promise<Screens>): Promise<Screens> {
 
 test.describe("profile photo", () => {
 
-  test("a photo is uploaded on the profile, shown in the top bar, and removed", { tag: "@nojs" }, async ({ openBrowser }) => {
+  test("a photo is uploaded on the profile, shown in the top bar, and removed", { tag: "@nojs" }, async ({ openBrowser, javaScriptEnabled }) => {
     const { page, shell } = await signedIn(openBrowser);
     await page.goto("/profile");
     const section = page.getByRole("region", { name: pt("photo.title") });
@@ -54,7 +54,27 @@ test.describe("profile photo", () => {
     await expect(page.getByText(pt("photo.badType"))).toBeVisible();
 
     await page.getByRole("region", { name: pt("photo.title") }).getByLabel(pt("photo.field")).setInputFiles({ name: "me.png", mimeType: "image/png", buffer: png(48) });
+    // With JavaScript, the upload held on its way: only the photo's button shows it is working,
+    // not the details' Save nor the password's.
+    let release = () => {};
+    if (javaScriptEnabled) {
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let first = true;
+      await page.route("**/profile*", async (route) => {
+        if (first && route.request().method() === "POST") {
+          first = false;
+          await held;
+        }
+        await route.fallback();
+      });
+    }
     await page.getByRole("region", { name: pt("photo.title") }).getByRole("button", { name: pt("photo.upload") }).click();
+    if (javaScriptEnabled) {
+      await expect(page.getByRole("region", { name: pt("photo.title") }).locator("button[data-pending]")).toHaveCount(1);
+      await expect(page.getByRole("region", { name: en("profile.details") }).locator("button[data-pending]")).toHaveCount(0);
+      await expect(page.getByRole("region", { name: en("profile.password") }).locator("button[data-pending]")).toHaveCount(0);
+      release();
+    }
     await expect(shell.toast(en("toast.changesSaved"))).toBeVisible();
     const photo = page.getByRole("img", { name: pt("photo.current") });
     await expect(photo).toBeVisible();
