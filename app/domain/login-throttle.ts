@@ -85,3 +85,11 @@ export const resetThrottleKeys = (email: string, address: string) => ({
   account: `reset-account:${email.trim().toLowerCase()}`,
   address: `reset-ip:${address}`,
 });
+
+/**
+ * Wrong passwords typed to confirm a change while signed in (the password change, new recovery
+ * codes, turning the second factor off): counted per account like sign-in guesses, so a session
+ * in other hands cannot try passwords at full speed.
+ */
+export const MAX_PASSWORD_CONFIRM_FAILURES = 5;
+export const passwordConfirmKey = (userId: string) => `confirm:${userId}`;

@@ -16,6 +16,18 @@ export function isTimeZone(value: string): boolean {
 }
 
 /**
+ * A zone as the runtime's list spells it: Intl accepts "europe/paris", which would then be saved
+ * as typed and offered beside "Europe/Paris". A zone the list lacks (UTC, Asia/Kolkata) is kept.
+ */
+export function canonicalTimeZone(value: string): string {
+  const lower = value.toLowerCase();
+  if (lower === "utc") return "UTC";
+  // The browser validates with this schema too; an older one without the list keeps the value.
+  const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  return zones.find((zone) => zone.toLowerCase() === lower) ?? value;
+}
+
+/**
  * The time zones the profile offers: the runtime's list (which leaves out "UTC" and names some
  * zones by older aliases, Asia/Calcutta for Asia/Kolkata), plus "UTC" and the user's saved zone,
  * so a saved zone the list lacks stays selected and a save of the name never changes it.
@@ -34,7 +46,7 @@ export const ProfileSchema = z.object({
   firstname: z._default(z.optional(z.string().check(z.trim(), z.maxLength(80, "validation.tooLong"))), ""),
   lastname: z._default(z.optional(z.string().check(z.trim(), z.maxLength(80, "validation.tooLong"))), ""),
   locale: z.enum(SUPPORTED_LOCALES),
-  timezone: z.string().check(z.refine(isTimeZone, "validation.timezone")),
+  timezone: z.pipe(z.string().check(z.refine(isTimeZone, "validation.timezone")), z.transform(canonicalTimeZone)),
   campaignStarts: checkbox,
   campaignArchived: checkbox,
   reportGenerated: checkbox,

@@ -2,7 +2,7 @@ import { reply, replyInvalid, unknownIntent } from "~/http/reply.server";
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { SUPPORTED_LOCALES } from "~/domain/locale";
@@ -14,7 +14,6 @@ import { localeCookie } from "~/http/session.server";
 import { updateProfile as saveProfile } from "~/services/users.server";
 import { secondFactorStatus } from "~/services/second-factor.server";
 import { ENROL_PATH } from "~/domain/second-factor";
-import { useIsPending } from "~/utils/misc";
 import { DirectionChoice, PreferenceForm, ThemeChoice } from "~/components/layout/user-menu";
 import { toggleMenuIntent } from "~/forms/preferences-intents";
 import { PhotoSchema, removePhotoIntent, updatePhotoIntent } from "~/forms/profile-photo";
@@ -120,7 +119,10 @@ export default function ProfileRoute() {
   const { t } = useTranslation();
   const { profile, timezones, secondFactor, loggedAs } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const pending = useIsPending();
+  // Each form shows its own pending state: sending the photo never shows the password as sent.
+  const navigation = useNavigation();
+  const sendingIntent = navigation.state !== "idle" && navigation.formData ? String(navigation.formData.get("intent") ?? "") : null;
+  const photoPending = sendingIntent === updatePhotoIntent || sendingIntent === removePhotoIntent;
   const [form, fields] = useForm({
     id: "profile-form",
     lastResult: actionData?.form === "profile" ? actionData.result : undefined,
@@ -164,15 +166,22 @@ export default function ProfileRoute() {
             errors={photoFields.photo.errors}
             help={t("profile:photo.help")}
           />
-          <SubmitButton pending={pending}>{t("profile:photo.upload")}</SubmitButton>
+          <SubmitButton pending={photoPending}>{t("profile:photo.upload")}</SubmitButton>
         </Form>
         {profile.photoURL ? (
-          <Form method="post" className="inline-form">
-            <input type="hidden" name="intent" value={removePhotoIntent} />
-            <button type="submit" className="button button-secondary" disabled={pending}>
-              {t("profile:photo.remove")}
-            </button>
-          </Form>
+          // Removing deletes the stored picture: asked for once more, as other removals are.
+          <details className="users-confirm">
+            <summary className="button button-secondary">{t("profile:photo.remove")}</summary>
+            <div className="users-confirm-panel">
+              <p>{t("profile:photo.removeConfirm")}</p>
+              <Form method="post">
+                <input type="hidden" name="intent" value={removePhotoIntent} />
+                <SubmitButton pending={photoPending} className="users-danger">
+                  {t("profile:photo.removeSubmit")}
+                </SubmitButton>
+              </Form>
+            </div>
+          </details>
         ) : null}
       </section>
       <section className="panel" aria-labelledby="profile-details">
@@ -217,7 +226,7 @@ export default function ProfileRoute() {
               </div>
             ))}
           </fieldset>
-          <SubmitButton pending={pending}>{t("actions.save")}</SubmitButton>
+          <SubmitButton pending={sendingIntent === "update-profile"}>{t("actions.save")}</SubmitButton>
         </Form>
       </section>
       <section className="panel" aria-labelledby="profile-password">
@@ -245,7 +254,7 @@ export default function ProfileRoute() {
                 inputProps={{ ...getInputProps(pwFields.confirmPassword, { type: "password" }), autoComplete: "new-password" }}
                 errors={pwFields.confirmPassword.errors}
               />
-              <SubmitButton pending={pending}>{t("profile.changePassword")}</SubmitButton>
+              <SubmitButton pending={sendingIntent === "change-password"}>{t("profile.changePassword")}</SubmitButton>
             </Form>
           </>
         )}

@@ -15,7 +15,8 @@ import type { User } from "~/domain/types";
 import { getEnv } from "~/services/env.server";
 import { getFixedT } from "~/services/i18n.server";
 import { sendMail } from "~/services/mail.server";
-import { hashPassword, isPasswordReused, verifyPassword } from "~/services/passwords.server";
+import { hashPassword, isPasswordReused } from "~/services/passwords.server";
+import { confirmPassword } from "~/services/password-confirmation.server";
 import { getStorage } from "~/services/storage.server";
 
 export function hashToken(token: string): string {
@@ -118,7 +119,8 @@ export async function resetPassword(token: string, password: string, now = new D
  */
 export async function changePassword(user: User, current: string, next: string): Promise<SetPasswordResult> {
   if (user.loggedAsBy) return fail("forbidden", "operators:refused.passwordLoggedAs");
-  if (!(await verifyPassword(current, user.passwordHash))) return fail("invalid", "password.wrongCurrent", { field: "currentPassword" });
+  const confirmed = await confirmPassword(user, current, fail("invalid", "password.wrongCurrent", { field: "currentPassword" }));
+  if (!confirmed.ok) return confirmed;
   if (await reused(user, next)) return passwordReused();
   const updated = await getStorage().users.setPassword(user.id, await hashPassword(next), PASSWORD_HISTORY_SIZE, auditActor(user));
   // Every session ends (the caller opens a new one for the browser that made the change).

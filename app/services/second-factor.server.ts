@@ -29,7 +29,7 @@ import {
 } from "~/domain/second-factor";
 import type { User } from "~/domain/types";
 import { getAccessSettings } from "~/services/access-settings.server";
-import { verifyPassword } from "~/services/passwords.server";
+import { confirmPassword } from "~/services/password-confirmation.server";
 import { getStorage } from "~/services/storage.server";
 
 /** The name authenticator apps show above the account. */
@@ -105,7 +105,8 @@ export async function confirmEnrolment(user: User, secret: string | undefined, i
 export async function regenerateRecoveryCodes(user: User, password: string): Promise<Result<{ recoveryCodes: string[] }>> {
   if (!canEnrolSecondFactor(user)) return forbidden();
   if (!user.totpSecret) return fail("invalid", "secondFactor:errors.notEnrolled");
-  if (!(await verifyPassword(password, user.passwordHash))) return wrongPassword();
+  const confirmed = await confirmPassword(user, password, wrongPassword());
+  if (!confirmed.ok) return confirmed;
   const { codes, hashes } = newRecoveryCodes();
   await getStorage().users.setSecondFactor(user.id, { totpSecret: user.totpSecret, recoveryCodeHashes: hashes }, auditActor(user));
   return ok({ recoveryCodes: codes });
@@ -116,7 +117,8 @@ export async function disableSecondFactor(user: User, password: string): Promise
   if (!canEnrolSecondFactor(user)) return forbidden();
   if (!user.totpSecret) return fail("invalid", "secondFactor:errors.notEnrolled");
   if (!canDisableSecondFactor(user, await getAccessSettings())) return fail("forbidden", "secondFactor:errors.required");
-  if (!(await verifyPassword(password, user.passwordHash))) return wrongPassword();
+  const confirmed = await confirmPassword(user, password, wrongPassword());
+  if (!confirmed.ok) return confirmed;
   return ok(await getStorage().users.setSecondFactor(user.id, null, auditActor(user)));
 }
 

@@ -54,7 +54,27 @@ test.describe("profile photo", () => {
     await expect(page.getByText(pt("photo.badType"))).toBeVisible();
 
     await page.getByRole("region", { name: pt("photo.title") }).getByLabel(pt("photo.field")).setInputFiles({ name: "me.png", mimeType: "image/png", buffer: png(48) });
+    // With JavaScript, the upload held on its way: only the photo's button shows it is working,
+    // not the details' Save nor the password's.
+    let release = () => {};
+    if (javaScriptEnabled) {
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let first = true;
+      await page.route("**/profile*", async (route) => {
+        if (first && route.request().method() === "POST") {
+          first = false;
+          await held;
+        }
+        await route.fallback();
+      });
+    }
     await page.getByRole("region", { name: pt("photo.title") }).getByRole("button", { name: pt("photo.upload") }).click();
+    if (javaScriptEnabled) {
+      await expect(page.getByRole("region", { name: pt("photo.title") }).locator("button[data-pending]")).toHaveCount(1);
+      await expect(page.getByRole("region", { name: en("profile.details") }).locator("button[data-pending]")).toHaveCount(0);
+      await expect(page.getByRole("region", { name: en("profile.password") }).locator("button[data-pending]")).toHaveCount(0);
+      release();
+    }
     await expect(shell.toast(en("toast.changesSaved"))).toBeVisible();
     const photo = page.getByRole("img", { name: pt("photo.current") });
     await expect(photo).toBeVisible();
@@ -62,8 +82,12 @@ test.describe("profile photo", () => {
     // The top bar shows it too.
     await expect(page.getByRole("banner").locator("img.user-photo")).toHaveAttribute("src", /^\/files\/users\//);
 
-    // Removed by keyboard: the button goes with the photo; the focus goes to the section's heading (JS), not to the page.
-    await page.getByRole("button", { name: pt("photo.remove") }).focus();
+    // Removal asks once more: the first click only opens the confirmation, and nothing is removed.
+    await page.getByText(pt("photo.remove"), { exact: true }).click();
+    await expect(page.getByText(pt("photo.removeConfirm"))).toBeVisible();
+    await expect(page.getByRole("img", { name: pt("photo.current") })).toBeVisible();
+    // Confirmed by keyboard: the button goes with the photo; the focus goes to the section's heading (JS), not to the page.
+    await page.getByRole("button", { name: pt("photo.removeSubmit") }).focus();
     await page.keyboard.press("Enter");
     await expect(page.getByText(pt("photo.removed"))).toBeVisible();
     if (javaScriptEnabled) await expect(page.getByRole("heading", { name: pt("photo.title"), exact: true })).toBeFocused();

@@ -295,6 +295,27 @@ describe("session re-check on every request", () => {
     await expectSignedIn(cookie);
   });
 
+  it("locks the password change after five wrong current passwords: even the right one is then refused, and the password stays", async () => {
+    const user = await app.createUser();
+    const cookie = await signIn(app.m, user.email, user.password);
+    const change = (currentPassword: string) =>
+      call(() =>
+        app.m.routes.profile.action(
+          args(postRequest("/profile", { intent: "change-password", currentPassword, password: "Another-pass-word-2", confirmPassword: "Another-pass-word-2" }, { cookie })) as never,
+        ),
+      );
+    for (let i = 1; i <= 4; i++) expect((await change(`Not-my-password-${i}`)).data.result.error.currentPassword).toEqual(["password.wrongCurrent"]);
+    const fifth = await change("Not-my-password-5");
+    expect(fifth.status).toBe(429);
+    expect(fifth.data.result.error.currentPassword).toEqual(['password.tooManyAttempts::{"minutes":15}']);
+    // Locked: the right password is not even checked, and nothing changes.
+    const right = await change(user.password);
+    expect(right.status).toBe(429);
+    expect(right.data.result.error.currentPassword[0]).toMatch(/^password\.tooManyAttempts/);
+    await expectSignedIn(cookie);
+    await expectSignedIn(await signIn(app.m, user.email, user.password));
+  });
+
   it("signs out on /logout: the cookie is cleared", async () => {
     const cookie = await signIn(app.m, "supplier.viewer@example.com", app.demoPassword);
     const { action } = await import("~/routes/logout");

@@ -105,4 +105,18 @@ describe("the profile's time zone", () => {
       expect((await storage().users.getOne(ann.id))!.timezone).toBe(zone);
     }
   });
+
+  it("saves a zone typed in another case as the list spells it, so the select shows it once", async () => {
+    const profile = await import("~/routes/profile");
+    for (const [typed, saved] of [["europe/paris", "Europe/Paris"], ["AMERICA/NEW_YORK", "America/New_York"], ["utc", "UTC"]] as const) {
+      const page = await call(() => profile.loader(args(getRequest("/profile", { cookie: cookies.ann })) as never));
+      const form = new FormData();
+      for (const [key, value] of Object.entries({ intent: "update-profile", version: String(page.data.profile.version), displayName: "Ann Renamed", locale: "en-GB", timezone: typed })) form.append(key, value);
+      const outcome = await call(() => profile.action(args(new Request(new URL("/profile", BASE_URL), { method: "POST", body: form, headers: { Cookie: cookies.ann! } })) as never));
+      expect(outcome.status).toBe(302);
+      expect((await storage().users.getOne(ann.id))!.timezone).toBe(saved);
+      const after = await call(() => profile.loader(args(getRequest("/profile", { cookie: cookies.ann })) as never));
+      expect(after.data.timezones.filter((zone: string) => zone.toLowerCase() === typed.toLowerCase())).toEqual([saved]);
+    }
+  });
 });

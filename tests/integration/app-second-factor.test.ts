@@ -177,6 +177,27 @@ describe("enrolment", () => {
   });
 });
 
+describe("the password that confirms a change", () => {
+  it("locks new recovery codes and turning off after five wrong passwords, the right one refused while locked", async () => {
+    const user = await newOperator();
+    const { jar } = await enrolled(user);
+    await setRequired(false);
+    for (let i = 1; i <= 4; i++) {
+      const intent = i % 2 ? "regenerate-recovery-codes" : "disable-second-factor";
+      expect((await postEnrol(jar, { intent, password: `Not-the-password-${i}` })).data.result.error.password).toEqual(["secondFactor:errors.wrongPassword"]);
+    }
+    const fifth = await postEnrol(jar, { intent: "disable-second-factor", password: "Not-the-password-5" });
+    expect(fifth.status).toBe(429);
+    expect(fifth.data.result.error.password).toEqual(['password.tooManyAttempts::{"minutes":15}']);
+    expect((await postEnrol(jar, { intent: "disable-second-factor", password: user.password })).status).toBe(429);
+    expect((await postEnrol(jar, { intent: "regenerate-recovery-codes", password: user.password })).status).toBe(429);
+    expect((await storage().users.getOne(user.id))!.totpSecret).toBeTruthy();
+    // The lock is over after 15 minutes: the right password works again.
+    vi.useFakeTimers({ now: Date.now() + 16 * 60_000, toFake: ["Date"] });
+    expect((await postEnrol(jar, { intent: "disable-second-factor", password: user.password })).location).toBe("/profile");
+  });
+});
+
 describe("the sign-in's second step", () => {
   it("gives a pending session after the password that reaches no screen but the code form, then the code signs in where the user was going", async () => {
     const user = await newOperator();
