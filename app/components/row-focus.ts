@@ -72,7 +72,8 @@ function sectionOf(el: Element): { container: Element | null; heading: Element |
 export function placeOf(target: Element): RowPlace | null {
   const found = rowOf(target);
   // Not in a list: the section it is in, whose heading takes the focus if the control goes (a photo removed).
-  if (!found) return { list: null, index: -1, action: "", nth: 0, ...sectionOf(target) };
+  // A control of a confirmation (<details>) goes with it: the section around the confirmation.
+  if (!found) return { list: null, index: -1, action: "", nth: 0, ...sectionOf(target.closest("details") ?? target) };
   const { row, list } = found;
   const anchor = anchorOf(target, row);
   const action = actionOf(anchor);
