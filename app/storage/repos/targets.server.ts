@@ -12,7 +12,7 @@
  */
 import type { Campaign, CampaignData } from "~/domain/campaigns/campaign";
 import { TARGET_AUDIT_FIELD, TARGET_AUDIT_LIMIT, type CampaignHistoryAction, type TargetAuditValue } from "~/domain/campaigns/history-fields";
-import { countTargets, NO_TARGET_COUNTS, type CampaignTarget, type TargetCounts, type TargetKind, type Targets } from "~/domain/campaigns/targets";
+import { NO_TARGET_COUNTS, targetCountsOf, type CampaignTarget, type TargetCounts, type TargetKind, type Targets } from "~/domain/campaigns/targets";
 import { applyPatch } from "~/storage/document-helpers";
 import {
   COLLECTIONS,
@@ -694,8 +694,13 @@ export function createTargetsRepo(store: DocumentStore, settings: { commitBudget
       const full = whole || !!stage;
       const oldGen = current.targetGens?.[kind] ?? null;
       const gen = stage?.gen ?? oldGen;
-      const keys = [...Object.keys(proposed), ...remove];
-      let chunks = n ? await readChunks(tx, campaignId, kind, full ? Array.from({ length: n }, (_, b) => b) : new Set(keys.map((k) => bucketOf(k, n))), oldGen) : new Map<number, Targets>();
+      const chunksOfKeys = () => {
+        const of = new Set<number>();
+        for (const key in proposed) of.add(bucketOf(key, n));
+        for (const key of remove) of.add(bucketOf(key, n));
+        return of;
+      };
+      let chunks = n ? await readChunks(tx, campaignId, kind, full ? Array.from({ length: n }, (_, b) => b) : chunksOfKeys(), oldGen) : new Map<number, Targets>();
       // The targets before, of the chunks read.
       const before: Targets = {};
       for (const targets of chunks.values()) Object.assign(before, targets);
@@ -703,12 +708,27 @@ export function createTargetsRepo(store: DocumentStore, settings: { commitBudget
       let upsert = proposed;
       if (kindChange.merge) {
         const merge = kindChange.merge;
-        upsert = {};
+        // The merged targets are gathered in a new map only once one differs from the target
+        // given (a first import of 100,000 keywords merges each with nothing: the map given is
+        // the list, not built a second time).
+        let merged: Targets | null = null;
         let i = 0;
         for (const key in proposed) {
-          upsert[key] = merge(key, proposed[key]!, own(before, key));
+          const given = proposed[key]!;
+          const target = merge(key, given, own(before, key));
+          if (merged) merged[key] = target;
+          else if (target !== given) {
+            merged = {};
+            for (const k in proposed) {
+              if (k === key) break;
+              merged[k] = proposed[k]!;
+            }
+            merged[key] = target;
+          }
           if ((++i & 1023) === 0 && clock.due()) await clock.pause();
         }
+        // A rule rewrites `after` in place: never the caller's map.
+        upsert = merged ?? (kindChange.rewrite ? { ...proposed } : proposed);
       }
       // The targets after, of the same chunks.
       let after: Targets;
@@ -726,21 +746,34 @@ export function createTargetsRepo(store: DocumentStore, settings: { commitBudget
         for (const key of rewritten.remove) delete after[key];
         Object.assign(after, rewritten.upsert);
       }
-      // What changed, for the counts and the history.
-      const touched = new Set(Object.keys(after));
-      for (const k in before) touched.add(k);
+      // What changed, for the counts and the history: the targets after, then those only before.
       const changedKeys: string[] = [];
+      const counted = { before: 0, beforeHubs: 0, after: 0, afterHubs: 0 };
+      const compare = (k: string, a: CampaignTarget | undefined, b: CampaignTarget | undefined) => {
+        if (a === b || (a && b && sameTarget(a, b))) return;
+        changedKeys.push(k);
+        if (a) {
+          counted.before++;
+          if (a.placement === "hub") counted.beforeHubs++;
+        }
+        if (b) {
+          counted.after++;
+          if (b.placement === "hub") counted.afterHubs++;
+        }
+      };
       let compared = 0;
-      for (const k of touched) {
-        const a = own(before, k);
-        const b = own(after, k);
-        if (a !== b && (!a || !b || !sameTarget(a, b))) changedKeys.push(k);
+      for (const k in after) {
+        compare(k, own(before, k), after[k]);
+        if ((++compared & 1023) === 0 && clock.due()) await clock.pause();
+      }
+      for (const k in before) {
+        if (!Object.hasOwn(after, k)) compare(k, before[k], undefined);
         if ((++compared & 1023) === 0 && clock.due()) await clock.pause();
       }
       if (!changedKeys.length) continue;
       changedTotal += changedKeys.length;
-      const oldCounts = countTargets(kind, changedKeys.map((k) => own(before, k)).filter((t): t is CampaignTarget => !!t));
-      const newCounts = countTargets(kind, changedKeys.map((k) => own(after, k)).filter((t): t is CampaignTarget => !!t));
+      const oldCounts = targetCountsOf(kind, counted.before, counted.beforeHubs);
+      const newCounts = targetCountsOf(kind, counted.after, counted.afterHubs);
       for (const f of countField(kind)) counts[f] = Math.max(0, (counts[f] ?? 0) - (oldCounts[f] ?? 0) + (newCounts[f] ?? 0));
       const total = countField(kind).reduce((sum, f) => sum + counts[f], 0);
 
@@ -781,6 +814,7 @@ export function createTargetsRepo(store: DocumentStore, settings: { commitBudget
         if (!full && n) {
           const rest = await readChunks(tx, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)), oldGen);
           chunks = new Map([...chunks, ...rest]);
+          if (after === proposed) after = { ...after };
           for (const targets of rest.values()) for (const [k, t] of Object.entries(targets)) if (!Object.hasOwn(after, k)) after[k] = t;
         }
         buckets = Math.max(bucketsFor(total), n || 1);
