@@ -64,17 +64,40 @@ interface PublishedChunkData {
 }
 
 /**
- * A chunk's size as stored, from above: its keys, names, urls and offers, and the fixed fields
- * (on, bid, placement, auto, two ISO dates) with JSON's punctuation, without serialising it.
+ * A target's share of its chunk's size as stored, from above: its key, name, url and offers, and
+ * the fixed fields (on, bid, placement, auto, two ISO dates) with JSON's punctuation, without
+ * serialising it. A chunk's size: 2 (its braces) and the sum of its targets'.
  */
-function estimatedBytes(targets: Targets): number {
-  let bytes = 2;
-  for (const key in targets) {
-    const t = targets[key]!;
-    bytes += 2 * key.length + 2 * t.name.length + 2 * (t.url?.length ?? 4) + 170;
-    if (t.offers) for (const id of t.offers) bytes += 2 * id.length + 3;
-  }
+function targetBytes(key: string, t: CampaignTarget): number {
+  let bytes = 2 * key.length + 2 * t.name.length + 2 * (t.url?.length ?? 4) + 170;
+  if (t.offers) for (const id of t.offers) bytes += 2 * id.length + 3;
   return bytes;
+}
+
+/** The chunks of a change as they are placed: their targets, and each one's count and estimated size (targetBytes). */
+class PlacedChunks {
+  readonly chunks = new Map<number, Targets>();
+  private readonly sizes = new Map<number, { count: number; bytes: number }>();
+
+  constructor(buckets: Iterable<number>) {
+    for (const b of buckets) {
+      this.chunks.set(b, {});
+      this.sizes.set(b, { count: 0, bytes: 2 });
+    }
+  }
+
+  place(bucket: number, key: string, target: CampaignTarget): void {
+    this.chunks.get(bucket)![key] = target;
+    const size = this.sizes.get(bucket)!;
+    size.count++;
+    size.bytes += targetBytes(key, target);
+  }
+
+  /** Whether a chunk is past its share: too many targets, or too many bytes. */
+  oversized(maxTargets: number, maxBytes: number): boolean {
+    for (const size of this.sizes.values()) if (size.count > maxTargets || size.bytes > maxBytes) return true;
+    return false;
+  }
 }
 
 /**
@@ -779,37 +802,22 @@ export function createTargetsRepo(store: DocumentStore, settings: { commitBudget
 
       // The chunks: as they are, unless one grows past its share (then all of them, doubled).
       let buckets = n || bucketsFor(total);
-      const spread = async (all: Targets, into: number) => {
-        const out = new Map<number, Targets>();
-        for (let b = 0; b < into; b++) out.set(b, {});
+      // Each target placed in its chunk, the chunks' sizes counted as they fill (one pass).
+      const spread = async (all: Targets, into: number, buckets: Iterable<number>) => {
+        const out = new PlacedChunks(buckets);
         let i = 0;
         for (const key in all) {
-          out.get(bucketOf(key, into))![key] = all[key]!;
+          out.place(bucketOf(key, into), key, all[key]!);
           if ((++i & 4095) === 0 && clock.due()) await clock.pause();
         }
         return out;
       };
-      let next: Map<number, Targets>;
       // Spread again (a new chunk count): every chunk is written.
       let respread = buckets !== n;
-      if (n && n === buckets && !full) {
-        next = new Map([...chunks.keys()].map((b) => [b, {} as Targets]));
-        let placed = 0;
-        for (const key in after) {
-          next.get(bucketOf(key, n))![key] = after[key]!;
-          if ((++placed & 1023) === 0 && clock.due()) await clock.pause();
-        }
-      } else {
-        next = await spread(after, buckets);
-      }
-      const oversized = async () => {
-        for (const t of next.values()) {
-          if (Object.keys(t).length > BUCKET_MAX_TARGETS || estimatedBytes(t) > MAX_BUCKET_BYTES) return true;
-          if (clock.due()) await clock.pause();
-        }
-        return false;
-      };
-      if ((await oversized()) || (!whole && n && bucketsFor(total) > n)) {
+      // Without a new spread, the targets of the chunks read go back into them.
+      let placed = n && n === buckets && !full ? await spread(after, n, chunks.keys()) : await spread(after, buckets, Array.from({ length: buckets }, (_, b) => b));
+      const oversized = () => placed.oversized(BUCKET_MAX_TARGETS, MAX_BUCKET_BYTES);
+      if (oversized() || (!whole && n && bucketsFor(total) > n)) {
         // Every chunk is read (reads still come before the writes) and the kind spread again.
         if (!full && n) {
           const rest = await readChunks(tx, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)), oldGen);
@@ -820,11 +828,12 @@ export function createTargetsRepo(store: DocumentStore, settings: { commitBudget
         buckets = Math.max(bucketsFor(total), n || 1);
         respread = true;
         do {
-          next = await spread(after, buckets);
-          if (!(await oversized())) break;
+          placed = await spread(after, buckets, Array.from({ length: buckets }, (_, b) => b));
+          if (!oversized()) break;
           buckets *= 2;
         } while (buckets < 1 << 16);
       }
+      const next = placed.chunks;
       const oldBuckets = n;
       bucketsOf[kind] = total === 0 && buckets === 1 && whole ? 0 : buckets;
       const finalBuckets = bucketsOf[kind]!;
