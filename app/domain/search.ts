@@ -1,7 +1,17 @@
 /** Search keys that a document store can serve with equality and array-contains queries. */
 
+/** Text foldText leaves as it is: lowercase ASCII letters and digits, words apart by one space. */
+const FOLDED_ASCII = /^[a-z0-9]+(?: [a-z0-9]+)*$/;
+
+/** Whether foldText leaves the text as it is, being lowercase ASCII letters and digits, words apart by one space. */
+export function isFoldedAscii(text: string): boolean {
+  return FOLDED_ASCII.test(text);
+}
+
 /** Lower-cased, accent-folded, trimmed, inner spaces collapsed. */
 export function foldText(text: string): string {
+  // Most keywords are so already (an import folds 100,000 of them): nothing to fold.
+  if (FOLDED_ASCII.test(text)) return text;
   return text
     .normalize("NFKD")
     .replace(/\p{M}+/gu, "")

@@ -101,6 +101,43 @@ describe("sqlite search tokens", () => {
   });
 });
 
+describe("sqlite large transactions (ADR 43 addendum)", () => {
+  it("commits a transaction past workerCommitBytes on the worker from its spilled JSON: every document stored as the same JSON text, a document set then updated in it, an indexed collection's tokens", async () => {
+    const file = path.join(dir, "spill.db");
+    const store = new SqliteDocumentStore(file, { workerCommitBytes: 64 * 1024 });
+    try {
+      await store.create("campaign", "c-1", { name: "Old", searchTokens: ["old"] });
+      // Two-byte, four-byte (a surrogate pair), a lone surrogate and line separators: the JSON's UTF-8 bytes and back.
+      const text = "Crème brûlée 😀 \ud800 \u2028 ".repeat(3_000);
+      await store.transaction(async (tx) => {
+        await tx.get("campaign", "c-1");
+        tx.set("campaign_target", "t-1", { text, n: 1 });
+        for (let i = 0; i < 20; i++) tx.set("campaign_target", `t-${i + 2}`, { text: text.slice(i), i });
+        tx.update("campaign_target", "t-1", { n: 2 });
+        tx.update("campaign", "c-1", { name: "New", searchTokens: ["new"] });
+        tx.delete("campaign_target", "t-21");
+      });
+      expect(await store.get("campaign_target", "t-1")).toEqual({ text, n: 2, id: "t-1", version: 2 });
+      expect(await store.get("campaign_target", "t-7")).toEqual({ text: text.slice(5), i: 5, id: "t-7", version: 1 });
+      expect(await store.get("campaign_target", "t-21")).toBeNull();
+      expect(await store.get("campaign", "c-1")).toMatchObject({ name: "New", version: 2 });
+      const db = new Database(file, { readonly: true });
+      try {
+        const rows = db.prepare("SELECT id, typeof(data) AS type, data FROM documents WHERE collection = 'campaign_target' ORDER BY id").all() as { id: string; type: string; data: string }[];
+        expect(rows).toHaveLength(20);
+        expect(new Set(rows.map((r) => r.type))).toEqual(new Set(["text"]));
+        expect(rows.find((r) => r.id === "t-1")!.data).toBe(JSON.stringify({ text, n: 2 }));
+        expect(rows.find((r) => r.id === "t-3")!.data).toBe(JSON.stringify({ text: text.slice(1), i: 1 }));
+        expect(db.prepare("SELECT token FROM document_tokens WHERE collection = 'campaign' AND id = 'c-1'").all()).toEqual([{ token: "new" }]);
+      } finally {
+        db.close();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe("storage selection", () => {
   it("chooses the adapter from STORAGE", async () => {
     const sqlite = createDocumentStore({ DATABASE_URL: path.join(dir, "selected.db") });

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseKeywordCsv, parseKeywordCsvInSteps } from "~/domain/campaigns/keyword-csv";
-import { belowFloorFromCounts, bidCountKey, BID_COUNT_CAP, compareTargets, newTarget, targetsBelowMinimum, type Targets } from "~/domain/campaigns/targets";
+import { belowFloorFromCounts, bidCountKey, BID_COUNT_CAP, compareSortable, compareTargets, newTarget, targetsBelowMinimum, type Targets } from "~/domain/campaigns/targets";
+import { isFoldedAscii } from "~/domain/search";
 import { sortInSteps, yieldToEventLoop } from "~/utils/cooperative";
 
 describe("parseKeywordCsvInSteps", () => {
@@ -51,6 +52,39 @@ describe("sortInSteps", () => {
     const names = ["Zèbre", "apple", "École", "eclair", "Banana", "apple"].map((name, i) => ({ key: `${name.toLowerCase()}-${5 - i}`, name }));
     expect((await sortInSteps(names, compareTargets)).map((t) => t.name)).toEqual(["apple", "apple", "Banana", "eclair", "École", "Zèbre"]);
     expect((await sortInSteps(names, compareTargets))[0]!.key).toBe("apple-0");
+  });
+
+  it("orders targets by compareSortable exactly as by compareTargets: folded ASCII names by their code units, any other pair by the collator", async () => {
+    // A small deterministic generator: names of lowercase letters, digits and spaces (most of
+    // them folded ASCII), some with capitals, accents, hyphens or doubled spaces.
+    let seed = 12345;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const plain = " 0123456789abcdefghijklmnopqrstuvwxyz";
+    const other = ["A", "Z", "é", "É", "-", "'", "  ", "ß", "æ", "1"];
+    const nameOf = () => {
+      let name = "";
+      const length = 1 + next(8);
+      for (let i = 0; i < length; i++) name += next(10) === 0 ? other[next(other.length)] : plain[next(next(3) ? 6 : plain.length)];
+      return name;
+    };
+    const targets = Array.from({ length: 4_000 }, (_, i) => {
+      const name = nameOf();
+      return { key: `k${i % 97}`, name, plain: isFoldedAscii(name) };
+    });
+    expect(targets.filter((t) => t.plain).length).toBeGreaterThan(1_000);
+    expect(targets.filter((t) => !t.plain).length).toBeGreaterThan(1_000);
+    const disagree: string[] = [];
+    for (let i = 0; i + 1 < targets.length; i++) {
+      for (const j of [i + 1, next(targets.length)]) {
+        const [a, b] = [targets[i]!, targets[j]!];
+        if (Math.sign(compareSortable(a, b)) !== Math.sign(compareTargets(a, b))) disagree.push(`${JSON.stringify(a.name)} / ${JSON.stringify(b.name)}`);
+      }
+    }
+    expect(disagree).toEqual([]);
+    expect((await sortInSteps(targets, compareSortable)).map((t) => `${t.name}|${t.key}`)).toEqual([...targets].sort(compareTargets).map((t) => `${t.name}|${t.key}`));
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { foldText, matchesSearch, MAX_TOKEN_LENGTH, searchKey, searchTokens } from "~/domain/search";
+import { foldText, isFoldedAscii, matchesSearch, MAX_TOKEN_LENGTH, searchKey, searchTokens } from "~/domain/search";
 
 describe("foldText: lower-cased, accent-folded, trimmed, inner spaces collapsed", () => {
   it.each([
@@ -14,6 +14,25 @@ describe("foldText: lower-cased, accent-folded, trimmed, inner spaces collapsed"
     ["   ", ""],
   ])("%j -> %j", (input, expected) => {
     expect(foldText(input)).toBe(expected);
+  });
+
+  it("returns text already folded (lowercase ASCII letters and digits, one space between words) as it is, and folds any other", () => {
+    for (const text of ["running shoes 42", "a", "0 9 z", "abc def ghi"]) {
+      expect(isFoldedAscii(text)).toBe(true);
+      expect(foldText(text)).toBe(text);
+    }
+    for (const [text, folded] of [
+      ["running  shoes", "running shoes"],
+      [" shoes", "shoes"],
+      ["shoes ", "shoes"],
+      ["Shoes", "shoes"],
+      ["cafe\u0301", "cafe"],
+      ["t-shirt", "t-shirt"],
+      ["", ""],
+    ]) {
+      expect(isFoldedAscii(text!)).toBe(false);
+      expect(foldText(text!)).toBe(folded);
+    }
   });
 });
 

@@ -78,6 +78,11 @@ export function countTargets(kind: TargetKind, targets: Iterable<CampaignTarget>
     all++;
     if (t.placement === "hub") hubs++;
   }
+  return targetCountsOf(kind, all, hubs);
+}
+
+/** The counts of `all` targets of a kind, `hubs` of them placed on hubs. */
+export function targetCountsOf(kind: TargetKind, all: number, hubs: number): Partial<TargetCounts> {
   if (kind === "keyword") return { keywords: all };
   if (kind === "productCategory") return { productCategories: all };
   return { categories: all - hubs, hubs };
@@ -94,8 +99,9 @@ export function targetPlacement(kind: TargetKind, asked: string | null | undefin
   return "plp";
 }
 
-export function newTarget(input: { name: string; url?: string | null; bid?: Cents | null; offers?: string[] | null; placement?: TargetPlacement; auto?: boolean; on?: boolean }, now: Date): CampaignTarget {
-  const iso = now.toISOString();
+export function newTarget(input: { name: string; url?: string | null; bid?: Cents | null; offers?: string[] | null; placement?: TargetPlacement; auto?: boolean; on?: boolean }, now: Date | string): CampaignTarget {
+  // A date, or its ISO text (a list of 100,000 targets made at once shares one).
+  const iso = typeof now === "string" ? now : now.toISOString();
   return {
     on: input.on ?? true,
     bid: input.bid ?? null,
@@ -118,9 +124,40 @@ export function newTarget(input: { name: string; url?: string | null; bid?: Cent
  */
 export const TARGET_SORT_LOCALE = "en";
 
+/**
+ * The collator's compare, looked up once: a sort of 100,000 targets compares some 1.7 million
+ * times, and finding the collator by its locale and options on each comparison took about half
+ * of the sort's time.
+ */
+let compareNames: ((a: string, b: string) => number) | null = null;
+
 /** The lists' order: by name as the locale sorts text, then by key (two targets never tie). */
 export function compareTargets(a: { key: string; name: string }, b: { key: string; name: string }): number {
-  return collator(TARGET_SORT_LOCALE).compare(a.name, b.name) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  compareNames ??= collator(TARGET_SORT_LOCALE).compare;
+  return compareNames(a.name, b.name) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
+/** A target as a sort compares it many times: whether its name is folded ASCII noted once (isFoldedAscii). */
+export interface SortableTarget {
+  key: string;
+  name: string;
+  plain: boolean;
+}
+
+/**
+ * compareTargets of targets whose names' kind is noted: two names of lowercase ASCII letters,
+ * digits and single spaces are compared by their code units, which is the root collation's order
+ * for them (space, then digits, then letters, a prefix first; no contraction, no tie between two
+ * different ones), without the collator; any other pair by the collator.
+ */
+export function compareSortable(a: SortableTarget, b: SortableTarget): number {
+  let byName: number;
+  if (a.plain && b.plain) byName = a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  else {
+    compareNames ??= collator(TARGET_SORT_LOCALE).compare;
+    byName = compareNames(a.name, b.name);
+  }
+  return byName || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 }
 
 /**

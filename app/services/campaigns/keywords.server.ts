@@ -224,20 +224,25 @@ export async function addKeywords(user: User, ctx: CampaignContext, input: AddKe
         highestFloor = Math.max(highestFloor ?? 0, Math.max(bids.limits.minCents, floor ?? 0));
       }
     }
-    upsert[k.key] = newTarget({ name: k.name, bid, offers, url: null }, now);
+    upsert[k.key] = newTarget({ name: k.name, bid, offers, url: null }, iso);
   }
   if (highestFloor !== null) {
     return refusedAs(title, fail("invalid", withValues("campaigns:bidding.minBid", { 0: money(highestFloor, locale) }), { field: "bid", details: ["campaignKeywords:errors.applyMinOffer"] }));
   }
   // A keyword already there keeps its name, state and dates; it takes the bid (when one is given) and the offers.
-  const fresh = new Map<string, boolean>();
+  // Those already there are noted by key (a change computed again notes each once more, not twice).
+  const present = new Set<string>();
   const merge = (key: string, proposed: CampaignTarget, current: CampaignTarget | undefined): CampaignTarget => {
-    fresh.set(key, !current);
-    return current ? { ...current, bid: proposed.bid ?? current.bid, offers, updated: iso } : proposed;
+    if (!current) {
+      present.delete(key);
+      return proposed;
+    }
+    present.add(key);
+    return { ...current, bid: proposed.bid ?? current.bid, offers, updated: iso };
   };
   const outcome = await save(user, ctx, { kinds: [{ kind: "keyword", upsert, replace: input.replace, merge }] }, input.version, title, { action: input.applyMin ? "apply-min-bid" : "update" });
   if (!outcome.ok) return outcome;
-  const added = [...fresh.values()].filter(Boolean).length;
+  const added = Object.keys(upsert).length - present.size;
   return { ...outcome, added, updated: input.keywords.length - added };
 }
 

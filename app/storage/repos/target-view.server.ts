@@ -16,7 +16,8 @@
  * Documents live in the chunks' collection (campaign_target, ids `{campaign}_{kind}_view` and
  * `{campaign}_{kind}_view_{n}`), carrying `campaign`: the orphan sweep of ADR 33 covers them.
  */
-import { bidCountKey, compareTargets, listedTarget, matchesQuery, targetSearchText, type ListedTarget, type TargetKind } from "~/domain/campaigns/targets";
+import { bidCountKey, compareSortable, compareTargets, listedTarget, matchesQuery, targetSearchText, type ListedTarget, type TargetKind } from "~/domain/campaigns/targets";
+import { isFoldedAscii } from "~/domain/search";
 import type { CampaignTarget, Targets } from "~/domain/campaigns/targets";
 import { COLLECTIONS, type DocumentStore, type TargetPage, type TransactionContext } from "~/storage/port";
 import { forEachInSteps, sortInSteps, stepClock } from "~/utils/cooperative";
@@ -75,13 +76,21 @@ export function viewPageId(campaignId: string, kind: TargetKind, page: number, g
 interface Entry {
   key: string;
   name: string;
-  target: ListedTarget;
+  /** Its name's kind, for compareSortable. */
+  plain: boolean;
+  /** As stored (a view page's copy made when the page is written: not every one held at once). */
+  target: ListedTarget | CampaignTarget;
 }
 
 const T = COLLECTIONS.campaignTarget;
 
-function entryOf(key: string, target: ListedTarget): Entry {
-  return { key, name: target.name, target: "created" in target ? listedTarget(target as CampaignTarget) : target };
+function entryOf(key: string, target: ListedTarget | CampaignTarget): Entry {
+  return { key, name: target.name, plain: isFoldedAscii(target.name), target };
+}
+
+/** A target as a view page keeps it: without its dates. */
+function listed(target: ListedTarget | CampaignTarget): ListedTarget {
+  return "created" in target ? listedTarget(target) : target;
 }
 
 /** The index of the page an entry belongs in: the last whose first target is not after it (else the first). */
@@ -112,7 +121,7 @@ function pageData(campaignId: string, kind: TargetKind, page: number, entries: r
   const search: Record<string, string> = {};
   for (const e of entries) {
     order.push(e.key);
-    targets[e.key] = e.target;
+    targets[e.key] = listed(e.target);
     const text = targetSearchText(e.key, e.target);
     if (text !== null) search[e.key] = text;
   }
@@ -142,7 +151,7 @@ function mergeSorted(a: readonly Entry[], b: readonly Entry[]): Entry[] {
   const out: Entry[] = [];
   let i = 0;
   let j = 0;
-  while (i < a.length && j < b.length) out.push(compareTargets(b[j]!, a[i]!) < 0 ? b[j++]! : a[i++]!);
+  while (i < a.length && j < b.length) out.push(compareSortable(b[j]!, a[i]!) < 0 ? b[j++]! : a[i++]!);
   while (i < a.length) out.push(a[i++]!);
   while (j < b.length) out.push(b[j++]!);
   return out;
@@ -163,25 +172,20 @@ export async function buildView(campaignId: string, kind: TargetKind, all: Targe
     entries.push(entryOf(key, t));
     countBid(bids, t, 1);
   });
-  const sorted = await sortInSteps(entries, compareTargets);
+  const sorted = await sortInSteps(entries, compareSortable);
   const pieces = cut(sorted);
-  const clock = stepClock();
-  const pages: TargetViewPageData[] = [];
-  for (let i = 0; i < pieces.length; i++) {
-    pages.push(pageData(campaignId, kind, i, pieces[i]!, g));
-    if (clock.due()) await clock.pause();
-  }
   const gen = g.gen ?? null;
   const header: TargetViewData = { campaign: campaignId, kind, view: "header", count: sorted.length, pages: pieces.map((p, i) => refOf(i, p)), bids, ...(gen ? { gen } : {}) };
   const out: ViewWrite[] = [];
   const sameGen = (old?.gen ?? null) === gen;
-  for (const ref of old?.pages ?? []) if (!sameGen || ref.id >= pages.length) out.push((tx) => tx.delete(T, viewPageId(campaignId, kind, ref.id, old?.gen)));
+  for (const ref of old?.pages ?? []) if (!sameGen || ref.id >= pieces.length) out.push((tx) => tx.delete(T, viewPageId(campaignId, kind, ref.id, old?.gen)));
   if (!sorted.length) {
     if (old) out.push((tx) => tx.delete(T, viewId(campaignId, kind)));
     return out;
   }
   out.push((tx) => tx.set<TargetViewData>(T, viewId(campaignId, kind), header));
-  for (const page of pages) out.push((tx) => tx.set<TargetViewPageData>(T, viewPageId(campaignId, kind, page.page, gen), page));
+  // Each page made when it is written (the writes run in steps), and let go once serialised.
+  pieces.forEach((piece, i) => out.push((tx) => tx.set<TargetViewPageData>(T, viewPageId(campaignId, kind, i, gen), pageData(campaignId, kind, i, piece, g))));
   return out;
 }
 
@@ -252,7 +256,7 @@ export async function prepareViewChange(
     const { remove, insert } = touched.get(i)!;
     const kept: Entry[] = [];
     for (const key of doc?.order ?? []) if (!remove.has(key)) kept.push(entryOf(key, doc!.targets[key]!));
-    merged.set(i, mergeSorted(kept, await sortInSteps(insert, compareTargets)));
+    merged.set(i, mergeSorted(kept, await sortInSteps(insert, compareSortable)));
   }
 
   // The pages after the change, in order: those not touched as they are.

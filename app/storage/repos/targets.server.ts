@@ -12,7 +12,7 @@
  */
 import type { Campaign, CampaignData } from "~/domain/campaigns/campaign";
 import { TARGET_AUDIT_FIELD, TARGET_AUDIT_LIMIT, type CampaignHistoryAction, type TargetAuditValue } from "~/domain/campaigns/history-fields";
-import { countTargets, NO_TARGET_COUNTS, type CampaignTarget, type TargetCounts, type TargetKind, type Targets } from "~/domain/campaigns/targets";
+import { NO_TARGET_COUNTS, targetCountsOf, type CampaignTarget, type TargetCounts, type TargetKind, type Targets } from "~/domain/campaigns/targets";
 import { applyPatch } from "~/storage/document-helpers";
 import {
   COLLECTIONS,
@@ -64,17 +64,40 @@ interface PublishedChunkData {
 }
 
 /**
- * A chunk's size as stored, from above: its keys, names, urls and offers, and the fixed fields
- * (on, bid, placement, auto, two ISO dates) with JSON's punctuation, without serialising it.
+ * A target's share of its chunk's size as stored, from above: its key, name, url and offers, and
+ * the fixed fields (on, bid, placement, auto, two ISO dates) with JSON's punctuation, without
+ * serialising it. A chunk's size: 2 (its braces) and the sum of its targets'.
  */
-function estimatedBytes(targets: Targets): number {
-  let bytes = 2;
-  for (const key in targets) {
-    const t = targets[key]!;
-    bytes += 2 * key.length + 2 * t.name.length + 2 * (t.url?.length ?? 4) + 170;
-    if (t.offers) for (const id of t.offers) bytes += 2 * id.length + 3;
-  }
+function targetBytes(key: string, t: CampaignTarget): number {
+  let bytes = 2 * key.length + 2 * t.name.length + 2 * (t.url?.length ?? 4) + 170;
+  if (t.offers) for (const id of t.offers) bytes += 2 * id.length + 3;
   return bytes;
+}
+
+/** The chunks of a change as they are placed: their targets, and each one's count and estimated size (targetBytes). */
+class PlacedChunks {
+  readonly chunks = new Map<number, Targets>();
+  private readonly sizes = new Map<number, { count: number; bytes: number }>();
+
+  constructor(buckets: Iterable<number>) {
+    for (const b of buckets) {
+      this.chunks.set(b, {});
+      this.sizes.set(b, { count: 0, bytes: 2 });
+    }
+  }
+
+  place(bucket: number, key: string, target: CampaignTarget): void {
+    this.chunks.get(bucket)![key] = target;
+    const size = this.sizes.get(bucket)!;
+    size.count++;
+    size.bytes += targetBytes(key, target);
+  }
+
+  /** Whether a chunk is past its share: too many targets, or too many bytes. */
+  oversized(maxTargets: number, maxBytes: number): boolean {
+    for (const size of this.sizes.values()) if (size.count > maxTargets || size.bytes > maxBytes) return true;
+    return false;
+  }
 }
 
 /**
@@ -694,8 +717,13 @@ export function createTargetsRepo(store: DocumentStore, settings: { commitBudget
       const full = whole || !!stage;
       const oldGen = current.targetGens?.[kind] ?? null;
       const gen = stage?.gen ?? oldGen;
-      const keys = [...Object.keys(proposed), ...remove];
-      let chunks = n ? await readChunks(tx, campaignId, kind, full ? Array.from({ length: n }, (_, b) => b) : new Set(keys.map((k) => bucketOf(k, n))), oldGen) : new Map<number, Targets>();
+      const chunksOfKeys = () => {
+        const of = new Set<number>();
+        for (const key in proposed) of.add(bucketOf(key, n));
+        for (const key of remove) of.add(bucketOf(key, n));
+        return of;
+      };
+      let chunks = n ? await readChunks(tx, campaignId, kind, full ? Array.from({ length: n }, (_, b) => b) : chunksOfKeys(), oldGen) : new Map<number, Targets>();
       // The targets before, of the chunks read.
       const before: Targets = {};
       for (const targets of chunks.values()) Object.assign(before, targets);
@@ -703,12 +731,27 @@ export function createTargetsRepo(store: DocumentStore, settings: { commitBudget
       let upsert = proposed;
       if (kindChange.merge) {
         const merge = kindChange.merge;
-        upsert = {};
+        // The merged targets are gathered in a new map only once one differs from the target
+        // given (a first import of 100,000 keywords merges each with nothing: the map given is
+        // the list, not built a second time).
+        let merged: Targets | null = null;
         let i = 0;
         for (const key in proposed) {
-          upsert[key] = merge(key, proposed[key]!, own(before, key));
+          const given = proposed[key]!;
+          const target = merge(key, given, own(before, key));
+          if (merged) merged[key] = target;
+          else if (target !== given) {
+            merged = {};
+            for (const k in proposed) {
+              if (k === key) break;
+              merged[k] = proposed[k]!;
+            }
+            merged[key] = target;
+          }
           if ((++i & 1023) === 0 && clock.due()) await clock.pause();
         }
+        // A rule rewrites `after` in place: never the caller's map.
+        upsert = merged ?? (kindChange.rewrite ? { ...proposed } : proposed);
       }
       // The targets after, of the same chunks.
       let after: Targets;
@@ -726,71 +769,71 @@ export function createTargetsRepo(store: DocumentStore, settings: { commitBudget
         for (const key of rewritten.remove) delete after[key];
         Object.assign(after, rewritten.upsert);
       }
-      // What changed, for the counts and the history.
-      const touched = new Set(Object.keys(after));
-      for (const k in before) touched.add(k);
+      // What changed, for the counts and the history: the targets after, then those only before.
       const changedKeys: string[] = [];
+      const counted = { before: 0, beforeHubs: 0, after: 0, afterHubs: 0 };
+      const compare = (k: string, a: CampaignTarget | undefined, b: CampaignTarget | undefined) => {
+        if (a === b || (a && b && sameTarget(a, b))) return;
+        changedKeys.push(k);
+        if (a) {
+          counted.before++;
+          if (a.placement === "hub") counted.beforeHubs++;
+        }
+        if (b) {
+          counted.after++;
+          if (b.placement === "hub") counted.afterHubs++;
+        }
+      };
       let compared = 0;
-      for (const k of touched) {
-        const a = own(before, k);
-        const b = own(after, k);
-        if (a !== b && (!a || !b || !sameTarget(a, b))) changedKeys.push(k);
+      for (const k in after) {
+        compare(k, own(before, k), after[k]);
+        if ((++compared & 1023) === 0 && clock.due()) await clock.pause();
+      }
+      for (const k in before) {
+        if (!Object.hasOwn(after, k)) compare(k, before[k], undefined);
         if ((++compared & 1023) === 0 && clock.due()) await clock.pause();
       }
       if (!changedKeys.length) continue;
       changedTotal += changedKeys.length;
-      const oldCounts = countTargets(kind, changedKeys.map((k) => own(before, k)).filter((t): t is CampaignTarget => !!t));
-      const newCounts = countTargets(kind, changedKeys.map((k) => own(after, k)).filter((t): t is CampaignTarget => !!t));
+      const oldCounts = targetCountsOf(kind, counted.before, counted.beforeHubs);
+      const newCounts = targetCountsOf(kind, counted.after, counted.afterHubs);
       for (const f of countField(kind)) counts[f] = Math.max(0, (counts[f] ?? 0) - (oldCounts[f] ?? 0) + (newCounts[f] ?? 0));
       const total = countField(kind).reduce((sum, f) => sum + counts[f], 0);
 
       // The chunks: as they are, unless one grows past its share (then all of them, doubled).
       let buckets = n || bucketsFor(total);
-      const spread = async (all: Targets, into: number) => {
-        const out = new Map<number, Targets>();
-        for (let b = 0; b < into; b++) out.set(b, {});
+      // Each target placed in its chunk, the chunks' sizes counted as they fill (one pass).
+      const spread = async (all: Targets, into: number, buckets: Iterable<number>) => {
+        const out = new PlacedChunks(buckets);
         let i = 0;
         for (const key in all) {
-          out.get(bucketOf(key, into))![key] = all[key]!;
+          out.place(bucketOf(key, into), key, all[key]!);
           if ((++i & 4095) === 0 && clock.due()) await clock.pause();
         }
         return out;
       };
-      let next: Map<number, Targets>;
       // Spread again (a new chunk count): every chunk is written.
       let respread = buckets !== n;
-      if (n && n === buckets && !full) {
-        next = new Map([...chunks.keys()].map((b) => [b, {} as Targets]));
-        let placed = 0;
-        for (const key in after) {
-          next.get(bucketOf(key, n))![key] = after[key]!;
-          if ((++placed & 1023) === 0 && clock.due()) await clock.pause();
-        }
-      } else {
-        next = await spread(after, buckets);
-      }
-      const oversized = async () => {
-        for (const t of next.values()) {
-          if (Object.keys(t).length > BUCKET_MAX_TARGETS || estimatedBytes(t) > MAX_BUCKET_BYTES) return true;
-          if (clock.due()) await clock.pause();
-        }
-        return false;
-      };
-      if ((await oversized()) || (!whole && n && bucketsFor(total) > n)) {
+      // Without a new spread, the targets of the chunks read go back into them.
+      let placed = n && n === buckets && !full ? await spread(after, n, chunks.keys()) : await spread(after, buckets, Array.from({ length: buckets }, (_, b) => b));
+      const oversized = () => placed.oversized(BUCKET_MAX_TARGETS, MAX_BUCKET_BYTES);
+      if (oversized() || (!whole && n && bucketsFor(total) > n)) {
         // Every chunk is read (reads still come before the writes) and the kind spread again.
         if (!full && n) {
           const rest = await readChunks(tx, campaignId, kind, Array.from({ length: n }, (_, b) => b).filter((b) => !chunks.has(b)), oldGen);
           chunks = new Map([...chunks, ...rest]);
+          if (after === proposed) after = { ...after };
           for (const targets of rest.values()) for (const [k, t] of Object.entries(targets)) if (!Object.hasOwn(after, k)) after[k] = t;
         }
         buckets = Math.max(bucketsFor(total), n || 1);
         respread = true;
         do {
-          next = await spread(after, buckets);
-          if (!(await oversized())) break;
+          placed = await spread(after, buckets, Array.from({ length: buckets }, (_, b) => b));
+          if (!oversized()) break;
           buckets *= 2;
         } while (buckets < 1 << 16);
       }
+      const next = placed.chunks;
       const oldBuckets = n;
       bucketsOf[kind] = total === 0 && buckets === 1 && whole ? 0 : buckets;
       const finalBuckets = bucketsOf[kind]!;

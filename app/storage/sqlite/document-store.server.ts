@@ -16,7 +16,7 @@ import {
 } from "~/storage/port";
 import { applyPatch, decodeCursor, effectiveOrder, encodeCursor, pageSize, readPath, toStoredData } from "~/storage/document-helpers";
 import { MIGRATIONS } from "~/storage/sqlite/migrations";
-import { commitOnWorker, type WorkerWrite } from "~/storage/sqlite/commit-worker.server";
+import { commitOnWorker, JsonSpill, type SpillRef, type WorkerWrite } from "~/storage/sqlite/commit-worker.server";
 
 interface Row {
   id: string;
@@ -28,6 +28,13 @@ type Write =
   | { kind: "create" | "set"; collection: string; id: string; data: object; /** Serialised when the transaction wrote it (as Firestore does), not in the commit. */ json?: string }
   | { kind: "update"; collection: string; id: string; patch: Patch<object>; options?: WriteOptions }
   | { kind: "delete"; collection: string; id: string };
+
+/** A document of a large transaction whose JSON went to the transaction's spill (data and string let go): committed on the worker. */
+type SpilledWrite = { kind: "create" | "set"; collection: string; id: string; at: SpillRef };
+
+function isSpilled(write: Write | SpilledWrite): write is SpilledWrite {
+  return "at" in write;
+}
 
 class RetryTransaction extends Error {}
 
@@ -361,8 +368,28 @@ export class SqliteDocumentStore implements DocumentStore {
       // colliding again in lockstep (only one of them could win each round).
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 ** attempt)));
       const seen = new Map<string, number | null>();
-      const writes: Write[] = [];
+      const writes: (Write | SpilledWrite)[] = [];
       const key = (c: string, id: string) => `${c}\u0000${id}`;
+      // The JSON written so far; from workerCommitBytes on, the commit is the worker's and the
+      // documents' JSON goes to the spill as it comes (ADR 43 addendum).
+      let bytes = 0;
+      const spill = this.filename !== ":memory:" ? new JsonSpill() : null;
+      let unspilled = 0;
+      const put = (kind: "create" | "set", collection: string, id: string, data: object) => {
+        // Serialised now, as Firestore's transactions do: a large change (a keyword import) can
+        // spread this work between its steps, and the commit below only writes (ADR 43).
+        const json = JSON.stringify(toStoredData(data));
+        bytes += json.length;
+        writes.push({ kind, collection, id, data, json });
+        if (!spill || bytes < this.workerCommitBytes) return;
+        // Documents of collections with indexed arrays keep their data (their tokens are listed from it).
+        for (; unspilled < writes.length; unspilled++) {
+          const w = writes[unspilled]!;
+          if ((w.kind === "create" || w.kind === "set") && !isSpilled(w) && !Object.hasOwn(INDEXED_ARRAYS, w.collection)) {
+            writes[unspilled] = { kind: w.kind, collection: w.collection, id: w.id, at: spill.add(w.json!) };
+          }
+        }
+      };
       const tx: TransactionContext = {
         get: async <T>(collection: string, id: string) => {
           if (writes.length) throw new Error("Transactions must read before they write");
@@ -370,18 +397,15 @@ export class SqliteDocumentStore implements DocumentStore {
           seen.set(key(collection, id), row?.version ?? null);
           return this.toDoc<T>(row);
         },
-        // Serialised now, as Firestore's transactions do: a large change (a keyword import) can
-        // spread this work between its steps, and the commit below only writes (ADR 43).
-        create: (collection, id, data) => void writes.push({ kind: "create", collection, id, data, json: JSON.stringify(toStoredData(data)) }),
-        set: (collection, id, data) => void writes.push({ kind: "set", collection, id, data, json: JSON.stringify(toStoredData(data)) }),
+        create: (collection, id, data) => put("create", collection, id, data),
+        set: (collection, id, data) => put("set", collection, id, data),
         update: (collection, id, patch, options) =>
           void writes.push({ kind: "update", collection, id, patch: patch as Patch<object>, options }),
         delete: (collection, id) => void writes.push({ kind: "delete", collection, id }),
       };
       const result = await fn(tx);
       const now = new Date().toISOString();
-      const bytes = writes.reduce((sum, w) => sum + ("json" in w && w.json ? w.json.length : 0), 0);
-      const onWorker = this.filename !== ":memory:" && bytes >= this.workerCommitBytes ? this.workerWrites(writes, seen, now) : null;
+      const onWorker = spill && bytes >= this.workerCommitBytes ? this.workerWrites(writes, seen, now, spill) : null;
       if (onWorker === "retry") continue;
       if (onWorker) {
         const outcome = await commitOnWorker(
@@ -391,6 +415,7 @@ export class SqliteDocumentStore implements DocumentStore {
             return [collection!, id!, version];
           }),
           onWorker,
+          spill!.buffers(),
         );
         if ("error" in outcome) {
           if (outcome.error.code === "exists") throw new AlreadyExistsError(outcome.error.collection!, outcome.error.id!);
@@ -406,7 +431,11 @@ export class SqliteDocumentStore implements DocumentStore {
               const [collection, id] = k.split("\u0000");
               if (this.readVersion(collection, id) !== version) throw new RetryTransaction();
             }
-            for (const write of writes) this.applyWrite(write, now);
+            for (const write of writes) {
+              // Spilled only past workerCommitBytes, which commits on the worker.
+              if (isSpilled(write)) throw new Error("A spilled write outside a worker commit");
+              this.applyWrite(write, now);
+            }
           })
           .immediate();
         return result;
@@ -424,12 +453,18 @@ export class SqliteDocumentStore implements DocumentStore {
    * commit fails if it moves meanwhile), tokens listed for indexed collections. "retry": a
    * document read by the transaction has already moved.
    */
-  private workerWrites(writes: Write[], seen: Map<string, number | null>, now: string): WorkerWrite[] | "retry" {
+  private workerWrites(writes: (Write | SpilledWrite)[], seen: Map<string, number | null>, now: string, spill: JsonSpill): WorkerWrite[] | "retry" {
     const key = (c: string, id: string) => `${c}\u0000${id}`;
-    const current = new Map<string, string | null>();
+    // Each document's JSON as this transaction leaves it (a spilled one: where it sits).
+    const current = new Map<string, string | SpillRef | null>();
     const out: WorkerWrite[] = [];
     for (const write of writes) {
       const k = key(write.collection, write.id);
+      if (isSpilled(write)) {
+        current.set(k, write.at);
+        out.push({ kind: write.kind, collection: write.collection, id: write.id, json: null, at: write.at });
+        continue;
+      }
       const indexed = Object.hasOwn(INDEXED_ARRAYS, write.collection) ? INDEXED_ARRAYS[write.collection]! : null;
       let data: Record<string, unknown> | null = null;
       let json: string | null = null;
@@ -446,7 +481,7 @@ export class SqliteDocumentStore implements DocumentStore {
         if (stored == null) throw new NotFoundError(write.collection, write.id);
         const expect = write.options?.expectVersion;
         if (expect !== undefined && expect !== version) throw new ConflictError(write.collection, write.id);
-        data = applyPatch(JSON.parse(stored), write.patch, now);
+        data = applyPatch(JSON.parse(typeof stored === "string" ? stored : spill.read(stored)), write.patch, now);
         json = JSON.stringify(data);
       } else if (write.kind !== "delete") {
         data = toStoredData(write.data);
