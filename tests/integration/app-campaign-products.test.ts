@@ -453,9 +453,11 @@ describe("a large campaign, a page at a time (ADR 48)", () => {
   it("removing the only product of the last page shows the new last page; moving the first of a page up follows it to the page before", async () => {
     const id = await largeCampaign(101);
     const removed = await post("supplier.admin", id, { intent: "remove-product", productId: large(100), back: "?page=3" });
-    expect(removed.location).toBe(`${productsPath(id)}?page=3`);
+    // Back at the row that took its place: the one before it, now the last of the new last page.
+    expect(removed.location).toBe(`${productsPath(id)}?page=3#product-${large(99)}`);
     const after = await loadProducts("supplier.admin", id, "?page=3");
     expect(after.data.paging).toMatchObject({ page: 2, pages: 2, first: 51, last: 100, total: 100 });
+    expect(idsOf(after.data).at(-1)).toBe(large(99));
 
     const up = await post("supplier.admin", id, { intent: "move-product", productId: large(50), direction: "up", back: "?page=2" });
     expect(up.location).toBe(`${productsPath(id)}?moved=${large(50)}&dir=up`);
