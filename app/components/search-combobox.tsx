@@ -75,16 +75,17 @@ export function SearchCombobox<Row>(props: SearchComboboxProps<Row>) {
   const input = useRef<HTMLInputElement>(null);
   const options: Row[] = search.data?.rows ?? [];
   const searching = search.state !== "idle";
-  // Typed but not answered yet: the options shown are the previous query's, not to be chosen.
-  const [stale, setStale] = useState(false);
+  // Typed but not searched yet, or searched but not answered: the options shown are the previous
+  // query's, not to be chosen. Derived in the render that shows the answer (not in an effect after
+  // it), so an arrow key pressed as soon as the options appear moves among them.
+  const [typing, setTyping] = useState(false);
+  const stale = typing || searching;
   const load = (query: string) => {
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
+    setTyping(false);
     search.load(searchUrl(query));
   };
-  useEffect(() => {
-    if (search.state === "idle" && !timer.current) setStale(false);
-  }, [search.state, search.data]);
 
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
   // Another kind asked for: the options shown are read again.
@@ -118,7 +119,7 @@ export function SearchCombobox<Row>(props: SearchComboboxProps<Row>) {
     if (timer.current) clearTimeout(timer.current);
     setActive(-1);
     setOpen(true);
-    setStale(true);
+    setTyping(true);
     onTyping?.();
     timer.current = setTimeout(() => load(value), COMBOBOX_DEBOUNCE_MS);
   };
