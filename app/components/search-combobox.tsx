@@ -13,6 +13,7 @@
  */
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useHydrated } from "~/components/use-hydrated";
 import { cn } from "~/utils/misc";
 
 /** The pause after a keystroke before searching. */
@@ -26,12 +27,6 @@ export interface ComboboxAnswer<Row> {
   rows: Row[];
   /** A failure title (an i18n key), or null. */
   failure: string | null;
-}
-
-export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
 
 export interface SearchComboboxProps<Row> {

@@ -6,6 +6,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { useHydrated } from "~/components/use-hydrated";
 import { useTranslation } from "react-i18next";
 import { ErrorList, FormAlert, SubmitButton } from "~/components/forms";
 import type { Party } from "~/domain/availability";
@@ -650,12 +651,6 @@ function ProductPages({ paging, hrefOf, bottom = false }: { paging: ProductsPage
 /** The figures of each product shown in the table (the products variant of /metrics). */
 const STAT_COLUMNS = ["displays", "clicks", "ctr", "cost", "sales", "roas"] as const;
 const ZERO_FIGURES: Derived = { displays: 0, views: 0, clicks: 0, ctr: null, cost: 0, cpc: null, sales: 0, quantity: 0, roas: null };
-
-function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
 
 function handleId(productId: string) {
   return `reorder-${productId}`;

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { useHydrated } from "~/components/search-combobox";
+import { useHydrated } from "~/components/use-hydrated";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
 import { SelectField } from "~/components/select-field";
 import { DEFAULT_REPORT_PERIOD, DEFAULT_RUN_TIME, FREQUENCIES, parseRecipients, parseTags, REPORT_FORMATS, REPORT_PERIODS, REPORT_TYPES, TIME_UNITS } from "~/domain/reports";

@@ -3,7 +3,8 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { SearchCombobox, useHydrated } from "~/components/search-combobox";
+import { SearchCombobox } from "~/components/search-combobox";
+import { useHydrated } from "~/components/use-hydrated";
 import { ErrorList, Field, FormAlert, SubmitButton } from "~/components/forms";
 import { splitMessage } from "~/domain/message";
 import { formatMoney, parseAmountToMinor } from "~/domain/money";

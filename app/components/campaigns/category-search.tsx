@@ -11,7 +11,8 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormAlert } from "~/components/forms";
 import { translate } from "~/components/campaigns/targets-table";
-import { SearchCombobox, useHydrated } from "~/components/search-combobox";
+import { SearchCombobox } from "~/components/search-combobox";
+import { useHydrated } from "~/components/use-hydrated";
 import { addCategoryIntent } from "~/forms/campaigns/keywords";
 import type { CategoryOption } from "~/domain/campaigns/category-picker";
 

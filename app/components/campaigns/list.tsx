@@ -5,6 +5,7 @@
  */
 import { Form, Link, PrefetchPageLinks, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from "react";
+import { useHydrated } from "~/components/use-hydrated";
 import { useTranslation } from "react-i18next";
 import { capNoticeList, liveStatusBadge } from "~/components/campaigns/status-badge";
 import { PeriodFields, useFigureFormat } from "~/components/metrics/statistics";
@@ -74,13 +75,6 @@ const NUMERIC: ReadonlySet<CampaignListColumn> = new Set(["spend", "bid", ...MET
 
 /** Stored statuses offered as filters: deleted campaigns leave the list (they move to deleted_campaign). */
 const STATUS_FILTERS = CAMPAIGN_STATUSES.filter((s) => s !== "deleted");
-
-/** True once React runs in the browser: enhancements that need JavaScript render only then. */
-function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
 
 /** How long a pointer rests on a row's link before its page is prefetched (Remix's intent delay). */
 const PREFETCH_DELAY_MS = 100;

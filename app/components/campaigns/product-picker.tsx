@@ -17,7 +17,8 @@ import { splitMessage } from "~/domain/message";
 import { formatMoney } from "~/domain/money";
 import { addProductsIntent } from "~/forms/campaigns/products";
 import { useRootData } from "~/root";
-import { SearchCombobox, useHydrated } from "~/components/search-combobox";
+import { SearchCombobox } from "~/components/search-combobox";
+import { useHydrated } from "~/components/use-hydrated";
 
 export interface PickerData {
   query: string;
